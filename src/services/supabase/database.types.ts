@@ -1,0 +1,123 @@
+// Database types in the shape `supabase gen types typescript` emits, kept in
+// step with supabase/migrations (a contract test compares the columns).
+
+export type Json = string | number | boolean | null | { [key: string]: Json | undefined } | Json[];
+
+export type Database = {
+  public: {
+    Tables: {
+      profiles: {
+        Row: {
+          id: string;
+          email: string | null;
+          wallet_address: string | null;
+          mc_wallet_address: string | null;
+          updated_at: string;
+          created_at: string;
+          username: string | null;
+          role: string;
+          avatar_url: string | null;
+          full_name: string | null;
+          website: string | null;
+          theme_preference: string;
+          hcaptcha_sim_verified: boolean;
+          last_dex_activity: string | null;
+          two_factor_enabled: boolean;
+          last_login_ip: string | null;
+          kyc_status: string;
+          account_tier: string;
+          preferred_language: string;
+          notification_preferences: Json;
+          api_key_count: number;
+          referral_code: string | null;
+          referred_by_user_id: string | null;
+        };
+        Insert: {
+          id: string;
+          email?: string | null;
+          wallet_address?: string | null;
+          mc_wallet_address?: string | null;
+          updated_at?: string;
+          created_at?: string;
+          username?: string | null;
+          role?: string;
+          avatar_url?: string | null;
+          full_name?: string | null;
+          website?: string | null;
+          theme_preference?: string;
+          hcaptcha_sim_verified?: boolean;
+          last_dex_activity?: string | null;
+          two_factor_enabled?: boolean;
+          last_login_ip?: string | null;
+          kyc_status?: string;
+          account_tier?: string;
+          preferred_language?: string;
+          notification_preferences?: Json;
+          api_key_count?: number;
+          referral_code?: string | null;
+          referred_by_user_id?: string | null;
+        };
+        Update: Partial<Database['public']['Tables']['profiles']['Insert']>;
+        Relationships: [];
+      };
+      user_notifications: {
+        Row: {
+          id: string;
+          user_id: string;
+          title: string;
+          message: string;
+          is_read: boolean;
+          read_at: string | null;
+          created_at: string;
+        };
+        Insert: {
+          id?: string;
+          user_id: string;
+          title: string;
+          message?: string;
+          is_read?: boolean;
+          read_at?: string | null;
+          created_at?: string;
+        };
+        Update: Partial<Database['public']['Tables']['user_notifications']['Insert']>;
+        Relationships: [];
+      };
+      transactions: {
+        Row: {
+          id: string;
+          user_id: string;
+          created_at: string;
+          type: string;
+          status: string;
+          amount: string | null;
+          asset_amount: string | null;
+          token_symbol: string | null;
+          asset_symbol: string | null;
+          tx_hash: string;
+          transaction_hash: string | null;
+        };
+        Insert: {
+          id?: string;
+          user_id: string;
+          created_at?: string;
+          type: string;
+          status: string;
+          amount?: string | null;
+          asset_amount?: string | null;
+          token_symbol?: string | null;
+          asset_symbol?: string | null;
+          tx_hash: string;
+          transaction_hash?: string | null;
+        };
+        Update: Partial<Database['public']['Tables']['transactions']['Insert']>;
+        Relationships: [];
+      };
+    };
+    Views: { [_ in never]: never };
+    Functions: { [_ in never]: never };
+    Enums: { [_ in never]: never };
+    CompositeTypes: { [_ in never]: never };
+  };
+};
+
+export type Tables<T extends keyof Database['public']['Tables']> = Database['public']['Tables'][T]['Row'];

@@ -1,0 +1,39 @@
+// Small helpers shared by the endpoints we serve in front of lite.
+
+const ALLOWED_HEADERS = [
+  'authorization',
+  'apikey',
+  'content-type',
+  'x-client-info',
+  'x-upsert',
+  'cache-control',
+  'x-supabase-api-version',
+  'x-payload-hash',
+].join(', ');
+
+export function corsHeaders(): Record<string, string> {
+  return {
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+    'access-control-allow-headers': ALLOWED_HEADERS,
+    'access-control-max-age': '600',
+  };
+}
+
+export async function withCors(
+  request: Request,
+  handle: (request: Request) => Promise<Response>,
+): Promise<Response> {
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders() });
+  const response = await handle(request);
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(corsHeaders())) headers.set(name, value);
+  return new Response(response.body, { status: response.status, headers });
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}

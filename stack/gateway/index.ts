@@ -1,0 +1,156 @@
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { App, InMemoryEmailDriver, type PartialAppDrivers } from '@supabase/lite';
+import { applyPendingMigrations } from '@supabase/lite/cli';
+import { createPgliteConnection } from '@supabase/lite/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
+import { createClaimsResolver } from './claims.ts';
+import { createFunctionsHandler } from './functions.ts';
+import { json, withCors } from './http.ts';
+import { startChangeFeed } from './realtime/feed.ts';
+import { attachRealtime } from './realtime/server.ts';
+import { loadOrCreateSecrets } from './secrets.ts';
+import { createStorageHandler } from './storage.ts';
+
+// The local Supabase: lite's App (Auth + PostgREST on PGlite) behind one HTTP
+// server, with our Storage, Realtime and Functions endpoints in front of it.
+
+export type GatewayOptions = {
+  port: number;
+  dataDir: string;
+  fresh?: boolean;
+  emailConfirmations?: boolean;
+  siteUrl?: string;
+  /** Keep auth emails in memory (tests) instead of printing them. */
+  quietEmail?: boolean;
+};
+
+export type Gateway = {
+  url: string;
+  port: number;
+  anonKey: string;
+  serviceRoleKey: string;
+  jwtSecret: string;
+  webhookSecret: string;
+  pg: PGlite;
+  mailbox: InMemoryEmailDriver | null;
+  close(): Promise<void>;
+};
+
+const PROJECT_DIR = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const SQL_DIR = join(PROJECT_DIR, 'stack', 'sql');
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  // lite and its dependencies must not phone home from a developer's machine.
+  process.env['LITE_TELEMETRY'] = '0';
+  process.env['DO_NOT_TRACK'] = '1';
+  if (resolve(process.cwd()) !== PROJECT_DIR) {
+    // lite's migrator reads ./supabase/migrations relative to the working directory.
+    throw new Error(`Start the gateway from the project folder (${PROJECT_DIR}), not ${process.cwd()}.`);
+  }
+  if (options.fresh) rmSync(options.dataDir, { recursive: true, force: true });
+  const isNew = !existsSync(join(options.dataDir, 'pg'));
+  mkdirSync(options.dataDir, { recursive: true });
+  const secrets = await loadOrCreateSecrets(options.dataDir);
+
+  const connection = await createPgliteConnection({ url: join(options.dataDir, 'pg') });
+  const mailbox = options.quietEmail ? new InMemoryEmailDriver() : null;
+  const drivers: PartialAppDrivers = mailbox ? { email: mailbox } : {};
+  const siteUrl = options.siteUrl ?? 'http://127.0.0.1:5173';
+  const app = new App({
+    connection,
+    auth: {
+      enabled: true,
+      jwt_secret: secrets.jwtSecret,
+      jwt_expiry: 3600,
+      publishable_key: secrets.anonKey,
+      secret_key: secrets.serviceRoleKey,
+      site_url: siteUrl,
+      additional_redirect_urls: [siteUrl],
+      email: { enable_confirmations: options.emailConfirmations ?? false },
+    },
+    options: { server: { admin: false, disableStudio: true }, drivers },
+  });
+  await app.init();
+  await app.ensureSystemSchema();
+  const pg = connection.driver;
+  await pg.exec(readFileSync(join(SQL_DIR, 'hosted-equivalents.sql'), 'utf8'));
+  await applyPendingMigrations(app);
+  if (isNew) await pg.exec(readFileSync(join(PROJECT_DIR, 'supabase', 'seed.sql'), 'utf8'));
+  await pg.exec(readFileSync(join(SQL_DIR, 'realtime.sql'), 'utf8'));
+  await pg.query('select _realtime.sync_publication()');
+
+  const resolveClaims = createClaimsResolver(secrets);
+  const storage = createStorageHandler({ pg, dir: join(options.dataDir, 'storage'), resolveClaims });
+  const functions = createFunctionsHandler({ 'process-payments': createProcessPaymentsHandler() });
+
+  const server = await listen(options.port, async (request, peerAddress) => {
+    const path = new URL(request.url).pathname;
+    if (path.startsWith('/storage/v1/')) return withCors(request, storage);
+    if (path.startsWith('/functions/v1/')) return withCors(request, functions);
+    return app.fetch(request, { peerAddress });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const feed = await startChangeFeed(pg);
+  const realtime = attachRealtime({ server, pg, feed, resolveClaims });
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    anonKey: secrets.anonKey,
+    serviceRoleKey: secrets.serviceRoleKey,
+    jwtSecret: secrets.jwtSecret,
+    webhookSecret: secrets.webhookSecret,
+    pg,
+    mailbox,
+    close: () => {
+      closing ??= (async () => {
+        await realtime.close();
+        server.closeAllConnections();
+        await new Promise<void>((done) => server.close(() => done()));
+        await feed.stop();
+        await connection.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function listen(
+  port: number,
+  fetch: (request: Request, peerAddress: string | null) => Promise<Response>,
+): Promise<Server> {
+  return new Promise((resolveServer, reject) => {
+    const server = serve(
+      {
+        port,
+        hostname: '127.0.0.1',
+        fetch: async (request, env: { incoming?: { socket?: { remoteAddress?: string } } }) => {
+          try {
+            return await fetch(request, env.incoming?.socket?.remoteAddress ?? null);
+          } catch (error) {
+            console.error(`[gateway] ${request.method} ${new URL(request.url).pathname} failed:`, error);
+            return json(500, {
+              code: 'internal_error',
+              message: 'The local gateway failed to handle this request; see its log.',
+            });
+          }
+        },
+      },
+      () => resolveServer(server as Server),
+    ) as Server;
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${port} is in use; stop what holds it or set STACK_GATEWAY_PORT to a free port.`)
+          : error,
+      );
+    });
+  });
+}

@@ -1,0 +1,59 @@
+// Reads the stack's command-line flags and environment. Bad values stop the
+// start with a message naming the key, never a stack trace or a silent default.
+
+export type StackFlags = {
+  fresh: boolean;
+  withApp: boolean;
+  emailConfirmations: boolean;
+};
+
+export type StackPorts = {
+  app: number;
+  gateway: number;
+  rpc: number;
+};
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+const FLAG_NAMES = ['--fresh', '--with-app', '--confirm-email'] as const;
+
+export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv): StackFlags {
+  for (const arg of argv) {
+    if (!(FLAG_NAMES as readonly string[]).includes(arg)) {
+      throw new SettingsError(`Unknown option "${arg}". Known options: ${FLAG_NAMES.join(', ')}.`);
+    }
+  }
+  return {
+    fresh: argv.includes('--fresh'),
+    withApp: argv.includes('--with-app'),
+    emailConfirmations:
+      argv.includes('--confirm-email') || readBoolean(env, 'STACK_EMAIL_CONFIRMATIONS', false),
+  };
+}
+
+export function readPorts(env: NodeJS.ProcessEnv): StackPorts {
+  return {
+    app: readPort(env, 'STACK_APP_PORT', 5173),
+    gateway: readPort(env, 'STACK_GATEWAY_PORT', 54321),
+    rpc: readPort(env, 'STACK_RPC_PORT', 8545),
+  };
+}
+
+function readPort(env: NodeJS.ProcessEnv, key: string, fallback: number): number {
+  const raw = env[key]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) {
+    throw new SettingsError(`${key} must be a port number from 1 to 65535, got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+export function readBoolean(env: NodeJS.ProcessEnv, key: string, fallback: boolean): boolean {
+  const raw = env[key]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new SettingsError(`${key} must be true or false, got "${env[key] ?? ''}".`);
+}

@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startGateway, type Gateway } from './gateway/index.ts';
+import { parseFlags, readPorts, SettingsError } from './settings.ts';
+
+// `npm run stack` starts the backend; `npm start` also starts the Vite app.
+// When everything is ready it writes .local/stack.json and prints a banner;
+// Ctrl-C or SIGTERM stops every part.
+
+const PROJECT_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const LOCAL_DIR = join(PROJECT_DIR, '.local');
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const flags = parseFlags(process.argv.slice(2), process.env);
+  const ports = readPorts(process.env);
+  const appUrl = `http://127.0.0.1:${ports.app}`;
+
+  const gateway = await startGateway({
+    port: ports.gateway,
+    dataDir: join(LOCAL_DIR, 'data'),
+    fresh: flags.fresh,
+    emailConfirmations: flags.emailConfirmations,
+    siteUrl: appUrl,
+  });
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) child.kill('SIGTERM');
+    await gateway.close();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  try {
+    if (flags.withApp) children.push(await startVite(ports.app, gateway, () => void stop(1)));
+  } catch (error) {
+    await gateway.close();
+    throw error;
+  }
+
+  const description = {
+    appUrl: flags.withApp ? appUrl : null,
+    supabaseUrl: gateway.url,
+    anonKey: gateway.anonKey,
+    serviceRoleKey: gateway.serviceRoleKey,
+    webhookSecret: gateway.webhookSecret,
+  };
+  mkdirSync(LOCAL_DIR, { recursive: true });
+  writeFileSync(join(LOCAL_DIR, 'stack.json'), `${JSON.stringify(description, null, 2)}\n`, { mode: 0o600 });
+
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+  console.log(
+    [
+      '',
+      `DDEX local stack ready in ${seconds} s${flags.fresh ? ' (fresh data)' : ''}`,
+      flags.withApp ? `  Portal    ${appUrl}` : null,
+      `  Supabase  ${gateway.url}  (auth, rest, storage, realtime, functions)`,
+      `  Email confirmations ${flags.emailConfirmations ? 'on' : 'off'}`,
+      `  Details   .local/stack.json`,
+      '  Ctrl-C stops everything.',
+      '',
+    ]
+      .filter((line) => line !== null)
+      .join('\n'),
+  );
+}
+
+function startVite(port: number, gateway: Gateway, onExit: () => void): Promise<ChildProcess> {
+  const viteBin = join(PROJECT_DIR, 'node_modules', 'vite', 'bin', 'vite.js');
+  const child = spawn(
+    process.execPath,
+    [viteBin, '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    {
+      cwd: PROJECT_DIR,
+      env: {
+        ...process.env,
+        VITE_SUPABASE_URL: gateway.url,
+        VITE_SUPABASE_ANON_KEY: gateway.anonKey,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return new Promise((resolveChild, reject) => {
+    let ready = false;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      if (!ready && text.includes('Local:')) {
+        ready = true;
+        resolveChild(child);
+      } else if (ready) {
+        process.stdout.write(text);
+      }
+    });
+    child.on('exit', (code) => {
+      if (!ready) reject(new Error(`Vite exited with code ${code ?? 'null'} before it was ready.`));
+      else onExit();
+    });
+  });
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof SettingsError) {
+    console.error(`Cannot start: ${error.message}`);
+  } else {
+    console.error('Cannot start the local stack:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});
