@@ -13,6 +13,7 @@ export default defineConfig({
           name: 'contract',
           include: ['tests/contract/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/support/gateway-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },

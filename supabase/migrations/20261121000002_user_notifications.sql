@@ -13,6 +13,29 @@ create table public.user_notifications (
 create index user_notifications_user_created_idx
   on public.user_notifications (user_id, created_at desc);
 
+-- A client may flip the read state and nothing else. The trigger enforces it
+-- whatever the table grants are (the local gateway's lite re-grants tables to
+-- the API roles at runtime; hosted projects also get the column grant below).
+create function public.user_notifications_guard() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if current_user in ('anon', 'authenticated')
+     and (new.id, new.user_id, new.title, new.message, new.created_at)
+         is distinct from (old.id, old.user_id, old.title, old.message, old.created_at) then
+    raise exception using
+      errcode = '42501',
+      message = 'Only is_read and read_at of a notification can be changed by the client';
+  end if;
+  return new;
+end;
+$$;
+
+create trigger user_notifications_guard
+  before update on public.user_notifications
+  for each row execute function public.user_notifications_guard();
+
 alter table public.user_notifications enable row level security;
 
 create policy "user_notifications: owner reads" on public.user_notifications
@@ -25,6 +48,5 @@ create policy "user_notifications: owner deletes" on public.user_notifications
 revoke all on table public.user_notifications from anon;
 revoke all on table public.user_notifications from authenticated;
 grant select, delete on table public.user_notifications to authenticated;
--- Column privilege: a client may flip the read state and nothing else.
 grant update (is_read, read_at) on table public.user_notifications to authenticated;
 grant all on table public.user_notifications to service_role;

@@ -1,5 +1,6 @@
 // Database types in the shape `supabase gen types typescript` emits, kept in
-// step with supabase/migrations (a contract test compares the columns).
+// step with supabase/migrations by hand; the contract tests type their
+// clients with them, and profiles.test.ts checks the profile row's columns.
 
 export type Json = string | number | boolean | null | { [key: string]: Json | undefined } | Json[];
 

@@ -1,0 +1,98 @@
+import type { AuthChangeEvent } from '@supabase/supabase-js';
+import { describe, expect, inject, it } from 'vitest';
+import { anonClient, PASSWORD, signedInUser, uniqueEmail } from '../support/clients.ts';
+
+// Spec §7 auth calls against the local stack with email confirmations off
+// (the default): sign-up yields a session straight away.
+const stack = inject('gateway');
+
+describe('auth with confirmations off', () => {
+  it('signs up with a redirect and returns a session for the new user', async () => {
+    const client = anonClient(stack);
+    const email = uniqueEmail('signup');
+    const { data, error } = await client.auth.signUp({
+      email,
+      password: PASSWORD,
+      options: { emailRedirectTo: 'http://127.0.0.1:5173' },
+    });
+    expect(error).toBeNull();
+    expect(data.user?.email).toBe(email);
+    expect(data.session?.access_token).toEqual(expect.any(String));
+    expect(data.session?.refresh_token).toEqual(expect.any(String));
+    expect(data.session?.token_type).toBe('bearer');
+  });
+
+  it('signs in with the password, reads the session and signs out', async () => {
+    const { email } = await signedInUser(stack, 'login');
+    const client = anonClient(stack);
+    const signIn = await client.auth.signInWithPassword({ email, password: PASSWORD });
+    expect(signIn.error).toBeNull();
+    expect(signIn.data.user?.email).toBe(email);
+
+    const { data: sessionData } = await client.auth.getSession();
+    expect(sessionData.session?.user.email).toBe(email);
+    expect(sessionData.session?.expires_at).toBeGreaterThan(Date.now() / 1000);
+
+    expect((await client.auth.signOut()).error).toBeNull();
+    expect((await client.auth.getSession()).data.session).toBeNull();
+    // The signed-out refresh token no longer works.
+    const refresh = await client.auth.refreshSession({
+      refresh_token: signIn.data.session?.refresh_token ?? '',
+    });
+    expect(refresh.error).not.toBeNull();
+  });
+
+  it('refuses a wrong password with invalid_credentials', async () => {
+    const { email } = await signedInUser(stack, 'wrongpass');
+    const { data, error } = await anonClient(stack).auth.signInWithPassword({
+      email,
+      password: 'not-it-1234',
+    });
+    expect(data.session).toBeNull();
+    expect(error?.status).toBe(400);
+    expect(error?.code).toBe('invalid_credentials');
+    expect(error?.message).toMatch(/invalid/i);
+  });
+
+  it('refuses a second sign-up with the same email and a weak password, with server messages', async () => {
+    const { email } = await signedInUser(stack, 'dupe');
+    const dupe = await anonClient(stack).auth.signUp({ email, password: PASSWORD });
+    expect(dupe.error?.code).toBe('user_already_exists');
+    expect(dupe.error?.message).toEqual(expect.any(String));
+
+    const weak = await anonClient(stack).auth.signUp({ email: uniqueEmail('weak'), password: '1' });
+    expect(weak.error?.code).toBe('weak_password');
+    expect(weak.data.session).toBeNull();
+  });
+
+  it('updates the user metadata the portal keeps (wallet, username, avatar, full name)', async () => {
+    const { client } = await signedInUser(stack, 'meta');
+    const metadata = {
+      wallet_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      username: 'meta-user',
+      avatar_url: 'http://127.0.0.1/avatar.png',
+      full_name: 'Meta User',
+    };
+    const { data, error } = await client.auth.updateUser({ data: metadata });
+    expect(error).toBeNull();
+    expect(data.user?.user_metadata).toMatchObject(metadata);
+    const fetched = await client.auth.getUser();
+    expect(fetched.data.user?.user_metadata).toMatchObject(metadata);
+  });
+
+  it('emits the session events the portal listens to', async () => {
+    const { email } = await signedInUser(stack, 'events');
+    const client = anonClient(stack);
+    const events: AuthChangeEvent[] = [];
+    const { data: subscription } = client.auth.onAuthStateChange((event) => {
+      events.push(event);
+    });
+    await client.auth.initialize();
+    await client.auth.signInWithPassword({ email, password: PASSWORD });
+    await client.auth.refreshSession();
+    await client.auth.updateUser({ data: { username: 'evented' } });
+    await client.auth.signOut();
+    subscription.subscription.unsubscribe();
+    expect(events).toEqual(['INITIAL_SESSION', 'SIGNED_IN', 'TOKEN_REFRESHED', 'USER_UPDATED', 'SIGNED_OUT']);
+  });
+});

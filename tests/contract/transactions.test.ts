@@ -1,0 +1,100 @@
+import { describe, expect, inject, it } from 'vitest';
+import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
+
+// Spec §7 transactions: the owner lists the 20 newest; only server functions
+// write rows, and one transfer is recorded once per user.
+const stack = inject('gateway');
+const service = serviceClient(stack);
+
+const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+
+async function record(user: TestUser, count: number) {
+  const base = Date.now() - count * 1000;
+  const rows = Array.from({ length: count }, (_, i) => ({
+    user_id: user.id,
+    type: 'token_received',
+    status: 'confirmed',
+    amount: `${i + 1}.5`,
+    token_symbol: 'DDEX',
+    tx_hash: hash(i + 1),
+    created_at: new Date(base + i * 1000).toISOString(),
+  }));
+  const { error } = await service.from('transactions').insert(rows);
+  if (error) throw new Error(`could not record transactions: ${error.message}`);
+}
+
+const list = (user: TestUser) =>
+  user.client
+    .from('transactions')
+    .select('*')
+    .eq('user_id', user.id)
+    .order('created_at', { ascending: false })
+    .limit(20);
+
+describe('transactions', () => {
+  it('lists the owner’s 20 newest, newest first, with amounts kept exact', async () => {
+    const user = await signedInUser(stack, 'history');
+    await record(user, 21);
+    const { data, error } = await list(user);
+    expect(error).toBeNull();
+    expect(data?.map((t) => t.tx_hash)).toEqual(Array.from({ length: 20 }, (_, i) => hash(21 - i)));
+    expect(data?.[0]).toMatchObject({ amount: '21.5', token_symbol: 'DDEX', status: 'confirmed' });
+  });
+
+  it('records one transfer for one user only once', async () => {
+    const user = await signedInUser(stack, 'idempotent');
+    const row = {
+      user_id: user.id,
+      type: 'token_received',
+      status: 'confirmed',
+      amount: '1',
+      tx_hash: hash(7),
+    };
+    expect((await service.from('transactions').insert(row)).error).toBeNull();
+    const again = await service.from('transactions').insert(row);
+    expect(again.error?.code).toBe('23505');
+    const upserted = await service
+      .from('transactions')
+      .upsert(row, { onConflict: 'user_id,tx_hash,type', ignoreDuplicates: true });
+    expect(upserted.error).toBeNull();
+    expect((await list(user)).data).toHaveLength(1);
+  });
+
+  it('refuses amounts that are not decimal numbers', async () => {
+    const user = await signedInUser(stack, 'amount');
+    const { error } = await service.from('transactions').insert({
+      user_id: user.id,
+      type: 'token_received',
+      status: 'confirmed',
+      amount: '1e3',
+      tx_hash: hash(9),
+    });
+    expect(error?.message).toContain('transactions_amount_is_decimal');
+  });
+
+  it('lets clients neither write history nor see anyone else’s', async () => {
+    const owner = await signedInUser(stack, 'owner');
+    const other = await signedInUser(stack, 'other');
+    await record(owner, 1);
+    const forged = { user_id: owner.id, type: 'token_received', status: 'confirmed', tx_hash: hash(99) };
+    expect((await owner.client.from('transactions').insert(forged)).error?.code).toBe('42501');
+    expect((await anonClient(stack).from('transactions').insert(forged)).error).not.toBeNull();
+
+    const edited = await owner.client
+      .from('transactions')
+      .update({ amount: '1000' })
+      .eq('user_id', owner.id)
+      .select();
+    expect(edited.data ?? []).toEqual([]);
+    const removed = await owner.client.from('transactions').delete().eq('user_id', owner.id).select();
+    expect(removed.data ?? []).toEqual([]);
+
+    for (const client of [other.client, anonClient(stack)]) {
+      const seen = await client.from('transactions').select('*').eq('user_id', owner.id);
+      expect(seen.data ?? []).toEqual([]);
+    }
+    const after = await list(owner);
+    expect(after.data).toHaveLength(1);
+    expect(after.data?.[0]?.amount).toBe('1.5');
+  });
+});

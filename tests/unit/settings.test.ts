@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { parseFlags, readPorts, SettingsError } from '../../stack/settings.ts';
+
+describe('stack settings', () => {
+  it('uses the default ports and honours overrides', () => {
+    expect(readPorts({})).toEqual({ app: 5173, gateway: 54321, rpc: 8545 });
+    expect(readPorts({ STACK_GATEWAY_PORT: '60001', STACK_APP_PORT: ' 6000 ' })).toMatchObject({
+      gateway: 60001,
+      app: 6000,
+    });
+  });
+
+  it.each(['abc', '0', '70000', '12.5', '-1'])(
+    'refuses the port %s with a message naming the key',
+    (value) => {
+      expect(() => readPorts({ STACK_GATEWAY_PORT: value })).toThrow(
+        new SettingsError(`STACK_GATEWAY_PORT must be a port number from 1 to 65535, got "${value}".`),
+      );
+    },
+  );
+
+  it('reads --fresh, --with-app and email confirmations from flags or env', () => {
+    expect(parseFlags([], {})).toEqual({ fresh: false, withApp: false, emailConfirmations: false });
+    expect(parseFlags(['--fresh', '--with-app', '--confirm-email'], {})).toEqual({
+      fresh: true,
+      withApp: true,
+      emailConfirmations: true,
+    });
+    expect(parseFlags([], { STACK_EMAIL_CONFIRMATIONS: 'true' }).emailConfirmations).toBe(true);
+  });
+
+  it('refuses unknown options and unreadable booleans', () => {
+    expect(() => parseFlags(['--fersh'], {})).toThrow(/Unknown option "--fersh"/);
+    expect(() => parseFlags([], { STACK_EMAIL_CONFIRMATIONS: 'maybe' })).toThrow(
+      /STACK_EMAIL_CONFIRMATIONS must be true or false/,
+    );
+  });
+});
