@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', '.local', 'coverage'] },
+  { ignores: ['dist', 'node_modules', '.local', 'coverage', '**/*.tmp.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startChain, type Chain } from './chain/index.ts';
 import { startGateway, type Gateway } from './gateway/index.ts';
 import { parseFlags, readPorts, SettingsError } from './settings.ts';
 
@@ -18,29 +19,34 @@ async function main(): Promise<void> {
   const ports = readPorts(process.env);
   const appUrl = `http://127.0.0.1:${ports.app}`;
 
-  const gateway = await startGateway({
-    port: ports.gateway,
-    dataDir: join(LOCAL_DIR, 'data'),
-    fresh: flags.fresh,
-    emailConfirmations: flags.emailConfirmations,
-    siteUrl: appUrl,
-  });
+  const dataDir = join(LOCAL_DIR, 'data');
+  if (flags.fresh) rmSync(dataDir, { recursive: true, force: true });
+  const [gateway, chain] = await startBoth(
+    () =>
+      startGateway({
+        port: ports.gateway,
+        dataDir,
+        emailConfirmations: flags.emailConfirmations,
+        siteUrl: appUrl,
+      }),
+    () => startChain({ port: ports.rpc, dataDir }),
+  );
   const children: ChildProcess[] = [];
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill('SIGTERM');
-    await gateway.close();
+    await Promise.all([gateway.close(), chain.close()]);
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
 
   try {
-    if (flags.withApp) children.push(await startVite(ports.app, gateway, () => void stop(1)));
+    if (flags.withApp) children.push(await startVite(ports.app, gateway, chain, () => void stop(1)));
   } catch (error) {
-    await gateway.close();
+    await Promise.all([gateway.close(), chain.close()]);
     throw error;
   }
 
@@ -50,6 +56,11 @@ async function main(): Promise<void> {
     anonKey: gateway.anonKey,
     serviceRoleKey: gateway.serviceRoleKey,
     webhookSecret: gateway.webhookSecret,
+    rpcUrl: chain.rpcUrl,
+    chainId: chain.chainId,
+    tokenAddress: chain.tokenAddress,
+    // Hardhat's public test keys, for the local chain only.
+    accounts: chain.accounts,
   };
   mkdirSync(LOCAL_DIR, { recursive: true });
   writeFileSync(join(LOCAL_DIR, 'stack.json'), `${JSON.stringify(description, null, 2)}\n`, { mode: 0o600 });
@@ -61,6 +72,7 @@ async function main(): Promise<void> {
       `DDEX local stack ready in ${seconds} s${flags.fresh ? ' (fresh data)' : ''}`,
       flags.withApp ? `  Portal    ${appUrl}` : null,
       `  Supabase  ${gateway.url}  (auth, rest, storage, realtime, functions)`,
+      `  Chain     ${chain.rpcUrl}  (Hardhat, chain id ${chain.chainId}, DDEX at ${chain.tokenAddress})`,
       `  Email confirmations ${flags.emailConfirmations ? 'on' : 'off'}`,
       `  Details   .local/stack.json`,
       '  Ctrl-C stops everything.',
@@ -71,7 +83,19 @@ async function main(): Promise<void> {
   );
 }
 
-function startVite(port: number, gateway: Gateway, onExit: () => void): Promise<ChildProcess> {
+/** Starts two parts in parallel; if one fails, the other is stopped before the error is passed on. */
+async function startBoth<A extends { close(): Promise<void> }, B extends { close(): Promise<void> }>(
+  startA: () => Promise<A>,
+  startB: () => Promise<B>,
+): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([startA(), startB()]);
+  if (a.status === 'fulfilled' && b.status === 'fulfilled') return [a.value, b.value];
+  if (a.status === 'fulfilled') await a.value.close();
+  if (b.status === 'fulfilled') await b.value.close();
+  throw a.status === 'rejected' ? a.reason : (b as PromiseRejectedResult).reason;
+}
+
+function startVite(port: number, gateway: Gateway, chain: Chain, onExit: () => void): Promise<ChildProcess> {
   const viteBin = join(PROJECT_DIR, 'node_modules', 'vite', 'bin', 'vite.js');
   const child = spawn(
     process.execPath,
@@ -82,6 +106,9 @@ function startVite(port: number, gateway: Gateway, onExit: () => void): Promise<
         ...process.env,
         VITE_SUPABASE_URL: gateway.url,
         VITE_SUPABASE_ANON_KEY: gateway.anonKey,
+        VITE_RPC_URL: chain.rpcUrl,
+        VITE_CHAIN_ID: String(chain.chainId),
+        VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
