@@ -21,16 +21,22 @@ async function main(): Promise<void> {
 
   const dataDir = join(LOCAL_DIR, 'data');
   if (flags.fresh) rmSync(dataDir, { recursive: true, force: true });
-  const [gateway, chain] = await startBoth(
-    () =>
-      startGateway({
-        port: ports.gateway,
-        dataDir,
-        emailConfirmations: flags.emailConfirmations,
-        siteUrl: appUrl,
-      }),
-    () => startChain({ port: ports.rpc, dataDir }),
-  );
+  // The chain starts first (well under a second) so the gateway's webhook
+  // receiver knows the DDEX address.
+  const chain = await startChain({ port: ports.rpc, dataDir });
+  let gateway: Gateway;
+  try {
+    gateway = await startGateway({
+      port: ports.gateway,
+      dataDir,
+      emailConfirmations: flags.emailConfirmations,
+      siteUrl: appUrl,
+      tokenAddress: chain.tokenAddress,
+    });
+  } catch (error) {
+    await chain.close();
+    throw error;
+  }
   const children: ChildProcess[] = [];
   let stopping = false;
   const stop = async (code: number) => {
@@ -81,18 +87,6 @@ async function main(): Promise<void> {
       .filter((line) => line !== null)
       .join('\n'),
   );
-}
-
-/** Starts two parts in parallel; if one fails, the other is stopped before the error is passed on. */
-async function startBoth<A extends { close(): Promise<void> }, B extends { close(): Promise<void> }>(
-  startA: () => Promise<A>,
-  startB: () => Promise<B>,
-): Promise<[A, B]> {
-  const [a, b] = await Promise.allSettled([startA(), startB()]);
-  if (a.status === 'fulfilled' && b.status === 'fulfilled') return [a.value, b.value];
-  if (a.status === 'fulfilled') await a.value.close();
-  if (b.status === 'fulfilled') await b.value.close();
-  throw a.status === 'rejected' ? a.reason : (b as PromiseRejectedResult).reason;
 }
 
 function startVite(port: number, gateway: Gateway, chain: Chain, onExit: () => void): Promise<ChildProcess> {

@@ -8,9 +8,12 @@ import { App, InMemoryEmailDriver, type PartialAppDrivers } from '@supabase/lite
 import { applyPendingMigrations } from '@supabase/lite/cli';
 import { createPgliteConnection } from '@supabase/lite/pglite';
 import type { PGlite } from '@electric-sql/pglite';
+import { createClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import type { Database } from '../../src/services/supabase/database.types.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
 import { createClaimsResolver } from './claims.ts';
-import { createFunctionsHandler } from './functions.ts';
+import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
 import { json, withCors } from './http.ts';
 import { startChangeFeed } from './realtime/feed.ts';
 import { attachRealtime } from './realtime/server.ts';
@@ -26,6 +29,8 @@ export type GatewayOptions = {
   fresh?: boolean;
   emailConfirmations?: boolean;
   siteUrl?: string;
+  /** The DDEX contract, so token webhooks are recorded as DDEX rather than by address. */
+  tokenAddress?: string | null;
   /** Keep auth emails in memory (tests) instead of printing them. */
   quietEmail?: boolean;
 };
@@ -87,7 +92,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   const resolveClaims = createClaimsResolver(secrets);
   const storage = createStorageHandler({ pg, dir: join(options.dataDir, 'storage'), resolveClaims });
-  const functions = createFunctionsHandler({ 'process-payments': createProcessPaymentsHandler() });
+  // The functions' service-role client calls this gateway, whose port (0 picks one) is known only
+  // once it listens; the handlers are made right after, and this placeholder stands in until then.
+  let functions: FunctionHandler = async () =>
+    json(503, { error: 'Starting', message: 'Functions are starting' });
 
   const server = await listen(options.port, async (request, peerAddress) => {
     const path = new URL(request.url).pathname;
@@ -96,6 +104,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return app.fetch(request, { peerAddress });
   });
   const port = (server.address() as AddressInfo).port;
+  const functionsClient = createClient<Database>(`http://127.0.0.1:${port}`, secrets.serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    // realtime-js needs a WebSocket transport on Node 20, even though this client never subscribes.
+    realtime: { transport: WebSocket as never },
+  });
+  functions = createFunctionsHandler({
+    'process-payments': createProcessPaymentsHandler({
+      webhookSecret: secrets.webhookSecret,
+      supabase: functionsClient,
+      tokenAddress: options.tokenAddress ?? null,
+    }),
+  });
   const feed = await startChangeFeed(pg);
   const realtime = attachRealtime({ server, pg, feed, resolveClaims });
 

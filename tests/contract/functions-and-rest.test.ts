@@ -1,9 +1,11 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
 import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
 
 // process-payments as Tatum and supabase-js call it, and how the REST API
 // answers malformed queries: a clear 4xx error and no change to the data.
+// (tests/contract/process-payments.test.ts covers what the function records.)
 
 const stack = inject('gateway');
 
@@ -33,21 +35,45 @@ async function expectHttpError(error: unknown, status: number): Promise<ErrorBod
   return (await response.json()) as ErrorBody;
 }
 
+/** Invokes process-payments with the JSON text and the x-payload-hash Tatum would send for it. */
+async function invokeSigned<T>(body: unknown) {
+  const text = JSON.stringify(body);
+  return anonClient(stack).functions.invoke<T>('process-payments', {
+    body: text,
+    headers: {
+      'content-type': 'application/json',
+      'x-payload-hash': await signPayload(stack.webhookSecret, text),
+    },
+  });
+}
+
 describe('process-payments', () => {
-  it('accepts a valid Tatum address event', async () => {
-    const { data, error } = await anonClient(stack).functions.invoke<{ received: boolean; txId: string }>(
-      'process-payments',
-      { body: VALID_EVENT },
-    );
+  it('accepts a valid, signed Tatum address event', async () => {
+    // No profile holds this address, so nothing is recorded.
+    const { data, error } = await invokeSigned<{ received: boolean; recorded: number }>(VALID_EVENT);
     expect(error).toBeNull();
-    expect(data).toEqual({ received: true, txId: VALID_EVENT.txId });
+    expect(data).toEqual({ received: true, recorded: 0 });
   });
 
-  it('refuses a body that is not JSON with 400', async () => {
+  it('refuses a valid but unsigned event with 401', async () => {
+    const { data, error } = await anonClient(stack).functions.invoke('process-payments', {
+      body: VALID_EVENT,
+    });
+    expect(data).toBeNull();
+    const payload = await expectHttpError(error, 401);
+    expect(payload.error).toBe('Invalid signature');
+  });
+
+  it('refuses a signed body that is not JSON with 400', async () => {
+    const body = 'this is not json';
     const response = await fetch(`${stack.url}/functions/v1/process-payments`, {
       method: 'POST',
-      headers: { apikey: stack.anonKey, 'content-type': 'text/plain' },
-      body: 'this is not json',
+      headers: {
+        apikey: stack.anonKey,
+        'content-type': 'text/plain',
+        'x-payload-hash': await signPayload(stack.webhookSecret, body),
+      },
+      body,
     });
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -67,8 +93,8 @@ describe('process-payments', () => {
       body: { ...VALID_EVENT, blockNumber: -1 },
       problem: 'blockNumber must be a non-negative integer',
     },
-  ])('refuses $what with 400 naming the problem', async ({ body, problem }) => {
-    const { data, error } = await anonClient(stack).functions.invoke('process-payments', { body });
+  ])('refuses $what, signed, with 400 naming the problem', async ({ body, problem }) => {
+    const { data, error } = await invokeSigned(body);
     expect(data).toBeNull();
     const payload = await expectHttpError(error, 400);
     expect(payload).toMatchObject({ error: 'Malformed body', message: 'The address event is not valid' });

@@ -5,6 +5,7 @@ import type { RealtimeChannel, RealtimePostgresChangesPayload } from '@supabase/
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Database } from '../../src/services/supabase/database.types.ts';
+import { subscribed } from '../support/realtime.ts';
 import { anonClient, serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 
 // The Realtime contract the portal relies on for live notifications: unmodified
@@ -86,18 +87,7 @@ async function subscribe(client: Client, filter?: string): Promise<Subscription>
     },
     (payload) => events.push(payload),
   );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('channel did not reach SUBSCRIBED')), WAIT_MS);
-    channel.subscribe((status, error) => {
-      if (status === 'SUBSCRIBED') {
-        clearTimeout(timer);
-        resolve();
-      } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') {
-        clearTimeout(timer);
-        reject(new Error(`subscribe failed: ${status} ${error?.message ?? ''}`));
-      }
-    });
-  });
+  await subscribed(channel, WAIT_MS);
   return { channel, events };
 }
 

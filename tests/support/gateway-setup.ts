@@ -13,6 +13,7 @@ export default async function setup(project: TestProject) {
     url: gateway.url,
     anonKey: gateway.anonKey,
     serviceRoleKey: gateway.serviceRoleKey,
+    webhookSecret: gateway.webhookSecret,
   });
   return async () => {
     await gateway.close();
@@ -22,6 +23,6 @@ export default async function setup(project: TestProject) {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    gateway: { url: string; anonKey: string; serviceRoleKey: string };
+    gateway: { url: string; anonKey: string; serviceRoleKey: string; webhookSecret: string };
   }
 }

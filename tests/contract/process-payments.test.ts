@@ -1,0 +1,354 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RealtimePostgresInsertPayload } from '@supabase/supabase-js';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import type { Database } from '../../src/services/supabase/database.types.ts';
+import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
+import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { subscribed } from '../support/realtime.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+
+// process-payments end to end: Tatum's signed address-event deliveries, sent to
+// the gateway as Tatum sends them (no apikey, no JWT), become one transaction
+// row and one notification per owner of the address, however often they arrive.
+
+type NotificationRow = Database['public']['Tables']['user_notifications']['Row'];
+
+const stack = inject('gateway');
+const service = serviceClient(stack);
+const FUNCTION_URL = `${stack.url}/functions/v1/process-payments`;
+const COUNTER = '0x1234567890abcdef1234567890ABCDEF12345678';
+const WAIT_MS = 5_000;
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
+});
+
+const randomAddress = (): string => `0x${randomBytes(20).toString('hex')}`;
+const randomTxId = (): string => `0x${randomBytes(32).toString('hex')}`;
+
+type EventFields = {
+  address: string;
+  amount: string;
+  asset: string;
+  type: 'native' | 'token' | 'fee';
+  txId: string;
+  counterAddress: string | null;
+};
+
+function addressEvent(
+  fields: Partial<EventFields> & { address: string },
+): EventFields & Record<string, unknown> {
+  return {
+    amount: '1.5',
+    asset: 'ETH',
+    blockNumber: 1234,
+    counterAddress: COUNTER,
+    txId: randomTxId(),
+    type: 'native',
+    chain: 'ethereum-sepolia',
+    subscriptionType: 'ADDRESS_EVENT',
+    ...fields,
+  };
+}
+
+/** POSTs a body the way Tatum does; hash undefined signs it with the stack's secret, null sends none. */
+async function deliver(body: string, hash?: string | null): Promise<Response> {
+  const signature = hash === undefined ? await signPayload(stack.webhookSecret, body) : hash;
+  return fetch(FUNCTION_URL, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(signature === null ? {} : { 'x-payload-hash': signature }),
+    },
+    body,
+  });
+}
+
+/** A signed-in user whose profile holds wallet (stored exactly as given). */
+async function owner(label: string, wallet: string): Promise<TestUser> {
+  const user = await signedInUser(stack, label);
+  clients.push(user.client);
+  const { error } = await user.client
+    .from('profiles')
+    .upsert({ id: user.id, email: user.email, wallet_address: wallet });
+  if (error) throw new Error(`profile upsert failed: ${error.message}`);
+  return user;
+}
+
+async function recordsOf(userId: string) {
+  const [transactions, notifications] = await Promise.all([
+    service.from('transactions').select('*').eq('user_id', userId),
+    service.from('user_notifications').select('*').eq('user_id', userId),
+  ]);
+  expect(transactions.error).toBeNull();
+  expect(notifications.error).toBeNull();
+  return { transactions: transactions.data ?? [], notifications: notifications.data ?? [] };
+}
+
+async function rowsWithHash(txId: string) {
+  const { data, error } = await service.from('transactions').select('*').eq('tx_hash', txId);
+  expect(error).toBeNull();
+  return data ?? [];
+}
+
+const expectOk = async (response: Response, recorded: number) => {
+  expect(response.status).toBe(200);
+  expect(await response.json()).toEqual({ received: true, recorded });
+};
+
+describe('process-payments records signed deliveries', () => {
+  it('records an incoming transfer once for the owner, matching the address in any letter case', async () => {
+    const hex = randomBytes(20).toString('hex');
+    const user = await owner('incoming', `0x${hex.toUpperCase()}`);
+    const event = addressEvent({ address: `0x${hex}`, amount: '12.5' });
+    const body = JSON.stringify(event);
+
+    await expectOk(await deliver(body), 1);
+
+    const { transactions, notifications } = await recordsOf(user.id);
+    expect(transactions).toEqual([
+      expect.objectContaining({
+        user_id: user.id,
+        type: 'native_received',
+        status: 'confirmed',
+        amount: '12.5',
+        token_symbol: 'ETH',
+        tx_hash: event.txId,
+      }),
+    ]);
+    expect(notifications).toEqual([
+      expect.objectContaining({
+        user_id: user.id,
+        title: 'ETH Received',
+        message: `You received 12.5 ETH from 0x1234…5678 (tx ${event.txId.slice(0, 10)}…).`,
+        is_read: false,
+      }),
+    ]);
+
+    // Tatum redelivers until it sees a 2xx; a repeat must change nothing.
+    const again = await deliver(body);
+    await expectOk(again, 0);
+    const after = await recordsOf(user.id);
+    expect(after.transactions).toEqual(transactions);
+    expect(after.notifications).toEqual(notifications);
+  });
+
+  it('records 5 concurrent deliveries of one event once', async () => {
+    const address = randomAddress();
+    const user = await owner('concurrent', address);
+    const body = JSON.stringify(
+      addressEvent({ address, type: 'token', asset: randomAddress(), amount: '3' }),
+    );
+
+    const responses = await Promise.all(Array.from({ length: 5 }, () => deliver(body)));
+    const payloads = await Promise.all(
+      responses.map(async (response) => {
+        expect(response.status).toBe(200);
+        return (await response.json()) as { received: boolean; recorded: number };
+      }),
+    );
+    expect(payloads.every((p) => p.received)).toBe(true);
+    expect(payloads.map((p) => p.recorded).sort()).toEqual([0, 0, 0, 0, 1]);
+
+    const { transactions, notifications } = await recordsOf(user.id);
+    expect(transactions).toHaveLength(1);
+    expect(notifications).toHaveLength(1);
+  });
+
+  it('records an outgoing transfer as sent, keeping the sign of the amount', async () => {
+    const address = randomAddress();
+    const user = await owner('outgoing', address);
+    const event = addressEvent({ address, amount: '-0.25' });
+
+    await expectOk(await deliver(JSON.stringify(event)), 1);
+
+    const { transactions, notifications } = await recordsOf(user.id);
+    expect(transactions).toEqual([
+      expect.objectContaining({
+        type: 'native_sent',
+        amount: '-0.25',
+        token_symbol: 'ETH',
+        tx_hash: event.txId,
+      }),
+    ]);
+    expect(notifications).toEqual([
+      expect.objectContaining({
+        title: 'ETH Sent',
+        message: `You sent 0.25 ETH to 0x1234…5678 (tx ${event.txId.slice(0, 10)}…).`,
+      }),
+    ]);
+  });
+
+  it('records the event for every profile that holds the address', async () => {
+    const hex = randomBytes(20).toString('hex');
+    const first = await owner('shared-a', `0x${hex}`);
+    const second = await owner('shared-b', `0x${hex.toUpperCase()}`);
+
+    await expectOk(await deliver(JSON.stringify(addressEvent({ address: `0x${hex}` }))), 2);
+
+    for (const user of [first, second]) {
+      const { transactions, notifications } = await recordsOf(user.id);
+      expect(transactions).toHaveLength(1);
+      expect(notifications).toHaveLength(1);
+    }
+  });
+
+  it('answers an unknown address with 200 and records nothing', async () => {
+    const event = addressEvent({ address: randomAddress() });
+    await expectOk(await deliver(JSON.stringify(event)), 0);
+    expect(await rowsWithHash(event.txId)).toEqual([]);
+  });
+
+  it('sends the notification over Realtime to the owner’s subscribed channel', async () => {
+    const address = randomAddress();
+    const user = await owner('realtime', address);
+    const events: RealtimePostgresInsertPayload<NotificationRow>[] = [];
+    const channel = user.client
+      .channel(`payments-${randomUUID()}`)
+      .on<NotificationRow>(
+        'postgres_changes',
+        { event: 'INSERT', schema: 'public', table: 'user_notifications', filter: `user_id=eq.${user.id}` },
+        (payload) => events.push(payload),
+      );
+    await subscribed(channel, WAIT_MS);
+
+    const event = addressEvent({ address, amount: '7' });
+    await expectOk(await deliver(JSON.stringify(event)), 1);
+
+    const deadline = Date.now() + WAIT_MS;
+    while (events.length === 0 && Date.now() < deadline) await sleep(20);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.new).toMatchObject({
+      user_id: user.id,
+      title: 'ETH Received',
+      message: `You received 7 ETH from 0x1234…5678 (tx ${event.txId.slice(0, 10)}…).`,
+    });
+  });
+});
+
+describe('process-payments refuses deliveries it cannot trust', () => {
+  it('refuses a delivery without a signature with 401 and writes nothing', async () => {
+    const address = randomAddress();
+    const user = await owner('unsigned', address);
+    const response = await deliver(JSON.stringify(addressEvent({ address })), null);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: 'Invalid signature', message: expect.any(String) });
+    expect(await recordsOf(user.id)).toEqual({ transactions: [], notifications: [] });
+  });
+
+  it('refuses a signature made with another secret, and a body altered after signing, with 401', async () => {
+    const address = randomAddress();
+    const user = await owner('forged', address);
+    const body = JSON.stringify(addressEvent({ address, amount: '1' }));
+
+    const otherSecret = await deliver(body, await signPayload('not-the-webhook-secret', body));
+    expect(otherSecret.status).toBe(401);
+    expect(await otherSecret.json()).toMatchObject({ error: 'Invalid signature' });
+
+    const altered = body.replace('"amount":"1"', '"amount":"1000"');
+    expect(altered).not.toBe(body);
+    const tampered = await deliver(altered, await signPayload(stack.webhookSecret, body));
+    expect(tampered.status).toBe(401);
+    expect(await tampered.json()).toMatchObject({ error: 'Invalid signature' });
+
+    const garbage = await deliver(body, 'not base64 at all!');
+    expect(garbage.status).toBe(401);
+
+    expect(await recordsOf(user.id)).toEqual({ transactions: [], notifications: [] });
+  });
+
+  it('refuses a malformed, correctly signed body with 400 and writes nothing', async () => {
+    const address = randomAddress();
+    const user = await owner('malformed', address);
+    const response = await deliver(JSON.stringify({ ...addressEvent({ address }), txId: 'not-a-hash' }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: 'Malformed body',
+      problems: [expect.stringMatching(/^txId must be/)],
+    });
+    expect(await recordsOf(user.id)).toEqual({ transactions: [], notifications: [] });
+  });
+});
+
+describe('process-payments with a configured DDEX token address', () => {
+  // The test gateway runs without a chain, so this drives the same handler
+  // directly against the stack's database with a token address configured.
+  const secret = 'direct-test-secret';
+  const tokenAddress = randomAddress();
+  const handler = createProcessPaymentsHandler({ webhookSecret: secret, supabase: service, tokenAddress });
+
+  async function handle(event: Record<string, unknown>): Promise<Response> {
+    const body = JSON.stringify(event);
+    return handler(
+      new Request(FUNCTION_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-payload-hash': await signPayload(secret, body) },
+        body,
+      }),
+    );
+  }
+
+  it('records transfers of the DDEX contract as DDEX and other tokens by their contract', async () => {
+    const address = randomAddress();
+    const user = await owner('ddex', address);
+    const ddex = addressEvent({ address, type: 'token', asset: tokenAddress.toUpperCase(), amount: '12.5' });
+    const otherToken = `0x${'ab'.repeat(20)}`;
+    const other = addressEvent({ address, type: 'token', asset: otherToken, amount: '-2' });
+
+    await expectOk(await handle(ddex), 1);
+    await expectOk(await handle(other), 1);
+
+    const { transactions, notifications } = await recordsOf(user.id);
+    expect(transactions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'token_received',
+          amount: '12.5',
+          token_symbol: 'DDEX',
+          tx_hash: ddex.txId,
+        }),
+        expect.objectContaining({
+          type: 'token_sent',
+          amount: '-2',
+          token_symbol: otherToken,
+          tx_hash: other.txId,
+        }),
+      ]),
+    );
+    expect(transactions).toHaveLength(2);
+    expect(notifications).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          title: 'DDEX Received',
+          message: `You received 12.5 DDEX from 0x1234…5678 (tx ${ddex.txId.slice(0, 10)}…).`,
+        }),
+        expect.objectContaining({
+          title: '0xabab…abab Sent',
+          message: `You sent 2 0xabab…abab to 0x1234…5678 (tx ${other.txId.slice(0, 10)}…).`,
+        }),
+      ]),
+    );
+    expect(notifications).toHaveLength(2);
+  });
+
+  it('records a fee as a fee', async () => {
+    const address = randomAddress();
+    const user = await owner('fee', address);
+    const fee = addressEvent({ address, type: 'fee', amount: '-0.000021', counterAddress: null });
+
+    await expectOk(await handle(fee), 1);
+
+    const { transactions, notifications } = await recordsOf(user.id);
+    expect(transactions).toEqual([
+      expect.objectContaining({ type: 'fee', amount: '-0.000021', token_symbol: 'ETH', tx_hash: fee.txId }),
+    ]);
+    expect(notifications).toEqual([
+      expect.objectContaining({
+        title: 'ETH Fee Paid',
+        message: `You paid a network fee of 0.000021 ETH (tx ${fee.txId.slice(0, 10)}…).`,
+      }),
+    ]);
+  });
+});
