@@ -113,31 +113,27 @@ export function createStorageHandler(deps: {
            version = excluded.version, owner = excluded.owner, owner_id = excluded.owner_id, updated_at = now()`
       : '';
     let written: string | null = null;
-    let replaced: { id: string; version: string } | null = null;
     try {
-      const row = await withClaims(pg, claims, async (tx) => {
+      const { id, replaced } = await withClaims(pg, claims, async (tx) => {
         const previous = await tx.query<{ id: string; version: string }>(
           'select id, version from storage.objects where bucket_id = $1 and name = $2',
           [bucketId, name],
         );
-        replaced = previous.rows[0] ?? null;
         const inserted = await tx.query<{ id: string }>(
           `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
            values ($1, $2, $3::uuid, $3::text, $4, $5) ${conflict} returning id`,
           [bucketId, name, claims.sub, JSON.stringify(metadata), version],
         );
-        const id = inserted.rows[0]?.id;
-        if (!id) throw new Error('storage insert returned no row');
-        written = blobPath(id, version);
+        const objectId = inserted.rows[0]?.id;
+        if (!objectId) throw new Error('storage insert returned no row');
+        written = blobPath(objectId, version);
         writeFileSync(`${written}.tmp`, parsed.bytes);
         renameSync(`${written}.tmp`, written);
-        return id;
+        return { id: objectId, replaced: previous.rows[0] ?? null };
       });
-      if (replaced) {
-        const old = replaced as { id: string; version: string };
-        if (old.version !== version) rmSync(blobPath(old.id, old.version), { force: true });
-      }
-      return json(200, { Id: row, Key: `${bucketId}/${name}` });
+      // Only after the commit: the old bytes stay until the new row is durable.
+      if (replaced) rmSync(blobPath(replaced.id, replaced.version), { force: true });
+      return json(200, { Id: id, Key: `${bucketId}/${name}` });
     } catch (error) {
       if (written) rmSync(written, { force: true });
       const code = (error as { code?: string }).code;

@@ -241,9 +241,10 @@ export function attachRealtime(deps: {
     if (url.pathname !== PATH) return;
     const vsn = parseVsn(url.searchParams.get('vsn'));
     const apikey = url.searchParams.get('apikey') ?? request.headers['apikey']?.toString() ?? null;
-    const refuse = (status: number, text: string) => {
+    const refuse = (status: 400 | 401, text: string) => {
+      const reason = status === 400 ? 'Bad Request' : 'Unauthorized';
       socket.end(
-        `HTTP/1.1 ${status} ${text}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${text}\n`,
+        `HTTP/1.1 ${status} ${reason}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${text}\n`,
       );
     };
     if (!vsn) return refuse(400, 'Unsupported vsn: use 1.0.0 or 2.0.0');
