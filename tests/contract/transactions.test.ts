@@ -97,4 +97,29 @@ describe('transactions', () => {
     expect(after.data).toHaveLength(1);
     expect(after.data?.[0]?.amount).toBe('1.5');
   });
+
+  it('lets only the server functions call record_transfer, which writes the row and its notice once', async () => {
+    const user = await signedInUser(stack, 'rpc');
+    const args = {
+      p_user_id: user.id,
+      p_tx_hash: hash(42),
+      p_type: 'token_received',
+      p_status: 'confirmed',
+      p_amount: '3',
+      p_token_symbol: 'DDEX',
+      p_title: 'DDEX Received',
+      p_message: 'You received 3 DDEX.',
+    };
+    for (const client of [user.client, anonClient(stack)]) {
+      const refused = await client.rpc('record_transfer', args);
+      expect(refused.error).not.toBeNull();
+    }
+    expect((await list(user)).data).toEqual([]);
+
+    expect((await service.rpc('record_transfer', args)).data).toBe(true);
+    expect((await service.rpc('record_transfer', args)).data).toBe(false);
+    expect((await list(user)).data).toHaveLength(1);
+    const notices = await user.client.from('user_notifications').select('title').eq('user_id', user.id);
+    expect(notices.data).toEqual([{ title: 'DDEX Received' }]);
+  });
 });

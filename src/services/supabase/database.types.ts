@@ -115,7 +115,21 @@ export type Database = {
       };
     };
     Views: { [_ in never]: never };
-    Functions: { [_ in never]: never };
+    Functions: {
+      record_transfer: {
+        Args: {
+          p_user_id: string;
+          p_tx_hash: string;
+          p_type: string;
+          p_status: string;
+          p_amount: string;
+          p_token_symbol: string;
+          p_title?: string;
+          p_message?: string;
+        };
+        Returns: boolean;
+      };
+    };
     Enums: { [_ in never]: never };
     CompositeTypes: { [_ in never]: never };
   };

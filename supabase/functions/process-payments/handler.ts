@@ -17,9 +17,6 @@ export type ProcessPaymentsDeps = {
   tokenAddress?: string | null;
 };
 
-type TransactionInsert = Database['public']['Tables']['transactions']['Insert'];
-type NotificationInsert = Database['public']['Tables']['user_notifications']['Insert'];
-
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -92,32 +89,25 @@ async function record(
   if (owners.data.length === 0) return 0;
 
   const entry = describeEvent(event, tokenAddress);
-  const rows: TransactionInsert[] = owners.data.map((owner) => ({
-    user_id: owner.id,
-    type: entry.type,
-    status: 'confirmed',
-    amount: event.amount,
-    token_symbol: entry.symbol,
-    tx_hash: event.txId,
-  }));
-  // ON CONFLICT DO NOTHING returns only the rows this request inserted. Notifying
-  // exactly those users (rather than checking for an existing row first) is what
-  // makes repeated and concurrent deliveries notify once: Postgres lets one insert win.
-  const inserted = await supabase
-    .from('transactions')
-    .upsert(rows, { onConflict: 'user_id,tx_hash,type', ignoreDuplicates: true })
-    .select('user_id');
-  if (inserted.error) throw new Error(`transaction insert failed: ${inserted.error.message}`);
-  if (inserted.data.length === 0) return 0;
-
-  const notifications: NotificationInsert[] = inserted.data.map((row) => ({
-    user_id: row.user_id,
-    title: entry.title,
-    message: entry.message,
-  }));
-  const notified = await supabase.from('user_notifications').insert(notifications);
-  if (notified.error) throw new Error(`notification insert failed: ${notified.error.message}`);
-  return inserted.data.length;
+  // record_transfer inserts the history row and its notification in one transaction and
+  // reports whether the row was new. ON CONFLICT inside it lets exactly one of several
+  // repeated or concurrent deliveries win, so each owner is notified once.
+  let recorded = 0;
+  for (const owner of owners.data) {
+    const result = await supabase.rpc('record_transfer', {
+      p_user_id: owner.id,
+      p_tx_hash: event.txId.toLowerCase(),
+      p_type: entry.type,
+      p_status: 'confirmed',
+      p_amount: event.amount,
+      p_token_symbol: entry.symbol,
+      p_title: entry.title,
+      p_message: entry.message,
+    });
+    if (result.error) throw new Error(`recording failed: ${result.error.message}`);
+    if (result.data) recorded += 1;
+  }
+  return recorded;
 }
 
 type EventEntry = { type: string; symbol: string; title: string; message: string };
