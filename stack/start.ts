@@ -32,6 +32,7 @@ async function main(): Promise<void> {
       emailConfirmations: flags.emailConfirmations,
       siteUrl: appUrl,
       tokenAddress: chain.tokenAddress,
+      rpcUrl: chain.rpcUrl,
     });
   } catch (error) {
     await chain.close();
@@ -62,6 +63,9 @@ async function main(): Promise<void> {
     anonKey: gateway.anonKey,
     serviceRoleKey: gateway.serviceRoleKey,
     webhookSecret: gateway.webhookSecret,
+    // The SDK needs the trailing slash.
+    tatumApiUrl: gateway.tatumApiUrl,
+    processPaymentsUrl: `${gateway.url}/functions/v1/process-payments`,
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
     tokenAddress: chain.tokenAddress,
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
       `DDEX local stack ready in ${seconds} s${flags.fresh ? ' (fresh data)' : ''}`,
       flags.withApp ? `  Portal    ${appUrl}` : null,
       `  Supabase  ${gateway.url}  (auth, rest, storage, realtime, functions)`,
+      `  Tatum     ${gateway.tatumApiUrl ?? ''}  (emulator: subscriptions, signed address-event webhooks)`,
       `  Chain     ${chain.rpcUrl}  (Hardhat, chain id ${chain.chainId}, DDEX at ${chain.tokenAddress})`,
       `  Email confirmations ${flags.emailConfirmations ? 'on' : 'off'}`,
       `  Details   .local/stack.json`,
@@ -103,6 +108,7 @@ function startVite(port: number, gateway: Gateway, chain: Chain, onExit: () => v
         VITE_RPC_URL: chain.rpcUrl,
         VITE_CHAIN_ID: String(chain.chainId),
         VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
+        VITE_TATUM_API_URL: gateway.tatumApiUrl ?? '',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },

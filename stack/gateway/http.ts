@@ -9,6 +9,11 @@ const ALLOWED_HEADERS = [
   'cache-control',
   'x-supabase-api-version',
   'x-payload-hash',
+  // What @tatumio/tatum sends to the emulator.
+  'x-api-key',
+  'x-ttm-sdk-version',
+  'x-ttm-sdk-product',
+  'x-ttm-sdk-debug',
 ].join(', ');
 
 export function corsHeaders(): Record<string, string> {

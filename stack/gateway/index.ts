@@ -12,6 +12,7 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import type { Database } from '../../src/services/supabase/database.types.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
+import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
 import { createClaimsResolver } from './claims.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
 import { json, withCors } from './http.ts';
@@ -19,6 +20,7 @@ import { startChangeFeed } from './realtime/feed.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { createStorageHandler } from './storage.ts';
+import { startTatumEmulator, type TatumEmulator } from './tatum/index.ts';
 
 // The local Supabase: lite's App (Auth + PostgREST on PGlite) behind one HTTP
 // server, with our Storage, Realtime and Functions endpoints in front of it.
@@ -33,6 +35,10 @@ export type GatewayOptions = {
   tokenAddress?: string | null;
   /** Keep auth emails in memory (tests) instead of printing them. */
   quietEmail?: boolean;
+  /** The local chain. Without it there is no Tatum emulator and no record-transaction function. */
+  rpcUrl?: string | null;
+  /** First retry delay of the emulator's webhook deliveries (doubles per attempt); tests shorten it. */
+  webhookRetryBaseMs?: number;
 };
 
 export type Gateway = {
@@ -42,6 +48,8 @@ export type Gateway = {
   serviceRoleKey: string;
   jwtSecret: string;
   webhookSecret: string;
+  /** The Tatum emulator's REST base, with the trailing slash the SDK needs; null without a chain. */
+  tatumApiUrl: string | null;
   pg: PGlite;
   mailbox: InMemoryEmailDriver | null;
   close(): Promise<void>;
@@ -96,11 +104,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // once it listens; the handlers are made right after, and this placeholder stands in until then.
   let functions: FunctionHandler = async () =>
     json(503, { error: 'Starting', message: 'Functions are starting' });
+  let tatum: TatumEmulator | null = null;
 
   const server = await listen(options.port, async (request, peerAddress) => {
     const path = new URL(request.url).pathname;
     if (path.startsWith('/storage/v1/')) return withCors(request, storage);
     if (path.startsWith('/functions/v1/')) return withCors(request, functions);
+    if (path.startsWith('/tatum/v4/')) return tatum ? tatum.handle(request) : notServed(path);
     return app.fetch(request, { peerAddress });
   });
   const port = (server.address() as AddressInfo).port;
@@ -109,15 +119,33 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     // realtime-js needs a WebSocket transport on Node 20, even though this client never subscribes.
     realtime: { transport: WebSocket as never },
   });
-  functions = createFunctionsHandler({
-    'process-payments': createProcessPaymentsHandler({
-      webhookSecret: secrets.webhookSecret,
-      supabase: functionsClient,
-      tokenAddress: options.tokenAddress ?? null,
-    }),
+  const processPayments = createProcessPaymentsHandler({
+    webhookSecret: secrets.webhookSecret,
+    supabase: functionsClient,
+    tokenAddress: options.tokenAddress ?? null,
   });
+  functions = createFunctionsHandler(
+    options.rpcUrl && options.tokenAddress
+      ? {
+          'process-payments': processPayments,
+          'record-transaction': createRecordTransactionHandler({
+            supabase: functionsClient,
+            rpcUrl: options.rpcUrl,
+            tokenAddress: options.tokenAddress,
+          }),
+        }
+      : { 'process-payments': processPayments },
+  );
   const feed = await startChangeFeed(pg);
   const realtime = attachRealtime({ server, pg, feed, resolveClaims });
+  if (options.rpcUrl) {
+    tatum = await startTatumEmulator({
+      pg,
+      rpcUrl: options.rpcUrl,
+      webhookSecret: secrets.webhookSecret,
+      retryBaseMs: options.webhookRetryBaseMs,
+    });
+  }
 
   let closing: Promise<void> | null = null;
   return {
@@ -127,10 +155,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     serviceRoleKey: secrets.serviceRoleKey,
     jwtSecret: secrets.jwtSecret,
     webhookSecret: secrets.webhookSecret,
+    tatumApiUrl: options.rpcUrl ? `http://127.0.0.1:${port}/tatum/v4/` : null,
     pg,
     mailbox,
     close: () => {
       closing ??= (async () => {
+        await tatum?.close();
         await realtime.close();
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
@@ -140,6 +170,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return closing;
     },
   };
+}
+
+function notServed(path: string): Response {
+  return json(404, {
+    statusCode: 404,
+    errorCode: 'emulator.not.running',
+    message: `${path}: the Tatum emulator runs only when the stack has a chain (npm run stack)`,
+  });
 }
 
 function listen(

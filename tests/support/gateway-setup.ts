@@ -2,27 +2,56 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startChain, type ChainAccount } from '../../stack/chain/index.ts';
 import { startGateway } from '../../stack/gateway/index.ts';
 
-// Starts one local gateway with empty data on a free port for the contract
-// tests, and removes it and its data afterwards.
+// Starts the local stack as `npm run stack` does (a chain with DDEX, then the
+// gateway watching it) with empty data on free ports for the contract tests,
+// and removes it and its data afterwards.
+//
+// Test files run in parallel against one chain, so each file that sends
+// transactions uses its own accounts (see tests/support/accounts.ts) and never
+// races another file for a nonce or a balance.
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ddex-contract-'));
-  const gateway = await startGateway({ port: 0, dataDir, quietEmail: true });
+  const chain = await startChain({ port: 0, dataDir });
+  const gateway = await startGateway({
+    port: 0,
+    dataDir,
+    quietEmail: true,
+    tokenAddress: chain.tokenAddress,
+    rpcUrl: chain.rpcUrl,
+  });
+  if (!gateway.tatumApiUrl) throw new Error('the gateway started without its Tatum emulator');
   project.provide('gateway', {
     url: gateway.url,
     anonKey: gateway.anonKey,
     serviceRoleKey: gateway.serviceRoleKey,
     webhookSecret: gateway.webhookSecret,
+    tatumApiUrl: gateway.tatumApiUrl,
+  });
+  project.provide('chain', {
+    rpcUrl: chain.rpcUrl,
+    chainId: chain.chainId,
+    tokenAddress: chain.tokenAddress,
+    accounts: chain.accounts,
   });
   return async () => {
     await gateway.close();
+    await chain.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    gateway: { url: string; anonKey: string; serviceRoleKey: string; webhookSecret: string };
+    gateway: {
+      url: string;
+      anonKey: string;
+      serviceRoleKey: string;
+      webhookSecret: string;
+      tatumApiUrl: string;
+    };
+    chain: { rpcUrl: string; chainId: number; tokenAddress: `0x${string}`; accounts: ChainAccount[] };
   }
 }

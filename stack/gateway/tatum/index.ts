@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import type { PGlite } from '@electric-sql/pglite';
+import { withCors } from '../http.ts';
+import { startDispatcher } from './dispatcher.ts';
+import { createTatumRoutes } from './routes.ts';
+import { createTatumStore } from './store.ts';
+import { startBlockWatcher } from './watcher.ts';
+
+// The local stand-in for Tatum: its v4 subscription API at /tatum/v4/, a
+// block watcher that owes address-event webhooks for watched addresses, and a
+// dispatcher that delivers them signed and retries until they arrive.
+
+export type TatumEmulator = {
+  handle(request: Request): Promise<Response>;
+  close(): Promise<void>;
+};
+
+export type TatumEmulatorOptions = {
+  pg: PGlite;
+  rpcUrl: string;
+  webhookSecret: string;
+  retryBaseMs?: number;
+};
+
+const SCHEMA_SQL = new URL('../../sql/tatum.sql', import.meta.url);
+
+export async function startTatumEmulator(options: TatumEmulatorOptions): Promise<TatumEmulator> {
+  await options.pg.exec(readFileSync(SCHEMA_SQL, 'utf8'));
+  const store = createTatumStore(options.pg);
+  const dispatcher = startDispatcher({
+    store,
+    webhookSecret: options.webhookSecret,
+    retryBaseMs: options.retryBaseMs,
+  });
+  const watcher = await startBlockWatcher({ rpcUrl: options.rpcUrl, store, onOwed: dispatcher.wake });
+  const routes = createTatumRoutes(store);
+  return {
+    handle: (request) => withCors(request, routes),
+    close: async () => {
+      await watcher.stop();
+      await dispatcher.stop();
+    },
+  };
+}

@@ -1,0 +1,214 @@
+import type { SupabaseClient } from 'npm:@supabase/supabase-js@2';
+import type { Database } from '../../../src/services/supabase/database.types.ts';
+import { createRpcClient, RpcError, type RpcCall } from './rpc.ts';
+import { decodeDecimals, findOutgoingTransfer, formatUnits, parseReceipt } from './transfer-log.ts';
+
+// record-transaction puts a signed-in user's own DDEX send in their history as
+// soon as it is mined, without waiting for Tatum's webhook. Nothing the caller
+// says is trusted but the hash: the amount, token and sender come from the
+// chain's receipt, and the sender must be the wallet on the caller's profile.
+// Like process-payments it is a plain Web-API handler, so the same module runs
+// on Supabase Edge Functions (Deno, see index.ts) and on the local stack (Node).
+
+export type RecordTransactionDeps = {
+  /** A service-role client: it resolves the caller's token and writes rows no user may write. */
+  supabase: SupabaseClient<Database>;
+  /** The JSON-RPC endpoint of the chain DDEX lives on. */
+  rpcUrl: string;
+  /** The DDEX contract; only its Transfer logs are recorded. */
+  tokenAddress: string;
+};
+
+/** The history row this function writes, as the reply reports it. */
+export type RecordedTransaction = {
+  tx_hash: string;
+  type: 'token_sent';
+  amount: string;
+  token_symbol: 'DDEX';
+  status: 'confirmed';
+};
+
+export type ParsedRequest = { ok: true; txHash: string } | { ok: false; message: string };
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const DECIMALS_SELECTOR = '0x313ce567';
+
+function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+export function createRecordTransactionHandler(
+  deps: RecordTransactionDeps,
+): (request: Request) => Promise<Response> {
+  // Fail at start-up, not on the first request: without these every call would end in a 5xx.
+  if (!deps.rpcUrl) throw new Error('record-transaction needs the chain RPC URL');
+  if (!ADDRESS.test(deps.tokenAddress)) {
+    throw new Error('record-transaction needs the DDEX token address (0x and 40 hex digits)');
+  }
+  const { supabase, tokenAddress } = deps;
+  const rpc = createRpcClient(deps.rpcUrl);
+  const decimals = tokenDecimals(rpc, tokenAddress);
+
+  const handle = async (request: Request): Promise<Response> => {
+    const jwt = bearerToken(request.headers.get('authorization'));
+    if (jwt === null) {
+      return reply(401, {
+        error: 'Unauthorized',
+        message: 'Sign in first: the request needs the bearer token of a signed-in user',
+      });
+    }
+    const auth = await supabase.auth.getUser(jwt);
+    if (auth.error) {
+      // A 4xx is GoTrue refusing the token (expired, forged, a key rather than a user's token);
+      // anything else means GoTrue itself failed, which is not the caller's fault.
+      const status = auth.error.status ?? 0;
+      if (status < 400 || status >= 500)
+        throw new Error(`resolving the caller failed: ${auth.error.message}`);
+    }
+    const userId = auth.data.user?.id;
+    if (!userId) {
+      return reply(401, {
+        error: 'Unauthorized',
+        message: 'The bearer token is not a signed-in user’s session; sign in again',
+      });
+    }
+
+    const parsed = parseRecordRequest(await request.text());
+    if (!parsed.ok) return reply(400, { error: 'Malformed body', message: parsed.message });
+    // Hashes are hex and case-free; one spelling keeps (user, tx, type) unique across both writers.
+    const txHash = parsed.txHash.toLowerCase();
+
+    const profile = await supabase.from('profiles').select('wallet_address').eq('id', userId).maybeSingle();
+    if (profile.error) throw new Error(`profile lookup failed: ${profile.error.message}`);
+    const wallet = profile.data?.wallet_address ?? '';
+    if (!ADDRESS.test(wallet)) {
+      return reply(409, {
+        error: 'No wallet linked',
+        message:
+          wallet === ''
+            ? 'Link a wallet to your profile before recording transfers'
+            : 'The wallet on your profile is not a valid address; link your wallet again before recording transfers',
+      });
+    }
+
+    const raw = await rpc('eth_getTransactionReceipt', [txHash]);
+    // The portal calls only after its own wait for the receipt, so a missing one is an error, not a wait.
+    if (raw === null) {
+      return reply(404, {
+        error: 'Transaction not found',
+        message: 'No mined transaction with this hash was found on the chain',
+      });
+    }
+    const receipt = parseReceipt(raw);
+    if (receipt === null) throw new RpcError('eth_getTransactionReceipt: the receipt is not readable');
+    if (receipt.status === 'reverted') {
+      return reply(422, {
+        error: 'Transaction reverted',
+        message: 'This transaction failed on chain and moved no tokens, so there is nothing to record',
+      });
+    }
+    const transfer = findOutgoingTransfer(receipt, tokenAddress, wallet);
+    if (transfer === null) {
+      return reply(422, {
+        error: 'Not a DDEX transfer',
+        message: 'This transaction is not a DDEX transfer from your wallet',
+      });
+    }
+
+    const amount = formatUnits(transfer.value, await decimals());
+    const transaction: RecordedTransaction = {
+      tx_hash: txHash,
+      type: 'token_sent',
+      // Outgoing amounts are negative, as Tatum reports them and process-payments stores them.
+      amount: amount === '0' ? amount : `-${amount}`,
+      token_symbol: 'DDEX',
+      status: 'confirmed',
+    };
+    // No title: the user already saw the send go out, so this path notifies no one. If the
+    // webhook recorded this transfer first, the row exists and record_transfer reports false.
+    const result = await supabase.rpc('record_transfer', {
+      p_user_id: userId,
+      p_tx_hash: transaction.tx_hash,
+      p_type: transaction.type,
+      p_status: transaction.status,
+      p_amount: transaction.amount,
+      p_token_symbol: transaction.token_symbol,
+    });
+    if (result.error) throw new Error(`recording failed: ${result.error.message}`);
+    return reply(200, { recorded: result.data === true, transaction });
+  };
+
+  return async (request) => {
+    if (request.method !== 'POST') {
+      return reply(
+        405,
+        { error: 'Method not allowed', message: 'record-transaction accepts POST only' },
+        { allow: 'POST' },
+      );
+    }
+    try {
+      return await handle(request);
+    } catch (error) {
+      // Neither error carries the request's headers, so the caller's token never reaches the log.
+      console.error('[record-transaction] failed:', error);
+      if (error instanceof RpcError) {
+        return reply(502, {
+          error: 'Chain unavailable',
+          message: 'The blockchain node could not be asked about this transaction; try again shortly',
+        });
+      }
+      return reply(500, {
+        error: 'Recording failed',
+        message: 'The transfer could not be recorded; try again later',
+      });
+    }
+  };
+}
+
+/** The body `{ "txHash": "0x…" }`, or what is wrong with it in words the caller can act on. */
+export function parseRecordRequest(text: string): ParsedRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, message: 'The request body is not valid JSON; send {"txHash": "0x…"}' };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, message: 'The request body must be a JSON object: {"txHash": "0x…"}' };
+  }
+  const { txHash } = body as { txHash?: unknown };
+  if (txHash === undefined || txHash === null || txHash === '') {
+    return { ok: false, message: 'txHash is required' };
+  }
+  if (typeof txHash !== 'string' || !TX_HASH.test(txHash)) {
+    return { ok: false, message: 'txHash must be a transaction hash: 0x followed by 64 hex digits' };
+  }
+  return { ok: true, txHash };
+}
+
+/** The token in `Authorization: Bearer <token>`, or null. */
+function bearerToken(header: string | null): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1] ?? null;
+}
+
+/** Reads decimals() once: it never changes for a deployed token. A failed read is retried next time. */
+function tokenDecimals(rpc: RpcCall, tokenAddress: string): () => Promise<number> {
+  let cached: Promise<number> | null = null;
+  return () => {
+    if (cached) return cached;
+    const pending = (async () => {
+      const result = await rpc('eth_call', [{ to: tokenAddress, data: DECIMALS_SELECTOR }, 'latest']);
+      const value = decodeDecimals(result);
+      if (value === null) throw new RpcError('decimals(): the DDEX contract did not return a uint8');
+      return value;
+    })();
+    cached = pending;
+    pending.catch(() => {
+      if (cached === pending) cached = null;
+    });
+    return pending;
+  };
+}

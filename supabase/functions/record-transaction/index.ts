@@ -1,0 +1,48 @@
+// Supabase Edge Functions entry point (Deno). Deploy with
+// `supabase functions deploy record-transaction` (JWT verification stays on:
+// the caller is a signed-in user of the portal, and the handler resolves who
+// from the same token). Set RPC_URL and DDEX_TOKEN_ADDRESS with
+// `supabase secrets set`; SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are
+// provided by the platform.
+import { createClient } from 'npm:@supabase/supabase-js@2';
+import type { Database } from '../../../src/services/supabase/database.types.ts';
+import { createRecordTransactionHandler } from './handler.ts';
+
+declare const Deno: {
+  env: { get(name: string): string | undefined };
+  serve(handler: (request: Request) => Promise<Response>): void;
+};
+
+function required(name: string): string {
+  const value = Deno.env.get(name);
+  // Refuse to serve at all rather than answer every call with an error.
+  if (!value) throw new Error(`record-transaction: ${name} is not set`);
+  return value;
+}
+
+// The portal calls this from the browser, and hosted Edge Functions leave CORS
+// to the function (the local gateway adds the same headers itself).
+const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'authorization, apikey, content-type, x-client-info',
+};
+
+const supabase = createClient<Database>(required('SUPABASE_URL'), required('SUPABASE_SERVICE_ROLE_KEY'), {
+  // A server function acts as the service role on each request; there is no session to keep.
+  auth: { persistSession: false, autoRefreshToken: false },
+});
+
+const handle = createRecordTransactionHandler({
+  supabase,
+  rpcUrl: required('RPC_URL'),
+  tokenAddress: required('DDEX_TOKEN_ADDRESS'),
+});
+
+Deno.serve(async (request) => {
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS_HEADERS });
+  const response = await handle(request);
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, headers });
+});

@@ -1,0 +1,82 @@
+// Reading ERC-20 transfers out of a raw eth_getTransactionReceipt result, by
+// hand: the function also runs on Deno Edge Functions, where pulling in viem
+// for a topic compare and a hex-to-bigint is not worth its weight.
+
+/** keccak256('Transfer(address,address,uint256)') */
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+export type RawLog = { address: string; topics: string[]; data: string; removed: boolean };
+export type Receipt = { status: 'success' | 'reverted'; logs: RawLog[] };
+export type Transfer = { token: string; from: string; to: string; value: bigint };
+
+const ADDRESS = /^0x[0-9a-f]{40}$/;
+const WORD = /^0x[0-9a-f]{64}$/;
+// An address in a topic is left-padded to 32 bytes; anything in the padding
+// means the topic holds something else, and guessing an address from it would be wrong.
+const ADDRESS_TOPIC = /^0x0{24}([0-9a-f]{40})$/;
+
+/** The parts of a receipt this function relies on, or null when the node sent something else. */
+export function parseReceipt(raw: unknown): Receipt | null {
+  if (!isRecord(raw) || !Array.isArray(raw['logs'])) return null;
+  // Only a post-Byzantium status is trusted: a receipt without one cannot tell success from revert.
+  const status = raw['status'] === '0x1' ? 'success' : raw['status'] === '0x0' ? 'reverted' : null;
+  if (status === null) return null;
+  const logs: RawLog[] = [];
+  for (const log of raw['logs'] as unknown[]) {
+    if (!isRecord(log)) return null;
+    const { address, topics, data, removed } = log;
+    if (typeof address !== 'string' || typeof data !== 'string' || !Array.isArray(topics)) return null;
+    if (!topics.every((topic): topic is string => typeof topic === 'string')) return null;
+    logs.push({ address, topics, data, removed: removed === true });
+  }
+  return { status, logs };
+}
+
+/** The log as an ERC-20 Transfer, or null when it is not one (ERC-721 shares the topic but indexes a 4th). */
+export function decodeTransfer(log: RawLog): Transfer | null {
+  if (log.removed || log.topics.length !== 3) return null;
+  const [topic0, fromTopic, toTopic] = log.topics.map((topic) => topic.toLowerCase());
+  const token = log.address.toLowerCase();
+  const data = log.data.toLowerCase();
+  if (topic0 !== TRANSFER_TOPIC || !ADDRESS.test(token) || !WORD.test(data)) return null;
+  const from = fromTopic?.match(ADDRESS_TOPIC)?.[1];
+  const to = toTopic?.match(ADDRESS_TOPIC)?.[1];
+  if (from === undefined || to === undefined) return null;
+  return { token, from: `0x${from}`, to: `0x${to}`, value: BigInt(data) };
+}
+
+/**
+ * The first Transfer of `token` out of `from` in the receipt (addresses in any letter case).
+ * The first, not the sum: a history row is one per (user, tx, type), and the portal's
+ * send makes exactly one; a batch contract emitting several is not something it does.
+ */
+export function findOutgoingTransfer(receipt: Receipt, token: string, from: string): Transfer | null {
+  const wantedToken = token.toLowerCase();
+  const wantedFrom = from.toLowerCase();
+  for (const log of receipt.logs) {
+    const transfer = decodeTransfer(log);
+    if (transfer && transfer.token === wantedToken && transfer.from === wantedFrom) return transfer;
+  }
+  return null;
+}
+
+/** A base-unit amount as a plain decimal string: exact, no exponent, no trailing zeros. */
+export function formatUnits(value: bigint, decimals: number): string {
+  if (value < 0n) return `-${formatUnits(-value, decimals)}`;
+  const base = 10n ** BigInt(decimals);
+  const whole = value / base;
+  const fraction = value % base;
+  if (fraction === 0n) return whole.toString();
+  return `${whole}.${fraction.toString().padStart(decimals, '0').replace(/0+$/, '')}`;
+}
+
+/** The ABI-encoded uint8 that decimals() returns, or null when the reply is not one. */
+export function decodeDecimals(result: unknown): number | null {
+  if (typeof result !== 'string' || !WORD.test(result.toLowerCase())) return null;
+  const value = BigInt(result);
+  return value <= 255n ? Number(value) : null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,26 @@
+import { inject } from 'vitest';
+import type { ChainAccount } from '../../stack/chain/index.ts';
+
+// Which funded test account each contract test file may send from or watch.
+// Files run in parallel on one chain: two files sending from one account would
+// race for its nonce, and a balance another file changes cannot be asserted.
+const OWNERS = {
+  /** Deployer; sends nothing in tests so the stack's own account stays predictable. */
+  deployer: 0,
+  recordTransactionSender: 1,
+  recordTransactionRecipient: 2,
+  tokenServiceSender: 3,
+  tokenServiceRecipient: 4,
+  paymentLoopSender: 5,
+  paymentLoopRecipient: 6,
+  emulatorSender: 7,
+  emulatorRecipient: 8,
+  /** Only read (balances); nobody sends to or from it. */
+  balanceReader: 9,
+} as const;
+
+export function testAccount(role: keyof typeof OWNERS): ChainAccount {
+  const account = inject('chain').accounts[OWNERS[role]];
+  if (!account) throw new Error(`the local chain has no account #${OWNERS[role]} for ${role}`);
+  return account;
+}
