@@ -21,6 +21,9 @@ export type WatcherOptions = {
 
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const MAX_BLOCKS_PER_TICK = 50;
+// Hardhat mines a block per transaction; asking for the head ten times a
+// second costs little and keeps transfer → notification well under 300 ms.
+const POLL_MS = 100;
 
 export async function startBlockWatcher(options: WatcherOptions): Promise<BlockWatcher> {
   const client = createPublicClient({ transport: http(options.rpcUrl, { retryCount: 0, timeout: 10_000 }) });
@@ -87,7 +90,7 @@ export async function startBlockWatcher(options: WatcherOptions): Promise<BlockW
           lastProblem = problem ?? 'unknown';
         })
         .finally(schedule);
-    }, options.pollMs ?? 200);
+    }, options.pollMs ?? POLL_MS);
   };
   schedule();
 

@@ -1,0 +1,429 @@
+import { chainName, tokenCopy as tokenServiceMessages } from '../../copy/index.ts';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  createClient,
+  formatUnits,
+  getAddress,
+  http,
+  isAddress,
+  maxUint256,
+  parseUnits,
+  zeroAddress,
+  type Address,
+  type Chain,
+  type Hash,
+  type Hex,
+  type PrivateKeyAccount,
+} from 'viem';
+import { getChainId, readContract, waitForTransactionReceipt, writeContract } from 'viem/actions';
+import {
+  TokenServiceError,
+  type TokenBalance,
+  type TokenService,
+  type TokenServiceConfig,
+  type TokenServiceErrorReason,
+  type TransferRequest,
+  type TransferResult,
+} from './types.ts';
+
+// Only what the service calls, plus OpenZeppelin 5's custom errors so a refused
+// transfer decodes to its cause instead of "unrecognized custom error".
+export const tokenAbi = [
+  {
+    type: 'function',
+    name: 'balanceOf',
+    stateMutability: 'view',
+    inputs: [{ name: 'account', type: 'address' }],
+    outputs: [{ name: '', type: 'uint256' }],
+  },
+  {
+    type: 'function',
+    name: 'decimals',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ name: '', type: 'uint8' }],
+  },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+  {
+    type: 'error',
+    name: 'ERC20InsufficientBalance',
+    inputs: [
+      { name: 'sender', type: 'address' },
+      { name: 'balance', type: 'uint256' },
+      { name: 'needed', type: 'uint256' },
+    ],
+  },
+  { type: 'error', name: 'ERC20InvalidReceiver', inputs: [{ name: 'receiver', type: 'address' }] },
+  { type: 'error', name: 'ERC20InvalidSender', inputs: [{ name: 'sender', type: 'address' }] },
+] as const;
+
+const REQUEST_TIMEOUT_MS = 10_000;
+const DEFAULT_CONFIRMATION_TIMEOUT_MS = 120_000;
+const POLLING_INTERVAL_MS = 1_000;
+// A scalar outside [1, n) is not a secp256k1 key; checked here so the signer's
+// own error, which echoes the key as a decimal number, is never raised.
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/** Accepts 64 hex digits with or without 0x; returns lower-case 0x-prefixed hex. */
+export function normalizePrivateKey(text: string): Hex {
+  const digits = text.trim().replace(/^0x/i, '');
+  if (!/^[0-9a-fA-F]{64}$/.test(digits)) {
+    throw new TokenServiceError('invalid-private-key', tokenServiceMessages.invalidPrivateKeyFormat);
+  }
+  const key = `0x${digits.toLowerCase()}` as const;
+  const scalar = BigInt(key);
+  if (scalar === 0n || scalar >= SECP256K1_ORDER) {
+    throw new TokenServiceError('invalid-private-key', tokenServiceMessages.invalidPrivateKeyValue);
+  }
+  return key;
+}
+
+/** Any letter case is accepted: people paste lower-case addresses whose checksum cannot be checked. */
+export function parseRecipient(text: string): Address {
+  const trimmed = text.trim();
+  if (!isAddress(trimmed, { strict: false })) {
+    throw new TokenServiceError('invalid-recipient', tokenServiceMessages.invalidRecipient);
+  }
+  const address = getAddress(trimmed);
+  if (address === zeroAddress) {
+    throw new TokenServiceError('invalid-recipient', tokenServiceMessages.zeroRecipient);
+  }
+  return address;
+}
+
+function parseHolder(text: string): Address {
+  const trimmed = text.trim();
+  if (!isAddress(trimmed, { strict: false })) {
+    throw new TokenServiceError('invalid-address', tokenServiceMessages.invalidAddress);
+  }
+  return getAddress(trimmed);
+}
+
+type AmountText = { whole: string; fraction: string };
+
+/** The syntax check, which needs no network: plain decimal digits with an optional point. */
+export function checkAmountText(text: string): AmountText {
+  const match = /^(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  const whole = match?.[1] ?? '';
+  // Trailing zeros add no precision, so '1.50' is as valid as '1.5' whatever the decimals.
+  const fraction = (match?.[2] ?? '').replace(/0+$/, '');
+  if (!match || (whole === '' && (match[2] ?? '') === '')) {
+    throw new TokenServiceError('invalid-amount', tokenServiceMessages.invalidAmount);
+  }
+  if (/^0*$/.test(whole) && fraction === '') {
+    throw new TokenServiceError('invalid-amount', tokenServiceMessages.zeroAmount);
+  }
+  return { whole: whole || '0', fraction };
+}
+
+/**
+ * The exact amount in the token's smallest unit. Fraction digits beyond the token's decimals are
+ * refused rather than rounded, which `parseUnits` alone would do silently.
+ */
+export function parseAmount(text: string | AmountText, decimals: number): bigint {
+  const { whole, fraction } = typeof text === 'string' ? checkAmountText(text) : text;
+  if (fraction.length > decimals) {
+    throw new TokenServiceError('invalid-amount', tokenServiceMessages.tooManyDecimals(decimals));
+  }
+  const raw = parseUnits(fraction ? `${whole}.${fraction}` : whole, decimals);
+  if (raw > maxUint256) throw new TokenServiceError('invalid-amount', tokenServiceMessages.amountTooLarge);
+  return raw;
+}
+
+type FailureContext = {
+  /** Strings that must never leave the service (the private key in its spellings). */
+  secrets?: readonly string[];
+  decimals?: number | undefined;
+  hash?: Hash | undefined;
+};
+
+/**
+ * Turns anything thrown while talking to the node into a TokenServiceError with a message for
+ * the user. The viem error is not kept as the cause (its chain holds request details we do not
+ * control); a redacted one-line summary is kept instead, for diagnostics.
+ */
+export function toTokenServiceError(error: unknown, context: FailureContext = {}): TokenServiceError {
+  if (error instanceof TokenServiceError) return error;
+  const { reason, message } = classify(error, context.decimals);
+  return new TokenServiceError(reason, message, {
+    cause: summarise(error, context.secrets ?? []),
+    hash: context.hash,
+  });
+}
+
+function classify(
+  error: unknown,
+  decimals: number | undefined,
+): { reason: TokenServiceErrorReason; message: string } {
+  if (!(error instanceof BaseError)) return { reason: 'unknown', message: tokenServiceMessages.unknown };
+
+  const revert = error.walk((e) => e instanceof ContractFunctionRevertedError);
+  if (revert instanceof ContractFunctionRevertedError) {
+    const decoded = revert.data;
+    if (decoded?.errorName === 'ERC20InsufficientBalance') {
+      const [, balance, needed] = decoded.args as readonly [Address, bigint, bigint];
+      return {
+        reason: 'insufficient-token-balance',
+        message:
+          decimals === undefined
+            ? tokenServiceMessages.insufficientTokenBalance
+            : tokenServiceMessages.insufficientTokenBalanceOf(
+                formatUnits(balance, decimals),
+                formatUnits(needed, decimals),
+              ),
+      };
+    }
+    if (decoded?.errorName === 'ERC20InvalidReceiver') {
+      return { reason: 'invalid-recipient', message: tokenServiceMessages.invalidReceiver };
+    }
+    const why = revert.reason ? ` ${revert.reason}` : '';
+    return { reason: 'reverted', message: `${tokenServiceMessages.refused}${why}` };
+  }
+
+  // Geth and most providers say "insufficient funds for gas * price + value"
+  // (viem's InsufficientFundsError); Hardhat says "Sender doesn't have enough funds to send tx".
+  if (
+    error.walk((e) => (e as Error).name === 'InsufficientFundsError') ||
+    matchesAnywhere(error, /insufficient funds|doesn't have enough funds/i)
+  ) {
+    return { reason: 'insufficient-funds-for-gas', message: tokenServiceMessages.insufficientFundsForGas };
+  }
+
+  const mismatch = error.walk((e) => (e as Error).name === 'ChainMismatchError');
+  if (mismatch || matchesAnywhere(error, /invalid chain ?id/i)) {
+    return { reason: 'wrong-chain', message: tokenServiceMessages.chainMismatch };
+  }
+
+  const http = error.walk((e) => (e as Error).name === 'HttpRequestError') as { status?: number } | null;
+  if (http) {
+    const status = http.status;
+    return {
+      reason: 'rpc-unavailable',
+      message:
+        status === undefined
+          ? tokenServiceMessages.rpcUnavailable
+          : tokenServiceMessages.rpcUnavailableStatus(status),
+    };
+  }
+  if (
+    error.walk((e) =>
+      ['TimeoutError', 'WebSocketRequestError', 'SocketClosedError'].includes((e as Error).name),
+    )
+  ) {
+    return { reason: 'rpc-unavailable', message: tokenServiceMessages.rpcUnavailable };
+  }
+
+  if (error.walk((e) => (e as Error).name === 'ContractFunctionZeroDataError')) {
+    return { reason: 'unknown', message: tokenServiceMessages.noTokenContract };
+  }
+  return { reason: 'unknown', message: tokenServiceMessages.unknown };
+}
+
+function matchesAnywhere(error: BaseError, pattern: RegExp): boolean {
+  return Boolean(
+    error.walk((e) => {
+      const { details, message } = e as { details?: unknown; message?: unknown };
+      return (
+        (typeof details === 'string' && pattern.test(details)) ||
+        (typeof message === 'string' && pattern.test(message))
+      );
+    }),
+  );
+}
+
+function summarise(error: unknown, secrets: readonly string[]): Error {
+  let name = 'Error';
+  let text = String(error);
+  if (error instanceof BaseError) {
+    name = error.name;
+    text = error.details ? `${error.shortMessage} (${error.details})` : error.shortMessage;
+  } else if (error instanceof Error) {
+    name = error.name;
+    text = error.message;
+  }
+  const summary = new Error(redact(text, secrets));
+  summary.name = redact(name, secrets);
+  // The stack would only point into viem and repeat the message.
+  summary.stack = `${summary.name}: ${summary.message}`;
+  return summary;
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret.length < 8) continue;
+    const needle = secret.toLowerCase();
+    let at = result.toLowerCase().indexOf(needle);
+    while (at !== -1) {
+      result = `${result.slice(0, at)}[redacted]${result.slice(at + needle.length)}`;
+      at = result.toLowerCase().indexOf(needle);
+    }
+  }
+  return result;
+}
+
+/** Every spelling of the key an error message could plausibly carry. */
+function secretsOf(key: Hex): string[] {
+  return [key.slice(2), BigInt(key).toString(10)];
+}
+
+async function signerFor(privateKey: Hex): Promise<PrivateKeyAccount> {
+  // The secp256k1 signer is the heaviest part of viem; only a transfer needs it.
+  const { privateKeyToAccount } = await import('viem/accounts');
+  try {
+    return privateKeyToAccount(privateKey);
+  } catch {
+    // Not rethrown: the signer's message can quote the key.
+    throw new TokenServiceError('invalid-private-key', tokenServiceMessages.invalidPrivateKeyValue);
+  }
+}
+
+export function createTokenService(config: TokenServiceConfig): TokenService {
+  if (!isAddress(config.tokenAddress, { strict: false })) {
+    throw new TypeError('createTokenService: tokenAddress is not an address');
+  }
+  const tokenAddress = getAddress(config.tokenAddress);
+  const confirmationTimeoutMs = config.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
+  const chain: Chain = {
+    id: config.chainId,
+    name: chainName(config.chainId),
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [config.rpcUrl] } },
+  };
+  // Bare clients with actions imported one by one keep the bundle to what is used.
+  const reads = createClient({
+    chain,
+    transport: http(config.rpcUrl, { timeout: REQUEST_TIMEOUT_MS, retryCount: 2 }),
+    pollingInterval: POLLING_INTERVAL_MS,
+  });
+  // viem retries JSON-RPC "internal errors", which is how nodes report a
+  // reverting estimate, and retrying a send could broadcast it twice.
+  const sends = createClient({
+    chain,
+    transport: http(config.rpcUrl, { timeout: REQUEST_TIMEOUT_MS, retryCount: 0 }),
+    pollingInterval: POLLING_INTERVAL_MS,
+  });
+
+  async function assertChain(): Promise<void> {
+    const actual = await getChainId(reads);
+    if (actual !== config.chainId) {
+      throw new TokenServiceError('wrong-chain', tokenServiceMessages.wrongChain(actual, config.chainId));
+    }
+  }
+
+  // Balances are read often; the chain id and decimals cannot change under a
+  // fixed RPC URL and contract, so both are checked once (and again after a failure).
+  let chainChecked: Promise<void> | undefined;
+  const checkChainOnce = () => {
+    chainChecked ??= assertChain().catch((error: unknown) => {
+      chainChecked = undefined;
+      throw error;
+    });
+    return chainChecked;
+  };
+
+  let knownDecimals: number | undefined;
+  let decimalsRead: Promise<number> | undefined;
+  const tokenDecimals = () => {
+    decimalsRead ??= readContract(reads, {
+      address: tokenAddress,
+      abi: tokenAbi,
+      functionName: 'decimals',
+    }).then(
+      (decimals) => (knownDecimals = decimals),
+      (error: unknown) => {
+        decimalsRead = undefined;
+        throw error;
+      },
+    );
+    return decimalsRead;
+  };
+
+  return {
+    async readBalance(holder: string): Promise<TokenBalance> {
+      const address = parseHolder(holder);
+      try {
+        await checkChainOnce();
+        const [decimals, raw] = await Promise.all([
+          tokenDecimals(),
+          readContract(reads, {
+            address: tokenAddress,
+            abi: tokenAbi,
+            functionName: 'balanceOf',
+            args: [address],
+          }),
+        ]);
+        return { raw, formatted: formatUnits(raw, decimals), decimals };
+      } catch (error) {
+        throw toTokenServiceError(error, { decimals: knownDecimals });
+      }
+    },
+
+    async transfer(request: TransferRequest): Promise<TransferResult> {
+      const privateKey = normalizePrivateKey(request.privateKey);
+      const to = parseRecipient(request.to);
+      const amount = checkAmountText(request.amount);
+      const secrets = secretsOf(privateKey);
+
+      let hash: Hash | undefined;
+      try {
+        // viem does not compare the node's chain with the client's for locally
+        // signed transactions; the node would refuse them with an obscure
+        // "invalid chainId". Checked on every transfer, as the key is about to be used.
+        await assertChain();
+        const raw = parseAmount(amount, await tokenDecimals());
+
+        const account = await signerFor(privateKey);
+
+        hash = await writeContract(sends, {
+          account,
+          address: tokenAddress,
+          abi: tokenAbi,
+          functionName: 'transfer',
+          args: [to, raw],
+        });
+        const receipt = await waitForTransactionReceipt(reads, {
+          hash,
+          timeout: confirmationTimeoutMs,
+          pollingInterval: POLLING_INTERVAL_MS,
+        });
+        if (receipt.status !== 'success') {
+          throw new TokenServiceError('reverted', tokenServiceMessages.reverted, { hash });
+        }
+        return { hash, from: account.address, to, raw, blockNumber: receipt.blockNumber };
+      } catch (error) {
+        if (
+          error instanceof BaseError &&
+          error.walk((e) => (e as Error).name === 'WaitForTransactionReceiptTimeoutError')
+        ) {
+          throw new TokenServiceError(
+            'confirmation-timeout',
+            tokenServiceMessages.notConfirmed(Math.round(confirmationTimeoutMs / 1000)),
+            { hash, cause: summarise(error, secrets) },
+          );
+        }
+        const failure = toTokenServiceError(error, { secrets, decimals: knownDecimals, hash });
+        if (hash === undefined || error instanceof TokenServiceError) throw failure;
+        // The transaction is out; a user who retried now could pay twice.
+        throw new TokenServiceError(
+          failure.reason,
+          `${tokenServiceMessages.sentButUnchecked} ${failure.message}`,
+          {
+            hash,
+            cause: failure.cause as Error | undefined,
+          },
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,363 @@
+import { createServer } from 'node:net';
+import { inspect } from 'node:util';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  formatUnits,
+  http,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+  type Address,
+  type Hex,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import {
+  getBalance,
+  getTransactionCount,
+  getTransactionReceipt,
+  readContract,
+  sendTransaction,
+  waitForTransactionReceipt,
+} from 'viem/actions';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  createTokenService,
+  TokenServiceError,
+  type TokenServiceErrorReason,
+} from '../../src/services/token/index.ts';
+import { testAccount } from '../support/accounts.ts';
+
+// The token service against the stack's real chain: Hardhat with DDEX
+// (OpenZeppelin 5 ERC-20, 18 decimals). Balances are checked independently of
+// the service with viem's own reads.
+const chain = inject('chain');
+const sender = testAccount('tokenServiceSender');
+const recipient = testAccount('tokenServiceRecipient');
+const client = createPublicClient({ transport: http(chain.rpcUrl) });
+const service = createTokenService({
+  rpcUrl: chain.rpcUrl,
+  chainId: chain.chainId,
+  tokenAddress: chain.tokenAddress,
+});
+
+const ddexOf = (holder: Address) =>
+  readContract(client, {
+    address: chain.tokenAddress,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [holder],
+  });
+const nonceOf = (address: Address) => getTransactionCount(client, { address, blockTag: 'pending' });
+
+async function rejection(promise: Promise<unknown>): Promise<TokenServiceError> {
+  const outcome = await promise.then(
+    () => new Error('expected the call to reject'),
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof TokenServiceError)) throw outcome;
+  return outcome;
+}
+
+async function expectRejected(promise: Promise<unknown>, reason: TokenServiceErrorReason) {
+  const error = await rejection(promise);
+  expect({ reason: error.reason, message: error.message }).toEqual({ reason, message: expect.any(String) });
+  return error;
+}
+
+/** Everything a caller, a logger or an error reporter could read off the error. */
+function exposedText(error: unknown): string {
+  const seen = new Set<unknown>();
+  const walk = (value: unknown): string => {
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return String(value);
+    if (seen.has(value)) return '';
+    seen.add(value);
+    const own = Object.getOwnPropertyNames(value).map(
+      (name) => `${name}=${walk((value as Record<string, unknown>)[name])}`,
+    );
+    return [String(value), ...own].join('\n');
+  };
+  return `${walk(error)}\n${inspect(error, { depth: Infinity, showHidden: true })}\n${JSON.stringify(error)}`;
+}
+
+function expectNoKeyIn(error: unknown, privateKey: Hex) {
+  const text = exposedText(error).toLowerCase();
+  expect(text).not.toContain(privateKey.slice(2).toLowerCase());
+  expect(text).not.toContain(BigInt(privateKey).toString(10));
+}
+
+/** A fresh account holding the given DDEX and ETH, funded from the sender. */
+async function freshAccount(funding: { ddex?: string; eth?: string }) {
+  const privateKey = generatePrivateKey();
+  const { address } = privateKeyToAccount(privateKey);
+  if (funding.ddex)
+    await service.transfer({ privateKey: sender.privateKey, to: address, amount: funding.ddex });
+  if (funding.eth) {
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(sender.privateKey),
+      transport: http(chain.rpcUrl),
+    });
+    const hash = await sendTransaction(wallet, { to: address, value: parseEther(funding.eth), chain: null });
+    await waitForTransactionReceipt(client, { hash });
+  }
+  return { privateKey, address };
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  return address.port;
+}
+
+beforeAll(async () => {
+  expect(await ddexOf(sender.address)).toBeGreaterThan(parseUnits('1000', 18));
+});
+
+describe('token service: reading', () => {
+  it('reads a balance equal to balanceOf, formatted with the token’s 18 decimals', async () => {
+    const balance = await service.readBalance(sender.address);
+    expect(balance.raw).toBe(await ddexOf(sender.address));
+    expect(balance.decimals).toBe(18);
+    expect(balance.formatted).toBe(formatUnits(balance.raw, 18));
+    // Any letter case is the same holder.
+    expect((await service.readBalance(sender.address.toLowerCase())).raw).toBe(balance.raw);
+  });
+
+  it('reads zero for an address that never held DDEX', async () => {
+    const { address } = privateKeyToAccount(generatePrivateKey());
+    expect(await service.readBalance(address)).toEqual({ raw: 0n, formatted: '0', decimals: 18 });
+  });
+
+  it('refuses a holder that is not an address', async () => {
+    await expectRejected(service.readBalance('0x1234'), 'invalid-address');
+  });
+});
+
+describe('token service: transfer', () => {
+  it('moves exactly the amount and returns the mined transaction', async () => {
+    const [senderBefore, recipientBefore] = await Promise.all([
+      ddexOf(sender.address),
+      ddexOf(recipient.address),
+    ]);
+    const amount = parseUnits('12.5', 18);
+
+    const result = await service.transfer({
+      privateKey: sender.privateKey,
+      to: recipient.address,
+      amount: '12.5',
+    });
+
+    expect(result).toMatchObject({ from: sender.address, to: recipient.address, raw: amount });
+    expect(await ddexOf(sender.address)).toBe(senderBefore - amount);
+    expect(await ddexOf(recipient.address)).toBe(recipientBefore + amount);
+    const receipt = await getTransactionReceipt(client, { hash: result.hash });
+    expect(receipt.status).toBe('success');
+    expect(receipt.blockNumber).toBe(result.blockNumber);
+    const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs });
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]?.address.toLowerCase()).toBe(chain.tokenAddress.toLowerCase());
+    expect(transfers[0]?.args).toEqual({ from: sender.address, to: recipient.address, value: amount });
+  });
+
+  it('takes the key without 0x, the recipient in any letter case and the smallest unit', async () => {
+    const recipientBefore = await ddexOf(recipient.address);
+    const wrongChecksum = `0x${[...recipient.address.slice(2)]
+      .map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
+      .join('')}`;
+
+    const result = await service.transfer({
+      privateKey: ` ${sender.privateKey.slice(2).toUpperCase()} `,
+      to: wrongChecksum,
+      amount: '0.000000000000000001',
+    });
+
+    expect(result).toMatchObject({ from: sender.address, to: recipient.address, raw: 1n });
+    expect(await ddexOf(recipient.address)).toBe(recipientBefore + 1n);
+  });
+
+  it('keeps large amounts exact (no floating point)', async () => {
+    const recipientBefore = await ddexOf(recipient.address);
+    // 2^53 + 1 whole tokens plus 18 fraction digits is far beyond a double's precision.
+    const amount = '9007199254740993.000000000000000007';
+    const balance = await ddexOf(sender.address);
+    const expected = parseUnits(amount, 18);
+    expect(expected > balance).toBe(true);
+    // More than the sender holds: refused, yet the figures in the message are exact.
+    const error = await expectRejected(
+      service.transfer({ privateKey: sender.privateKey, to: recipient.address, amount }),
+      'insufficient-token-balance',
+    );
+    expect(error.message).toContain(formatUnits(balance, 18));
+    expect(error.message).toContain(amount);
+    expect(await ddexOf(recipient.address)).toBe(recipientBefore);
+  });
+});
+
+describe('token service: refused inputs, before any transaction', () => {
+  const valid = () => ({
+    privateKey: sender.privateKey as string,
+    to: recipient.address as string,
+    amount: '1',
+  });
+  const cases: [string, Partial<ReturnType<typeof valid>>, TokenServiceErrorReason][] = [
+    ['a short key', { privateKey: '0x1234' }, 'invalid-private-key'],
+    [
+      'a key with a non-hex digit',
+      { privateKey: `${sender.privateKey.slice(0, -1)}g` },
+      'invalid-private-key',
+    ],
+    ['a key one digit too long', { privateKey: `${sender.privateKey}0` }, 'invalid-private-key'],
+    ['the zero key', { privateKey: `0x${'0'.repeat(64)}` }, 'invalid-private-key'],
+    ['a key beyond the curve order', { privateKey: `0x${'f'.repeat(64)}` }, 'invalid-private-key'],
+    ['an empty key', { privateKey: '' }, 'invalid-private-key'],
+    ['a short recipient', { to: '0x1234' }, 'invalid-recipient'],
+    ['an ENS name', { to: 'alice.eth' }, 'invalid-recipient'],
+    ['the zero address', { to: `0x${'0'.repeat(40)}` }, 'invalid-recipient'],
+    ['zero', { amount: '0' }, 'invalid-amount'],
+    ['zero with decimals', { amount: '0.000' }, 'invalid-amount'],
+    ['a negative amount', { amount: '-1' }, 'invalid-amount'],
+    ['an exponent', { amount: '1e3' }, 'invalid-amount'],
+    ['a decimal comma', { amount: '1,5' }, 'invalid-amount'],
+    ['words', { amount: 'ten' }, 'invalid-amount'],
+    ['nothing', { amount: '' }, 'invalid-amount'],
+    ['a lone point', { amount: '.' }, 'invalid-amount'],
+  ];
+
+  it.each(cases)('refuses %s without touching the node', async (_, change, reason) => {
+    // Nothing listens on this RPC: a network call would surface as rpc-unavailable.
+    const offline = createTokenService({
+      rpcUrl: `http://127.0.0.1:${await closedPort()}`,
+      chainId: chain.chainId,
+      tokenAddress: chain.tokenAddress,
+    });
+    const error = await expectRejected(offline.transfer({ ...valid(), ...change }), reason);
+    expectNoKeyIn(error, sender.privateKey);
+  });
+
+  it.each(cases)('refuses %s and sends nothing on the real chain', async (_, change, reason) => {
+    const nonce = await nonceOf(sender.address);
+    await expectRejected(service.transfer({ ...valid(), ...change }), reason);
+    expect(await nonceOf(sender.address)).toBe(nonce);
+  });
+
+  it('refuses more fraction digits than the token’s 18 decimals instead of rounding', async () => {
+    const nonce = await nonceOf(sender.address);
+    const recipientBefore = await ddexOf(recipient.address);
+    const error = await expectRejected(
+      service.transfer({ ...valid(), amount: '1.0000000000000000001' }),
+      'invalid-amount',
+    );
+    expect(error.message).toContain('18');
+    expect(await nonceOf(sender.address)).toBe(nonce);
+    expect(await ddexOf(recipient.address)).toBe(recipientBefore);
+  });
+
+  it('accepts trailing zeros beyond the decimals, which add no precision', async () => {
+    const recipientBefore = await ddexOf(recipient.address);
+    await service.transfer({ ...valid(), amount: '2.50000000000000000000000' });
+    expect(await ddexOf(recipient.address)).toBe(recipientBefore + parseUnits('2.5', 18));
+  });
+});
+
+describe('token service: failures the chain reports', () => {
+  it('reports a DDEX balance too small, sending nothing', async () => {
+    const nonce = await nonceOf(sender.address);
+    const balance = await ddexOf(sender.address);
+    const error = await expectRejected(
+      service.transfer({
+        privateKey: sender.privateKey,
+        to: recipient.address,
+        amount: formatUnits(balance + 1n, 18),
+      }),
+      'insufficient-token-balance',
+    );
+    expect(error.message).toContain(formatUnits(balance, 18));
+    expect(await nonceOf(sender.address)).toBe(nonce);
+    expect(await ddexOf(sender.address)).toBe(balance);
+    expectNoKeyIn(error, sender.privateKey);
+  });
+
+  it('reports no DDEX at all for an account with ETH only', async () => {
+    const fresh = await freshAccount({ eth: '0.01' });
+    const error = await expectRejected(
+      service.transfer({ privateKey: fresh.privateKey, to: recipient.address, amount: '1' }),
+      'insufficient-token-balance',
+    );
+    expect(error.message).toContain('holds 0 tokens');
+    expect(await nonceOf(fresh.address)).toBe(0);
+    expectNoKeyIn(error, fresh.privateKey);
+  });
+
+  it('reports too little ETH for gas for an account with DDEX but no ETH', async () => {
+    const fresh = await freshAccount({ ddex: '5' });
+    expect(await getBalance(client, { address: fresh.address })).toBe(0n);
+    const error = await expectRejected(
+      service.transfer({ privateKey: fresh.privateKey, to: recipient.address, amount: '1' }),
+      'insufficient-funds-for-gas',
+    );
+    expect(error.message).toMatch(/ETH/);
+    expect(await ddexOf(fresh.address)).toBe(parseUnits('5', 18));
+    expect(await nonceOf(fresh.address)).toBe(0);
+    expectNoKeyIn(error, fresh.privateKey);
+  });
+
+  it('reports the missing DDEX first for a random key with neither ETH nor DDEX', async () => {
+    // The node estimates gas without charging for it, so the token's refusal comes first.
+    const privateKey = generatePrivateKey();
+    const error = await expectRejected(
+      service.transfer({ privateKey, to: recipient.address, amount: '1' }),
+      'insufficient-token-balance',
+    );
+    expectNoKeyIn(error, privateKey);
+  });
+
+  it('refuses a node on another chain than configured, before signing anything', async () => {
+    const sepolia = createTokenService({
+      rpcUrl: chain.rpcUrl,
+      chainId: 11155111,
+      tokenAddress: chain.tokenAddress,
+    });
+    const nonce = await nonceOf(sender.address);
+    const error = await expectRejected(
+      sepolia.transfer({ privateKey: sender.privateKey, to: recipient.address, amount: '1' }),
+      'wrong-chain',
+    );
+    expect(error.message).toContain('11155111');
+    expect(error.message).toContain('31337');
+    expect(await nonceOf(sender.address)).toBe(nonce);
+    expectNoKeyIn(error, sender.privateKey);
+    await expectRejected(sepolia.readBalance(sender.address), 'wrong-chain');
+  });
+
+  it('reports an unreachable node', async () => {
+    const offline = createTokenService({
+      rpcUrl: `http://127.0.0.1:${await closedPort()}`,
+      chainId: chain.chainId,
+      tokenAddress: chain.tokenAddress,
+    });
+    await expectRejected(offline.readBalance(sender.address), 'rpc-unavailable');
+    const error = await expectRejected(
+      offline.transfer({ privateKey: sender.privateKey, to: recipient.address, amount: '1' }),
+      'rpc-unavailable',
+    );
+    expectNoKeyIn(error, sender.privateKey);
+  });
+
+  it('keeps a cause for diagnostics that carries no key material', async () => {
+    const balance = await ddexOf(sender.address);
+    const error = await rejection(
+      service.transfer({
+        privateKey: sender.privateKey.slice(2),
+        to: recipient.address,
+        amount: formatUnits(balance * 2n, 18),
+      }),
+    );
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(String((error.cause as Error).message)).toMatch(/reverted|custom error/i);
+    expectNoKeyIn(error, sender.privateKey);
+  });
+});

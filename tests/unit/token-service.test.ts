@@ -1,0 +1,379 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type BaseError,
+  ChainMismatchError,
+  ContractFunctionExecutionError,
+  ContractFunctionRevertedError,
+  encodeErrorResult,
+  HttpRequestError,
+  InsufficientFundsError,
+  InvalidInputRpcError,
+  keccak256,
+  RpcRequestError,
+  TimeoutError,
+  TransactionExecutionError,
+  type Hex,
+} from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkAmountText,
+  createTokenService,
+  normalizePrivateKey,
+  parseAmount,
+  parseRecipient,
+  tokenAbi,
+  toTokenServiceError,
+} from '../../src/services/token/token-service.ts';
+import { TokenServiceError, type TokenServiceErrorReason } from '../../src/services/token/types.ts';
+
+// The token service's pure parts, its error mapping and the paths the local
+// Hardhat chain cannot reach (a mined revert, a receipt that never comes),
+// the latter against a scripted JSON-RPC server on 127.0.0.1.
+
+// Hardhat's well-known account #0: a published test key.
+const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+const reasonOf = (run: () => unknown) => (thrown(run) as TokenServiceError).reason;
+
+describe('amounts', () => {
+  it('parses decimal text exactly into the smallest unit', () => {
+    expect(parseAmount('12.5', 18)).toBe(12_500_000_000_000_000_000n);
+    expect(parseAmount('0.000000000000000001', 18)).toBe(1n);
+    expect(parseAmount('.5', 18)).toBe(5n * 10n ** 17n);
+    expect(parseAmount('7.', 18)).toBe(7n * 10n ** 18n);
+    expect(parseAmount(' 0012.50 ', 6)).toBe(12_500_000n);
+    expect(parseAmount('9007199254740993.000000000000000007', 18)).toBe(9007199254740993000000000000000007n);
+    expect(parseAmount('1.00000000000000000000', 18)).toBe(10n ** 18n);
+    expect(parseAmount('3', 0)).toBe(3n);
+  });
+
+  it('refuses what is not a positive decimal number', () => {
+    for (const text of ['', ' ', '.', '0', '00.000', '-1', '+1', '1e3', '1,5', '1.2.3', '0x10', 'ten', '١']) {
+      expect(
+        reasonOf(() => checkAmountText(text)),
+        text,
+      ).toBe('invalid-amount');
+    }
+  });
+
+  it('refuses more fraction digits than the token has instead of rounding', () => {
+    expect(reasonOf(() => parseAmount('1.0000000000000000001', 18))).toBe('invalid-amount');
+    expect((thrown(() => parseAmount('1.5', 0)) as Error).message).toMatch(/whole number/);
+    expect((thrown(() => parseAmount('1.1234567', 6)) as Error).message).toMatch(/at most 6 digits/);
+  });
+
+  it('refuses amounts beyond uint256', () => {
+    expect(reasonOf(() => parseAmount(`${2n ** 256n}`, 0))).toBe('invalid-amount');
+    expect(parseAmount(`${2n ** 256n - 1n}`, 0)).toBe(2n ** 256n - 1n);
+  });
+});
+
+describe('private keys and addresses', () => {
+  it('normalises a key to lower-case 0x hex', () => {
+    expect(normalizePrivateKey(KEY)).toBe(KEY);
+    expect(normalizePrivateKey(` ${KEY.slice(2).toUpperCase()}\n`)).toBe(KEY);
+    expect(normalizePrivateKey(`0X${KEY.slice(2)}`)).toBe(KEY);
+  });
+
+  it('refuses keys of the wrong shape or outside the curve, without echoing them', () => {
+    const order = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const bad = [
+      '',
+      KEY.slice(0, -1),
+      `${KEY}0`,
+      `${KEY.slice(0, -1)}z`,
+      `0x${'0'.repeat(64)}`,
+      `0x${order.toString(16)}`,
+      `0x${'f'.repeat(64)}`,
+    ];
+    for (const key of bad) {
+      const error = thrown(() => normalizePrivateKey(key)) as TokenServiceError;
+      expect(error.reason, key).toBe('invalid-private-key');
+      if (key.length > 2) expect(error.message).not.toContain(key.slice(2, 20));
+    }
+    expect(normalizePrivateKey(`0x${(order - 1n).toString(16)}`)).toBe(`0x${(order - 1n).toString(16)}`);
+  });
+
+  it('accepts a recipient in any letter case and returns it checksummed', () => {
+    expect(parseRecipient(ADDRESS.toLowerCase())).toBe(ADDRESS);
+    expect(parseRecipient(`0x${ADDRESS.slice(2).toUpperCase()}`)).toBe(ADDRESS);
+    expect(parseRecipient(` ${ADDRESS} `)).toBe(ADDRESS);
+  });
+
+  it('refuses recipients that are not addresses, and the zero address', () => {
+    for (const to of ['', '0x', ADDRESS.slice(0, -1), `${ADDRESS}0`, 'vitalik.eth', `0x${'0'.repeat(40)}`]) {
+      expect(
+        reasonOf(() => parseRecipient(to)),
+        to,
+      ).toBe('invalid-recipient');
+    }
+  });
+});
+
+describe('error mapping', () => {
+  const insufficientBalance = () =>
+    new ContractFunctionRevertedError({
+      abi: tokenAbi,
+      functionName: 'transfer',
+      data: encodeErrorResult({
+        abi: tokenAbi,
+        errorName: 'ERC20InsufficientBalance',
+        args: [ADDRESS, 25n * 10n ** 17n, 10n ** 19n],
+      }),
+    });
+  // How viem reports a failed writeContract: the node's error two layers down.
+  const wrapped = (cause: BaseError) =>
+    new ContractFunctionExecutionError(new TransactionExecutionError(cause, { account: null }), {
+      abi: tokenAbi,
+      functionName: 'transfer',
+      args: [ADDRESS, 1n],
+      contractAddress: TOKEN,
+    });
+
+  const cases: [string, () => unknown, TokenServiceErrorReason, RegExp][] = [
+    [
+      'OpenZeppelin 5 ERC20InsufficientBalance',
+      () => wrapped(insufficientBalance()),
+      'insufficient-token-balance',
+      /holds 2\.5 tokens, but the transfer needs 10\./,
+    ],
+    [
+      'ERC20InvalidReceiver',
+      () =>
+        new ContractFunctionRevertedError({
+          abi: tokenAbi,
+          functionName: 'transfer',
+          data: encodeErrorResult({ abi: tokenAbi, errorName: 'ERC20InvalidReceiver', args: [TOKEN] }),
+        }),
+      'invalid-recipient',
+      /refuses this recipient/,
+    ],
+    [
+      'another revert',
+      () => new ContractFunctionRevertedError({ abi: tokenAbi, functionName: 'transfer', message: 'paused' }),
+      'reverted',
+      /refused the transfer/,
+    ],
+    [
+      'geth’s insufficient funds',
+      () => wrapped(new InsufficientFundsError()),
+      'insufficient-funds-for-gas',
+      /enough ETH/,
+    ],
+    [
+      'Hardhat’s insufficient funds',
+      () =>
+        wrapped(
+          new InvalidInputRpcError(
+            new RpcRequestError({
+              body: { method: 'eth_sendRawTransaction' },
+              url: 'http://127.0.0.1:8545',
+              error: {
+                code: -32000,
+                message: "Sender doesn't have enough funds to send tx. The max upfront cost is: 1",
+              },
+            }),
+          ),
+        ),
+      'insufficient-funds-for-gas',
+      /enough ETH/,
+    ],
+    [
+      'a chain mismatch',
+      () => new ChainMismatchError({ chain: { id: 1 } as never, currentChainId: 31337 }),
+      'wrong-chain',
+      /different chain/,
+    ],
+    [
+      'a failed fetch',
+      () => wrapped(new HttpRequestError({ url: 'http://127.0.0.1:1', details: 'fetch failed' })),
+      'rpc-unavailable',
+      /could not be reached/,
+    ],
+    [
+      'an HTTP error status',
+      () => new HttpRequestError({ url: 'http://127.0.0.1:1', status: 503, details: 'Service Unavailable' }),
+      'rpc-unavailable',
+      /HTTP 503/,
+    ],
+    [
+      'a timeout',
+      () => new TimeoutError({ body: {}, url: 'http://127.0.0.1:1' }),
+      'rpc-unavailable',
+      /could not be reached/,
+    ],
+    ['something else', () => new RangeError('boom'), 'unknown', /unexpected/],
+  ];
+
+  it.each(cases)('maps %s', (_, make, reason, message) => {
+    const error = toTokenServiceError(make(), { decimals: 18 });
+    expect(error).toBeInstanceOf(TokenServiceError);
+    expect(error.reason).toBe(reason);
+    expect(error.message).toMatch(message);
+  });
+
+  it('keeps only a redacted one-line summary as the cause', () => {
+    const leaky = new HttpRequestError({
+      url: 'http://127.0.0.1:1',
+      details: `failed for ${KEY} / ${KEY.slice(2).toUpperCase()} / ${BigInt(KEY).toString(10)}`,
+    });
+    const error = toTokenServiceError(leaky, { secrets: [KEY.slice(2), BigInt(KEY).toString(10)] });
+    const cause = error.cause as Error;
+    expect(cause).toBeInstanceOf(Error);
+    expect(cause).not.toBe(leaky);
+    expect(cause.cause).toBeUndefined();
+    expect(cause.message).toBe('HTTP request failed. (failed for 0x[redacted] / [redacted] / [redacted])');
+  });
+});
+
+describe('signing on demand', () => {
+  it('loads viem/accounts only inside transfer', () => {
+    const source = readFileSync(
+      new URL('../../src/services/token/token-service.ts', import.meta.url),
+      'utf8',
+    );
+    expect(source).not.toMatch(/^import[^;]*from 'viem\/accounts'/m);
+    expect(source).toContain("await import('viem/accounts')");
+    expect(source).not.toMatch(/createPublicClient|createWalletClient/);
+  });
+});
+
+// A node that accepts any transaction and answers with a scripted receipt.
+type Script = { receipt: 'reverted' | 'never' };
+let server: Server;
+let rpcUrl: string;
+let script: Script = { receipt: 'reverted' };
+const calls: string[] = [];
+let blockNumber = 100;
+
+function answer(method: string, params: unknown[]): unknown {
+  const word = (n: number | bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+  switch (method) {
+    case 'eth_chainId':
+      return '0x7a69';
+    case 'eth_call':
+      return word(18);
+    case 'eth_getTransactionCount':
+      return '0x0';
+    case 'eth_blockNumber':
+      return `0x${(blockNumber++).toString(16)}`;
+    case 'eth_getBlockByNumber':
+      return {
+        number: `0x${blockNumber.toString(16)}`,
+        hash: word(blockNumber),
+        baseFeePerGas: '0x3b9aca00',
+        timestamp: '0x1',
+        transactions: [],
+      };
+    case 'eth_maxPriorityFeePerGas':
+      return '0x3b9aca00';
+    case 'eth_estimateGas':
+      return '0xea60';
+    case 'eth_sendRawTransaction':
+      return keccak256(params[0] as Hex);
+    case 'eth_getTransactionReceipt':
+      if (script.receipt === 'never') return null;
+      return {
+        transactionHash: params[0],
+        blockHash: word(1),
+        blockNumber: '0x64',
+        transactionIndex: '0x0',
+        from: ADDRESS.toLowerCase(),
+        to: TOKEN.toLowerCase(),
+        status: '0x0',
+        type: '0x2',
+        gasUsed: '0x5208',
+        cumulativeGasUsed: '0x5208',
+        effectiveGasPrice: '0x3b9aca00',
+        contractAddress: null,
+        logs: [],
+        logsBloom: `0x${'0'.repeat(512)}`,
+      };
+    case 'eth_getTransactionByHash':
+      return null;
+    default:
+      throw Object.assign(new Error(`the method ${method} does not exist`), { code: -32601 });
+  }
+}
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      const { id, method, params } = JSON.parse(body) as { id: number; method: string; params: unknown[] };
+      calls.push(method);
+      response.setHeader('content-type', 'application/json');
+      try {
+        response.end(JSON.stringify({ jsonrpc: '2.0', id, result: answer(method, params ?? []) }));
+      } catch (error) {
+        const { code, message } = error as { code: number; message: string };
+        response.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  rpcUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('transfers a local chain cannot script', () => {
+  const request = { privateKey: KEY, to: TOKEN, amount: '1' };
+
+  it('rejects a transfer that was mined but reverted, naming the transaction', async () => {
+    script = { receipt: 'reverted' };
+    const service = createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN });
+    const error = await service.transfer(request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenServiceError);
+    expect(error).toMatchObject({ reason: 'reverted', hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(calls).toContain('eth_sendRawTransaction');
+  });
+
+  it('gives up waiting for a receipt without claiming failure', async () => {
+    script = { receipt: 'never' };
+    const service = createTokenService({
+      rpcUrl,
+      chainId: 31337,
+      tokenAddress: TOKEN,
+      confirmationTimeoutMs: 1_500,
+    });
+    const error = await service.transfer(request).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      reason: 'confirmation-timeout',
+      hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      message: expect.stringMatching(/may still go through/),
+    });
+  });
+
+  it('sends nothing for invalid input', async () => {
+    calls.length = 0;
+    const service = createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN });
+    await expect(service.transfer({ ...request, amount: '0' })).rejects.toMatchObject({
+      reason: 'invalid-amount',
+    });
+    await expect(service.transfer({ ...request, to: 'nobody' })).rejects.toMatchObject({
+      reason: 'invalid-recipient',
+    });
+    await expect(service.transfer({ ...request, privateKey: 'secret' })).rejects.toMatchObject({
+      reason: 'invalid-private-key',
+    });
+    await expect(service.readBalance('nobody')).rejects.toMatchObject({ reason: 'invalid-address' });
+    expect(calls).toEqual([]);
+  });
+});
