@@ -2,8 +2,212 @@
 // machines, services, views and tests import it, so a wording change is one
 // edit and a test cannot drift from the product.
 //
-// Grouped by where the spec lists them (portal-spec.md §8 error catalogue
-// unless noted). Strings the spec does not quote are marked "ours".
+// Grouped by where the spec lists them (portal-spec.md; §8 is the error
+// catalogue). Strings the spec does not quote are marked "ours". A toast is a
+// title with an optional description; functions build the descriptions the
+// spec fills with a value.
+
+/** Spec §9: 6 leading and 4 trailing characters. */
+export function shortAddress(address: string): string {
+  return address.length <= 10 ? address : `${address.slice(0, 6)}...${address.slice(-4)}`;
+}
+
+export const appCopy = {
+  heading: 'DDEX Token Portal',
+  pageNotFound: 'Page not found.',
+  visitorPrompt: 'Please login or connect your wallet to continue.',
+  /** Spec §1: public display name fallback. */
+  displayNameFallback: 'User',
+  tabs: { portal: 'Token Portal', trading: 'DEX Trading', bots: 'Trading Bots' },
+  menu: {
+    profile: 'Profile',
+    transactions: 'Transactions',
+    bots: 'Trading Bots',
+    faq: 'FAQ',
+    privacy: 'Privacy Policy',
+    terms: 'Terms of Service',
+    apiKeys: 'API Keys',
+    security: 'Security',
+    soon: 'Soon',
+    about: 'About',
+    logOut: 'Log out',
+  },
+  loading: {
+    trading: 'Loading Trading Interface...',
+    bots: 'Loading Trading Bots...',
+    faq: 'Loading FAQ...',
+    privacy: 'Loading Privacy Policy...',
+    terms: 'Loading Terms of Service...',
+  },
+  welcome: {
+    /** ours: the spec gives the welcome toast's duration, not its words. */
+    title: 'Welcome to DDEX!',
+    description: 'Log in or connect your wallet to get started.',
+  },
+} as const;
+
+export const authCopy = {
+  login: 'Login',
+  signUp: 'Sign Up',
+  logout: 'Logout',
+  titleLogin: 'Welcome Back',
+  titleSignUp: 'Create Account',
+  confirmTitle: 'Confirm Your Email',
+  confirmSpamHint: 'If you do not see it, check your spam folder.',
+  confirmOk: "Okay, I'll Check",
+  clientUnavailable: { title: 'Error', description: 'Supabase client not available. Please try again.' },
+  loginFailed: 'Login Failed',
+  signupFailed: 'Signup Failed',
+  unexpectedError: 'An unexpected error occurred.',
+  confirmationSent: {
+    title: 'Confirmation Email Sent!',
+    description: 'Please check your email to confirm your account.',
+  },
+  signupSuccess: { title: 'Signup Successful!', description: 'Welcome to DDEX!' },
+  loginSuccess: { title: 'Login Successful!', description: 'Welcome back to DDEX!' },
+  initError: { title: 'Initialization Error', description: 'Supabase client not ready. Please refresh.' },
+  sessionError: { title: 'Session Error', description: 'Could not retrieve current session.' },
+  loggedOut: { title: 'Logged Out', description: 'You have been logged out.' },
+  logoutFailed: 'Logout Failed',
+} as const;
+
+export const walletCopy = {
+  connectWallet: 'Connect Wallet',
+  connectingWallet: 'Connecting Wallet...',
+  connectYourWallet: 'Connect Your Wallet',
+  connecting: 'Connecting...',
+  notInstalled: 'MetaMask is not installed. Please install the MetaMask browser extension.',
+  denied: 'Connection denied. Please approve the connection request in MetaMask.',
+  pending: 'Connection request already pending. Please check MetaMask.',
+  connectionFailed: 'Wallet Connection Failed',
+  connectFallback: 'Failed to connect wallet. An unexpected error occurred.',
+  connected: 'Wallet Connected!',
+  connectedDescription: (address: string) => `Connected to ${shortAddress(address)}`,
+  loginRecommended: {
+    title: 'Login Recommended',
+    description: 'Log in to save your transactions and link this wallet to your profile.',
+  },
+  disconnected: { title: 'Wallet Disconnected', description: 'Your wallet has been disconnected.' },
+  copied: { title: 'Copied!', description: 'Wallet address copied to clipboard' },
+  copyFailed: { title: 'Copy Failed', description: 'Could not copy address.' },
+  /** ours: beyond the spec, the wrong-network state and its switch. */
+  wrongNetwork: (expected: string) => `Your wallet is on another network. Switch to ${expected} to continue.`,
+  switchNetwork: 'Switch Network',
+  switchFailed: 'Network Switch Failed',
+  accountChanged: 'Wallet Account Changed',
+} as const;
+
+export const balanceCopy = {
+  native: 'Native Balance (ETH)',
+  token: 'DDEX Token Balance',
+  loading: 'Loading...',
+  empty: 'N/A',
+  error: 'Error',
+  configError: 'N/A (Config Error)',
+  fetchError: 'Balance Fetch Error',
+  walletNotConnected: { title: 'Wallet Not Connected', description: 'Please connect your wallet first.' },
+} as const;
+
+export const sendCopy = {
+  recipient: 'Recipient Address',
+  amount: 'Amount',
+  privateKey: 'Sender Private Key',
+  privateKeyWarning: 'Testnet only. Never share or expose your private keys.',
+  submit: 'Send DDEX Tokens',
+  submitting: 'Broadcasting Transaction...',
+  visitorNote: 'Transactions made while not logged in are not saved to your history.',
+  minimumAmount: '0.000000000000000001',
+  walletNotConnected: { title: 'Wallet Not Connected', description: 'Please connect your wallet first.' },
+  missingInformation: {
+    title: 'Missing Information',
+    description: 'Please enter recipient address and amount.',
+  },
+  privateKeyRequired: {
+    title: 'Private Key Required',
+    description: 'Please enter your private key to sign the transaction.',
+  },
+  configurationError: {
+    title: 'Configuration Error',
+    description: 'DDEX Token contract address is not set. Please contact support.',
+  },
+  transferSubmitted: 'Transfer Submitted',
+  transferSubmittedDescription: (hash: string) => `Transaction hash: ${hash.slice(0, 10)}...`,
+  /** ours: checks the spec leaves to "the remainder of the transfer logic". */
+  invalidTransfer: 'Invalid Transfer',
+  keyMismatch: 'This private key does not belong to the connected wallet.',
+  transferFailed: 'Transfer Failed',
+  historyNotSaved: 'Transfer not saved to history',
+} as const;
+
+export const webhookCopy = {
+  section: 'Tatum Webhooks (Demo)',
+  create: 'Create Hook',
+  list: 'List Hooks',
+  deleteFirst: 'Delete First Hook',
+  walletRequired: { title: 'Error', description: 'Connect wallet first to create a webhook' },
+  creating: { title: 'Creating Webhook...', description: 'Registering with Tatum' },
+  created: 'Webhook Created!',
+  createdDescription: (id: string, address: string) => `ID: ${id}, monitoring ${address}`,
+  creationFailed: 'Webhook Creation Failed',
+  fetching: { title: 'Fetching Webhooks...' },
+  active: 'Active Webhooks',
+  activeDescription: (count: number) => `Found ${count} active webhook(s). Check the console for details.`,
+  noneActive: { title: 'No Active Webhooks', description: 'No webhooks are currently active.' },
+  listFailed: 'Failed to List Webhooks',
+  deleting: { title: 'Deleting Webhook...' },
+  deleted: 'Webhook Deleted',
+  deletedDescription: (id: string) => `Webhook ${id} was deleted.`,
+  noneToDelete: { title: 'No Webhooks to Delete' },
+  deletionFailed: 'Webhook Deletion Failed',
+} as const;
+
+export const profileCopy = {
+  fetchError: 'Profile Fetch Error',
+  databaseSyncError: 'Database Sync Error',
+  profileSyncError: 'Profile Sync Error',
+  createdAndLinked: 'Profile Created & Wallet Linked',
+  walletUpdated: 'Wallet Updated',
+  updated: 'Profile Updated',
+  updateFailed: 'Update Failed',
+  avatarUploadFailed: 'Avatar Upload Failed',
+  avatarUploaded: { title: 'Avatar Uploaded!', description: 'Save your profile to persist the new avatar.' },
+  publicUrlFailed: 'Could not get public URL for avatar.',
+  /** ours: descriptions for the spec's titles. */
+  createdAndLinkedDescription: (address: string) => `Your profile now holds ${shortAddress(address)}.`,
+  walletUpdatedDescription: (address: string | null) =>
+    address
+      ? `Your profile wallet is now ${shortAddress(address)}.`
+      : 'Your profile no longer holds a wallet.',
+  updatedDescription: 'Your profile has been saved.',
+  avatarTypes: ['image/png', 'image/jpeg', 'image/gif'],
+  avatarTypeRefused: 'The avatar must be a PNG, JPEG or GIF image.',
+  avatarTooLarge: 'The avatar must be at most 2 MB.',
+  websiteNotHttp: 'The website must be an http:// or https:// address.',
+} as const;
+
+export const notificationCopy = {
+  fetchError: 'Error fetching notifications',
+  markError: 'Error marking notifications as read',
+  markOneError: 'Could not mark notification as read.',
+  clearError: 'Error clearing notifications',
+  cleared: { title: 'Notifications Cleared', description: 'All your notifications have been deleted.' },
+  newFallbackTitle: 'New Notification',
+  /** Spec §4/§9: the first 50 characters of the message and '...'. */
+  preview: (message: string) => `${message.slice(0, 50)}...`,
+} as const;
+
+export const transactionCopy = {
+  fetchError: 'Error fetching transactions',
+  loginRequired: { title: 'Login Required', description: 'Please log in to view transactions.' },
+  /** Spec §3: the type with underscores shown as spaces. */
+  typeLabel: (type: string) => type.replaceAll('_', ' '),
+  /** Spec §9: hash preview of 10 characters. */
+  hashPreview: (hash: string) => `${hash.slice(0, 10)}...`,
+} as const;
+
+export const footerCopy = {
+  demo: 'This portal is a demonstration and uses testnet funds only.',
+} as const;
 
 export const dataProviderCopy = {
   balanceUnknownError: 'Unknown error fetching balance',
