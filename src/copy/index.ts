@@ -69,6 +69,8 @@ export const authCopy = {
   sessionError: { title: 'Session Error', description: 'Could not retrieve current session.' },
   loggedOut: { title: 'Logged Out', description: 'You have been logged out.' },
   logoutFailed: 'Logout Failed',
+  /** ours: spec §5 requires both fields without quoting a message (a browser's `required` speaks first). */
+  credentialsRequired: { title: 'Missing Information', description: 'Please enter your email and password.' },
 } as const;
 
 export const walletCopy = {
@@ -95,6 +97,14 @@ export const walletCopy = {
   switchNetwork: 'Switch Network',
   switchFailed: 'Network Switch Failed',
   accountChanged: 'Wallet Account Changed',
+  /** ours: the wallet service's messages for answers it cannot use (shown under 'Wallet Connection Failed'). */
+  noAccount: 'The wallet did not share any account.',
+  invalidAnswer: 'The wallet gave an answer the portal cannot use.',
+  /** ours: descriptions under 'Network Switch Failed', worded like the connect errors of §8. */
+  switchRejected: 'Network switch denied. Please approve the switch request in MetaMask.',
+  switchPending: 'A request is already pending. Please check MetaMask.',
+  chainNotAdded: (name: string) => `MetaMask could not add ${name}. Please add it in MetaMask.`,
+  switchFallback: 'Failed to switch network. An unexpected error occurred.',
 } as const;
 
 export const balanceCopy = {
@@ -137,6 +147,16 @@ export const sendCopy = {
   keyMismatch: 'This private key does not belong to the connected wallet.',
   transferFailed: 'Transfer Failed',
   historyNotSaved: 'Transfer not saved to history',
+  /** ours: the send machine's own outcomes beyond §5 (the key is cleared whenever a send stops). */
+  historyNotSavedDescription: (hash: string) =>
+    `The transfer ${hash.slice(0, 10)}... was submitted, but it could not be added to your transaction history.`,
+  keyCleared: 'Your private key was cleared; enter it again to retry.',
+  transferNotConfirmed: 'Transfer Not Confirmed',
+  transferCancelled: 'Transfer Cancelled',
+  cancelledWalletChanged:
+    'Your wallet changed before the transfer was sent, so nothing was sent. Enter the private key again to send from this wallet.',
+  cancelledSessionChanged:
+    'You signed out or switched accounts before the transfer was sent, so nothing was sent.',
 } as const;
 
 export const webhookCopy = {
@@ -159,6 +179,9 @@ export const webhookCopy = {
   deletedDescription: (id: string) => `Webhook ${id} was deleted.`,
   noneToDelete: { title: 'No Webhooks to Delete' },
   deletionFailed: 'Webhook Deletion Failed',
+  /** ours: a failure's description, the service's message and, when known, what the provider said. */
+  failureDescription: (message: string, detail: string | null) =>
+    detail ? `${message}: ${detail}` : message,
 } as const;
 
 export const profileCopy = {

@@ -115,6 +115,17 @@ describe('profiles', () => {
       .single();
     expect(error).toBeNull();
     expect(data?.account_tier).toBe('pro');
+
+    // The owner can still save their editable fields, and the server's value stays.
+    const saved = await user.client
+      .from('profiles')
+      .upsert({ id: user.id, username: 'promoted_user' })
+      .select()
+      .single();
+    expect(saved.error).toBeNull();
+    expect(saved.data).toMatchObject({ username: 'promoted_user', account_tier: 'pro' });
+    const demoted = await user.client.from('profiles').upsert({ id: user.id, account_tier: 'basic' });
+    expect(demoted.error?.code).toBe('42501');
   });
 
   it('refuses a website that is not http(s)', async () => {

@@ -1,0 +1,21 @@
+import { createClient, type SupabaseClient, type WebSocketLikeConstructor } from '@supabase/supabase-js';
+import type { Database } from './database.types.ts';
+
+export type SupabaseClientConfig = {
+  url: string;
+  anonKey: string;
+  /**
+   * The WebSocket constructor for realtime. Browsers leave it out; Node 20
+   * needs the `ws` package, which supabase-js's types do not quite match.
+   */
+  realtimeTransport?: unknown;
+};
+
+/** The portal's one supabase-js client (spec §6: the anonymous key, the session as bearer token). */
+export function createSupabaseClient(config: SupabaseClientConfig): SupabaseClient<Database> {
+  return createClient<Database>(config.url, config.anonKey, {
+    ...(config.realtimeTransport === undefined
+      ? {}
+      : { realtime: { transport: config.realtimeTransport as WebSocketLikeConstructor } }),
+  });
+}

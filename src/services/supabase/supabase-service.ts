@@ -1,0 +1,322 @@
+import {
+  FunctionsFetchError,
+  FunctionsHttpError,
+  FunctionsRelayError,
+  type RealtimePostgresChangesPayload,
+  type SupabaseClient,
+} from '@supabase/supabase-js';
+import { toAuthUser } from './auth-user.ts';
+import { AVATAR_BUCKET, AVATAR_CACHE_SECONDS, avatarObjectName, avatarProblem } from './avatars.ts';
+import type { Database } from './database.types.ts';
+import {
+  clientUnavailable,
+  fromAuth,
+  fromPostgrest,
+  fromStorage,
+  fromThrown,
+  NETWORK_ERROR,
+} from './errors.ts';
+import { clientProfileFields } from './profile-fields.ts';
+import {
+  BackendError,
+  type AuthChangeEvent,
+  type NotificationChange,
+  type NotificationRow,
+  type SubscriptionStatus,
+  type SupabaseService,
+} from './types.ts';
+
+export type SupabaseServiceOptions = {
+  /** Where the sign-up confirmation link leads: the site origin (spec §7). */
+  siteUrl: string;
+  /** Test seam for the avatar timestamp. */
+  now?: () => number;
+};
+
+/** Spec §9: notifications and transactions lists show the 20 newest. */
+export const LIST_LIMIT = 20;
+const NOT_FOUND = 'PGRST116';
+const RECORD_TRANSACTION = 'record-transaction';
+
+const AUTH_EVENTS: ReadonlySet<string> = new Set<AuthChangeEvent>([
+  'INITIAL_SESSION',
+  'SIGNED_IN',
+  'SIGNED_OUT',
+  'USER_UPDATED',
+  'TOKEN_REFRESHED',
+  'PASSWORD_RECOVERY',
+]);
+const SUBSCRIPTION_STATES: ReadonlySet<string> = new Set<SubscriptionStatus>([
+  'SUBSCRIBED',
+  'CHANNEL_ERROR',
+  'TIMED_OUT',
+  'CLOSED',
+]);
+
+// Channel topics must be unique per subscription: supabase-js hands back the
+// existing channel for a topic it already holds, which a resubscribe after an
+// error must not get.
+let channelSequence = 0;
+
+/**
+ * The portal's backend calls (spec §7). With a null client (no configuration)
+ * every call fails with BackendError code 'client_unavailable'.
+ */
+export function createSupabaseService(
+  client: SupabaseClient<Database> | null,
+  options: SupabaseServiceOptions,
+): SupabaseService {
+  return client === null ? unavailableService() : liveService(client, options);
+}
+
+/** Runs `work`, turning anything thrown that is not already a BackendError into one. */
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (thrown) {
+    throw fromThrown(thrown);
+  }
+}
+
+function liveService(client: SupabaseClient<Database>, options: SupabaseServiceOptions): SupabaseService {
+  const now = options.now ?? Date.now;
+  const avatars = () => client.storage.from(AVATAR_BUCKET);
+
+  return {
+    available: true,
+
+    getSession: () =>
+      guarded(async () => {
+        const { data, error } = await client.auth.getSession();
+        if (error) throw fromAuth(error);
+        return data.session ? toAuthUser(data.session.user) : null;
+      }),
+
+    onAuthChange(listener) {
+      const { data } = client.auth.onAuthStateChange((event, session) => {
+        // MFA events are not part of the portal's session model.
+        if (!AUTH_EVENTS.has(event)) return;
+        // Called synchronously and never awaited: supabase-js holds its auth lock
+        // while it notifies, so the listener must not make it wait.
+        listener({ event: event as AuthChangeEvent, user: session ? toAuthUser(session.user) : null });
+      });
+      return () => data.subscription.unsubscribe();
+    },
+
+    signUp: ({ email, password }) =>
+      guarded(async () => {
+        const { data, error } = await client.auth.signUp({
+          email,
+          password,
+          options: { emailRedirectTo: options.siteUrl },
+        });
+        if (error) throw fromAuth(error);
+        return { user: data.user ? toAuthUser(data.user) : null, hasSession: data.session !== null };
+      }),
+
+    signIn: ({ email, password }) =>
+      guarded(async () => {
+        const { data, error } = await client.auth.signInWithPassword({ email, password });
+        if (error) throw fromAuth(error);
+        return toAuthUser(data.user);
+      }),
+
+    signOut: () =>
+      guarded(async () => {
+        const { error } = await client.auth.signOut();
+        if (error) throw fromAuth(error);
+      }),
+
+    updateUserMetadata: (metadata) =>
+      guarded(async () => {
+        const { error } = await client.auth.updateUser({ data: metadata });
+        if (error) throw fromAuth(error);
+      }),
+
+    fetchProfile: (userId) =>
+      guarded(async () => {
+        const { data, error, status } = await client.from('profiles').select('*').eq('id', userId).single();
+        if (error) {
+          if (error.code === NOT_FOUND) return null;
+          throw fromPostgrest(error, status);
+        }
+        return data;
+      }),
+
+    upsertProfile: (row) =>
+      guarded(async () => {
+        const { data, error, status } = await client
+          .from('profiles')
+          .upsert(clientProfileFields(row), { onConflict: 'id' })
+          .select()
+          .single();
+        if (error) throw fromPostgrest(error, status);
+        return data;
+      }),
+
+    listNotifications: (userId) =>
+      guarded(async () => {
+        const { data, error, status } = await client
+          .from('user_notifications')
+          .select('*')
+          .eq('user_id', userId)
+          .order('created_at', { ascending: false })
+          .limit(LIST_LIMIT);
+        if (error) throw fromPostgrest(error, status);
+        return data;
+      }),
+
+    markNotificationsRead: (ids) =>
+      guarded(async () => {
+        // `id=in.()` would be a request that can change nothing.
+        if (ids.length === 0) return;
+        const { error, status } = await client
+          .from('user_notifications')
+          .update({ is_read: true, read_at: new Date(now()).toISOString() })
+          .in('id', [...ids]);
+        if (error) throw fromPostgrest(error, status);
+      }),
+
+    clearNotifications: (userId) =>
+      guarded(async () => {
+        const { error, status } = await client.from('user_notifications').delete().eq('user_id', userId);
+        if (error) throw fromPostgrest(error, status);
+      }),
+
+    subscribeNotifications(userId, handlers) {
+      let open = true;
+      channelSequence += 1;
+      const channel = client
+        .channel(`user_notifications:${userId}:${channelSequence}`)
+        .on<NotificationRow>(
+          'postgres_changes',
+          { event: '*', schema: 'public', table: 'user_notifications', filter: `user_id=eq.${userId}` },
+          (payload) => {
+            if (open) handlers.onChange(toNotificationChange(payload));
+          },
+        );
+      channel.subscribe((status, error) => {
+        if (!open || !SUBSCRIPTION_STATES.has(status)) return;
+        if (error) handlers.onStatus(status as SubscriptionStatus, error.message);
+        else handlers.onStatus(status as SubscriptionStatus);
+      });
+      return () => {
+        if (!open) return;
+        // Closed first, so our own removal is not reported back as CLOSED.
+        open = false;
+        void client.removeChannel(channel).catch(() => undefined);
+      };
+    },
+
+    listTransactions: (userId) =>
+      guarded(async () => {
+        const { data, error, status } = await client
+          .from('transactions')
+          .select('*')
+          .eq('user_id', userId)
+          .order('created_at', { ascending: false })
+          .limit(LIST_LIMIT);
+        if (error) throw fromPostgrest(error, status);
+        return data;
+      }),
+
+    uploadAvatar: (userId, file) =>
+      guarded(async () => {
+        const problem = avatarProblem(file);
+        if (problem) throw problem;
+        const name = avatarObjectName(userId, file, now());
+        const { data, error } = await avatars().upload(name, file.data, {
+          cacheControl: AVATAR_CACHE_SECONDS,
+          contentType: file.type,
+          upsert: true,
+        });
+        if (error) throw fromStorage(error);
+        return data.path;
+      }),
+
+    avatarPublicUrl(path) {
+      if (path === '') return null;
+      const url = avatars().getPublicUrl(path).data.publicUrl;
+      return url === '' ? null : url;
+    },
+
+    recordTransaction: (txHash) =>
+      guarded(async () => {
+        const { data, error } = await client.functions.invoke<unknown>(RECORD_TRANSACTION, {
+          body: { txHash },
+        });
+        if (error) throw await fromFunctions(error);
+        if (
+          typeof data !== 'object' ||
+          data === null ||
+          !('recorded' in data) ||
+          typeof data.recorded !== 'boolean'
+        ) {
+          throw new BackendError(
+            `${RECORD_TRANSACTION} answered without saying whether it recorded the transfer`,
+          );
+        }
+        return { recorded: data.recorded };
+      }),
+  };
+}
+
+function toNotificationChange(payload: RealtimePostgresChangesPayload<NotificationRow>): NotificationChange {
+  // Full replica identity (migration 20261121000005) makes `old` a whole row.
+  return payload.eventType === 'DELETE'
+    ? { eventType: 'DELETE', row: payload.old as NotificationRow }
+    : { eventType: payload.eventType, row: payload.new };
+}
+
+/** The edge function's own `{ message }` and status, so the caller sees why it refused. */
+async function fromFunctions(error: unknown): Promise<BackendError> {
+  if (error instanceof FunctionsHttpError || error instanceof FunctionsRelayError) {
+    const response: unknown = error.context;
+    if (response instanceof Response) {
+      const body = await response.json().catch(() => null);
+      const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+      const message = typeof record['message'] === 'string' ? record['message'] : null;
+      const code = typeof record['code'] === 'string' ? record['code'] : null;
+      return new BackendError(
+        message ?? `${RECORD_TRANSACTION} failed with HTTP ${response.status}`,
+        code,
+        response.status,
+      );
+    }
+  }
+  if (error instanceof FunctionsFetchError) return new BackendError(error.message, NETWORK_ERROR);
+  return fromThrown(error);
+}
+
+function unavailableService(): SupabaseService {
+  const refuse = () => Promise.reject(clientUnavailable());
+  return {
+    available: false,
+    getSession: refuse,
+    // Nothing will ever change; getSession already reports why.
+    onAuthChange: () => () => undefined,
+    signUp: refuse,
+    signIn: refuse,
+    signOut: refuse,
+    updateUserMetadata: refuse,
+    fetchProfile: refuse,
+    upsertProfile: refuse,
+    listNotifications: refuse,
+    markNotificationsRead: refuse,
+    clearNotifications: refuse,
+    subscribeNotifications(_userId, handlers) {
+      let open = true;
+      // Reported like a refused join, asynchronously as a real channel would.
+      queueMicrotask(() => {
+        if (open) handlers.onStatus('CHANNEL_ERROR', clientUnavailable().message);
+      });
+      return () => {
+        open = false;
+      };
+    },
+    listTransactions: refuse,
+    uploadAvatar: refuse,
+    avatarPublicUrl: () => null,
+    recordTransaction: refuse,
+  };
+}

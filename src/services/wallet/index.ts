@@ -1,0 +1,19 @@
+export {
+  createWalletService,
+  PREFERRED_RDNS,
+  toWalletError,
+  USER_DISCONNECTED_KEY,
+} from './wallet-service.ts';
+export type {
+  Eip1193Provider,
+  WalletChain,
+  WalletConnection,
+  WalletDiscovery,
+  WalletError,
+  WalletErrorCode,
+  WalletEventHandlers,
+  WalletInfo,
+  WalletService,
+  WalletServiceConfig,
+  WalletWindow,
+} from './types.ts';

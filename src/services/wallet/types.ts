@@ -1,0 +1,110 @@
+import type { Address } from 'viem';
+
+// The wallet contract the wallet machine's actors are built from. Free of viem
+// code (types only), so machines and views may import it with `import type`.
+
+/** The minimal EIP-1193 provider: what an extension injects or announces. */
+export interface Eip1193Provider {
+  request(args: { method: string; params?: unknown }): Promise<unknown>;
+  on?(event: string, listener: (...args: unknown[]) => void): unknown;
+  removeListener?(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+/** EIP-6963 provider info, as announced. */
+export type WalletInfo = { uuid: string; name: string; icon: string; rdns: string };
+
+/**
+ * The slice of `window` the service uses; the real `window` fits as it is, tests pass an
+ * `EventTarget` with an in-memory storage and a fake clipboard.
+ */
+export interface WalletWindow {
+  addEventListener(type: string, listener: (event: Event) => void): void;
+  removeEventListener(type: string, listener: (event: Event) => void): void;
+  dispatchEvent(event: Event): boolean;
+  /** The legacy injection point, used when no wallet announces itself through EIP-6963. */
+  ethereum?: unknown;
+  /** Holds the "user disconnected" flag across reloads. */
+  localStorage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
+  navigator?: { clipboard?: { writeText(text: string): Promise<void> } | undefined } | undefined;
+}
+
+/** The chain the portal is built for; added to the wallet when it does not know it (4902). */
+export type WalletChain = {
+  id: number;
+  name: string;
+  rpcUrl: string;
+  nativeCurrency: { name: string; symbol: string; decimals: number };
+  blockExplorerUrl?: string;
+};
+
+export type WalletServiceConfig = {
+  window: WalletWindow;
+  chain: WalletChain;
+  /** How long discover() waits for an EIP-6963 announcement when none came at once (default 500 ms). */
+  discoveryTimeoutMs?: number;
+};
+
+export type WalletConnection = {
+  /** The selected account, checksummed. */
+  address: Address;
+  chainId: number;
+};
+
+export type WalletDiscovery = {
+  available: boolean;
+  /** The chosen wallet's EIP-6963 info; null when none announced (window.ethereum or nothing). */
+  info: WalletInfo | null;
+};
+
+export type WalletEventHandlers = {
+  /** Checksummed accounts, selected first; empty when the wallet no longer grants this site any. */
+  accountsChanged?(accounts: Address[]): void;
+  chainChanged?(chainId: number): void;
+  disconnect?(): void;
+};
+
+export type WalletErrorCode = 'not-installed' | 'rejected' | 'pending' | 'unrecognized-chain' | 'unknown';
+
+/**
+ * Every failure of the service: a plain, serialisable object (it may end up in the event
+ * journal as an actor's error). `message` is set only for 'unknown': what the wallet or the
+ * clipboard said, or a copy string for an answer the service cannot use; null when nothing was
+ * said. The other codes map to catalogue texts (spec §8) and always carry null.
+ */
+export type WalletError = { code: WalletErrorCode; message: string | null };
+
+export interface WalletService {
+  /** The configured chain, for "wrong network" checks and the switch. */
+  readonly chain: WalletChain;
+  /**
+   * Asks EIP-6963 wallets to announce themselves and waits for the first one (up to the
+   * discovery timeout unless one answers at once); `available` also counts `window.ethereum`.
+   */
+  discover(): Promise<WalletDiscovery>;
+  /**
+   * The connection the wallet still grants without a prompt (eth_accounts), or null: when the user
+   * disconnected last time, when there is no wallet, no account, or the wallet cannot tell.
+   * Never rejects.
+   */
+  silentReconnect(): Promise<WalletConnection | null>;
+  /**
+   * Prompts for accounts (eth_requestAccounts) and reads the chain; clears the "user disconnected"
+   * flag. Rejects with a WalletError; with 'pending', without asking the wallet, while another
+   * prompt of this service is open.
+   */
+  requestAccounts(): Promise<WalletConnection>;
+  /**
+   * Asks the wallet to switch chains; on 4902 adds the configured chain (only that one is known
+   * here) and switches to it. Counts as a prompt for the one-at-a-time rule.
+   */
+  switchChain(chainId: number): Promise<void>;
+  /** Follows the chosen wallet's events; the returned function unsubscribes. */
+  watch(handlers: WalletEventHandlers): () => void;
+  /** Writes the address to the clipboard; rejects with a WalletError ('unknown') when it cannot. */
+  copyAddress(address: string): Promise<void>;
+  /**
+   * Remembers that the user disconnected, so silentReconnect stays away next time, and asks the
+   * wallet to drop this site's permission where it supports wallet_revokePermissions. Never rejects.
+   */
+  forgetConnection(): Promise<void>;
+}

@@ -1,0 +1,342 @@
+import { createClient, custom, getAddress, isAddress, type Address, type Chain, type Client } from 'viem';
+import { addChain, switchChain } from 'viem/actions';
+import { walletCopy } from '../../copy/index.ts';
+import type {
+  Eip1193Provider,
+  WalletChain,
+  WalletConnection,
+  WalletError,
+  WalletErrorCode,
+  WalletInfo,
+  WalletService,
+  WalletServiceConfig,
+  WalletWindow,
+} from './types.ts';
+
+/** Set when the user disconnected, so a reload does not reconnect silently; cleared by a connect. */
+export const USER_DISCONNECTED_KEY = 'ddex.wallet.userDisconnected';
+/** Preferred when several wallets announce: the catalogue's messages name MetaMask. */
+export const PREFERRED_RDNS = 'io.metamask';
+
+const DEFAULT_DISCOVERY_TIMEOUT_MS = 500;
+// wallet_revokePermissions never prompts; a wallet that leaves it unanswered must not hold up a disconnect.
+const REVOKE_TIMEOUT_MS = 2_000;
+
+const PROVIDER_CODES: ReadonlyMap<number, WalletErrorCode> = new Map([
+  [4001, 'rejected'],
+  [-32002, 'pending'],
+  [4902, 'unrecognized-chain'],
+]);
+const ERROR_CODES: ReadonlySet<string> = new Set<WalletErrorCode>([
+  'not-installed',
+  'rejected',
+  'pending',
+  'unrecognized-chain',
+  'unknown',
+]);
+
+const walletError = (code: WalletErrorCode, message: string | null = null): WalletError => ({
+  code,
+  message,
+});
+
+function isWalletError(value: unknown): value is WalletError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ERROR_CODES.has((value as { code?: unknown }).code as string) &&
+    'message' in value
+  );
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+const textOf = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+
+/**
+ * Maps anything a request threw to a WalletError. viem wraps the provider's error (kept as
+ * `cause`), and MetaMask Mobile wraps 4902 in a -32603 as `data.originalError`, so the whole
+ * chain is searched for a known code. For 'unknown' the message is the wallet's own (the
+ * innermost error that is not viem's, which are recognised by their `shortMessage`); viem's
+ * sentence serves only when the failure started in viem.
+ */
+export function toWalletError(error: unknown): WalletError {
+  if (isWalletError(error)) return error;
+  let code: WalletErrorCode | undefined;
+  let walletText: string | null | undefined;
+  let viemText: string | null = null;
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && isObject(current); depth += 1) {
+    const nested =
+      isObject(current.data) && isObject(current.data.originalError) ? current.data.originalError : {};
+    for (const candidate of [current.code, nested.code]) {
+      if (!code && typeof candidate === 'number') code = PROVIDER_CODES.get(candidate);
+    }
+    if (typeof current.shortMessage === 'string') viemText ??= textOf(current.shortMessage);
+    else walletText = textOf(current.message);
+    current = current.cause;
+  }
+  // A known code has its catalogue text, which says it better than the wallet's wording.
+  if (code) return walletError(code);
+  return walletError('unknown', walletText !== undefined ? walletText : (textOf(error) ?? viemText));
+}
+
+function isProvider(value: unknown): value is Eip1193Provider {
+  return isObject(value) && typeof value.request === 'function';
+}
+
+function parseInfo(value: unknown): WalletInfo | null {
+  if (!isObject(value)) return null;
+  const { uuid, name, icon, rdns } = value;
+  if (typeof uuid !== 'string' || uuid === '' || typeof name !== 'string' || typeof rdns !== 'string')
+    return null;
+  return { uuid, name, rdns, icon: typeof icon === 'string' ? icon : '' };
+}
+
+/** Accounts as a wallet sends them: null unless every entry is an address. */
+function parseAccounts(value: unknown): Address[] | null {
+  if (!Array.isArray(value)) return null;
+  const accounts: Address[] = [];
+  for (const entry of value) {
+    if (typeof entry !== 'string' || !isAddress(entry, { strict: false })) return null;
+    accounts.push(getAddress(entry));
+  }
+  return accounts;
+}
+
+/** EIP-1193 says hex; some wallets send a number or decimal text. Null for anything else. */
+function parseChainId(value: unknown): number | null {
+  const id =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+function toViemChain(chain: WalletChain): Chain {
+  return {
+    id: chain.id,
+    name: chain.name,
+    nativeCurrency: chain.nativeCurrency,
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+    ...(chain.blockExplorerUrl
+      ? { blockExplorers: { default: { name: chain.name, url: chain.blockExplorerUrl } } }
+      : {}),
+  };
+}
+
+function storageOf(window: WalletWindow) {
+  // Reading window.localStorage itself throws where storage is blocked (sandboxed frames, some
+  // privacy modes); the flag is then simply not kept.
+  try {
+    return window.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function createWalletService(config: WalletServiceConfig): WalletService {
+  const { window, chain } = config;
+  const discoveryTimeoutMs = config.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS;
+  const announced = new Map<string, { info: WalletInfo; provider: Eip1193Provider }>();
+  const announceWaiters = new Set<() => void>();
+  const clients = new WeakMap<Eip1193Provider, Client>();
+  let prompting = false;
+
+  // Listening from creation, not only during discover(): wallets also announce unasked when they load.
+  window.addEventListener('eip6963:announceProvider', (event) => {
+    const detail: unknown = (event as CustomEvent<unknown>).detail;
+    if (!isObject(detail) || !isProvider(detail.provider)) return;
+    const info = parseInfo(detail.info);
+    if (!info) return;
+    announced.set(info.uuid, { info, provider: detail.provider });
+    for (const wake of Array.from(announceWaiters)) wake();
+  });
+  // As EIP-6963 asks of a page: listen, then request, so wallets that loaded earlier answer too.
+  window.dispatchEvent(new Event('eip6963:requestProvider'));
+
+  const legacyProvider = (): Eip1193Provider | null => (isProvider(window.ethereum) ? window.ethereum : null);
+
+  /** The first wallet that announced, MetaMask first when it is among them. */
+  function chosenAnnouncement() {
+    const all = Array.from(announced.values());
+    return all.find((entry) => entry.info.rdns === PREFERRED_RDNS) ?? all[0] ?? null;
+  }
+
+  // Chosen per call rather than once: a wallet whose announcement comes late is still found.
+  const currentProvider = (): Eip1193Provider | null => chosenAnnouncement()?.provider ?? legacyProvider();
+
+  function clientFor(provider: Eip1193Provider): Client {
+    let client = clients.get(provider);
+    if (!client) {
+      // No retries: a retried wallet request would be a second prompt. A bare client rather than
+      // createWalletClient, whose decorator would bundle every wallet action (~60 KB gzip).
+      client = createClient({ transport: custom(provider, { retryCount: 0 }) });
+      clients.set(provider, client);
+    }
+    return client;
+  }
+
+  async function readChainId(client: Client): Promise<number> {
+    const chainId = parseChainId(await client.request({ method: 'eth_chainId' }));
+    if (chainId === null) throw walletError('unknown', walletCopy.invalidAnswer);
+    return chainId;
+  }
+
+  function firstAccount(value: unknown): Address {
+    const accounts = parseAccounts(value);
+    if (!accounts) throw walletError('unknown', walletCopy.invalidAnswer);
+    const [first] = accounts;
+    if (!first) throw walletError('unknown', walletCopy.noAccount);
+    return first;
+  }
+
+  function setUserDisconnected(disconnected: boolean): void {
+    try {
+      if (disconnected) storageOf(window)?.setItem(USER_DISCONNECTED_KEY, '1');
+      else storageOf(window)?.removeItem(USER_DISCONNECTED_KEY);
+    } catch {
+      // Storage full or blocked: only the next reload's silent reconnect is affected.
+    }
+  }
+
+  function userDisconnected(): boolean {
+    try {
+      return storageOf(window)?.getItem(USER_DISCONNECTED_KEY) === '1';
+    } catch {
+      return false;
+    }
+  }
+
+  /** Runs a request that opens a wallet prompt; only one at a time, as MetaMask answers -32002 otherwise. */
+  async function prompt<T>(run: (client: Client) => Promise<T>): Promise<T> {
+    const provider = currentProvider();
+    if (!provider) throw walletError('not-installed');
+    if (prompting) throw walletError('pending');
+    prompting = true;
+    try {
+      return await run(clientFor(provider));
+    } catch (error) {
+      throw toWalletError(error);
+    } finally {
+      prompting = false;
+    }
+  }
+
+  return {
+    chain,
+
+    async discover() {
+      window.dispatchEvent(new Event('eip6963:requestProvider'));
+      // Wallets already loaded answer synchronously inside dispatchEvent; wait only when none did.
+      if (announced.size === 0 && !legacyProvider()) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            announceWaiters.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, discoveryTimeoutMs);
+          announceWaiters.add(done);
+        });
+      }
+      const chosen = chosenAnnouncement();
+      return { available: chosen !== null || legacyProvider() !== null, info: chosen?.info ?? null };
+    },
+
+    async silentReconnect() {
+      if (userDisconnected()) return null;
+      const provider = currentProvider();
+      if (!provider) return null;
+      try {
+        const client = clientFor(provider);
+        const [address] = parseAccounts(await client.request({ method: 'eth_accounts' })) ?? [];
+        if (!address) return null;
+        return { address, chainId: await readChainId(client) } satisfies WalletConnection;
+      } catch {
+        return null;
+      }
+    },
+
+    requestAccounts() {
+      return prompt(async (client) => {
+        const address = firstAccount(await client.request({ method: 'eth_requestAccounts' }));
+        const chainId = await readChainId(client);
+        setUserDisconnected(false);
+        return { address, chainId };
+      });
+    },
+
+    switchChain(chainId) {
+      return prompt(async (client) => {
+        try {
+          await switchChain(client, { id: chainId });
+        } catch (error) {
+          // Only the configured chain's parameters are known here, so only it can be added.
+          if (toWalletError(error).code !== 'unrecognized-chain' || chainId !== chain.id) throw error;
+          await addChain(client, { chain: toViemChain(chain) });
+          // MetaMask offers the switch while adding; other wallets only add.
+          if ((await readChainId(client)) !== chainId) await switchChain(client, { id: chainId });
+        }
+      });
+    },
+
+    watch(handlers) {
+      const provider = currentProvider();
+      const { on, removeListener } = provider ?? {};
+      if (!provider || !on) return () => {};
+      const onAccounts = (value: unknown) => {
+        const accounts = parseAccounts(value);
+        if (accounts) handlers.accountsChanged?.(accounts);
+      };
+      const onChain = (value: unknown) => {
+        const chainId = parseChainId(value);
+        if (chainId !== null) handlers.chainChanged?.(chainId);
+      };
+      const onDisconnect = (error: unknown) => {
+        // MetaMask sends 1013 while it reconnects to its node; the site is still connected.
+        if (isObject(error) && error.code === 1013) return;
+        handlers.disconnect?.();
+      };
+      const subscriptions = [
+        ['accountsChanged', onAccounts],
+        ['chainChanged', onChain],
+        ['disconnect', onDisconnect],
+      ] as const;
+      for (const [event, listener] of subscriptions) on.call(provider, event, listener);
+      return () => {
+        for (const [event, listener] of subscriptions) removeListener?.call(provider, event, listener);
+      };
+    },
+
+    async copyAddress(address) {
+      const clipboard = window.navigator?.clipboard;
+      if (!clipboard) throw walletError('unknown');
+      try {
+        await clipboard.writeText(address);
+      } catch (error) {
+        throw walletError('unknown', toWalletError(error).message);
+      }
+    },
+
+    async forgetConnection() {
+      setUserDisconnected(true);
+      const provider = currentProvider();
+      if (!provider) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const revoke = Promise.resolve()
+        .then(() => provider.request({ method: 'wallet_revokePermissions', params: [{ eth_accounts: {} }] }))
+        // Not every wallet has it (-32601); the flag alone already stops the silent reconnect.
+        .catch(() => undefined);
+      await Promise.race([
+        revoke,
+        new Promise((resolve) => (timer = setTimeout(resolve, REVOKE_TIMEOUT_MS))),
+      ]);
+      clearTimeout(timer);
+    },
+  };
+}

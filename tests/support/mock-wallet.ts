@@ -1,0 +1,249 @@
+// A stand-in for a browser-extension wallet (MetaMask cannot run headless): an
+// EIP-1193 provider that announces itself through EIP-6963, answers the
+// account and chain methods itself and forwards every other request to a
+// JSON-RPC node (Hardhat signs for its unlocked accounts).
+//
+// `installMockWallet` is serialised with `.toString()` and run inside the page
+// by Playwright (see `mockWalletInitScript`), so it imports nothing and reads
+// nothing from module scope: the types below are erased, the body is
+// self-contained, and only syntax a browser runs untranspiled is used.
+
+export type MockWalletOptions = {
+  /** JSON-RPC node every method the wallet does not answer itself goes to. */
+  rpcUrl: string;
+  /** The wallet's accounts; the first one is the selected account. */
+  accounts: string[];
+  /** The chain the wallet is on at start; also a chain it knows (switchable without adding). */
+  chainId: number;
+  /** Further chains the wallet knows without wallet_addEthereumChain. */
+  knownChainIds?: number[];
+  name?: string;
+  /** Reverse-DNS id announced through EIP-6963 (MetaMask's is io.metamask). */
+  rdns?: string;
+  uuid?: string;
+  /** Answer eip6963:requestProvider (and announce once at install); default true. */
+  announce?: boolean;
+  /** Also set target.ethereum, as legacy wallets do; default false. */
+  injectWindowEthereum?: boolean;
+  /** Start as if the site had been approved before (eth_accounts answers without a prompt); default false. */
+  connected?: boolean;
+};
+
+export type MockWalletListener = (...args: unknown[]) => void;
+
+export type MockEip1193Provider = {
+  readonly isMockWallet: true;
+  request(args: { method: string; params?: unknown }): Promise<unknown>;
+  on(event: string, listener: MockWalletListener): MockEip1193Provider;
+  removeListener(event: string, listener: MockWalletListener): MockEip1193Provider;
+};
+
+export type MockWalletControls = {
+  provider: MockEip1193Provider;
+  /** Method names of every request received, in order (refused ones included). */
+  requests: string[];
+  /** The next request of any method fails with this EIP-1193 code (4001: the user rejected it). */
+  rejectNext(code?: number, message?: string): void;
+  /** The next request fails with -32002, as MetaMask answers while its prompt is already open. */
+  pendingNext(): void;
+  /** The next wallet_switchEthereumChain answers 4902 (unrecognised chain), even for a known chain. */
+  failSwitchWith4902Once(): void;
+  /** The next request waits until the returned function is called, like a prompt left open. */
+  holdNext(): () => void;
+  /** Replaces the accounts without telling the page. */
+  setAccounts(accounts: string[]): void;
+  emitAccountsChanged(accounts: string[]): void;
+  emitChainChanged(chainId: number): void;
+  emitDisconnect(): void;
+  /** Calls the page's listeners with arbitrary arguments, as a misbehaving wallet might. */
+  emitRaw(event: string, ...args: unknown[]): void;
+  /** Whether the site currently holds the eth_accounts permission. */
+  isConnected(): boolean;
+  /** Number of listeners registered for an event, to check that subscriptions are released. */
+  listenerCount(event: string): number;
+  /** Stops answering eip6963:requestProvider. */
+  uninstall(): void;
+};
+
+/** The slice of `window` the mock needs; in Node an `EventTarget` serves. */
+export type MockWalletTarget = EventTarget & { ethereum?: unknown; __mockWallet?: MockWalletControls };
+
+export function installMockWallet(target: MockWalletTarget, options: MockWalletOptions): MockWalletControls {
+  const listeners = new Map<string, Set<MockWalletListener>>();
+  const requests: string[] = [];
+  const knownChains = new Set<number>([options.chainId, ...(options.knownChainIds ?? [])]);
+  let accounts = options.accounts.slice();
+  let chainId = options.chainId;
+  let connected = options.connected === true;
+  let nextFailure: { code: number; message: string } | null = null;
+  let switch4902Once = false;
+  let hold: Promise<void> | null = null;
+  let rpcId = 0;
+
+  const providerError = (code: number, message: string, data?: unknown) =>
+    Object.assign(new Error(message), { code, data });
+  const toHex = (value: number) => '0x' + value.toString(16);
+  const emit = (event: string, ...args: unknown[]) => {
+    for (const listener of Array.from(listeners.get(event) ?? [])) listener(...args);
+  };
+  const firstParam = (params: unknown): Record<string, unknown> => {
+    const first: unknown = Array.isArray(params) ? params[0] : undefined;
+    return typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
+  };
+
+  async function forward(method: string, params: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(options.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params: params ?? [] }),
+      });
+    } catch (error) {
+      throw providerError(-32603, 'The mock wallet could not reach its node: ' + String(error));
+    }
+    const body = (await response.json().catch(() => ({
+      error: { code: -32603, message: 'The node answered HTTP ' + response.status + ' without JSON.' },
+    }))) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+    if (body.error) throw providerError(body.error.code, body.error.message, body.error.data);
+    return body.result;
+  }
+
+  async function answer(method: string, params: unknown): Promise<unknown> {
+    if (nextFailure) {
+      const failure = nextFailure;
+      nextFailure = null;
+      throw providerError(failure.code, failure.message);
+    }
+    switch (method) {
+      case 'eth_requestAccounts':
+        connected = true;
+        return accounts.slice();
+      case 'eth_accounts':
+        return connected ? accounts.slice() : [];
+      case 'eth_chainId':
+        return toHex(chainId);
+      case 'net_version':
+        return String(chainId);
+      case 'wallet_switchEthereumChain': {
+        const requested = Number(firstParam(params).chainId);
+        if (switch4902Once || !knownChains.has(requested)) {
+          switch4902Once = false;
+          throw providerError(4902, 'Unrecognized chain ID "' + toHex(requested) + '".');
+        }
+        if (requested !== chainId) {
+          chainId = requested;
+          emit('chainChanged', toHex(chainId));
+        }
+        return null;
+      }
+      case 'wallet_addEthereumChain': {
+        // Like MetaMask: the chain is added; switching to it is a separate request.
+        const requested = Number(firstParam(params).chainId);
+        if (!Number.isSafeInteger(requested) || requested <= 0)
+          throw providerError(-32602, 'Invalid chainId.');
+        knownChains.add(requested);
+        return null;
+      }
+      case 'wallet_revokePermissions':
+        connected = false;
+        return null;
+      default:
+        return forward(method, params);
+    }
+  }
+
+  const provider: MockEip1193Provider = {
+    isMockWallet: true,
+    async request(args) {
+      requests.push(args.method);
+      if (hold) {
+        // Only the next request waits for the release.
+        const held = hold;
+        hold = null;
+        await held;
+      }
+      return answer(args.method, args.params);
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set<MockWalletListener>();
+      set.add(listener);
+      listeners.set(event, set);
+      return provider;
+    },
+    removeListener(event, listener) {
+      listeners.get(event)?.delete(listener);
+      return provider;
+    },
+  };
+
+  const info = Object.freeze({
+    uuid: options.uuid ?? '5d3c1a0e-0000-4000-8000-00000000d0e0',
+    name: options.name ?? 'Mock Wallet',
+    rdns: options.rdns ?? 'dev.ddex.mockwallet',
+    icon:
+      'data:image/svg+xml,' +
+      encodeURIComponent(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#6b46c1"/></svg>',
+      ),
+  });
+  const announce = () => {
+    target.dispatchEvent(
+      new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }),
+    );
+  };
+  if (options.announce !== false) {
+    target.addEventListener('eip6963:requestProvider', announce);
+    announce();
+  }
+  if (options.injectWindowEthereum === true) target.ethereum = provider;
+
+  const controls: MockWalletControls = {
+    provider,
+    requests,
+    rejectNext(code = 4001, message = 'User rejected the request.') {
+      nextFailure = { code, message };
+    },
+    pendingNext() {
+      nextFailure = { code: -32002, message: 'Request of type eth_requestAccounts already pending.' };
+    },
+    failSwitchWith4902Once() {
+      switch4902Once = true;
+    },
+    holdNext() {
+      let release = () => {};
+      hold = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => release();
+    },
+    setAccounts(next) {
+      accounts = next.slice();
+    },
+    emitAccountsChanged(next) {
+      accounts = next.slice();
+      emit('accountsChanged', accounts.slice());
+    },
+    emitChainChanged(next) {
+      chainId = next;
+      knownChains.add(next);
+      emit('chainChanged', toHex(next));
+    },
+    emitDisconnect() {
+      emit('disconnect', providerError(4900, 'The wallet is disconnected from all chains.'));
+    },
+    emitRaw: emit,
+    isConnected: () => connected,
+    listenerCount: (event) => listeners.get(event)?.size ?? 0,
+    uninstall() {
+      target.removeEventListener('eip6963:requestProvider', announce);
+    },
+  };
+  target.__mockWallet = controls;
+  return controls;
+}
+
+/** The script for Playwright's `page.addInitScript({ content })`: installs the mock on `window`. */
+export function mockWalletInitScript(options: MockWalletOptions): string {
+  return `(${installMockWallet.toString()})(window, ${JSON.stringify(options)});`;
+}

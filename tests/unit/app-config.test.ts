@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { readAppConfig } from '../../src/config/app-config.ts';
+
+// A bad .env must degrade the portal, with a message naming the key, never break it.
+describe('app configuration', () => {
+  it('reads a complete local configuration', () => {
+    const config = readAppConfig({
+      VITE_SUPABASE_URL: 'http://127.0.0.1:54321',
+      VITE_SUPABASE_ANON_KEY: 'sb_publishable_x',
+      VITE_CHAIN_ID: '31337',
+      VITE_RPC_URL: 'http://127.0.0.1:8545',
+      VITE_TATUM_API_URL: 'http://127.0.0.1:54321/tatum/v4',
+      VITE_DDEX_TOKEN_ADDRESS: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+      VITE_CONTACT_EMAIL: 'team@ddex.test',
+      VITE_PRODUCT_SITE: 'https://ddex.test',
+    });
+    expect(config).toEqual({
+      supabase: { url: 'http://127.0.0.1:54321', anonKey: 'sb_publishable_x' },
+      chain: { id: 31337, name: 'Hardhat (local)' },
+      rpcUrl: 'http://127.0.0.1:8545',
+      tatum: { apiKey: null, apiUrl: 'http://127.0.0.1:54321/tatum/v4/' },
+      tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+      contactEmail: 'team@ddex.test',
+      productSite: 'https://ddex.test',
+      problems: [],
+    });
+  });
+
+  it('treats nothing set as the spec’s demo: no backend, Sepolia, no token', () => {
+    const config = readAppConfig({});
+    expect(config.supabase).toBeNull();
+    expect(config.chain.id).toBe(11155111);
+    expect(config.tokenAddress).toBeNull();
+    expect(config.problems).toEqual([]);
+  });
+
+  it('keeps the placeholder and the zero address as "no token" without complaint', () => {
+    for (const value of ['YOUR_DDEX_TOKEN_ADDRESS', '0x0000000000000000000000000000000000000000']) {
+      const config = readAppConfig({ VITE_DDEX_TOKEN_ADDRESS: value });
+      expect(config.tokenAddress).toBeNull();
+      expect(config.problems).toEqual([]);
+    }
+  });
+
+  it('names every malformed key and falls back to a safe value', () => {
+    const config = readAppConfig({
+      VITE_SUPABASE_URL: 'javascript:alert(1)',
+      VITE_SUPABASE_ANON_KEY: 'k',
+      VITE_CHAIN_ID: 'sepolia',
+      VITE_RPC_URL: 'localhost:8545',
+      VITE_DDEX_TOKEN_ADDRESS: '0x123',
+      VITE_CONTACT_EMAIL: 'not an email',
+      VITE_PRODUCT_SITE: 'ftp://x',
+    });
+    expect(config.supabase).toBeNull();
+    expect(config.chain.id).toBe(11155111);
+    expect(config.rpcUrl).toBeNull();
+    expect(config.tokenAddress).toBeNull();
+    expect(config.contactEmail).toBe('support@example.com');
+    expect(config.productSite).toBe('https://example.com');
+    expect(config.problems.map((p) => p.split(' ')[0])).toEqual([
+      'VITE_SUPABASE_URL',
+      'VITE_CHAIN_ID',
+      'VITE_DDEX_TOKEN_ADDRESS',
+      'VITE_CONTACT_EMAIL',
+      'VITE_RPC_URL',
+      'VITE_PRODUCT_SITE',
+    ]);
+  });
+
+  it('asks for the anon key when only the URL is set', () => {
+    const config = readAppConfig({ VITE_SUPABASE_URL: 'https://abc.supabase.co' });
+    expect(config.supabase).toBeNull();
+    expect(config.problems).toEqual(['VITE_SUPABASE_ANON_KEY is not set']);
+  });
+});

@@ -1,0 +1,397 @@
+import type { User } from '@supabase/supabase-js';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { profileCopy } from '../../src/copy/index.ts';
+import { toAuthUser } from '../../src/services/supabase/auth-user.ts';
+import { avatarObjectName, avatarProblem } from '../../src/services/supabase/avatars.ts';
+import { clientProfileFields } from '../../src/services/supabase/profile-fields.ts';
+import {
+  AVATAR_MAX_BYTES,
+  BackendError,
+  CLIENT_PROFILE_FIELDS,
+  createSupabaseClient,
+  createSupabaseService,
+  NETWORK_ERROR,
+  type Profile,
+  type SupabaseService,
+} from '../../src/services/supabase/index.ts';
+
+// The pure parts of the supabase service, and the shapes it sends and the
+// faults it meets on the wire, played by msw in front of the real supabase-js.
+// The local stack's behaviour is the contract test's business.
+
+const ORIGIN = 'http://127.0.0.1:59432';
+const SITE_URL = 'http://127.0.0.1:5173';
+const NOW = 1_790_000_000_000;
+const USER_ID = '6f41357b-5815-4fd0-bac4-aaf8b0eeee23';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+function service(): SupabaseService {
+  const client = createSupabaseClient({ url: ORIGIN, anonKey: 'anon-key', realtimeTransport: WebSocket });
+  return createSupabaseService(client, { siteUrl: SITE_URL, now: () => NOW });
+}
+
+async function refusal(promise: Promise<unknown>): Promise<BackendError> {
+  const error: unknown = await promise.then(
+    () => new Error('expected a rejection'),
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof BackendError)) throw error;
+  return error;
+}
+
+const PROFILE: Profile = {
+  id: USER_ID,
+  email: 'a@example.com',
+  wallet_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  mc_wallet_address: null,
+  updated_at: '2026-11-21T00:00:00+00:00',
+  created_at: '2026-11-20T00:00:00+00:00',
+  username: 'a',
+  role: 'user',
+  avatar_url: null,
+  full_name: 'A',
+  website: null,
+  theme_preference: 'dark',
+  hcaptcha_sim_verified: false,
+  last_dex_activity: null,
+  two_factor_enabled: false,
+  last_login_ip: null,
+  kyc_status: 'pending',
+  account_tier: 'pro',
+  preferred_language: 'en',
+  notification_preferences: {},
+  api_key_count: 0,
+  referral_code: null,
+  referred_by_user_id: null,
+};
+
+describe('avatar checks and names', () => {
+  it.each(profileCopy.avatarTypes)('accepts %s up to 2 MB', (type) => {
+    expect(avatarProblem({ type, size: AVATAR_MAX_BYTES })).toBeNull();
+  });
+
+  it.each(['image/svg+xml', 'text/plain', 'image/webp', ''])('refuses %j as invalid_type', (type) => {
+    expect(avatarProblem({ type, size: 10 })).toMatchObject({
+      code: 'invalid_type',
+      message: profileCopy.avatarTypeRefused,
+    });
+  });
+
+  it('refuses one byte over 2 MB as too_large', () => {
+    expect(avatarProblem({ type: 'image/png', size: AVATAR_MAX_BYTES + 1 })).toMatchObject({
+      code: 'too_large',
+      message: profileCopy.avatarTooLarge,
+    });
+  });
+
+  it.each([
+    ['me.png', 'image/png', 'png'],
+    ['Photo.JPEG', 'image/jpeg', 'jpeg'],
+    ['photo.jpg', 'image/jpeg', 'jpg'],
+    ['anim.gif', 'image/gif', 'gif'],
+    ['avatar', 'image/gif', 'gif'],
+    ['x.exe', 'image/png', 'png'],
+    ['a.png', 'image/jpeg', 'jpg'],
+    ['../../etc.png', 'image/png', 'png'],
+  ])('names %s (%s) <user id>-<timestamp>.%s', (name, type, extension) => {
+    expect(avatarObjectName(USER_ID, { name, type }, NOW)).toBe(`${USER_ID}-${NOW}.${extension}`);
+  });
+});
+
+describe('profile fields sent', () => {
+  it('keeps only the client-owned fields of a fetched profile', () => {
+    const sent = clientProfileFields(PROFILE);
+    expect(Object.keys(sent).sort()).toEqual([...CLIENT_PROFILE_FIELDS].sort());
+    expect(sent).toMatchObject({ id: USER_ID, username: 'a', wallet_address: PROFILE.wallet_address });
+  });
+
+  it('leaves out fields that are absent, so the row keeps them', () => {
+    expect(clientProfileFields({ id: USER_ID, username: undefined, full_name: null })).toEqual({
+      id: USER_ID,
+      full_name: null,
+    });
+  });
+});
+
+describe('auth users', () => {
+  const base = { id: USER_ID, aud: 'authenticated', app_metadata: {}, created_at: '' } as const;
+
+  it('keeps the spec’s metadata fields with string or null values only', () => {
+    const user: User = {
+      ...base,
+      email: 'a@example.com',
+      email_confirmed_at: '2026-11-21T00:00:00Z',
+      user_metadata: { username: 'a', wallet_address: null, full_name: 7, avatar_url: {}, role: 'admin' },
+    };
+    expect(toAuthUser(user)).toEqual({
+      id: USER_ID,
+      email: 'a@example.com',
+      emailConfirmedAt: '2026-11-21T00:00:00Z',
+      metadata: { username: 'a', wallet_address: null },
+    });
+  });
+
+  it('gives nulls for a user without email or confirmation', () => {
+    expect(toAuthUser({ ...base, user_metadata: {} })).toEqual({
+      id: USER_ID,
+      email: null,
+      emailConfirmedAt: null,
+      metadata: {},
+    });
+  });
+});
+
+describe('what goes on the wire', () => {
+  it('signs up with the site origin as redirect and reports a sign-up awaiting confirmation', async () => {
+    let redirect: string | null = null;
+    server.use(
+      http.post(`${ORIGIN}/auth/v1/signup`, ({ request }) => {
+        redirect = new URL(request.url).searchParams.get('redirect_to');
+        // GoTrue with confirmations on answers the user alone, no session.
+        return HttpResponse.json({
+          id: USER_ID,
+          aud: 'authenticated',
+          email: 'a@example.com',
+          email_confirmed_at: null,
+          user_metadata: {},
+          app_metadata: {},
+          created_at: '2026-11-21T00:00:00Z',
+        });
+      }),
+    );
+    const result = await service().signUp({ email: 'a@example.com', password: 'pw-123456' });
+    expect(redirect).toBe(SITE_URL);
+    expect(result).toEqual({
+      hasSession: false,
+      user: { id: USER_ID, email: 'a@example.com', emailConfirmedAt: null, metadata: {} },
+    });
+  });
+
+  it('upserts on conflict id, asks for the row back, and sends no server-owned field', async () => {
+    let sent: Record<string, unknown> = {};
+    let url = new URL(ORIGIN);
+    let prefer = '';
+    server.use(
+      http.post(`${ORIGIN}/rest/v1/profiles`, async ({ request }) => {
+        url = new URL(request.url);
+        prefer = request.headers.get('prefer') ?? '';
+        sent = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json(PROFILE);
+      }),
+    );
+    expect(await service().upsertProfile({ ...PROFILE, role: 'admin' })).toEqual(PROFILE);
+    expect(url.searchParams.get('on_conflict')).toBe('id');
+    expect(prefer).toContain('resolution=merge-duplicates');
+    expect(prefer).toContain('return=representation');
+    expect(Object.keys(sent).sort()).toEqual([...CLIENT_PROFILE_FIELDS].sort());
+  });
+
+  it('answers null for PGRST116 and passes on any other PostgREST error', async () => {
+    server.use(
+      http.get(`${ORIGIN}/rest/v1/profiles`, ({ request }) =>
+        new URL(request.url).searchParams.get('id') === `eq.${USER_ID}`
+          ? HttpResponse.json(
+              {
+                code: 'PGRST116',
+                message: 'Cannot coerce the result to a single JSON object',
+                details: null,
+              },
+              { status: 406 },
+            )
+          : HttpResponse.json(
+              { code: '42501', message: 'permission denied for table profiles' },
+              { status: 403 },
+            ),
+      ),
+    );
+    expect(await service().fetchProfile(USER_ID)).toBeNull();
+    const error = await refusal(service().fetchProfile('someone-else'));
+    expect(error).toMatchObject({
+      code: '42501',
+      status: 403,
+      message: 'permission denied for table profiles',
+    });
+  });
+
+  it('lists the 20 newest notifications and transactions of the user', async () => {
+    const queries: URLSearchParams[] = [];
+    const list = ({ request }: { request: Request }) => {
+      queries.push(new URL(request.url).searchParams);
+      return HttpResponse.json([]);
+    };
+    server.use(
+      http.get(`${ORIGIN}/rest/v1/user_notifications`, list),
+      http.get(`${ORIGIN}/rest/v1/transactions`, list),
+    );
+    await service().listNotifications(USER_ID);
+    await service().listTransactions(USER_ID);
+    for (const query of queries) {
+      expect(Object.fromEntries(query)).toEqual({
+        select: '*',
+        user_id: `eq.${USER_ID}`,
+        order: 'created_at.desc',
+        limit: '20',
+      });
+    }
+    expect(queries).toHaveLength(2);
+  });
+
+  it('marks a set read with read_at now, and sends nothing for an empty set', async () => {
+    let query = '';
+    let sent: unknown = null;
+    server.use(
+      http.patch(`${ORIGIN}/rest/v1/user_notifications`, async ({ request }) => {
+        query = new URL(request.url).searchParams.get('id') ?? '';
+        sent = await request.json();
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    await service().markNotificationsRead([]);
+    expect(sent).toBeNull();
+    await service().markNotificationsRead(['a', 'b']);
+    expect(query).toBe('in.(a,b)');
+    expect(sent).toEqual({ is_read: true, read_at: new Date(NOW).toISOString() });
+  });
+
+  it('clears by user id', async () => {
+    let query = '';
+    server.use(
+      http.delete(`${ORIGIN}/rest/v1/user_notifications`, ({ request }) => {
+        query = new URL(request.url).searchParams.get('user_id') ?? '';
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    await service().clearNotifications(USER_ID);
+    expect(query).toBe(`eq.${USER_ID}`);
+  });
+
+  it('uploads the avatar under its name with upsert and cache control 3600, and refuses a bad one unsent', async () => {
+    let upsert: string | null = null;
+    let cacheControl: FormDataEntryValue | null = null;
+    let path = '';
+    server.use(
+      http.post(`${ORIGIN}/storage/v1/object/avatars/:name`, async ({ request, params }) => {
+        upsert = request.headers.get('x-upsert');
+        cacheControl = (await request.formData()).get('cacheControl');
+        path = String(params['name']);
+        return HttpResponse.json({ Id: 'object-id', Key: `avatars/${path}` });
+      }),
+    );
+    const data = new Blob([new Uint8Array(8)], { type: 'image/png' });
+    const name = await service().uploadAvatar(USER_ID, { name: 'me.png', type: 'image/png', size: 8, data });
+    expect(name).toBe(`${USER_ID}-${NOW}.png`);
+    expect(path).toBe(name);
+    expect(upsert).toBe('true');
+    expect(cacheControl).toBe('3600');
+
+    path = '';
+    const svg = new Blob(['<svg/>'], { type: 'image/svg+xml' });
+    const error = await refusal(
+      service().uploadAvatar(USER_ID, { name: 'a.svg', type: 'image/svg+xml', size: 6, data: svg }),
+    );
+    expect(error.code).toBe('invalid_type');
+    expect(path).toBe('');
+  });
+
+  it('builds the public avatar URL without a request', () => {
+    expect(service().avatarPublicUrl('x-1.png')).toBe(`${ORIGIN}/storage/v1/object/public/avatars/x-1.png`);
+  });
+
+  it('invokes record-transaction with the hash and reads whether it recorded', async () => {
+    let sent: unknown = null;
+    server.use(
+      http.post(`${ORIGIN}/functions/v1/record-transaction`, async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ recorded: false, transaction: { tx_hash: '0xab' } });
+      }),
+    );
+    expect(await service().recordTransaction('0xab')).toEqual({ recorded: false });
+    expect(sent).toEqual({ txHash: '0xab' });
+  });
+});
+
+describe('faults on the wire', () => {
+  it('passes on the function’s message and status', async () => {
+    server.use(
+      http.post(`${ORIGIN}/functions/v1/record-transaction`, () =>
+        HttpResponse.json({ error: 'No wallet linked', message: 'Link a wallet first' }, { status: 409 }),
+      ),
+    );
+    expect(await refusal(service().recordTransaction('0xab'))).toMatchObject({
+      message: 'Link a wallet first',
+      status: 409,
+      code: null,
+    });
+  });
+
+  it('names the status when the function answers a 5xx without JSON', async () => {
+    server.use(
+      http.post(
+        `${ORIGIN}/functions/v1/record-transaction`,
+        () => new HttpResponse('<html>', { status: 502 }),
+      ),
+    );
+    const error = await refusal(service().recordTransaction('0xab'));
+    expect(error).toMatchObject({ status: 502 });
+    expect(error.message).toMatch(/record-transaction failed with HTTP 502/);
+  });
+
+  it('refuses a function answer that does not say whether it recorded', async () => {
+    server.use(http.post(`${ORIGIN}/functions/v1/record-transaction`, () => HttpResponse.json({ ok: true })));
+    const error = await refusal(service().recordTransaction('0xab'));
+    expect(error.message).toMatch(/without saying whether it recorded/);
+  });
+
+  it.each([
+    [
+      'a table write',
+      (s: SupabaseService) => s.clearNotifications(USER_ID),
+      'delete',
+      '/rest/v1/user_notifications',
+    ],
+    [
+      'a sign-in',
+      (s: SupabaseService) => s.signIn({ email: 'a@example.com', password: 'x' }),
+      'post',
+      '/auth/v1/token',
+    ],
+    [
+      'a function',
+      (s: SupabaseService) => s.recordTransaction('0xab'),
+      'post',
+      '/functions/v1/record-transaction',
+    ],
+    [
+      'an upload',
+      (s: SupabaseService) =>
+        s.uploadAvatar(USER_ID, { name: 'a.png', type: 'image/png', size: 1, data: new Blob(['x']) }),
+      'post',
+      '/storage/v1/object/avatars/:name',
+    ],
+  ] as const)('reports %s that got no answer as network_error', async (_what, call, method, path) => {
+    server.use(http[method](`${ORIGIN}${path}`, () => HttpResponse.error()));
+    const error = await refusal(call(service()));
+    expect(error).toMatchObject({ code: NETWORK_ERROR, status: null });
+    expect(error.message).not.toBe('');
+  });
+
+  it('passes on a 5xx of the storage server with its message', async () => {
+    server.use(
+      http.post(`${ORIGIN}/storage/v1/object/avatars/:name`, () =>
+        HttpResponse.json({ statusCode: '500', error: 'Internal', message: 'disk full' }, { status: 500 }),
+      ),
+    );
+    const data = new Blob(['x'], { type: 'image/png' });
+    const error = await refusal(
+      service().uploadAvatar(USER_ID, { name: 'a.png', type: 'image/png', size: 1, data }),
+    );
+    expect(error).toMatchObject({ status: 500, message: 'disk full' });
+  });
+});

@@ -1,0 +1,490 @@
+import { runInNewContext } from 'node:vm';
+import { getAddress } from 'viem';
+import { describe, expect, it, vi } from 'vitest';
+import { walletCopy } from '../../src/copy/index.ts';
+import {
+  createWalletService,
+  toWalletError,
+  USER_DISCONNECTED_KEY,
+  type WalletChain,
+  type WalletWindow,
+} from '../../src/services/wallet/index.ts';
+import {
+  installMockWallet,
+  mockWalletInitScript,
+  type MockWalletControls,
+  type MockWalletOptions,
+  type MockWalletTarget,
+} from '../support/mock-wallet.ts';
+
+// The wallet service driven by the mock EIP-6963 wallet, no chain: the mock
+// answers account and chain methods itself and nothing here reaches its RPC URL.
+
+const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+const BOB = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+const HARDHAT: WalletChain = {
+  id: 31337,
+  name: 'Hardhat',
+  rpcUrl: 'http://127.0.0.1:8545',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+};
+const UNUSED_RPC = 'http://127.0.0.1:9/never-called';
+
+type TestWindow = MockWalletTarget & WalletWindow;
+
+function browser(options: { clipboard?: 'ok' | 'refuses' | 'missing' } = {}) {
+  const storage = new Map<string, string>();
+  const clipboard: string[] = [];
+  const window: TestWindow = Object.assign(new EventTarget(), {
+    localStorage: {
+      getItem: (key: string) => storage.get(key) ?? null,
+      setItem: (key: string, value: string) => void storage.set(key, value),
+      removeItem: (key: string) => void storage.delete(key),
+    },
+    navigator:
+      options.clipboard === 'missing'
+        ? {}
+        : {
+            clipboard: {
+              async writeText(text: string) {
+                if (options.clipboard === 'refuses')
+                  throw new DOMException('Document is not focused.', 'NotAllowedError');
+                clipboard.push(text);
+              },
+            },
+          },
+  });
+  return { window, storage, clipboard };
+}
+
+function wallet(window: TestWindow, options: Partial<MockWalletOptions> = {}): MockWalletControls {
+  return installMockWallet(window, {
+    rpcUrl: UNUSED_RPC,
+    accounts: [ALICE, BOB],
+    chainId: 31337,
+    ...options,
+  });
+}
+
+function setup(options: Partial<MockWalletOptions> = {}) {
+  const env = browser();
+  const mock = wallet(env.window, options);
+  const service = createWalletService({ window: env.window, chain: HARDHAT, discoveryTimeoutMs: 20 });
+  return { ...env, mock, service };
+}
+
+async function failure(promise: Promise<unknown>) {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('discovery', () => {
+  it('finds a wallet that announces itself through EIP-6963 when asked', async () => {
+    const { window } = browser();
+    // Installed before the service exists: its load-time announcement is missed, the request is not.
+    wallet(window, { name: 'Mock Wallet', rdns: 'dev.ddex.mockwallet' });
+    const service = createWalletService({ window, chain: HARDHAT, discoveryTimeoutMs: 20 });
+    const found = await service.discover();
+    expect(found.available).toBe(true);
+    expect(found.info).toMatchObject({ name: 'Mock Wallet', rdns: 'dev.ddex.mockwallet' });
+  });
+
+  it('waits for a wallet that announces late instead of giving up at once', async () => {
+    const { window } = browser();
+    const service = createWalletService({ window, chain: HARDHAT, discoveryTimeoutMs: 60_000 });
+    const discovering = service.discover();
+    setTimeout(() => wallet(window), 5);
+    // With no early wake-up this would wait the full minute and time the test out.
+    await expect(discovering).resolves.toMatchObject({ available: true });
+  });
+
+  it('reports no wallet after the timeout when nothing announces and there is no window.ethereum', async () => {
+    const { window } = browser();
+    const service = createWalletService({ window, chain: HARDHAT, discoveryTimeoutMs: 10 });
+    expect(await service.discover()).toEqual({ available: false, info: null });
+    expect(await failure(service.requestAccounts())).toEqual({ code: 'not-installed', message: null });
+  });
+
+  it('falls back to window.ethereum for a wallet without EIP-6963', async () => {
+    const { window, mock, service } = setup({ announce: false, injectWindowEthereum: true });
+    expect(await service.discover()).toEqual({ available: true, info: null });
+    await service.requestAccounts();
+    expect(mock.requests).toEqual(['eth_requestAccounts', 'eth_chainId']);
+    expect(window.ethereum).toBe(mock.provider);
+  });
+
+  it('prefers an announced wallet over window.ethereum', async () => {
+    const { window } = browser();
+    const legacy = wallet(window, { announce: false, injectWindowEthereum: true });
+    const announced = wallet(window, { uuid: 'b', name: 'Announced' });
+    const service = createWalletService({ window, chain: HARDHAT });
+    expect((await service.discover()).info?.name).toBe('Announced');
+    await service.requestAccounts();
+    expect(announced.requests).toContain('eth_requestAccounts');
+    expect(legacy.requests).toEqual([]);
+  });
+
+  it('prefers MetaMask (io.metamask) when several wallets announce, else the first', async () => {
+    const { window } = browser();
+    const other = wallet(window, { uuid: 'a', name: 'Other', rdns: 'com.example.wallet' });
+    const metamask = wallet(window, { uuid: 'b', name: 'MetaMask', rdns: 'io.metamask' });
+    wallet(window, { uuid: 'c', name: 'Third', rdns: 'com.example.third' });
+    const service = createWalletService({ window, chain: HARDHAT });
+    expect((await service.discover()).info?.rdns).toBe('io.metamask');
+    await service.requestAccounts();
+    expect(metamask.requests).toContain('eth_requestAccounts');
+    expect(other.requests).toEqual([]);
+
+    const { window: second } = browser();
+    const first = wallet(second, { uuid: 'a', name: 'Other', rdns: 'com.example.wallet' });
+    wallet(second, { uuid: 'c', name: 'Third', rdns: 'com.example.third' });
+    const service2 = createWalletService({ window: second, chain: HARDHAT });
+    expect((await service2.discover()).info?.name).toBe('Other');
+    await service2.requestAccounts();
+    expect(first.requests).toContain('eth_requestAccounts');
+  });
+
+  it('ignores announcements without a usable provider or info', async () => {
+    const { window } = browser();
+    const service = createWalletService({ window, chain: HARDHAT, discoveryTimeoutMs: 10 });
+    window.addEventListener('eip6963:requestProvider', () => {
+      const bad = [
+        { info: { uuid: 'x', name: 'No provider', icon: '', rdns: 'x' } },
+        { info: { uuid: 'y', name: 'Bad provider', icon: '', rdns: 'y' }, provider: { request: 'nope' } },
+        { info: { name: 'No uuid' }, provider: { request: async () => null } },
+        null,
+      ];
+      for (const detail of bad) window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+    });
+    expect(await service.discover()).toEqual({ available: false, info: null });
+  });
+});
+
+describe('requestAccounts', () => {
+  it('returns the checksummed first account and the chain, and clears the "user disconnected" flag', async () => {
+    const { service, storage, mock } = setup();
+    storage.set(USER_DISCONNECTED_KEY, '1');
+    expect(await service.requestAccounts()).toEqual({ address: getAddress(ALICE), chainId: 31337 });
+    expect(storage.has(USER_DISCONNECTED_KEY)).toBe(false);
+    expect(mock.isConnected()).toBe(true);
+  });
+
+  it.each([
+    [4001, 'rejected'],
+    [-32002, 'pending'],
+  ] as const)('maps the wallet answering %i to %s', async (code, mapped) => {
+    const { service, mock, storage } = setup();
+    storage.set(USER_DISCONNECTED_KEY, '1');
+    mock.rejectNext(code, 'wallet words');
+    expect(await failure(service.requestAccounts())).toEqual({ code: mapped, message: null });
+    // A failed connect keeps the user's last decision.
+    expect(storage.get(USER_DISCONNECTED_KEY)).toBe('1');
+  });
+
+  it('maps the prompt already open (pendingNext) to pending', async () => {
+    const { service, mock } = setup();
+    mock.pendingNext();
+    expect(await failure(service.requestAccounts())).toEqual({ code: 'pending', message: null });
+  });
+
+  it("passes any other failure on as unknown with the wallet's own message, not viem's", async () => {
+    const { service, mock } = setup();
+    mock.rejectNext(-32603, 'Internal JSON-RPC error.');
+    expect(await failure(service.requestAccounts())).toEqual({
+      code: 'unknown',
+      message: 'Internal JSON-RPC error.',
+    });
+    // Without words from the wallet the machine shows the catalogue's fallback.
+    mock.rejectNext(4100, '');
+    expect(await failure(service.requestAccounts())).toEqual({ code: 'unknown', message: null });
+  });
+
+  it('refuses answers it cannot use with a clear message', async () => {
+    const { service, mock } = setup();
+    mock.setAccounts([]);
+    expect(await failure(service.requestAccounts())).toEqual({
+      code: 'unknown',
+      message: walletCopy.noAccount,
+    });
+    mock.setAccounts(['not an address']);
+    expect(await failure(service.requestAccounts())).toEqual({
+      code: 'unknown',
+      message: walletCopy.invalidAnswer,
+    });
+  });
+
+  it('refuses a second prompt while one is open, without asking the wallet', async () => {
+    const { service, mock } = setup();
+    const release = mock.holdNext();
+    const first = service.requestAccounts();
+    expect(await failure(service.requestAccounts())).toEqual({ code: 'pending', message: null });
+    expect(await failure(service.switchChain(31337))).toEqual({ code: 'pending', message: null });
+    expect(mock.requests).toEqual(['eth_requestAccounts']);
+    release();
+    expect(await first).toEqual({ address: getAddress(ALICE), chainId: 31337 });
+    // The lock is released once the prompt settles, whichever way.
+    mock.rejectNext(4001);
+    await failure(service.requestAccounts());
+    await expect(service.requestAccounts()).resolves.toMatchObject({ chainId: 31337 });
+  });
+});
+
+describe('silent reconnect and forgetting the connection', () => {
+  it('reconnects without a prompt when the wallet still grants the site an account', async () => {
+    const { service, mock } = setup({ connected: true });
+    await service.discover();
+    expect(await service.silentReconnect()).toEqual({ address: getAddress(ALICE), chainId: 31337 });
+    expect(mock.requests).toEqual(['eth_accounts', 'eth_chainId']);
+  });
+
+  it('gives null when the wallet grants no account, or has none, or cannot answer', async () => {
+    const { service, mock } = setup();
+    expect(await service.silentReconnect()).toBeNull();
+    mock.rejectNext(-32603, 'boom');
+    expect(await service.silentReconnect()).toBeNull();
+    const { window } = browser();
+    expect(await createWalletService({ window, chain: HARDHAT }).silentReconnect()).toBeNull();
+  });
+
+  it('stays away after the user disconnected, until the next connect', async () => {
+    const { service, mock, storage } = setup({ connected: true });
+    await service.forgetConnection();
+    expect(storage.get(USER_DISCONNECTED_KEY)).toBe('1');
+    expect(mock.requests).toEqual(['wallet_revokePermissions']);
+    expect(mock.isConnected()).toBe(false);
+
+    // Even a wallet that would still answer eth_accounts is not asked.
+    mock.requests.length = 0;
+    const reloaded = createWalletService({ window: browserWith(storage, mock), chain: HARDHAT });
+    expect(await reloaded.silentReconnect()).toBeNull();
+    expect(mock.requests).toEqual([]);
+
+    await service.requestAccounts();
+    expect(await service.silentReconnect()).toEqual({ address: getAddress(ALICE), chainId: 31337 });
+  });
+
+  it('forgets the connection even when the wallet has no wallet_revokePermissions', async () => {
+    const { service, mock, storage } = setup({ connected: true });
+    mock.rejectNext(-32601, 'The method "wallet_revokePermissions" does not exist / is not available.');
+    await expect(service.forgetConnection()).resolves.toBeUndefined();
+    expect(storage.get(USER_DISCONNECTED_KEY)).toBe('1');
+    expect(await service.silentReconnect()).toBeNull();
+  });
+
+  it('does not wait forever for a wallet that leaves wallet_revokePermissions unanswered', async () => {
+    vi.useFakeTimers();
+    try {
+      const { service, mock, storage } = setup({ connected: true });
+      mock.holdNext();
+      const forgetting = service.forgetConnection();
+      await vi.advanceTimersByTimeAsync(2_000);
+      await expect(forgetting).resolves.toBeUndefined();
+      expect(storage.get(USER_DISCONNECTED_KEY)).toBe('1');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps working where storage is blocked', async () => {
+    const window = Object.defineProperty(new EventTarget(), 'localStorage', {
+      get() {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+    });
+    installMockWallet(window, { rpcUrl: UNUSED_RPC, accounts: [ALICE], chainId: 31337, connected: true });
+    const service = createWalletService({ window, chain: HARDHAT });
+    await service.forgetConnection();
+    await expect(service.requestAccounts()).resolves.toMatchObject({ chainId: 31337 });
+  });
+});
+
+/** A new page load: a fresh window sharing the same storage, with the same wallet installed. */
+function browserWith(storage: Map<string, string>, mock: MockWalletControls): WalletWindow {
+  const { window } = browser();
+  window.localStorage = {
+    getItem: (key) => storage.get(key) ?? null,
+    setItem: (key, value) => void storage.set(key, value),
+    removeItem: (key) => void storage.delete(key),
+  };
+  window.ethereum = mock.provider;
+  return window;
+}
+
+describe('switchChain', () => {
+  it('switches to a chain the wallet knows', async () => {
+    const { service, mock } = setup({ chainId: 1, knownChainIds: [31337] });
+    const chains: number[] = [];
+    service.watch({ chainChanged: (id) => chains.push(id) });
+    await service.switchChain(31337);
+    expect(mock.requests).toEqual(['wallet_switchEthereumChain']);
+    expect(chains).toEqual([31337]);
+  });
+
+  it('adds the configured chain on 4902, then switches to it', async () => {
+    const { service, mock } = setup({ chainId: 1 });
+    const chains: number[] = [];
+    service.watch({ chainChanged: (id) => chains.push(id) });
+    await service.switchChain(31337);
+    expect(mock.requests).toEqual([
+      'wallet_switchEthereumChain',
+      'wallet_addEthereumChain',
+      'eth_chainId',
+      'wallet_switchEthereumChain',
+    ]);
+    expect(chains).toEqual([31337]);
+  });
+
+  it('adds the chain when the wallet answers 4902 once for a chain it should know', async () => {
+    const { service, mock } = setup({ chainId: 1, knownChainIds: [31337] });
+    mock.failSwitchWith4902Once();
+    await service.switchChain(31337);
+    expect(mock.requests.filter((method) => method === 'wallet_addEthereumChain')).toHaveLength(1);
+    expect(await mock.provider.request({ method: 'eth_chainId' })).toBe('0x7a69');
+  });
+
+  it('cannot add a chain it has no parameters for', async () => {
+    const { service, mock } = setup({ chainId: 31337 });
+    expect(await failure(service.switchChain(11155111))).toEqual({
+      code: 'unrecognized-chain',
+      message: null,
+    });
+    expect(mock.requests).toEqual(['wallet_switchEthereumChain']);
+  });
+
+  it('maps a rejected switch and a rejected add to rejected', async () => {
+    const { service, mock } = setup({ chainId: 1, knownChainIds: [31337] });
+    mock.rejectNext(4001);
+    expect(await failure(service.switchChain(31337))).toEqual({ code: 'rejected', message: null });
+
+    const unknown = setup({ chainId: 1 });
+    // The switch answers 4902 by itself; the rejection then lands on the add.
+    unknown.mock.failSwitchWith4902Once();
+    const switching = unknown.service.switchChain(31337);
+    unknown.mock.rejectNext(4001);
+    expect(await failure(switching)).toEqual({ code: 'rejected', message: null });
+    expect(unknown.mock.requests).toEqual(['wallet_switchEthereumChain', 'wallet_addEthereumChain']);
+  });
+
+  it('needs a wallet', async () => {
+    const { window } = browser();
+    const service = createWalletService({ window, chain: HARDHAT });
+    expect(await failure(service.switchChain(31337))).toEqual({ code: 'not-installed', message: null });
+  });
+});
+
+describe('watch', () => {
+  it('follows account, chain and disconnect events until unsubscribed', async () => {
+    const { service, mock } = setup();
+    await service.discover();
+    const seen: unknown[] = [];
+    const stop = service.watch({
+      accountsChanged: (accounts) => seen.push(['accounts', accounts]),
+      chainChanged: (chainId) => seen.push(['chain', chainId]),
+      disconnect: () => seen.push(['disconnect']),
+    });
+    mock.emitAccountsChanged([BOB]);
+    mock.emitAccountsChanged([]);
+    mock.emitChainChanged(11155111);
+    mock.emitDisconnect();
+    expect(seen).toEqual([
+      ['accounts', [getAddress(BOB)]],
+      ['accounts', []],
+      ['chain', 11155111],
+      ['disconnect'],
+    ]);
+
+    stop();
+    expect(['accountsChanged', 'chainChanged', 'disconnect'].map(mock.listenerCount)).toEqual([0, 0, 0]);
+    mock.emitAccountsChanged([ALICE]);
+    mock.emitDisconnect();
+    expect(seen).toHaveLength(4);
+  });
+
+  it('ignores malformed events and MetaMask reconnecting to its node (1013)', () => {
+    const { service, mock } = setup();
+    const seen: unknown[] = [];
+    service.watch({
+      accountsChanged: (accounts) => seen.push(accounts),
+      chainChanged: (chainId) => seen.push(chainId),
+      disconnect: () => seen.push('disconnect'),
+    });
+    mock.emitAccountsChanged(['not an address']);
+    mock.emitRaw('accountsChanged', 'not a list');
+    mock.emitRaw('chainChanged', 'mainnet');
+    mock.emitRaw('chainChanged', '0x0');
+    mock.emitRaw('disconnect', { code: 1013, message: 'Try again later.' });
+    expect(seen).toEqual([]);
+    // Decimal ids, as some wallets send them, are still understood.
+    mock.emitRaw('chainChanged', 11155111);
+    mock.emitRaw('chainChanged', '11155111');
+    expect(seen).toEqual([11155111, 11155111]);
+  });
+
+  it('is a no-op without a wallet', () => {
+    const { window } = browser();
+    const stop = createWalletService({ window, chain: HARDHAT }).watch({ disconnect: () => undefined });
+    expect(stop).not.toThrow();
+  });
+});
+
+describe('copyAddress', () => {
+  it('writes the full address to the clipboard', async () => {
+    const { window, clipboard } = browser();
+    await createWalletService({ window, chain: HARDHAT }).copyAddress(getAddress(ALICE));
+    expect(clipboard).toEqual([getAddress(ALICE)]);
+  });
+
+  it("fails as unknown with the browser's reason when the clipboard refuses", async () => {
+    const { window } = browser({ clipboard: 'refuses' });
+    const service = createWalletService({ window, chain: HARDHAT });
+    expect(await failure(service.copyAddress(ALICE))).toEqual({
+      code: 'unknown',
+      message: 'Document is not focused.',
+    });
+  });
+
+  it('fails as unknown where there is no clipboard (insecure context)', async () => {
+    const { window } = browser({ clipboard: 'missing' });
+    const service = createWalletService({ window, chain: HARDHAT });
+    expect(await failure(service.copyAddress(ALICE))).toEqual({ code: 'unknown', message: null });
+  });
+});
+
+describe('toWalletError', () => {
+  it("finds 4902 inside MetaMask Mobile's -32603 wrapper", () => {
+    const wrapped = { code: -32603, message: 'Internal error', data: { originalError: { code: 4902 } } };
+    expect(toWalletError(wrapped)).toEqual({ code: 'unrecognized-chain', message: null });
+  });
+
+  it('keeps its own errors and reads thrown text', () => {
+    expect(toWalletError({ code: 'pending', message: null })).toEqual({ code: 'pending', message: null });
+    expect(toWalletError('wallet locked')).toEqual({ code: 'unknown', message: 'wallet locked' });
+    expect(toWalletError(undefined)).toEqual({ code: 'unknown', message: null });
+  });
+});
+
+describe('the mock wallet script', () => {
+  it('runs on its own in a fresh global scope, as Playwright injects it', async () => {
+    const window = new EventTarget() as TestWindow;
+    const announced: unknown[] = [];
+    window.addEventListener('eip6963:announceProvider', (event) =>
+      announced.push((event as CustomEvent).detail),
+    );
+    const script = mockWalletInitScript({
+      rpcUrl: UNUSED_RPC,
+      accounts: [ALICE],
+      chainId: 31337,
+      injectWindowEthereum: true,
+    });
+    // Only the page's globals: nothing from this module can leak in.
+    runInNewContext(script, { window, CustomEvent });
+    expect(announced).toHaveLength(1);
+    expect(window.__mockWallet?.provider).toBe(window.ethereum);
+    const service = createWalletService({ window, chain: HARDHAT });
+    expect(await service.requestAccounts()).toEqual({ address: getAddress(ALICE), chainId: 31337 });
+  });
+});
