@@ -1,0 +1,41 @@
+import { beforeEach, expect } from 'vitest';
+import type { EventObject } from 'xstate';
+import { appCopy } from '../../src/copy/index.ts';
+import type { ToastRequest } from '../../src/machines/shared.ts';
+import { toastDurations, toastMachine } from '../../src/machines/toast.machine.ts';
+import { describeModel } from './support/index.ts';
+
+const retry = { type: 'webhooks.list' };
+const requests: ToastRequest[] = [
+  { title: 'Saved' },
+  { ...appCopy.welcome, durationMs: toastDurations.welcome },
+  {
+    title: 'Failed',
+    description: 'Try again',
+    variant: 'destructive',
+    action: { label: 'Retry', event: retry },
+  },
+];
+
+const reported: EventObject[] = [];
+beforeEach(() => {
+  reported.length = 0;
+});
+
+describeModel({
+  name: 'toast',
+  machine: toastMachine,
+  provide: { actions: { report: (_, params) => reported.push(params) } },
+  events: { 'toast.show': requests.map((toast) => ({ type: 'toast.show', toast })) },
+  states: {
+    idle: (snapshot) => {
+      expect(snapshot.context.toast).toBeNull();
+      // Only the action button reports, once, with the toast's own event.
+      expect(reported).toEqual(reported.length ? [retry] : []);
+    },
+    showing: (snapshot) => {
+      const shown = requests.find((request) => request.title === snapshot.context.toast?.title);
+      expect(snapshot.context.toast).toEqual({ ...shown, variant: shown?.variant ?? 'default' });
+    },
+  },
+});

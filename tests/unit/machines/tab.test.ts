@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { isTab, tabMachine, tabs } from '../../../src/machines/tab.machine.ts';
+
+function start() {
+  return createActor(tabMachine).start();
+}
+
+describe('tab machine', () => {
+  it('opens on the Token Portal', () => {
+    const snapshot = start().getSnapshot();
+    expect(snapshot.value).toBe('portal');
+    expect(snapshot.context.requested).toBe('portal');
+  });
+
+  it('has one state per tab of the spec, and the not-found page', () => {
+    expect(tabs).toEqual(['portal', 'trading', 'bots', 'faq', 'privacy', 'terms']);
+    expect(Object.keys(tabMachine.root.states)).toEqual([...tabs, 'notFound']);
+  });
+
+  it.each(tabs)('switches to %s and back to the portal', (tab) => {
+    const actor = start();
+    actor.send({ type: 'tab.select', tab });
+    expect(actor.getSnapshot().value).toBe(tab);
+    expect(actor.getSnapshot().context.requested).toBe(tab);
+    actor.send({ type: 'tab.select', tab: 'portal' });
+    expect(actor.getSnapshot().value).toBe('portal');
+  });
+
+  it('reaches the menu shortcuts (bots, faq, privacy, terms) from any tab with the same event', () => {
+    const actor = start();
+    actor.send({ type: 'tab.select', tab: 'trading' });
+    for (const tab of ['bots', 'faq', 'privacy', 'terms'] as const) {
+      actor.send({ type: 'tab.select', tab });
+      expect(actor.getSnapshot().value).toBe(tab);
+    }
+  });
+
+  it.each(['wallets', 'Portal', '', 'portal '])(
+    'shows the not-found page for %j and keeps the value',
+    (value) => {
+      const actor = start();
+      actor.send({ type: 'tab.select', tab: value });
+      expect(actor.getSnapshot().value).toBe('notFound');
+      expect(actor.getSnapshot().context.requested).toBe(value);
+    },
+  );
+
+  it('leaves the not-found page for a real tab', () => {
+    const actor = start();
+    actor.send({ type: 'tab.select', tab: 'nowhere' });
+    actor.send({ type: 'tab.select', tab: 'faq' });
+    expect(actor.getSnapshot().value).toBe('faq');
+    expect(actor.getSnapshot().context.requested).toBe('faq');
+  });
+
+  it('tells tabs from other values', () => {
+    expect(tabs.every(isTab)).toBe(true);
+    expect(isTab('notFound')).toBe(false);
+    expect(isTab('toString')).toBe(false);
+  });
+});

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock, createActor, setup } from 'xstate';
+import type { EventObject } from 'xstate';
+import { appCopy, webhookCopy } from '../../../src/copy/index.ts';
+import { showToast } from '../../../src/machines/shared.ts';
+import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { toastDurations, toastMachine } from '../../../src/machines/toast.machine.ts';
+
+const welcome: ToastRequest = { ...appCopy.welcome, durationMs: toastDurations.welcome };
+const failed: ToastRequest = { title: webhookCopy.walletRequired.title, variant: 'destructive' };
+const listHooks = { type: 'webhooks.list' };
+const withAction: ToastRequest = {
+  title: webhookCopy.created,
+  action: { label: webhookCopy.list, event: listHooks },
+};
+
+function start() {
+  const clock = new SimulatedClock();
+  const reported: EventObject[] = [];
+  const machine = toastMachine.provide({ actions: { report: (_, params) => void reported.push(params) } });
+  const actor = createActor(machine, { clock }).start();
+  const show = (toast: ToastRequest) => actor.send({ type: 'toast.show', toast });
+  const shown = () => (actor.getSnapshot().matches('showing') ? actor.getSnapshot().context.toast : null);
+  return { actor, clock, reported, show, shown };
+}
+
+describe('toast machine', () => {
+  it('shows nothing at first', () => {
+    const { actor, shown } = start();
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(shown()).toBeNull();
+  });
+
+  it('shows a toast with the default variant when none is given', () => {
+    const { show, shown } = start();
+    show({ title: appCopy.welcome.title, description: appCopy.welcome.description });
+    expect(shown()).toEqual({
+      title: appCopy.welcome.title,
+      description: appCopy.welcome.description,
+      variant: 'default',
+    });
+  });
+
+  it('keeps the destructive variant and the action', () => {
+    const { show, shown } = start();
+    show(failed);
+    expect(shown()).toEqual({ title: webhookCopy.walletRequired.title, variant: 'destructive' });
+    show(withAction);
+    expect(shown()?.action).toEqual({ label: webhookCopy.list, event: listHooks });
+  });
+
+  it('hides a toast after 5000 ms', () => {
+    const { clock, show, shown } = start();
+    show(failed);
+    clock.increment(toastDurations.default - 1);
+    expect(shown()?.title).toBe(failed.title);
+    clock.increment(1);
+    expect(shown()).toBeNull();
+  });
+
+  it('keeps the welcome toast for 6000 ms', () => {
+    const { clock, show, shown } = start();
+    show(welcome);
+    clock.increment(5999);
+    expect(shown()?.title).toBe(appCopy.welcome.title);
+    clock.increment(1);
+    expect(shown()).toBeNull();
+  });
+
+  it('replaces the shown toast with a new one and starts its timer again', () => {
+    const { clock, show, shown } = start();
+    show(welcome);
+    clock.increment(3000);
+    show(failed);
+    expect(shown()?.title).toBe(failed.title);
+    expect(shown()?.durationMs).toBeUndefined();
+    clock.increment(4999);
+    expect(shown()?.title).toBe(failed.title);
+    clock.increment(1);
+    expect(shown()).toBeNull();
+  });
+
+  it('hides on dismiss', () => {
+    const { actor, show, shown } = start();
+    show(failed);
+    actor.send({ type: 'toast.dismiss' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(shown()).toBeNull();
+    expect(actor.getSnapshot().context.toast).toBeNull();
+  });
+
+  it("does not let a dismissed toast's timer hide the next one", () => {
+    const { actor, clock, show, shown } = start();
+    show(failed);
+    clock.increment(1000);
+    actor.send({ type: 'toast.dismiss' });
+    clock.increment(1000);
+    show(welcome);
+    clock.increment(3000); // the first toast's 5000 ms are over
+    expect(shown()?.title).toBe(appCopy.welcome.title);
+    clock.increment(3000);
+    expect(shown()).toBeNull();
+  });
+
+  it("reports the action's event to the root and hides when the action button is pressed", () => {
+    const { actor, reported, show, shown } = start();
+    show(withAction);
+    actor.send({ type: 'toast.action' });
+    expect(reported).toEqual([listHooks]);
+    expect(shown()).toBeNull();
+  });
+
+  it('ignores an action press on a toast without an action', () => {
+    const { actor, reported, show, shown } = start();
+    show(failed);
+    actor.send({ type: 'toast.action' });
+    expect(reported).toEqual([]);
+    expect(shown()?.title).toBe(failed.title);
+  });
+
+  it('ignores dismiss and action presses while nothing is shown', () => {
+    const { actor, reported } = start();
+    actor.send({ type: 'toast.dismiss' });
+    actor.send({ type: 'toast.action' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(reported).toEqual([]);
+  });
+
+  it('works with the shared actions: showToast reaches it by system id, the action reaches the root', () => {
+    // A stand-in root with system id `portal` that owns the toast as the real root does.
+    const received: EventObject[] = [];
+    const root = setup({ actors: { toast: toastMachine } }).createMachine({
+      invoke: { id: 'toast', systemId: 'toast', src: 'toast' },
+      on: { '*': { actions: ({ event }) => void received.push(event) } },
+    });
+    const portal = createActor(root, { systemId: 'portal' }).start();
+    showToast({ system: portal.system }, withAction);
+    const toast = portal.system.get('toast');
+    expect(toast?.getSnapshot().context.toast?.title).toBe(webhookCopy.created);
+    toast?.send({ type: 'toast.action' });
+    expect(received).toEqual([listHooks]);
+  });
+});
