@@ -1,0 +1,427 @@
+import { assign, fromCallback, fromPromise, raise, setup, stateIn } from 'xstate';
+import type { EventObject } from 'xstate';
+import { authCopy } from '../copy/index.ts';
+import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../services/supabase/types.ts';
+import { notProvided, report, showToast } from './shared.ts';
+
+// Spec §2 auth modal, §4 auth, §8 auth toasts.
+//
+// Three parallel regions:
+// - session: what the backend says (getSession, then the auth change stream). Only this
+//   region reports signedIn / signedOut / userUpdated, so a fact is reported once whatever
+//   order the stream and the requests answer in.
+// - modal: the login / signup form, its requests and their toasts.
+// - signOut: the logout request and its toast.
+// A request that changes the session also raises the change it implies (SIGNED_IN with
+// the user, SIGNED_OUT), so the session follows even if the stream is late; the stream's
+// own copy of it then changes nothing.
+//
+// Client not available (input.clientAvailable false, i.e. no Supabase configuration):
+// - at start, once: 'Initialization Error' — the session cannot be read, so the portal
+//   starts signed out (auth.ready with no user) and no change stream is opened;
+// - on every submit of the form: 'Error' / 'Supabase client not available. Please try
+//   again.' — the form stays open with what was typed.
+
+export type AuthMode = 'login' | 'signup';
+export type SignUpInput = Credentials & { emailRedirectTo: string };
+export type AuthInput = { clientAvailable: boolean; emailRedirectTo: string };
+
+export type AuthContext = {
+  clientAvailable: boolean;
+  emailRedirectTo: string;
+  user: AuthUser | null;
+  /** What the form holds; the check-your-email state shows `email`. */
+  email: string;
+  /** Only while the form is open; cleared when a submit ends and on close. */
+  password: string;
+};
+
+/** The facts this machine reports to the root (README protocol). */
+export type AuthFact =
+  | { type: 'auth.ready'; user: AuthUser | null }
+  | { type: 'auth.signedIn'; user: AuthUser }
+  | { type: 'auth.signedOut' }
+  | { type: 'auth.userUpdated'; user: AuthUser };
+
+export type AuthEvent =
+  /** From the `authChanges` actor. */
+  | { type: 'auth.change'; change: AuthChange }
+  | { type: 'auth.open'; mode: AuthMode }
+  | { type: 'auth.toggleMode' }
+  | { type: 'auth.close' }
+  | { type: 'auth.edit'; email?: string; password?: string }
+  | { type: 'auth.submit'; email: string; password: string }
+  | { type: 'auth.confirmOk' }
+  | { type: 'auth.signOut' };
+
+/** The server's explanation when there is one, else the spec's fallback. */
+function failureMessage(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'message' in error) {
+    const { message } = error;
+    if (typeof message === 'string' && message.trim() !== '') return message;
+  }
+  return authCopy.unexpectedError;
+}
+
+function changeOf(event: AuthEvent): AuthChange | null {
+  return event.type === 'auth.change' ? event.change : null;
+}
+
+/** The user of a change that a guard has already checked to carry one. */
+function changeUser(event: AuthEvent): AuthUser {
+  const user = changeOf(event)?.user;
+  if (!user) throw new Error('auth: this transition is guarded to changes that carry a user');
+  return user;
+}
+
+export const authMachine = setup({
+  types: {} as { context: AuthContext; events: AuthEvent; input: AuthInput },
+  actors: {
+    getSession: fromPromise<AuthUser | null>(notProvided('getSession')),
+    /** Sends back `auth.change { change }` for every auth state change; unsubscribes when stopped. */
+    authChanges: fromCallback<EventObject>(notProvided('authChanges')),
+    signIn: fromPromise<AuthUser, Credentials>(notProvided('signIn')),
+    signUp: fromPromise<SignUpResult, SignUpInput>(notProvided('signUp')),
+    /** Its output is not used. */
+    signOut: fromPromise<unknown>(notProvided('signOut')),
+  },
+  actions: {
+    showToast,
+    report: (args, params: AuthFact) => report(args, params),
+    takeChangeUser: assign({ user: ({ event }) => changeOf(event)?.user ?? null }),
+    forgetUser: assign({ user: null }),
+    editFields: assign(({ context, event }) =>
+      event.type === 'auth.edit'
+        ? { email: event.email ?? context.email, password: event.password ?? context.password }
+        : {},
+    ),
+    takeSubmittedFields: assign(({ event }) =>
+      event.type === 'auth.submit' ? { email: event.email.trim(), password: event.password } : {},
+    ),
+    clearPassword: assign({ password: '' }),
+    clearFields: assign({ email: '', password: '' }),
+  },
+  guards: {
+    clientMissing: ({ context }) => !context.clientAvailable,
+    fieldsMissing: ({ event }) =>
+      event.type === 'auth.submit' && (event.email.trim() === '' || event.password === ''),
+    changeHasUser: ({ event }) => changeOf(event)?.user != null,
+    changeHasNoUser: ({ event }) => changeOf(event) !== null && changeOf(event)?.user == null,
+    changeIsOtherUser: ({ context, event }) => {
+      const user = changeOf(event)?.user;
+      return user != null && context.user != null && user.id !== context.user.id;
+    },
+    changeIsUserUpdate: ({ event }) => changeOf(event)?.event === 'USER_UPDATED',
+  },
+}).createMachine({
+  id: 'auth',
+  type: 'parallel',
+  context: ({ input }) => ({
+    clientAvailable: input.clientAvailable,
+    emailRedirectTo: input.emailRedirectTo,
+    user: null,
+    email: '',
+    password: '',
+  }),
+  states: {
+    session: {
+      initial: 'starting',
+      states: {
+        starting: {
+          always: [{ guard: 'clientMissing', target: 'unavailable' }, { target: 'available' }],
+        },
+        unavailable: {
+          entry: [
+            { type: 'showToast', params: { ...authCopy.initError, variant: 'destructive' } },
+            { type: 'report', params: { type: 'auth.ready', user: null } },
+          ],
+        },
+        available: {
+          invoke: { id: 'authChanges', src: 'authChanges' },
+          initial: 'loading',
+          states: {
+            // Changes that arrive before getSession answers are ignored: the stream's first
+            // event (INITIAL_SESSION) says what getSession says, and anything later arrives
+            // after it and is handled below.
+            loading: {
+              invoke: {
+                id: 'getSession',
+                src: 'getSession',
+                onDone: [
+                  {
+                    guard: ({ event }) => event.output !== null,
+                    target: 'signedIn',
+                    actions: [
+                      assign({ user: ({ event }) => event.output }),
+                      { type: 'report', params: ({ event }) => ({ type: 'auth.ready', user: event.output }) },
+                    ],
+                  },
+                  {
+                    target: 'signedOut',
+                    actions: { type: 'report', params: { type: 'auth.ready', user: null } },
+                  },
+                ],
+                onError: {
+                  target: 'signedOut',
+                  actions: [
+                    { type: 'showToast', params: { ...authCopy.sessionError, variant: 'destructive' } },
+                    { type: 'report', params: { type: 'auth.ready', user: null } },
+                  ],
+                },
+              },
+            },
+            // Any change that carries a user means there is a session (SIGNED_IN,
+            // INITIAL_SESSION, but also PASSWORD_RECOVERY from a recovery link).
+            signedOut: {
+              on: {
+                'auth.change': {
+                  guard: 'changeHasUser',
+                  target: 'signedIn',
+                  actions: [
+                    'takeChangeUser',
+                    {
+                      type: 'report',
+                      params: ({ event }) => ({ type: 'auth.signedIn', user: changeUser(event) }),
+                    },
+                  ],
+                },
+              },
+            },
+            signedIn: {
+              on: {
+                'auth.change': [
+                  {
+                    guard: 'changeHasNoUser',
+                    target: 'signedOut',
+                    actions: ['forgetUser', { type: 'report', params: { type: 'auth.signedOut' } }],
+                  },
+                  {
+                    // Another tab signed in as someone else: end one session, start the other.
+                    guard: 'changeIsOtherUser',
+                    actions: [
+                      'takeChangeUser',
+                      { type: 'report', params: { type: 'auth.signedOut' } },
+                      {
+                        type: 'report',
+                        params: ({ event }) => ({ type: 'auth.signedIn', user: changeUser(event) }),
+                      },
+                    ],
+                  },
+                  {
+                    guard: 'changeIsUserUpdate',
+                    actions: [
+                      'takeChangeUser',
+                      {
+                        type: 'report',
+                        params: ({ event }) => ({ type: 'auth.userUpdated', user: changeUser(event) }),
+                      },
+                    ],
+                  },
+                  // TOKEN_REFRESHED, PASSWORD_RECOVERY, a repeated SIGNED_IN / INITIAL_SESSION:
+                  // the same user, kept current, nothing to tell anyone.
+                  { actions: 'takeChangeUser' },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
+
+    modal: {
+      initial: 'closed',
+      states: {
+        closed: {
+          on: {
+            'auth.open': [
+              { guard: ({ event }) => event.mode === 'signup', target: 'signup' },
+              { target: 'login' },
+            ],
+          },
+        },
+        login: {
+          initial: 'editing',
+          states: {
+            editing: {
+              on: {
+                'auth.toggleMode': '#auth.modal.signup',
+                'auth.edit': { actions: 'editFields' },
+                'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' },
+                'auth.submit': [
+                  {
+                    guard: 'fieldsMissing',
+                    actions: {
+                      type: 'showToast',
+                      params: { ...authCopy.credentialsRequired, variant: 'destructive' },
+                    },
+                  },
+                  {
+                    guard: 'clientMissing',
+                    actions: {
+                      type: 'showToast',
+                      params: { ...authCopy.clientUnavailable, variant: 'destructive' },
+                    },
+                  },
+                  { target: 'submitting', actions: 'takeSubmittedFields' },
+                ],
+              },
+            },
+            // Closing is not offered while the request runs: its answer (and toast) is on its way.
+            submitting: {
+              invoke: {
+                id: 'signIn',
+                src: 'signIn',
+                input: ({ context }) => ({ email: context.email, password: context.password }),
+                onDone: {
+                  target: '#auth.modal.closed',
+                  actions: [
+                    'clearFields',
+                    { type: 'showToast', params: authCopy.loginSuccess },
+                    raise(({ event }) => ({
+                      type: 'auth.change' as const,
+                      change: { event: 'SIGNED_IN' as const, user: event.output },
+                    })),
+                  ],
+                },
+                onError: {
+                  target: 'editing',
+                  actions: [
+                    'clearPassword',
+                    {
+                      type: 'showToast',
+                      params: ({ event }) => ({
+                        title: authCopy.loginFailed,
+                        description: failureMessage(event.error),
+                        variant: 'destructive',
+                      }),
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
+        signup: {
+          initial: 'editing',
+          states: {
+            editing: {
+              on: {
+                'auth.toggleMode': '#auth.modal.login',
+                'auth.edit': { actions: 'editFields' },
+                'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' },
+                'auth.submit': [
+                  {
+                    guard: 'fieldsMissing',
+                    actions: {
+                      type: 'showToast',
+                      params: { ...authCopy.credentialsRequired, variant: 'destructive' },
+                    },
+                  },
+                  {
+                    guard: 'clientMissing',
+                    actions: {
+                      type: 'showToast',
+                      params: { ...authCopy.clientUnavailable, variant: 'destructive' },
+                    },
+                  },
+                  { target: 'submitting', actions: 'takeSubmittedFields' },
+                ],
+              },
+            },
+            submitting: {
+              invoke: {
+                id: 'signUp',
+                src: 'signUp',
+                input: ({ context }) => ({
+                  email: context.email,
+                  password: context.password,
+                  emailRedirectTo: context.emailRedirectTo,
+                }),
+                onDone: [
+                  {
+                    // No session and no confirmed email: the account waits for the link.
+                    guard: ({ event }) => !event.output.hasSession && !event.output.user?.emailConfirmedAt,
+                    target: '#auth.modal.checkEmail',
+                    actions: ['clearPassword', { type: 'showToast', params: authCopy.confirmationSent }],
+                  },
+                  {
+                    guard: ({ event }) => event.output.hasSession && event.output.user !== null,
+                    target: '#auth.modal.closed',
+                    actions: [
+                      'clearFields',
+                      { type: 'showToast', params: authCopy.signupSuccess },
+                      raise(({ event }) => ({
+                        type: 'auth.change' as const,
+                        change: { event: 'SIGNED_IN' as const, user: event.output.user },
+                      })),
+                    ],
+                  },
+                  // A confirmed email without a session: success, and the login is still to do.
+                  {
+                    target: '#auth.modal.closed',
+                    actions: ['clearFields', { type: 'showToast', params: authCopy.signupSuccess }],
+                  },
+                ],
+                onError: {
+                  target: 'editing',
+                  actions: [
+                    'clearPassword',
+                    {
+                      type: 'showToast',
+                      params: ({ event }) => ({
+                        title: authCopy.signupFailed,
+                        description: failureMessage(event.error),
+                        variant: 'destructive',
+                      }),
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
+        checkEmail: {
+          on: {
+            'auth.confirmOk': { target: 'closed', actions: 'clearFields' },
+            'auth.close': { target: 'closed', actions: 'clearFields' },
+          },
+        },
+      },
+    },
+
+    signOut: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'auth.signOut': { guard: stateIn('#auth.session.available.signedIn'), target: 'requesting' },
+          },
+        },
+        requesting: {
+          invoke: {
+            id: 'signOut',
+            src: 'signOut',
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'showToast', params: authCopy.loggedOut },
+                raise({ type: 'auth.change', change: { event: 'SIGNED_OUT', user: null } }),
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: {
+                type: 'showToast',
+                params: ({ event }) => ({
+                  title: authCopy.logoutFailed,
+                  description: failureMessage(event.error),
+                  variant: 'destructive',
+                }),
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});

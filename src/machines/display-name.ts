@@ -1,0 +1,24 @@
+import { appCopy } from '../copy/index.ts';
+import type { AuthUser, Profile } from '../services/supabase/types.ts';
+
+// The two naming rules of the spec, kept pure so the profile machine (which
+// writes the default username) and the views (which show the display name)
+// cannot disagree.
+
+/** The part of an address before the at-sign; '' when there is none or it is empty. */
+function emailLocalPart(email: string | null | undefined): string {
+  return (email ?? '').split('@')[0]?.trim() ?? '';
+}
+
+/** Spec §3: the email's part before the at-sign, else 'user_' and the first 8 characters of the id. */
+export function defaultUsername(user: Pick<AuthUser, 'id' | 'email'>): string {
+  return emailLocalPart(user.email) || `user_${user.id.slice(0, 8)}`;
+}
+
+/** Spec §1: the profile username, else the email's part before the at-sign, else 'User'. */
+export function displayName(
+  profile: Pick<Profile, 'username'> | null | undefined,
+  user: Pick<AuthUser, 'email'> | null | undefined,
+): string {
+  return profile?.username?.trim() || emailLocalPart(user?.email) || appCopy.displayNameFallback;
+}
