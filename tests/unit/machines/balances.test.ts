@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { balanceCopy, dataProviderCopy } from '../../../src/copy/index.ts';
+import { balancesMachine } from '../../../src/machines/balances.machine.ts';
+import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { TatumServiceError } from '../../../src/services/tatum/types.ts';
+
+const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
+const BOB = '0xb0b0000000000000000000000000000000000b0b';
+const SEPOLIA = 11155111;
+
+type Deferred<T> = { input: unknown; resolve: (value: T) => void; reject: (error: unknown) => void };
+
+function deferredActor<T, I>(calls: Deferred<T>[]) {
+  return fromPromise<T, I>(
+    ({ input }) =>
+      new Promise<T>((resolve, reject) => {
+        calls.push({ input, resolve, reject });
+      }),
+  );
+}
+
+function last<T>(items: T[]): T {
+  const item = items.at(-1);
+  if (item === undefined) throw new Error('nothing recorded');
+  return item;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function start({ tokenConfigured = true } = {}) {
+  const toasts: ToastRequest[] = [];
+  const natives: Deferred<{ balance: string; asset: string }>[] = [];
+  const tokens: Deferred<{ formatted: string }>[] = [];
+  const machine = balancesMachine.provide({
+    actions: { showToast: (_, params) => void toasts.push(params) },
+    actors: { fetchNativeBalance: deferredActor(natives), fetchTokenBalance: deferredActor(tokens) },
+  });
+  const actor = createActor(machine, { input: { tokenConfigured } });
+  actor.start();
+  return {
+    actor,
+    toasts,
+    natives,
+    tokens,
+    snapshot: () => actor.getSnapshot(),
+    connect: (address: string | null = ALICE) =>
+      actor.send({ type: 'wallet.changed', address, chainId: address ? SEPOLIA : null }),
+    async answer(native: string, token: string) {
+      last(natives).resolve({ balance: native, asset: 'ETH' });
+      last(tokens).resolve({ formatted: token });
+      await settle();
+    },
+  };
+}
+
+const fetchErrorToast = (description: string): ToastRequest => ({
+  title: balanceCopy.fetchError,
+  description,
+  variant: 'destructive',
+});
+
+describe('balances machine', () => {
+  it('starts idle with empty values (the panel shows N/A)', () => {
+    const b = start();
+    expect(b.snapshot().value).toBe('idle');
+    expect(b.snapshot().context).toMatchObject({ address: null, nativeBalance: '', ddexBalance: '' });
+    expect(b.snapshot().hasTag('loading')).toBe(false);
+  });
+
+  it('refresh without a wallet: "Wallet Not Connected" / "Please connect your wallet first."', () => {
+    const b = start();
+    b.actor.send({ type: 'balances.refresh' });
+    expect(b.toasts).toEqual([{ ...balanceCopy.walletNotConnected, variant: 'destructive' }]);
+    expect(b.natives).toHaveLength(0);
+    expect(b.snapshot().value).toBe('idle');
+  });
+
+  it('a wallet loads both balances in parallel, loading meanwhile', async () => {
+    const b = start();
+    b.connect();
+    expect(b.snapshot().hasTag('loading')).toBe(true);
+    expect(b.natives.map((call) => call.input)).toEqual([{ address: ALICE }]);
+    expect(b.tokens.map((call) => call.input)).toEqual([{ address: ALICE }]);
+    last(b.tokens).resolve({ formatted: '12.5' });
+    await settle();
+    expect(b.snapshot().hasTag('loading')).toBe(true);
+    last(b.natives).resolve({ balance: '0.75', asset: 'ETH' });
+    await settle();
+    expect(b.snapshot().value).toBe('loaded');
+    expect(b.snapshot().hasTag('loading')).toBe(false);
+    expect(b.snapshot().context).toMatchObject({
+      address: ALICE,
+      nativeBalance: '0.75',
+      ddexBalance: '12.5',
+    });
+    expect(b.toasts).toEqual([]);
+  });
+
+  it('without a token contract: "N/A (Config Error)" and no token fetch', async () => {
+    const b = start({ tokenConfigured: false });
+    b.connect();
+    expect(b.tokens).toHaveLength(0);
+    expect(b.snapshot().context.ddexBalance).toBe(balanceCopy.configError);
+    last(b.natives).resolve({ balance: '1', asset: 'ETH' });
+    await settle();
+    expect(b.snapshot().value).toBe('loaded');
+    expect(b.snapshot().context).toMatchObject({ nativeBalance: '1', ddexBalance: balanceCopy.configError });
+  });
+
+  it('a failed native fetch: both values "Error" and "Balance Fetch Error" with its message', async () => {
+    const b = start();
+    b.connect();
+    last(b.natives).reject(
+      new TatumServiceError('getNativeBalance', dataProviderCopy.balanceUnknownError, null),
+    );
+    await settle();
+    expect(b.snapshot().value).toBe('failed');
+    expect(b.snapshot().context).toMatchObject({
+      nativeBalance: balanceCopy.error,
+      ddexBalance: balanceCopy.error,
+    });
+    expect(b.toasts).toEqual([fetchErrorToast(dataProviderCopy.balanceUnknownError)]);
+    // The token answer that comes after is ignored: one toast, values stay 'Error'.
+    last(b.tokens).resolve({ formatted: '3' });
+    await settle();
+    expect(b.snapshot().context.ddexBalance).toBe(balanceCopy.error);
+    expect(b.toasts).toHaveLength(1);
+  });
+
+  it('a failed token fetch after the native one arrived: both values "Error"', async () => {
+    const b = start();
+    b.connect();
+    last(b.natives).resolve({ balance: '0.75', asset: 'ETH' });
+    await settle();
+    last(b.tokens).reject(new Error('The blockchain node could not be reached.'));
+    await settle();
+    expect(b.snapshot().value).toBe('failed');
+    expect(b.snapshot().context).toMatchObject({
+      nativeBalance: balanceCopy.error,
+      ddexBalance: balanceCopy.error,
+    });
+    expect(b.toasts).toEqual([fetchErrorToast('The blockchain node could not be reached.')]);
+  });
+
+  it('a failure without a message uses the generic balance error', async () => {
+    const b = start();
+    b.connect();
+    last(b.tokens).reject('nope');
+    await settle();
+    expect(b.toasts).toEqual([fetchErrorToast(dataProviderCopy.balanceUnknownError)]);
+  });
+
+  it('without a token contract a failure keeps "N/A (Config Error)" for the token', async () => {
+    const b = start({ tokenConfigured: false });
+    b.connect();
+    last(b.natives).reject(new Error('down'));
+    await settle();
+    expect(b.snapshot().context).toMatchObject({
+      nativeBalance: balanceCopy.error,
+      ddexBalance: balanceCopy.configError,
+    });
+  });
+
+  it('ignores refresh while loading (the button is disabled)', () => {
+    const b = start();
+    b.connect();
+    b.actor.send({ type: 'balances.refresh' });
+    expect(b.natives).toHaveLength(1);
+    expect(b.tokens).toHaveLength(1);
+    expect(b.toasts).toEqual([]);
+  });
+
+  it('refresh reloads after a load and after a failure', async () => {
+    const b = start();
+    b.connect();
+    await b.answer('1', '2');
+    b.actor.send({ type: 'balances.refresh' });
+    expect(b.snapshot().hasTag('loading')).toBe(true);
+    expect(b.natives).toHaveLength(2);
+    last(b.natives).reject(new Error('down'));
+    await settle();
+    b.actor.send({ type: 'balances.refresh' });
+    expect(b.snapshot().hasTag('loading')).toBe(true);
+    await b.answer('3', '4');
+    expect(b.snapshot().context).toMatchObject({ nativeBalance: '3', ddexBalance: '4' });
+  });
+
+  it('an account or chain change reloads for the new wallet state', async () => {
+    const b = start();
+    b.connect();
+    await b.answer('1', '2');
+    b.actor.send({ type: 'wallet.changed', address: ALICE, chainId: 1 });
+    expect(b.natives).toHaveLength(2);
+    b.connect(BOB);
+    expect(b.snapshot().context.address).toBe(BOB);
+    expect(last(b.natives).input).toEqual({ address: BOB });
+  });
+
+  it('a change while loading restarts the load; the old answers are ignored', async () => {
+    const b = start();
+    b.connect();
+    const [oldNative, oldToken] = [last(b.natives), last(b.tokens)];
+    b.connect(BOB);
+    expect(b.natives).toHaveLength(2);
+    oldNative.resolve({ balance: '99', asset: 'ETH' });
+    oldToken.reject(new Error('stale'));
+    await settle();
+    expect(b.toasts).toEqual([]);
+    expect(b.snapshot().hasTag('loading')).toBe(true);
+    await b.answer('5', '6');
+    expect(b.snapshot().context).toMatchObject({ address: BOB, nativeBalance: '5', ddexBalance: '6' });
+  });
+
+  it('a disconnect clears the values (N/A) and a refresh then asks for a wallet', async () => {
+    const b = start();
+    b.connect();
+    await b.answer('1', '2');
+    b.connect(null);
+    expect(b.snapshot().value).toBe('idle');
+    expect(b.snapshot().context).toMatchObject({ address: null, nativeBalance: '', ddexBalance: '' });
+    b.actor.send({ type: 'balances.refresh' });
+    expect(b.toasts).toEqual([{ ...balanceCopy.walletNotConnected, variant: 'destructive' }]);
+  });
+
+  it('a disconnect while loading drops the answers that come later', async () => {
+    const b = start();
+    b.connect();
+    b.connect(null);
+    await b.answer('1', '2');
+    expect(b.snapshot().value).toBe('idle');
+    expect(b.snapshot().context).toMatchObject({ nativeBalance: '', ddexBalance: '' });
+  });
+});
