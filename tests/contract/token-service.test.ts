@@ -27,6 +27,7 @@ import {
   TokenServiceError,
   type TokenServiceErrorReason,
 } from '../../src/services/token/index.ts';
+import { sendCopy } from '../../src/copy/index.ts';
 import { testAccount } from '../support/accounts.ts';
 
 // The token service against the stack's real chain: Hardhat with DDEX
@@ -348,16 +349,130 @@ describe('token service: failures the chain reports', () => {
   });
 
   it('keeps a cause for diagnostics that carries no key material', async () => {
-    const balance = await ddexOf(sender.address);
+    // The node's own refusal (no ETH for gas), not one the service foresaw from the balance.
+    const fresh = await freshAccount({ ddex: '1' });
     const error = await rejection(
-      service.transfer({
-        privateKey: sender.privateKey.slice(2),
-        to: recipient.address,
-        amount: formatUnits(balance * 2n, 18),
-      }),
+      service.transfer({ privateKey: fresh.privateKey.slice(2), to: recipient.address, amount: '1' }),
     );
     expect(error.cause).toBeInstanceOf(Error);
-    expect(String((error.cause as Error).message)).toMatch(/reverted|custom error/i);
+    expect(String((error.cause as Error).message)).toMatch(/funds/i);
+    expectNoKeyIn(error, fresh.privateKey);
+  });
+});
+
+describe('token service: the split transfer (prepare, sign, broadcast)', () => {
+  it('moves the tokens, sending nothing before the broadcast', async () => {
+    const [senderBefore, recipientBefore, nonce] = await Promise.all([
+      ddexOf(sender.address),
+      ddexOf(recipient.address),
+      nonceOf(sender.address),
+    ]);
+
+    const prepared = await service.prepareTransfer({
+      privateKey: sender.privateKey,
+      to: recipient.address,
+      amount: '3.25',
+      // The wallet reports its address in any letter case.
+      expectedFrom: sender.address.toLowerCase(),
+    });
+    expect(prepared).toEqual({
+      from: sender.address,
+      to: recipient.address,
+      raw: parseUnits('3.25', 18),
+      amount: '3.25',
+      decimals: 18,
+    });
+    const signed = await service.signTransfer({ privateKey: sender.privateKey, prepared });
+    expect(await nonceOf(sender.address)).toBe(nonce);
+    expect(JSON.stringify(signed).toLowerCase()).not.toContain(sender.privateKey.slice(2).toLowerCase());
+
+    const result = await service.broadcastTransfer({ serialized: signed.serialized });
+    expect(result).toMatchObject({
+      hash: signed.hash,
+      from: sender.address,
+      to: recipient.address,
+      raw: parseUnits('3.25', 18),
+    });
+    expect(await ddexOf(sender.address)).toBe(senderBefore - prepared.raw);
+    expect(await ddexOf(recipient.address)).toBe(recipientBefore + prepared.raw);
+    expect((await getTransactionReceipt(client, { hash: result.hash })).status).toBe('success');
+    expect(await nonceOf(sender.address)).toBe(nonce + 1);
+  });
+
+  it('refuses a key of another account than the connected wallet, with no transaction', async () => {
+    const nonce = await nonceOf(sender.address);
+    const recipientBefore = await ddexOf(recipient.address);
+    const error = await expectRejected(
+      service.prepareTransfer({
+        privateKey: sender.privateKey,
+        to: recipient.address,
+        amount: '1',
+        expectedFrom: recipient.address,
+      }),
+      'wrong-account',
+    );
+    expect(error.message).toBe(sendCopy.keyMismatch);
     expectNoKeyIn(error, sender.privateKey);
+    expect(await nonceOf(sender.address)).toBe(nonce);
+    expect(await ddexOf(recipient.address)).toBe(recipientBefore);
+  });
+
+  it('refuses an amount above the balance while preparing, naming both figures', async () => {
+    const nonce = await nonceOf(sender.address);
+    const balance = await ddexOf(sender.address);
+    const error = await expectRejected(
+      service.prepareTransfer({
+        privateKey: sender.privateKey,
+        to: recipient.address,
+        amount: formatUnits(balance + 1n, 18),
+        expectedFrom: sender.address,
+      }),
+      'insufficient-token-balance',
+    );
+    expect(error.message).toContain(formatUnits(balance, 18));
+    expect(error.message).toContain(formatUnits(balance + 1n, 18));
+    expectNoKeyIn(error, sender.privateKey);
+    expect(await nonceOf(sender.address)).toBe(nonce);
+  });
+
+  it('reports no ETH for gas when broadcasting (the node checks fees only then), moving nothing', async () => {
+    const fresh = await freshAccount({ ddex: '2' });
+    const prepared = await service.prepareTransfer({
+      privateKey: fresh.privateKey,
+      to: recipient.address,
+      amount: '1',
+      expectedFrom: fresh.address,
+    });
+    const signed = await service.signTransfer({ privateKey: fresh.privateKey, prepared });
+    const error = await expectRejected(
+      service.broadcastTransfer({ serialized: signed.serialized }),
+      'insufficient-funds-for-gas',
+    );
+    expect(error.hash).toBeUndefined();
+    expectNoKeyIn(error, fresh.privateKey);
+    expect(await nonceOf(fresh.address)).toBe(0);
+    expect(await ddexOf(fresh.address)).toBe(parseUnits('2', 18));
+  });
+
+  it('refuses malformed keys in every step without echoing them', async () => {
+    const prepared = await service.prepareTransfer({
+      privateKey: sender.privateKey,
+      to: recipient.address,
+      amount: '1',
+      expectedFrom: sender.address,
+    });
+    const almost = `${sender.privateKey.slice(0, -1)}g`;
+    for (const attempt of [
+      service.prepareTransfer({
+        privateKey: almost,
+        to: recipient.address,
+        amount: '1',
+        expectedFrom: sender.address,
+      }),
+      service.signTransfer({ privateKey: almost, prepared }),
+    ]) {
+      const error = await expectRejected(attempt, 'invalid-private-key');
+      expect(exposedText(error)).not.toContain(almost.slice(2, -1));
+    }
   });
 });

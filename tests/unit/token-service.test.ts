@@ -9,14 +9,19 @@ import {
   encodeErrorResult,
   HttpRequestError,
   InsufficientFundsError,
+  decodeFunctionData,
   InvalidInputRpcError,
   keccak256,
+  parseTransaction,
+  recoverTransactionAddress,
+  serializeTransaction,
   RpcRequestError,
   TimeoutError,
   TransactionExecutionError,
   type Hex,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendCopy, tokenCopy } from '../../src/copy/index.ts';
 import {
   checkAmountText,
   createTokenService,
@@ -251,11 +256,12 @@ describe('signing on demand', () => {
   });
 });
 
-// A node that accepts any transaction and answers with a scripted receipt.
-type Script = { receipt: 'reverted' | 'never' };
+// A node that accepts any transaction and answers with a scripted receipt and balance.
+type Script = { receipt: 'reverted' | 'never'; balance?: bigint };
 let server: Server;
 let rpcUrl: string;
 let script: Script = { receipt: 'reverted' };
+const BALANCE_OF = '0x70a08231';
 const calls: string[] = [];
 let blockNumber = 100;
 
@@ -264,8 +270,10 @@ function answer(method: string, params: unknown[]): unknown {
   switch (method) {
     case 'eth_chainId':
       return '0x7a69';
-    case 'eth_call':
-      return word(18);
+    case 'eth_call': {
+      const { data } = params[0] as { data: Hex };
+      return data.startsWith(BALANCE_OF) ? word(script.balance ?? 10n ** 24n) : word(18);
+    }
     case 'eth_getTransactionCount':
       return '0x0';
     case 'eth_blockNumber':
@@ -374,6 +382,124 @@ describe('transfers a local chain cannot script', () => {
       reason: 'invalid-private-key',
     });
     await expect(service.readBalance('nobody')).rejects.toMatchObject({ reason: 'invalid-address' });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('the split transfer: prepare, sign, broadcast', () => {
+  // Hardhat's account #1, another published test key.
+  const OTHER_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  const RECIPIENT = OTHER_ADDRESS;
+  const service = () => createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN });
+  const request = { privateKey: KEY, to: RECIPIENT, amount: '1.5', expectedFrom: ADDRESS.toLowerCase() };
+  const keyDigits = KEY.slice(2);
+  const hasNoKey = (value: unknown) => {
+    const text = JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    expect(text.toLowerCase()).not.toContain(keyDigits);
+    expect(text).not.toContain(BigInt(KEY).toString(10));
+  };
+
+  it('prepares a checked transfer holding no key, sending nothing', async () => {
+    script = { receipt: 'reverted' };
+    calls.length = 0;
+    const prepared = await service().prepareTransfer(request);
+    expect(prepared).toEqual({
+      from: ADDRESS,
+      to: RECIPIENT,
+      raw: 15n * 10n ** 17n,
+      amount: '1.5',
+      decimals: 18,
+    });
+    hasNoKey(prepared);
+    expect(calls).not.toContain('eth_sendRawTransaction');
+    expect(calls).not.toContain('eth_estimateGas');
+  });
+
+  it('refuses a key of another account than the connected wallet, before any network call', async () => {
+    calls.length = 0;
+    const error = await service()
+      .prepareTransfer({ ...request, expectedFrom: OTHER_ADDRESS })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenServiceError);
+    expect(error).toMatchObject({ reason: 'wrong-account', message: sendCopy.keyMismatch });
+    hasNoKey({ message: (error as Error).message, cause: String((error as Error).cause) });
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses an amount above the balance with both figures, before signing', async () => {
+    script = { receipt: 'reverted', balance: 10n ** 18n };
+    calls.length = 0;
+    await expect(service().prepareTransfer(request)).rejects.toMatchObject({
+      reason: 'insufficient-token-balance',
+      message: tokenCopy.insufficientTokenBalanceOf('1', '1.5'),
+    });
+    expect(calls).not.toContain('eth_estimateGas');
+    script = { receipt: 'reverted' };
+  });
+
+  it('signs locally: a DDEX transfer for the configured chain whose hash is known before sending', async () => {
+    const prepared = await service().prepareTransfer(request);
+    calls.length = 0;
+    const signed = await service().signTransfer({ privateKey: KEY, prepared });
+    expect(Object.keys(signed).sort()).toEqual(['hash', 'serialized']);
+    expect(signed.hash).toBe(keccak256(signed.serialized));
+    const tx = parseTransaction(signed.serialized);
+    expect(tx).toMatchObject({ chainId: 31337, to: TOKEN.toLowerCase(), nonce: 0, gas: 60_000n });
+    expect(decodeFunctionData({ abi: tokenAbi, data: tx.data ?? '0x' })).toEqual({
+      functionName: 'transfer',
+      args: [RECIPIENT, 15n * 10n ** 17n],
+    });
+    expect(await recoverTransactionAddress({ serializedTransaction: signed.serialized as never })).toBe(
+      ADDRESS,
+    );
+    hasNoKey(signed);
+    expect(calls).toContain('eth_getTransactionCount');
+    expect(calls).not.toContain('eth_sendRawTransaction');
+  });
+
+  it('refuses to sign with a key other than the prepared sender', async () => {
+    const prepared = await service().prepareTransfer(request);
+    const other = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+    await expect(service().signTransfer({ privateKey: other, prepared })).rejects.toMatchObject({
+      reason: 'wrong-account',
+    });
+  });
+
+  it('broadcasts the signed transaction and reports a mined revert with its hash', async () => {
+    script = { receipt: 'reverted' };
+    const prepared = await service().prepareTransfer(request);
+    const signed = await service().signTransfer({ privateKey: KEY, prepared });
+    calls.length = 0;
+    const error = await service()
+      .broadcastTransfer({ serialized: signed.serialized })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ reason: 'reverted', hash: signed.hash });
+    expect(calls).toContain('eth_sendRawTransaction');
+  });
+
+  it('broadcasts nothing that is not a signed DDEX transfer for the configured chain', async () => {
+    const prepared = await service().prepareTransfer(request);
+    const signed = await service().signTransfer({ privateKey: KEY, prepared });
+    const elsewhere = createTokenService({ rpcUrl, chainId: 1, tokenAddress: TOKEN });
+    const otherToken = createTokenService({ rpcUrl, chainId: 31337, tokenAddress: OTHER_ADDRESS });
+    const unsigned = serializeTransaction({
+      ...parseTransaction(signed.serialized),
+      r: undefined,
+      s: undefined,
+      v: undefined,
+      yParity: undefined,
+    } as never);
+    calls.length = 0;
+    for (const [service, serialized] of [
+      [elsewhere, signed.serialized],
+      [otherToken, signed.serialized],
+      [createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN }), unsigned],
+      [createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN }), '0x1234'],
+    ] as const) {
+      await expect(service.broadcastTransfer({ serialized: serialized as Hex })).rejects.toMatchObject({
+        reason: 'unknown',
+      });
+    }
     expect(calls).toEqual([]);
   });
 });

@@ -1,6 +1,11 @@
 export { createTokenService } from './token-service.ts';
 export {
   TokenServiceError,
+  type BroadcastTransferRequest,
+  type PreparedTransfer,
+  type PrepareTransferRequest,
+  type SignedTransfer,
+  type SignTransferRequest,
   type TokenBalance,
   type TokenService,
   type TokenServiceConfig,

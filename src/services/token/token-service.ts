@@ -1,13 +1,18 @@
-import { chainName, tokenCopy as tokenServiceMessages } from '../../copy/index.ts';
+import { chainName, sendCopy, tokenCopy as tokenServiceMessages } from '../../copy/index.ts';
 import {
   BaseError,
   ContractFunctionRevertedError,
   createClient,
+  decodeFunctionData,
+  encodeFunctionData,
   formatUnits,
+  getContractError,
   getAddress,
   http,
   isAddress,
+  keccak256,
   maxUint256,
+  parseTransaction,
   parseUnits,
   zeroAddress,
   type Address,
@@ -16,9 +21,19 @@ import {
   type Hex,
   type PrivateKeyAccount,
 } from 'viem';
-import { getChainId, readContract, waitForTransactionReceipt, writeContract } from 'viem/actions';
+import {
+  getChainId,
+  prepareTransactionRequest,
+  readContract,
+  sendRawTransaction,
+  waitForTransactionReceipt,
+} from 'viem/actions';
 import {
   TokenServiceError,
+  type BroadcastTransferRequest,
+  type PreparedTransfer,
+  type SignedTransfer,
+  type SignTransferRequest,
   type TokenBalance,
   type TokenService,
   type TokenServiceConfig,
@@ -349,6 +364,134 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     return decimalsRead;
   };
 
+  /** The DDEX transfer a signed transaction carries, refusing anything else before it is sent. */
+  function transferIn(serialized: Hex): { to: Address; raw: bigint } {
+    const refuse = (why: string) =>
+      new TokenServiceError('unknown', tokenServiceMessages.unknown, { cause: new Error(why) });
+    let call;
+    try {
+      const tx = parseTransaction(serialized);
+      if (tx.r === undefined || tx.chainId !== config.chainId) throw new Error();
+      if (!tx.to || getAddress(tx.to) !== tokenAddress || !tx.data) throw new Error();
+      call = decodeFunctionData({ abi: tokenAbi, data: tx.data });
+    } catch {
+      throw refuse(`not a signed DDEX transaction for chain ${config.chainId}`);
+    }
+    if (call.functionName !== 'transfer') throw refuse(`a DDEX ${call.functionName} call, not a transfer`);
+    const [to, raw] = call.args;
+    return { to: getAddress(to), raw };
+  }
+
+  async function prepare(
+    request: TransferRequest,
+    expectedFrom: string | undefined,
+  ): Promise<PreparedTransfer> {
+    const privateKey = normalizePrivateKey(request.privateKey);
+    const secrets = secretsOf(privateKey);
+    const expected = expectedFrom === undefined ? undefined : parseHolder(expectedFrom);
+    const { address: from } = await signerFor(privateKey);
+    if (expected !== undefined && from !== expected) {
+      throw new TokenServiceError('wrong-account', sendCopy.keyMismatch);
+    }
+    const to = parseRecipient(request.to);
+    const amount = checkAmountText(request.amount);
+    try {
+      // viem does not compare the node's chain with the client's for locally
+      // signed transactions; the node would refuse them with an obscure
+      // "invalid chainId". Checked on every transfer, as the key is about to be used.
+      await assertChain();
+      const [decimals, balance] = await Promise.all([
+        tokenDecimals(),
+        readContract(reads, {
+          address: tokenAddress,
+          abi: tokenAbi,
+          functionName: 'balanceOf',
+          args: [from],
+        }),
+      ]);
+      const raw = parseAmount(amount, decimals);
+      if (balance < raw) {
+        throw new TokenServiceError(
+          'insufficient-token-balance',
+          tokenServiceMessages.insufficientTokenBalanceOf(
+            formatUnits(balance, decimals),
+            formatUnits(raw, decimals),
+          ),
+        );
+      }
+      return { from, to, raw, amount: formatUnits(raw, decimals), decimals };
+    } catch (error) {
+      throw toTokenServiceError(error, { secrets, decimals: knownDecimals });
+    }
+  }
+
+  async function sign({ privateKey: text, prepared }: SignTransferRequest): Promise<SignedTransfer> {
+    const privateKey = normalizePrivateKey(text);
+    const secrets = secretsOf(privateKey);
+    const account = await signerFor(privateKey);
+    if (account.address !== getAddress(prepared.from)) {
+      throw new TokenServiceError('wrong-account', sendCopy.keyMismatch);
+    }
+    const args = [parseRecipient(prepared.to), prepared.raw] as const;
+    try {
+      const request = await prepareTransactionRequest(sends, {
+        account,
+        chain,
+        to: tokenAddress,
+        data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args }),
+      }).catch((error: unknown) => {
+        // As writeContract does, so a refusal the gas estimate foresees decodes to its cause.
+        throw getContractError(error as BaseError, {
+          abi: tokenAbi,
+          address: tokenAddress,
+          args,
+          functionName: 'transfer',
+          sender: account.address,
+        });
+      });
+      const serialized = await account.signTransaction(request as never);
+      return { serialized, hash: keccak256(serialized) };
+    } catch (error) {
+      throw toTokenServiceError(error, { secrets, decimals: prepared.decimals });
+    }
+  }
+
+  async function broadcast({ serialized }: BroadcastTransferRequest): Promise<TransferResult> {
+    const { to, raw } = transferIn(serialized);
+    let hash: Hash | undefined;
+    try {
+      hash = await sendRawTransaction(sends, { serializedTransaction: serialized });
+      const receipt = await waitForTransactionReceipt(reads, {
+        hash,
+        timeout: confirmationTimeoutMs,
+        pollingInterval: POLLING_INTERVAL_MS,
+      });
+      if (receipt.status !== 'success') {
+        throw new TokenServiceError('reverted', tokenServiceMessages.reverted, { hash });
+      }
+      return { hash, from: getAddress(receipt.from), to, raw, blockNumber: receipt.blockNumber };
+    } catch (error) {
+      if (
+        error instanceof BaseError &&
+        error.walk((e) => (e as Error).name === 'WaitForTransactionReceiptTimeoutError')
+      ) {
+        throw new TokenServiceError(
+          'confirmation-timeout',
+          tokenServiceMessages.notConfirmed(Math.round(confirmationTimeoutMs / 1000)),
+          { hash, cause: summarise(error, []) },
+        );
+      }
+      const failure = toTokenServiceError(error, { decimals: knownDecimals, hash });
+      if (hash === undefined || error instanceof TokenServiceError) throw failure;
+      // The transaction is out; a user who retried now could pay twice.
+      throw new TokenServiceError(
+        failure.reason,
+        `${tokenServiceMessages.sentButUnchecked} ${failure.message}`,
+        { hash, cause: failure.cause as Error | undefined },
+      );
+    }
+  }
+
   return {
     async readBalance(holder: string): Promise<TokenBalance> {
       const address = parseHolder(holder);
@@ -370,60 +513,13 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     },
 
     async transfer(request: TransferRequest): Promise<TransferResult> {
-      const privateKey = normalizePrivateKey(request.privateKey);
-      const to = parseRecipient(request.to);
-      const amount = checkAmountText(request.amount);
-      const secrets = secretsOf(privateKey);
-
-      let hash: Hash | undefined;
-      try {
-        // viem does not compare the node's chain with the client's for locally
-        // signed transactions; the node would refuse them with an obscure
-        // "invalid chainId". Checked on every transfer, as the key is about to be used.
-        await assertChain();
-        const raw = parseAmount(amount, await tokenDecimals());
-
-        const account = await signerFor(privateKey);
-
-        hash = await writeContract(sends, {
-          account,
-          address: tokenAddress,
-          abi: tokenAbi,
-          functionName: 'transfer',
-          args: [to, raw],
-        });
-        const receipt = await waitForTransactionReceipt(reads, {
-          hash,
-          timeout: confirmationTimeoutMs,
-          pollingInterval: POLLING_INTERVAL_MS,
-        });
-        if (receipt.status !== 'success') {
-          throw new TokenServiceError('reverted', tokenServiceMessages.reverted, { hash });
-        }
-        return { hash, from: account.address, to, raw, blockNumber: receipt.blockNumber };
-      } catch (error) {
-        if (
-          error instanceof BaseError &&
-          error.walk((e) => (e as Error).name === 'WaitForTransactionReceiptTimeoutError')
-        ) {
-          throw new TokenServiceError(
-            'confirmation-timeout',
-            tokenServiceMessages.notConfirmed(Math.round(confirmationTimeoutMs / 1000)),
-            { hash, cause: summarise(error, secrets) },
-          );
-        }
-        const failure = toTokenServiceError(error, { secrets, decimals: knownDecimals, hash });
-        if (hash === undefined || error instanceof TokenServiceError) throw failure;
-        // The transaction is out; a user who retried now could pay twice.
-        throw new TokenServiceError(
-          failure.reason,
-          `${tokenServiceMessages.sentButUnchecked} ${failure.message}`,
-          {
-            hash,
-            cause: failure.cause as Error | undefined,
-          },
-        );
-      }
+      const prepared = await prepare(request, undefined);
+      const signed = await sign({ privateKey: request.privateKey, prepared });
+      return broadcast(signed);
     },
+
+    prepareTransfer: ({ expectedFrom, ...request }) => prepare(request, expectedFrom),
+    signTransfer: sign,
+    broadcastTransfer: broadcast,
   };
 }

@@ -1,4 +1,4 @@
-import type { Address, Hash } from 'viem';
+import type { Address, Hash, Hex } from 'viem';
 
 export type TokenServiceConfig = {
   /** JSON-RPC endpoint of the node; reads and sends both go through it. */
@@ -27,6 +27,40 @@ export type TransferRequest = {
   amount: string;
 };
 
+/** What the form hands over before anything is signed: the key only to check it, never kept. */
+export type PrepareTransferRequest = TransferRequest & {
+  /** The connected wallet; the key must belong to it (any letter case). */
+  expectedFrom: string;
+};
+
+/** A transfer checked against the chain (recipient, amount, balance), holding no key material. */
+export type PreparedTransfer = {
+  /** The sender: the key's address, equal to the connected wallet (checksummed). */
+  from: Address;
+  /** The recipient (checksummed). */
+  to: Address;
+  /** The amount in the token's smallest unit. */
+  raw: bigint;
+  /** `raw` as decimal text with the token's decimals ('12.5'). */
+  amount: string;
+  decimals: number;
+};
+
+export type SignTransferRequest = {
+  /** Used to sign and then dropped; the service keeps no reference to it. */
+  privateKey: string;
+  prepared: PreparedTransfer;
+};
+
+/** A signed transaction, ready to broadcast; the signature reveals nothing of the key. */
+export type SignedTransfer = {
+  serialized: Hex;
+  /** The hash the transaction will have once broadcast. */
+  hash: Hash;
+};
+
+export type BroadcastTransferRequest = { serialized: Hex };
+
 export type TransferResult = {
   hash: Hash;
   /** The address the private key belongs to (checksummed). */
@@ -46,10 +80,26 @@ export interface TokenService {
    * Rejects with a TokenServiceError; inputs are checked before any network call.
    */
   transfer(request: TransferRequest): Promise<TransferResult>;
+  /**
+   * Every check that needs no signature, in this order: the key's format and range, the key's
+   * address against `expectedFrom`, the recipient, the amount's syntax, the node's chain, the
+   * token's decimals and the sender's balance. Sends nothing.
+   */
+  prepareTransfer(request: PrepareTransferRequest): Promise<PreparedTransfer>;
+  /**
+   * Fills nonce, gas and fees from the node and signs locally. Sends nothing. A refusal the gas
+   * estimate foresees (the token's) rejects here; nodes check the sender's ETH for the fee only
+   * on broadcast.
+   */
+  signTransfer(request: SignTransferRequest): Promise<SignedTransfer>;
+  /** Sends a signed DDEX transfer for the configured chain and waits for its receipt. */
+  broadcastTransfer(request: BroadcastTransferRequest): Promise<TransferResult>;
 }
 
 export type TokenServiceErrorReason =
   | 'invalid-private-key'
+  /** The key is valid but belongs to another account than the connected wallet. */
+  | 'wrong-account'
   | 'invalid-recipient'
   /** readBalance was given something that is not an address. */
   | 'invalid-address'

@@ -1,0 +1,163 @@
+import { expect } from 'vitest';
+import type { EventObject } from 'xstate';
+import { sendCopy, tokenCopy } from '../../src/copy/index.ts';
+import { sendBusyTag, sendMachine } from '../../src/machines/send.machine.ts';
+import type { ToastRequest } from '../../src/machines/shared.ts';
+import type { AuthUser } from '../../src/services/supabase/types.ts';
+import {
+  TokenServiceError,
+  type PreparedTransfer,
+  type SignedTransfer,
+  type TransferResult,
+} from '../../src/services/token/types.ts';
+import { describeModel } from './support/index.ts';
+
+const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const HASH = `0x${'cd'.repeat(32)}` as const;
+const user: AuthUser = { id: 'user-1', email: 'ada@example.test', emailConfirmedAt: null, metadata: {} };
+// xstate/graph prints every event with JSON.stringify, which refuses bigints. The machine never
+// reads the amounts, so the model's actor outputs carry them as text.
+const jsonSafe = <T>(value: T): T =>
+  JSON.parse(JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))) as T;
+const prepared = jsonSafe<PreparedTransfer>({
+  from: WALLET,
+  to: OTHER,
+  raw: 10n ** 18n,
+  amount: '1',
+  decimals: 18,
+});
+const signed: SignedTransfer = { serialized: '0x02f8b1827a69', hash: HASH };
+const result = jsonSafe<TransferResult>({
+  hash: HASH,
+  from: WALLET,
+  to: OTHER,
+  raw: 10n ** 18n,
+  blockNumber: 3n,
+});
+
+const toastTitles = new Set<string>([
+  sendCopy.walletNotConnected.title,
+  sendCopy.missingInformation.title,
+  sendCopy.privateKeyRequired.title,
+  sendCopy.configurationError.title,
+  sendCopy.invalidTransfer,
+  sendCopy.transferFailed,
+  sendCopy.transferSubmitted,
+  sendCopy.transferCancelled,
+  sendCopy.historyNotSaved,
+]);
+
+let toasts: ToastRequest[] = [];
+let reports: EventObject[] = [];
+
+const provide = {
+  actions: {
+    showToast: (_: unknown, params: ToastRequest) => void toasts.push(params),
+    report: (_: unknown, params: EventObject) => void reports.push(params),
+  },
+};
+
+const submit = (fields: Partial<{ recipient: string; amount: string; privateKey: string }> = {}) => ({
+  type: 'send.submit',
+  recipient: OTHER,
+  amount: '1',
+  privateKey: KEY,
+  ...fields,
+});
+
+const states = {
+  '*': (snapshot: ReturnType<typeof sendMachine.transition>) => {
+    const { context } = snapshot;
+    // The key is held only until it has signed, and never as text.
+    if (!snapshot.matches({ sending: 'unsigned' })) expect(context.privateKey).toBeNull();
+    expect(JSON.stringify(context, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(
+      KEY.slice(2),
+    );
+    for (const toast of toasts) expect(toastTitles).toContain(toast.title);
+    for (const event of reports) expect(event).toEqual({ type: 'send.transferSubmitted', hash: HASH });
+    toasts = [];
+    reports = [];
+  },
+  editing: (snapshot: ReturnType<typeof sendMachine.transition>) => {
+    expect(snapshot.hasTag(sendBusyTag)).toBe(false);
+    expect(snapshot.context).toMatchObject({ privateKey: null, prepared: null, signed: null });
+  },
+  sending: (snapshot: ReturnType<typeof sendMachine.transition>) => {
+    expect(snapshot.hasTag(sendBusyTag)).toBe(true);
+    expect(snapshot.context.walletAddress).not.toBeNull();
+  },
+  'sending.unsigned': (snapshot: ReturnType<typeof sendMachine.transition>) =>
+    expect(snapshot.context.privateKey?.reveal()).toBe(KEY),
+  'sending.unsigned.signing': (snapshot: ReturnType<typeof sendMachine.transition>) =>
+    expect(snapshot.context.prepared).toEqual(prepared),
+  'sending.broadcasting': (snapshot: ReturnType<typeof sendMachine.transition>) =>
+    expect(snapshot.context.signed).toEqual(signed),
+  'sending.recording': (snapshot: ReturnType<typeof sendMachine.transition>) => {
+    expect(snapshot.context.userId).toBe(user.id);
+    expect(snapshot.context.lastHash).toBe(HASH);
+  },
+};
+
+// With a token contract: the whole send, its failures, and the cancellations.
+describeModel({
+  name: 'send',
+  machine: sendMachine,
+  input: { tokenConfigured: true },
+  deferredActors: ['prepareTransfer', 'signTransfer', 'broadcastTransfer', 'recordTransaction'],
+  provide,
+  events: {
+    'send.submit': [submit(), submit({ recipient: '' }), submit({ privateKey: '' })],
+    'wallet.changed': [
+      { type: 'wallet.changed', address: WALLET, chainId: 31337 },
+      { type: 'wallet.changed', address: OTHER, chainId: 31337 },
+    ],
+    'session.changed': [
+      { type: 'session.changed', user },
+      { type: 'session.changed', user: null },
+    ],
+    'xstate.done.actor.prepareTransfer': [{ type: 'xstate.done.actor.prepareTransfer', output: prepared }],
+    'xstate.error.actor.prepareTransfer': [
+      {
+        type: 'xstate.error.actor.prepareTransfer',
+        error: new TokenServiceError('wrong-account', sendCopy.keyMismatch),
+      },
+    ],
+    'xstate.done.actor.signTransfer': [{ type: 'xstate.done.actor.signTransfer', output: signed }],
+    'xstate.error.actor.signTransfer': [
+      { type: 'xstate.error.actor.signTransfer', error: new TokenServiceError('unknown', tokenCopy.unknown) },
+    ],
+    'xstate.done.actor.broadcastTransfer': [{ type: 'xstate.done.actor.broadcastTransfer', output: result }],
+    'xstate.error.actor.broadcastTransfer': [
+      {
+        type: 'xstate.error.actor.broadcastTransfer',
+        error: new TokenServiceError('insufficient-funds-for-gas', tokenCopy.insufficientFundsForGas),
+      },
+    ],
+    'xstate.done.actor.recordTransaction': [
+      { type: 'xstate.done.actor.recordTransaction', output: { recorded: true } },
+    ],
+    'xstate.error.actor.recordTransaction': [
+      { type: 'xstate.error.actor.recordTransaction', error: new Error('no profile wallet') },
+    ],
+  },
+  states,
+});
+
+// Without one: §5's last step, the only way a submit ends.
+describeModel({
+  name: 'send',
+  machine: sendMachine,
+  input: { tokenConfigured: false },
+  provide,
+  events: {
+    'send.submit': [submit()],
+    'wallet.changed': [{ type: 'wallet.changed', address: WALLET, chainId: 31337 }],
+    'session.changed': [{ type: 'session.changed', user: null }],
+  },
+  states: {
+    ...states,
+    sending: () => expect.fail('a send began without a token contract'),
+  },
+});

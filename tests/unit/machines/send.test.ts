@@ -1,0 +1,665 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, type AnyActorRef, type EventObject, type InspectionEvent } from 'xstate';
+import { sendCopy, tokenCopy } from '../../../src/copy/index.ts';
+import {
+  sendBusyTag,
+  sendMachine,
+  type PrepareTransferInput,
+  type RecordTransactionInput,
+  type SealedKey,
+  type SignTransferInput,
+} from '../../../src/machines/send.machine.ts';
+import type { ToastRequest } from '../../../src/machines/shared.ts';
+import type { AuthUser } from '../../../src/services/supabase/types.ts';
+import {
+  TokenServiceError,
+  type BroadcastTransferRequest,
+  type PreparedTransfer,
+  type SignedTransfer,
+  type TransferResult,
+} from '../../../src/services/token/types.ts';
+
+const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+// A key as a person pastes it; its digits are what must never leak.
+const KEY = '0xAC0974BEC39A17E36BA4A6B4D238FF944BACB478CBED5EFCAE784D7BF4F2FF80';
+const KEY_DIGITS = KEY.slice(2).toLowerCase();
+const HASH = `0x${'ab'.repeat(32)}` as const;
+const user: AuthUser = { id: 'user-1', email: 'ada@example.test', emailConfirmedAt: null, metadata: {} };
+const prepared: PreparedTransfer = {
+  from: WALLET,
+  to: RECIPIENT,
+  raw: 125n * 10n ** 17n,
+  amount: '12.5',
+  decimals: 18,
+};
+const signed: SignedTransfer = { serialized: '0x02f8b1827a69', hash: HASH };
+const result: TransferResult = {
+  hash: HASH,
+  from: WALLET,
+  to: RECIPIENT,
+  raw: prepared.raw,
+  blockNumber: 7n,
+};
+const submit = (fields: Partial<{ recipient: string; amount: string; privateKey: string }> = {}) => ({
+  type: 'send.submit' as const,
+  recipient: RECIPIENT,
+  amount: '12.5',
+  privateKey: KEY,
+  ...fields,
+});
+
+type Deferred<T, I> = { input: I; resolve: (value: T) => void; reject: (error: unknown) => void };
+
+function deferredActor<T, I>(calls: Deferred<T, I>[]) {
+  return fromPromise<T, I>(
+    ({ input }) => new Promise<T>((resolve, reject) => void calls.push({ input, resolve, reject })),
+  );
+}
+
+function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
+  const toasts: ToastRequest[] = [];
+  const reports: EventObject[] = [];
+  const inspected: InspectionEvent[] = [];
+  const prepares: Deferred<PreparedTransfer, PrepareTransferInput>[] = [];
+  const signs: Deferred<SignedTransfer, SignTransferInput>[] = [];
+  const broadcasts: Deferred<TransferResult, BroadcastTransferRequest>[] = [];
+  const records: Deferred<unknown, RecordTransactionInput>[] = [];
+  const machine = sendMachine.provide({
+    actions: {
+      showToast: (_, params) => void toasts.push(params),
+      report: (_, params) => void reports.push(params),
+    },
+    actors: {
+      prepareTransfer: deferredActor(prepares),
+      signTransfer: deferredActor(signs),
+      broadcastTransfer: deferredActor(broadcasts),
+      recordTransaction: deferredActor(records),
+    },
+  });
+  const actor = createActor(machine, {
+    input: { tokenConfigured },
+    inspect: (event) => void inspected.push(event),
+  }).start();
+  const snapshot = () => actor.getSnapshot();
+  return { actor, snapshot, toasts, reports, inspected, prepares, signs, broadcasts, records };
+}
+
+type Harness = ReturnType<typeof setup>;
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const connect = ({ actor }: Harness, address: string = WALLET, chainId = 31337) =>
+  actor.send({ type: 'wallet.changed', address, chainId });
+const signIn = ({ actor }: Harness, who: AuthUser = user) =>
+  actor.send({ type: 'session.changed', user: who });
+
+/** Connected, submitted and answered up to (not including) the given step. */
+async function runTo(h: Harness, step: 'preparing' | 'signing' | 'broadcasting' | 'recording') {
+  h.actor.send(submit());
+  if (step === 'preparing') return;
+  h.prepares.at(-1)?.resolve(prepared);
+  await settle();
+  if (step === 'signing') return;
+  h.signs.at(-1)?.resolve(signed);
+  await settle();
+  if (step === 'broadcasting') return;
+  h.broadcasts.at(-1)?.resolve(result);
+  await settle();
+}
+
+/** Every string reachable from a value, through sealed keys too (by calling reveal). */
+function reachableText(value: unknown, seen = new Set<unknown>()): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  if (typeof value !== 'object' || value === null || seen.has(value)) return '';
+  seen.add(value);
+  const sealed = value as Partial<SealedKey>;
+  const parts = typeof sealed.reveal === 'function' ? [sealed.reveal()] : [];
+  for (const name of Object.getOwnPropertyNames(value)) {
+    parts.push(name, reachableText((value as Record<string, unknown>)[name], seen));
+  }
+  return parts.join('\n');
+}
+
+/** What a log, a journal or a devtools panel could print of a value. */
+function printable(value: unknown): string {
+  const json = JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ?? '';
+  return `${json}\n${inspect(value, { depth: 12, showHidden: true })}\n${String(value)}`;
+}
+
+const holdsKey = (text: string) => text.toLowerCase().includes(KEY_DIGITS);
+
+/** The key is nowhere in the machine: not in context, not in any child's input or output. */
+function expectKeyGone(h: Harness) {
+  expect(h.snapshot().context.privateKey).toBeNull();
+  expect(holdsKey(reachableText(h.actor.getPersistedSnapshot()))).toBe(false);
+}
+
+describe('send machine: §5 validation order', () => {
+  it('asks for a wallet first, whatever else is missing', () => {
+    const h = setup({ tokenConfigured: false });
+    h.actor.send(submit({ recipient: '', amount: '', privateKey: '' }));
+    h.actor.send(submit());
+    expect(h.toasts).toEqual([
+      { ...sendCopy.walletNotConnected, variant: 'destructive' },
+      { ...sendCopy.walletNotConnected, variant: 'destructive' },
+    ]);
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.prepares).toHaveLength(0);
+  });
+
+  it('then needs both the recipient and the amount, before the key', () => {
+    const h = setup();
+    connect(h);
+    for (const fields of [
+      { recipient: '' },
+      { amount: '' },
+      { recipient: '  ', privateKey: '' },
+      { amount: '\t' },
+    ]) {
+      h.actor.send(submit(fields));
+    }
+    expect(h.toasts).toEqual(Array(4).fill({ ...sendCopy.missingInformation, variant: 'destructive' }));
+    expect(h.prepares).toHaveLength(0);
+  });
+
+  it('then needs the private key', () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(submit({ privateKey: '' }));
+    h.actor.send(submit({ privateKey: '   ' }));
+    expect(h.toasts).toEqual(Array(2).fill({ ...sendCopy.privateKeyRequired, variant: 'destructive' }));
+    expect(h.prepares).toHaveLength(0);
+  });
+
+  it('stops with Configuration Error when no token contract is configured, sending nothing', () => {
+    const h = setup({ tokenConfigured: false });
+    connect(h);
+    h.actor.send(submit());
+    expect(h.toasts).toEqual([{ ...sendCopy.configurationError, variant: 'destructive' }]);
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.prepares).toHaveLength(0);
+    expectKeyGone(h);
+  });
+
+  it('keeps the fields as submitted, but never a refused key', () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(submit({ recipient: 'not yet', privateKey: '' }));
+    expect(h.snapshot().context).toMatchObject({ recipient: 'not yet', amount: '12.5', privateKey: null });
+    const noToken = setup({ tokenConfigured: false });
+    connect(noToken);
+    noToken.actor.send(submit());
+    expect(noToken.snapshot().context).toMatchObject({
+      recipient: RECIPIENT,
+      amount: '12.5',
+      privateKey: null,
+    });
+  });
+});
+
+describe('send machine: a transfer', () => {
+  it('prepares with the form and the connected wallet, handing the key over sealed', () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(submit());
+    expect(h.snapshot().value).toEqual({ sending: { unsigned: 'preparing' } });
+    expect(h.snapshot().hasTag(sendBusyTag)).toBe(true);
+    const input = h.prepares[0]?.input;
+    expect(input).toMatchObject({ to: RECIPIENT, amount: '12.5', expectedFrom: WALLET });
+    expect(input?.privateKey.reveal()).toBe(KEY);
+    expect(holdsKey(printable(input))).toBe(false);
+    expect(holdsKey(printable(h.snapshot().context))).toBe(false);
+  });
+
+  it('signs the prepared transfer, then swaps the key for the signed transaction in one transition', async () => {
+    const h = setup();
+    connect(h);
+    await runTo(h, 'signing');
+    expect(h.snapshot().value).toEqual({ sending: { unsigned: 'signing' } });
+    expect(h.signs[0]?.input.prepared).toEqual(prepared);
+    expect(h.signs[0]?.input.privateKey.reveal()).toBe(KEY);
+
+    h.signs[0]?.resolve(signed);
+    await settle();
+    const step = h.inspected.find(
+      (e) => e.type === '@xstate.microstep' && e.event.type === 'xstate.done.actor.signTransfer',
+    );
+    // The microstep of the done event: its snapshot is the one right after that single transition.
+    const after =
+      step?.type === '@xstate.microstep' ? (step.snapshot as ReturnType<typeof h.snapshot>) : null;
+    expect(after?.context).toMatchObject({
+      privateKey: null,
+      signed,
+    });
+    expect(h.snapshot().value).toEqual({ sending: 'broadcasting' });
+    expect(h.snapshot().hasTag(sendBusyTag)).toBe(true);
+    expect(h.broadcasts[0]?.input).toEqual({ serialized: signed.serialized });
+    expectKeyGone(h);
+  });
+
+  it('without a user: Transfer Submitted, reported, the form cleared, nothing recorded', async () => {
+    const h = setup();
+    connect(h);
+    await runTo(h, 'recording');
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.snapshot().hasTag(sendBusyTag)).toBe(false);
+    expect(h.toasts).toEqual([
+      { title: sendCopy.transferSubmitted, description: sendCopy.transferSubmittedDescription(HASH) },
+    ]);
+    expect(h.toasts[0]?.description).toContain(HASH.slice(0, 10));
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.records).toHaveLength(0);
+    expect(h.snapshot().context).toMatchObject({
+      lastHash: HASH,
+      recipient: '',
+      amount: '',
+      prepared: null,
+      signed: null,
+    });
+    expectKeyGone(h);
+  });
+
+  it('signed in: records the transfer before reporting it', async () => {
+    const h = setup();
+    connect(h);
+    signIn(h);
+    await runTo(h, 'recording');
+    expect(h.snapshot().value).toEqual({ sending: 'recording' });
+    expect(h.snapshot().hasTag(sendBusyTag)).toBe(true);
+    expect(h.records[0]?.input).toEqual({ hash: HASH });
+    expect(h.reports).toEqual([]);
+
+    h.records[0]?.resolve({ recorded: true });
+    await settle();
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.toasts).toEqual([
+      { title: sendCopy.transferSubmitted, description: sendCopy.transferSubmittedDescription(HASH) },
+    ]);
+  });
+
+  it('signed in: a history that cannot be written is only a notice; the balances still refresh', async () => {
+    const h = setup();
+    connect(h);
+    signIn(h);
+    await runTo(h, 'recording');
+    h.records[0]?.reject(new Error('409'));
+    await settle();
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.toasts.at(-1)).toEqual({
+      title: sendCopy.historyNotSaved,
+      description: sendCopy.historyNotSavedDescription(HASH),
+    });
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.snapshot().context.lastHash).toBe(HASH);
+  });
+
+  it('ignores submits while a transfer is under way', async () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(submit());
+    h.actor.send(submit({ amount: '99' }));
+    await runTo(h, 'signing');
+    h.actor.send(submit({ amount: '99' }));
+    expect(h.prepares).toHaveLength(1);
+    expect(h.snapshot().context.amount).toBe('12.5');
+  });
+
+  it('sends again after a transfer', async () => {
+    const h = setup();
+    connect(h);
+    await runTo(h, 'recording');
+    h.actor.send(submit({ amount: '1' }));
+    expect(h.prepares).toHaveLength(2);
+    expect(h.prepares[1]?.input.amount).toBe('1');
+  });
+});
+
+describe('send machine: failures keep the form, not the key', () => {
+  type Stage = 'preparing' | 'signing' | 'broadcasting';
+  const refusal = (reason: TokenServiceError['reason'], message: string, hash?: `0x${string}`) =>
+    new TokenServiceError(reason, message, { hash });
+  const cases: [string, Stage, unknown, ToastRequest][] = [
+    [
+      'a key of another wallet',
+      'preparing',
+      refusal('wrong-account', sendCopy.keyMismatch),
+      {
+        title: sendCopy.invalidTransfer,
+        description: `${sendCopy.keyMismatch} ${sendCopy.keyCleared}`,
+        variant: 'destructive',
+      },
+    ],
+    [
+      'a malformed key',
+      'preparing',
+      refusal('invalid-private-key', tokenCopy.invalidPrivateKeyFormat),
+      {
+        title: sendCopy.invalidTransfer,
+        description: `${tokenCopy.invalidPrivateKeyFormat} ${sendCopy.keyCleared}`,
+        variant: 'destructive',
+      },
+    ],
+    [
+      'a recipient that is no address',
+      'preparing',
+      refusal('invalid-recipient', tokenCopy.invalidRecipient),
+      {
+        title: sendCopy.invalidTransfer,
+        description: `${tokenCopy.invalidRecipient} ${sendCopy.keyCleared}`,
+        variant: 'destructive',
+      },
+    ],
+    [
+      'too many decimals',
+      'preparing',
+      refusal('invalid-amount', tokenCopy.tooManyDecimals(18)),
+      {
+        title: sendCopy.invalidTransfer,
+        description: `${tokenCopy.tooManyDecimals(18)} ${sendCopy.keyCleared}`,
+        variant: 'destructive',
+      },
+    ],
+    [
+      'an amount above the balance',
+      'preparing',
+      refusal('insufficient-token-balance', tokenCopy.insufficientTokenBalanceOf('1', '12.5')),
+      {
+        title: sendCopy.invalidTransfer,
+        description: `${tokenCopy.insufficientTokenBalanceOf('1', '12.5')} ${sendCopy.keyCleared}`,
+        variant: 'destructive',
+      },
+    ],
+    [
+      'an unreachable node',
+      'preparing',
+      refusal('rpc-unavailable', tokenCopy.rpcUnavailable),
+      {
+        title: sendCopy.transferFailed,
+        description: `${tokenCopy.rpcUnavailable} ${sendCopy.keyCleared}`,
+        variant: 'destructive',
+      },
+    ],
+    [
+      'a failed signature',
+      'signing',
+      refusal('unknown', tokenCopy.unknown),
+      {
+        title: sendCopy.transferFailed,
+        description: `${tokenCopy.unknown} ${sendCopy.keyCleared}`,
+        variant: 'destructive',
+      },
+    ],
+    [
+      'no ETH for gas',
+      'broadcasting',
+      refusal('insufficient-funds-for-gas', tokenCopy.insufficientFundsForGas),
+      {
+        title: sendCopy.transferFailed,
+        description: `${tokenCopy.insufficientFundsForGas} ${sendCopy.keyCleared}`,
+        variant: 'destructive',
+      },
+    ],
+    [
+      'a mined revert (sent: no retry hint)',
+      'broadcasting',
+      refusal('reverted', tokenCopy.reverted, HASH),
+      { title: sendCopy.transferFailed, description: tokenCopy.reverted, variant: 'destructive' },
+    ],
+    [
+      'a receipt that never came',
+      'broadcasting',
+      refusal('confirmation-timeout', tokenCopy.notConfirmed(120), HASH),
+      {
+        title: sendCopy.transferNotConfirmed,
+        description: tokenCopy.notConfirmed(120),
+        variant: 'destructive',
+      },
+    ],
+    [
+      'something that is not an error',
+      'signing',
+      'boom',
+      {
+        title: sendCopy.transferFailed,
+        description: `${tokenCopy.unknown} ${sendCopy.keyCleared}`,
+        variant: 'destructive',
+      },
+    ],
+  ];
+
+  it.each(cases)('%s', async (_, stage, error, toast) => {
+    const h = setup();
+    connect(h);
+    signIn(h);
+    await runTo(h, stage);
+    const pending = { preparing: h.prepares, signing: h.signs, broadcasting: h.broadcasts }[stage];
+    pending.at(-1)?.reject(error);
+    await settle();
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.toasts).toEqual([toast]);
+    expect(h.reports).toEqual([]);
+    expect(h.records).toHaveLength(0);
+    expect(h.snapshot().context).toMatchObject({ recipient: RECIPIENT, amount: '12.5', lastHash: null });
+    expectKeyGone(h);
+  });
+
+  it('never shows the key, even when a failure quotes it', async () => {
+    const h = setup();
+    connect(h);
+    await runTo(h, 'signing');
+    h.signs[0]?.reject(new Error(`cannot sign with ${KEY.toLowerCase()}`));
+    await settle();
+    expect(h.toasts[0]?.description).toBe(`cannot sign with 0x[redacted] ${sendCopy.keyCleared}`);
+    expectKeyGone(h);
+  });
+
+  it('shows the failure of a key that is no key at all (any text is taken as typed)', async () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(submit({ privateKey: '(((( not a key ))))' }));
+    h.prepares[0]?.reject(new TokenServiceError('invalid-private-key', tokenCopy.invalidPrivateKeyFormat));
+    await settle();
+    expect(h.toasts[0]?.description).toBe(`${tokenCopy.invalidPrivateKeyFormat} ${sendCopy.keyCleared}`);
+    expect(h.snapshot().context.privateKey).toBeNull();
+  });
+
+  it('retries with a newly entered key after a failure', async () => {
+    const h = setup();
+    connect(h);
+    await runTo(h, 'preparing');
+    h.prepares[0]?.reject(new TokenServiceError('rpc-unavailable', tokenCopy.rpcUnavailable));
+    await settle();
+    h.actor.send(submit());
+    expect(h.prepares).toHaveLength(2);
+    expect(h.prepares[1]?.input.privateKey.reveal()).toBe(KEY);
+  });
+});
+
+describe('send machine: the wallet or the session changing mid-send', () => {
+  it('cancels before signing when the wallet switches account, forgetting the key', async () => {
+    const h = setup();
+    connect(h);
+    await runTo(h, 'preparing');
+    connect(h, RECIPIENT);
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.toasts).toEqual([
+      { title: sendCopy.transferCancelled, description: sendCopy.cancelledWalletChanged },
+    ]);
+    expect(h.snapshot().context).toMatchObject({
+      walletAddress: RECIPIENT,
+      recipient: RECIPIENT,
+      amount: '12.5',
+    });
+    expectKeyGone(h);
+    // The stale answer is ignored: nothing is signed.
+    h.prepares[0]?.resolve(prepared);
+    await settle();
+    expect(h.signs).toHaveLength(0);
+  });
+
+  it('cancels while signing when the wallet changes network or disconnects', async () => {
+    for (const change of [
+      { address: WALLET, chainId: 1 },
+      { address: null, chainId: null },
+    ]) {
+      const h = setup();
+      connect(h);
+      await runTo(h, 'signing');
+      h.actor.send({ type: 'wallet.changed', ...change });
+      expect(h.snapshot().value).toBe('editing');
+      expect(h.toasts.at(-1)?.title).toBe(sendCopy.transferCancelled);
+      h.signs[0]?.resolve(signed);
+      await settle();
+      expect(h.broadcasts).toHaveLength(0);
+      expectKeyGone(h);
+    }
+  });
+
+  it('carries on when the wallet reports the same account again (any letter case)', async () => {
+    const h = setup();
+    connect(h);
+    await runTo(h, 'preparing');
+    connect(h, WALLET.toLowerCase());
+    expect(h.snapshot().value).toEqual({ sending: { unsigned: 'preparing' } });
+    expect(h.snapshot().context.walletAddress).toBe(WALLET.toLowerCase());
+    expect(h.toasts).toEqual([]);
+  });
+
+  it('cancels before broadcasting when the user signs out or another user signs in', async () => {
+    for (const next of [null, { ...user, id: 'user-2' }]) {
+      const h = setup();
+      connect(h);
+      signIn(h);
+      await runTo(h, 'signing');
+      h.actor.send({ type: 'session.changed', user: next });
+      expect(h.snapshot().value).toBe('editing');
+      expect(h.toasts).toEqual([
+        { title: sendCopy.transferCancelled, description: sendCopy.cancelledSessionChanged },
+      ]);
+      expect(h.snapshot().context.userId).toBe(next?.id ?? null);
+      expectKeyGone(h);
+    }
+  });
+
+  it('carries on when a visitor signs in mid-send, and then records the transfer', async () => {
+    const h = setup();
+    connect(h);
+    await runTo(h, 'preparing');
+    signIn(h);
+    expect(h.snapshot().value).toEqual({ sending: { unsigned: 'preparing' } });
+    h.prepares[0]?.resolve(prepared);
+    await settle();
+    h.signs[0]?.resolve(signed);
+    await settle();
+    h.broadcasts[0]?.resolve(result);
+    await settle();
+    expect(h.records[0]?.input).toEqual({ hash: HASH });
+  });
+
+  it('finishes a broadcast under way whatever changes: the transaction is already out', async () => {
+    const h = setup();
+    connect(h);
+    signIn(h);
+    await runTo(h, 'broadcasting');
+    connect(h, RECIPIENT);
+    h.actor.send({ type: 'session.changed', user: null });
+    expect(h.snapshot().value).toEqual({ sending: 'broadcasting' });
+    h.broadcasts[0]?.resolve(result);
+    await settle();
+    // Signed out by then: nothing to record.
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.records).toHaveLength(0);
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.snapshot().context.walletAddress).toBe(RECIPIENT);
+  });
+
+  it('learns the wallet and the session while editing', () => {
+    const h = setup();
+    connect(h);
+    signIn(h);
+    expect(h.snapshot().context).toMatchObject({ walletAddress: WALLET, chainId: 31337, userId: user.id });
+    h.actor.send({ type: 'wallet.changed', address: null, chainId: null });
+    h.actor.send({ type: 'session.changed', user: null });
+    expect(h.snapshot().context).toMatchObject({ walletAddress: null, chainId: null, userId: null });
+    expect(h.snapshot().value).toBe('editing');
+    h.actor.send(submit());
+    expect(h.toasts).toEqual([{ ...sendCopy.walletNotConnected, variant: 'destructive' }]);
+  });
+});
+
+describe('send machine: the key in what the actor system sees', () => {
+  /** Runs a success, a failure and a cancellation in one actor, recording every inspection event. */
+  async function everything() {
+    const h = setup();
+    connect(h);
+    signIn(h);
+    await runTo(h, 'recording');
+    h.records[0]?.resolve({ recorded: true });
+    await settle();
+    await runTo(h, 'signing');
+    h.signs[1]?.reject(new TokenServiceError('unknown', tokenCopy.unknown));
+    await settle();
+    await runTo(h, 'preparing');
+    connect(h, RECIPIENT);
+    await settle();
+    expect(h.reports).toHaveLength(1);
+    expect(h.toasts.map((t) => t.title)).toEqual([
+      sendCopy.transferSubmitted,
+      sendCopy.transferFailed,
+      sendCopy.transferCancelled,
+    ]);
+    return h;
+  }
+
+  it('is in no event other than send.submit', async () => {
+    const h = await everything();
+    const events = h.inspected.filter((e) => e.type === '@xstate.event');
+    expect(events.filter((e) => e.event.type === 'send.submit')).toHaveLength(3);
+    const others = events.filter((e) => e.event.type !== 'send.submit');
+    expect(others.map((e) => e.event.type)).toEqual(
+      expect.arrayContaining([
+        'xstate.init',
+        'xstate.done.actor.prepareTransfer',
+        'xstate.done.actor.signTransfer',
+        'xstate.error.actor.signTransfer',
+        'wallet.changed',
+      ]),
+    );
+    for (const { event } of others) expect(holdsKey(printable(event)), event.type).toBe(false);
+    // The submit itself does carry it: the check above can see a key.
+    expect(events.some((e) => e.event.type === 'send.submit' && holdsKey(printable(e.event)))).toBe(true);
+  });
+
+  /** A snapshot's own data (a machine's context, a promise's input and output), not its machine definition. */
+  const ownState = (snapshot: unknown) => {
+    const { context, value, input, output, error } = snapshot as Record<string, unknown>;
+    return { context, value, input, output, error };
+  };
+
+  it('is in no action, snapshot or microstep either, except as the submit that caused it', async () => {
+    const h = await everything();
+    for (const e of h.inspected) {
+      const exposed =
+        e.type === '@xstate.action'
+          ? e.action
+          : e.type === '@xstate.snapshot' || e.type === '@xstate.microstep'
+            ? { snapshot: ownState(e.snapshot), event: e.event.type === 'send.submit' ? null : e.event }
+            : null;
+      expect(holdsKey(printable(exposed)), e.type).toBe(false);
+    }
+  });
+
+  it('reaches actors only sealed, and only the two that need it', async () => {
+    const h = await everything();
+    const holders = new Set<string>();
+    for (const e of h.inspected) {
+      if (e.type === '@xstate.event' && e.event.type === 'xstate.init' && holdsKey(reachableText(e.event))) {
+        holders.add((e.actorRef as AnyActorRef).id);
+      }
+    }
+    expect([...holders].sort()).toEqual(['prepareTransfer', 'signTransfer']);
+  });
+});
