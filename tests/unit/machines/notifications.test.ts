@@ -1,0 +1,493 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
+import type { EventObject } from 'xstate';
+import { notificationCopy } from '../../../src/copy/index.ts';
+import {
+  notificationsMachine,
+  type FeedStatus,
+  type NotificationFeedEvent,
+} from '../../../src/machines/notifications.machine.ts';
+import type { ToastRequest } from '../../../src/machines/shared.ts';
+import type { AuthUser, NotificationRow } from '../../../src/services/supabase/types.ts';
+
+const alice: AuthUser = { id: 'alice', email: 'alice@example.com', emailConfirmedAt: null, metadata: {} };
+const bob: AuthUser = { id: 'bob', email: 'bob@example.com', emailConfirmedAt: null, metadata: {} };
+
+function note(id: string, isRead = false, overrides: Partial<NotificationRow> = {}): NotificationRow {
+  return {
+    id,
+    user_id: 'alice',
+    title: `Title ${id}`,
+    message: `Message ${id}`,
+    is_read: isRead,
+    read_at: isRead ? '2025-01-01T00:00:00Z' : null,
+    created_at: '2025-01-01T00:00:00Z',
+    ...overrides,
+  };
+}
+
+type Deferred<I, O> = { input: I; resolve: (value: O) => void; reject: (error: unknown) => void };
+
+function deferred<O, I>(calls: Deferred<I, O>[]) {
+  return fromPromise<O, I>(
+    ({ input }) =>
+      new Promise<O>((resolve, reject) => {
+        calls.push({ input, resolve, reject });
+      }),
+  );
+}
+
+type Feed = { userId: string; send: (event: NotificationFeedEvent) => void; stopped: boolean };
+
+function setup(options: { feedThrows?: boolean } = {}) {
+  const toasts: ToastRequest[] = [];
+  const reports: EventObject[] = [];
+  const lists: Deferred<{ userId: string }, NotificationRow[]>[] = [];
+  const marks: Deferred<{ ids: string[] }, unknown>[] = [];
+  const clears: Deferred<{ userId: string }, unknown>[] = [];
+  const feeds: Feed[] = [];
+  const clock = new SimulatedClock();
+  const machine = notificationsMachine.provide({
+    actions: {
+      showToast: (_, params) => void toasts.push(params),
+      report: (_, params) => void reports.push(params),
+    },
+    actors: {
+      listNotifications: deferred<NotificationRow[], { userId: string }>(lists),
+      markRead: deferred<unknown, { ids: string[] }>(marks),
+      clearNotifications: deferred<unknown, { userId: string }>(clears),
+      notificationFeed: fromCallback<EventObject, { userId: string }>(({ input, sendBack }) => {
+        if (options.feedThrows) throw new Error('realtime client not available');
+        const feed: Feed = { userId: input.userId, send: sendBack, stopped: false };
+        feeds.push(feed);
+        return () => {
+          feed.stopped = true;
+        };
+      }),
+    },
+  });
+  const actor = createActor(machine, { clock }).start();
+  const lastFeed = () => {
+    const feed = feeds.at(-1);
+    if (!feed) throw new Error('no feed was started');
+    return feed;
+  };
+  const status = (value: FeedStatus) => lastFeed().send({ type: 'notifications.feedStatus', status: value });
+  const context = () => actor.getSnapshot().context;
+  const unreadReports = () => reports.map((event) => (event as EventObject & { count: number }).count);
+  return {
+    actor,
+    clock,
+    toasts,
+    reports,
+    lists,
+    marks,
+    clears,
+    feeds,
+    lastFeed,
+    status,
+    context,
+    unreadReports,
+  };
+}
+
+type Harness = ReturnType<typeof setup>;
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Signs in, answers the first fetch with `rows`, and brings the feed up (which fetches again). */
+async function signedInWith(h: Harness, rows: NotificationRow[]) {
+  h.actor.send({ type: 'session.started', user: alice });
+  h.lists.at(-1)?.resolve(rows);
+  await settle();
+  h.status('SUBSCRIBED');
+  h.lists.at(-1)?.resolve(rows);
+  await settle();
+}
+
+describe('notifications machine: list', () => {
+  it('is idle and fetches nothing while signed out', () => {
+    const h = setup();
+    h.actor.send({ type: 'notifications.open' });
+    h.actor.send({ type: 'notifications.clearAll' });
+    expect(h.actor.getSnapshot().value).toBe('idle');
+    expect([h.lists.length, h.marks.length, h.clears.length, h.feeds.length]).toEqual([0, 0, 0, 0]);
+  });
+
+  it('fetches the user’s rows and subscribes to their changes on sign-in', async () => {
+    const h = setup();
+    h.actor.send({ type: 'session.started', user: alice });
+    expect(h.lists.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
+    expect(h.feeds.map((feed) => feed.userId)).toEqual(['alice']);
+    expect(h.actor.getSnapshot().matches({ signedIn: { list: 'loading' } })).toBe(true);
+
+    h.lists[0]?.resolve([note('n2'), note('n1', true)]);
+    await settle();
+    expect(h.actor.getSnapshot().matches({ signedIn: { list: 'ready' } })).toBe(true);
+    expect(h.context().notifications.map((row) => row.id)).toEqual(['n2', 'n1']);
+    expect(h.context().unreadCount).toBe(1);
+    expect(h.reports).toEqual([{ type: 'notifications.unread', count: 1 }]);
+  });
+
+  it('shows a failed fetch with its message and keeps the rows it had', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n1')]);
+    h.actor.send({ type: 'notifications.refresh' });
+    h.lists.at(-1)?.reject(new Error('JWT expired'));
+    await settle();
+    expect(h.toasts).toEqual([
+      { title: notificationCopy.fetchError, description: 'JWT expired', variant: 'destructive' },
+    ]);
+    expect(h.context().notifications.map((row) => row.id)).toEqual(['n1']);
+    expect(h.actor.getSnapshot().matches({ signedIn: { list: 'ready' } })).toBe(true);
+  });
+
+  it('reports the unread count only when it changes', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n1'), note('n2')]);
+    h.actor.send({ type: 'notifications.refresh' });
+    h.lists.at(-1)?.resolve([note('n1'), note('n2')]);
+    await settle();
+    expect(h.unreadReports()).toEqual([2]);
+    h.actor.send({ type: 'notifications.refresh' });
+    h.lists.at(-1)?.resolve([note('n3'), note('n1'), note('n2', true)]);
+    await settle();
+    expect(h.unreadReports()).toEqual([2]);
+    h.actor.send({ type: 'notifications.refresh' });
+    h.lists.at(-1)?.resolve([]);
+    await settle();
+    expect(h.unreadReports()).toEqual([2, 0]);
+  });
+});
+
+describe('notifications machine: live feed', () => {
+  it('re-fetches and toasts a new notification with its title and a preview of the message', async () => {
+    const h = setup();
+    await signedInWith(h, []);
+    const fetches = h.lists.length;
+    const row = note('n9', false, { title: 'Payment received', message: 'x'.repeat(80) });
+    h.lastFeed().send({ type: 'notifications.changed', eventType: 'INSERT', row });
+    expect(h.toasts).toEqual([
+      { title: 'Payment received', description: notificationCopy.preview(row.message) },
+    ]);
+    // The first 50 characters of the message, no more.
+    expect(h.toasts[0]?.description?.startsWith('x'.repeat(50))).toBe(true);
+    expect(h.toasts[0]?.description).not.toContain('x'.repeat(51));
+    expect(h.lists.length).toBe(fetches + 1);
+    h.lists.at(-1)?.resolve([row]);
+    await settle();
+    expect(h.context().unreadCount).toBe(1);
+    expect(h.unreadReports()).toEqual([1]);
+  });
+
+  it('falls back to the generic title when the new row has none', () => {
+    const h = setup();
+    h.actor.send({ type: 'session.started', user: alice });
+    h.lastFeed().send({
+      type: 'notifications.changed',
+      eventType: 'INSERT',
+      row: note('n9', false, { title: '', message: 'Short' }),
+    });
+    expect(h.toasts).toEqual([
+      { title: notificationCopy.newFallbackTitle, description: notificationCopy.preview('Short') },
+    ]);
+  });
+
+  it('re-fetches without a toast on updates and deletes', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n1')]);
+    const fetches = h.lists.length;
+    h.lastFeed().send({ type: 'notifications.changed', eventType: 'UPDATE', row: note('n1', true) });
+    h.lastFeed().send({ type: 'notifications.changed', eventType: 'DELETE', row: note('n1', true) });
+    expect(h.lists.length).toBe(fetches + 2);
+    expect(h.toasts).toEqual([]);
+  });
+
+  it('lets only the newest of overlapping fetches land', async () => {
+    const h = setup();
+    h.actor.send({ type: 'session.started', user: alice });
+    h.lastFeed().send({ type: 'notifications.changed', eventType: 'UPDATE', row: note('n1', true) });
+    expect(h.lists).toHaveLength(2);
+    h.lists[1]?.resolve([note('new')]);
+    h.lists[0]?.resolve([note('old')]);
+    await settle();
+    expect(h.context().notifications.map((row) => row.id)).toEqual(['new']);
+  });
+
+  it('re-fetches when the feed comes up, since rows inserted before that never reached it', async () => {
+    const h = setup();
+    h.actor.send({ type: 'session.started', user: alice });
+    h.lists[0]?.resolve([]);
+    await settle();
+    expect(h.actor.getSnapshot().matches({ signedIn: { feed: { subscribing: 'joining' } } })).toBe(true);
+    h.status('SUBSCRIBED');
+    expect(
+      h.actor.getSnapshot().matches({ signedIn: { feed: { subscribing: 'live' }, list: 'loading' } }),
+    ).toBe(true);
+    expect(h.lists).toHaveLength(2);
+  });
+
+  it('resubscribes after 1, 2, 5 and then every 10 s while the feed keeps failing', async () => {
+    const h = setup();
+    await signedInWith(h, []);
+    const waits: [FeedStatus, number][] = [
+      ['CHANNEL_ERROR', 1000],
+      ['TIMED_OUT', 2000],
+      ['CLOSED', 5000],
+      ['CHANNEL_ERROR', 10_000],
+      ['CHANNEL_ERROR', 10_000],
+    ];
+    for (const [failure, ms] of waits) {
+      const feed = h.lastFeed();
+      const started = h.feeds.length;
+      h.status(failure);
+      expect(feed.stopped).toBe(true);
+      h.clock.increment(ms - 1);
+      expect(h.feeds.length).toBe(started);
+      h.clock.increment(1);
+      expect(h.feeds.length).toBe(started + 1);
+      expect(h.lastFeed().userId).toBe('alice');
+    }
+    expect(h.context().feedFailures).toBe(4);
+  });
+
+  it('resets the back-off and re-fetches once the feed is subscribed again', async () => {
+    const h = setup();
+    await signedInWith(h, []);
+    h.status('CHANNEL_ERROR');
+    h.clock.increment(1000);
+    h.status('CHANNEL_ERROR');
+    h.clock.increment(2000);
+    const fetches = h.lists.length;
+    h.status('SUBSCRIBED');
+    expect(h.lists.length).toBe(fetches + 1);
+    expect(h.context().feedFailures).toBe(0);
+
+    const started = h.feeds.length;
+    h.status('CLOSED');
+    h.clock.increment(1000);
+    expect(h.feeds.length).toBe(started + 1);
+  });
+
+  it('treats a feed that fails to start like a lost one', () => {
+    const h = setup({ feedThrows: true });
+    h.actor.send({ type: 'session.started', user: alice });
+    expect(h.actor.getSnapshot().matches({ signedIn: { feed: 'retryIn1s' } })).toBe(true);
+    h.clock.increment(1000);
+    expect(h.actor.getSnapshot().matches({ signedIn: { feed: 'retryIn2s' } })).toBe(true);
+    expect(h.actor.getSnapshot().status).toBe('active');
+  });
+
+  it('ignores a repeated SUBSCRIBED in the feed, though the list re-fetches', async () => {
+    const h = setup();
+    await signedInWith(h, []);
+    const fetches = h.lists.length;
+    h.status('SUBSCRIBED');
+    expect(h.actor.getSnapshot().matches({ signedIn: { feed: { subscribing: 'live' } } })).toBe(true);
+    expect(h.feeds).toHaveLength(1);
+    expect(h.lists.length).toBe(fetches + 1);
+  });
+});
+
+describe('notifications machine: marking read', () => {
+  it('marks every unread row read when the list opens, at once and then at the backend', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n3'), note('n2', true), note('n1')]);
+    h.actor.send({ type: 'notifications.open' });
+    expect(h.context().notifications.every((row) => row.is_read)).toBe(true);
+    expect(h.unreadReports()).toEqual([2, 0]);
+    expect(h.marks.map((call) => call.input)).toEqual([{ ids: ['n3', 'n1'] }]);
+    expect(h.actor.getSnapshot().matches({ signedIn: { reads: 'sending' } })).toBe(true);
+    h.marks[0]?.resolve(undefined);
+    await settle();
+    expect(h.actor.getSnapshot().matches({ signedIn: { reads: 'idle' } })).toBe(true);
+    expect(h.context().sendingReads).toBeNull();
+    expect(h.toasts).toEqual([]);
+  });
+
+  it('calls nothing when the list opens with nothing unread', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n1', true)]);
+    h.actor.send({ type: 'notifications.open' });
+    expect(h.marks).toHaveLength(0);
+  });
+
+  it('turns the rows unread again, says so and re-fetches when marking all fails', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n2'), note('n1')]);
+    h.actor.send({ type: 'notifications.open' });
+    const fetches = h.lists.length;
+    h.marks[0]?.reject(new Error('permission denied'));
+    await settle();
+    expect(h.toasts).toEqual([
+      { title: notificationCopy.markError, description: 'permission denied', variant: 'destructive' },
+    ]);
+    expect(
+      h
+        .context()
+        .notifications.filter((row) => !row.is_read)
+        .map((row) => row.id),
+    ).toEqual(['n2', 'n1']);
+    expect(h.unreadReports()).toEqual([2, 0, 2]);
+    expect(h.lists.length).toBe(fetches + 1);
+  });
+
+  it('marks one row read', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n2'), note('n1')]);
+    h.actor.send({ type: 'notifications.markOne', id: 'n1' });
+    expect(h.marks.map((call) => call.input)).toEqual([{ ids: ['n1'] }]);
+    expect(h.context().notifications.map((row) => row.is_read)).toEqual([false, true]);
+    expect(h.unreadReports()).toEqual([2, 1]);
+  });
+
+  it('says it could not mark one row, and turns it unread again', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n1')]);
+    h.actor.send({ type: 'notifications.markOne', id: 'n1' });
+    h.marks[0]?.reject(new Error('network'));
+    await settle();
+    expect(h.toasts).toEqual([
+      { title: notificationCopy.markOneError, description: 'network', variant: 'destructive' },
+    ]);
+    expect(h.context().notifications[0]?.is_read).toBe(false);
+  });
+
+  it('ignores marking a row that is read or unknown', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n1', true)]);
+    h.actor.send({ type: 'notifications.markOne', id: 'n1' });
+    h.actor.send({ type: 'notifications.markOne', id: 'nope' });
+    expect(h.marks).toHaveLength(0);
+  });
+
+  it('queues marks made while a call is under way and sends them next, in one call', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n3'), note('n2'), note('n1')]);
+    h.actor.send({ type: 'notifications.markOne', id: 'n3' });
+    h.actor.send({ type: 'notifications.markOne', id: 'n2' });
+    h.actor.send({ type: 'notifications.markOne', id: 'n1' });
+    expect(h.marks.map((call) => call.input)).toEqual([{ ids: ['n3'] }]);
+    expect(h.context().unreadCount).toBe(0);
+    h.marks[0]?.resolve(undefined);
+    await settle();
+    expect(h.marks.map((call) => call.input)).toEqual([{ ids: ['n3'] }, { ids: ['n2', 'n1'] }]);
+  });
+
+  it('uses the mark-all message when a queued batch includes opening the list', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n2'), note('n1')]);
+    h.actor.send({ type: 'notifications.markOne', id: 'n2' });
+    h.actor.send({ type: 'notifications.open' });
+    h.marks[0]?.resolve(undefined);
+    await settle();
+    expect(h.marks[1]?.input).toEqual({ ids: ['n1'] });
+    h.marks[1]?.reject(new Error('boom'));
+    await settle();
+    expect(h.toasts.at(-1)?.title).toBe(notificationCopy.markError);
+  });
+
+  it('keeps rows read whose mark is under way when a fetch answers with them unread', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n2'), note('n1')]);
+    h.actor.send({ type: 'notifications.markOne', id: 'n1' });
+    h.actor.send({ type: 'notifications.refresh' });
+    h.lists.at(-1)?.resolve([note('n2'), note('n1')]);
+    await settle();
+    expect(h.context().notifications.map((row) => row.is_read)).toEqual([false, true]);
+    expect(h.context().unreadCount).toBe(1);
+  });
+});
+
+describe('notifications machine: clear all', () => {
+  it('deletes the user’s rows, empties the list and re-fetches', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n2'), note('n1')]);
+    h.actor.send({ type: 'notifications.clearAll' });
+    h.actor.send({ type: 'notifications.clearAll' });
+    expect(h.clears.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
+    expect(h.context().notifications).toHaveLength(2);
+    const fetches = h.lists.length;
+    h.clears[0]?.resolve(undefined);
+    await settle();
+    expect(h.context().notifications).toEqual([]);
+    expect(h.toasts).toEqual([notificationCopy.cleared]);
+    expect(h.unreadReports()).toEqual([2, 0]);
+    expect(h.lists.length).toBe(fetches + 1);
+    expect(h.actor.getSnapshot().matches({ signedIn: { clear: 'idle' } })).toBe(true);
+  });
+
+  it('keeps the rows and says so when the delete fails', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n1')]);
+    h.actor.send({ type: 'notifications.clearAll' });
+    h.clears[0]?.reject(new Error('permission denied'));
+    await settle();
+    expect(h.toasts).toEqual([
+      { title: notificationCopy.clearError, description: 'permission denied', variant: 'destructive' },
+    ]);
+    expect(h.context().notifications).toHaveLength(1);
+  });
+
+  it('drops a stale fetch that was under way when the delete succeeded', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n1')]);
+    h.actor.send({ type: 'notifications.refresh' });
+    const stale = h.lists.at(-1);
+    h.actor.send({ type: 'notifications.clearAll' });
+    h.clears[0]?.resolve(undefined);
+    await settle();
+    stale?.resolve([note('n1')]);
+    await settle();
+    expect(h.context().notifications).toEqual([]);
+  });
+});
+
+describe('notifications machine: session', () => {
+  it('forgets everything, stops the feed and reports no unread on sign-out', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n1')]);
+    h.actor.send({ type: 'notifications.refresh' });
+    const late = h.lists.at(-1);
+    h.actor.send({ type: 'session.ended' });
+    expect(h.actor.getSnapshot().value).toBe('idle');
+    expect(h.lastFeed().stopped).toBe(true);
+    expect(h.context()).toEqual({
+      userId: null,
+      notifications: [],
+      unreadCount: 0,
+      queuedReads: null,
+      sendingReads: null,
+      feedFailures: 0,
+    });
+    expect(h.unreadReports()).toEqual([1, 0]);
+    late?.resolve([note('late')]);
+    await settle();
+    expect(h.context().notifications).toEqual([]);
+  });
+
+  it('does not resubscribe after sign-out during a back-off wait', async () => {
+    const h = setup();
+    await signedInWith(h, []);
+    h.status('CHANNEL_ERROR');
+    h.actor.send({ type: 'session.ended' });
+    h.clock.increment(10_000);
+    expect(h.feeds).toHaveLength(1);
+  });
+
+  it('starts afresh for another account, and ignores a repeated start for the same one', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n1')]);
+    const fetches = h.lists.length;
+    h.actor.send({ type: 'session.started', user: alice });
+    expect(h.lists.length).toBe(fetches);
+    expect(h.feeds).toHaveLength(1);
+
+    h.actor.send({ type: 'session.started', user: bob });
+    expect(h.feeds[0]?.stopped).toBe(true);
+    expect(h.lastFeed().userId).toBe('bob');
+    expect(h.lists.at(-1)?.input).toEqual({ userId: 'bob' });
+    expect(h.context().notifications).toEqual([]);
+    expect(h.unreadReports()).toEqual([1, 0]);
+  });
+});

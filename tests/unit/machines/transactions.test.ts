@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { transactionCopy } from '../../../src/copy/index.ts';
+import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { transactionsMachine } from '../../../src/machines/transactions.machine.ts';
+import type { AuthUser, TransactionRow } from '../../../src/services/supabase/types.ts';
+
+const alice: AuthUser = { id: 'alice', email: 'alice@example.com', emailConfirmedAt: null, metadata: {} };
+const bob: AuthUser = { id: 'bob', email: 'bob@example.com', emailConfirmedAt: null, metadata: {} };
+
+function txRow(id: string, userId = 'alice'): TransactionRow {
+  return {
+    id,
+    user_id: userId,
+    created_at: '2025-01-01T00:00:00Z',
+    type: 'token_transfer',
+    status: 'submitted',
+    amount: '1',
+    asset_amount: null,
+    token_symbol: 'DDEX',
+    asset_symbol: null,
+    tx_hash: `0x${id}`,
+    transaction_hash: null,
+  };
+}
+
+type Call = { userId: string; resolve: (rows: TransactionRow[]) => void; reject: (error: unknown) => void };
+
+function setup() {
+  const toasts: ToastRequest[] = [];
+  const calls: Call[] = [];
+  const machine = transactionsMachine.provide({
+    actions: { showToast: (_, params) => void toasts.push(params) },
+    actors: {
+      listTransactions: fromPromise<TransactionRow[], { userId: string }>(
+        ({ input }) =>
+          new Promise((resolve, reject) => {
+            calls.push({ userId: input.userId, resolve, reject });
+          }),
+      ),
+    },
+  });
+  const actor = createActor(machine).start();
+  const lastCall = (): Call => {
+    const call = calls.at(-1);
+    if (!call) throw new Error('listTransactions was not called');
+    return call;
+  };
+  return { actor, toasts, calls, lastCall };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('transactions machine', () => {
+  it('tells a signed-out visitor to log in and loads nothing', () => {
+    const { actor, toasts, calls } = setup();
+    actor.send({ type: 'transactions.open' });
+    expect(toasts).toEqual([{ ...transactionCopy.loginRequired, variant: 'destructive' }]);
+    expect(calls).toHaveLength(0);
+    expect(actor.getSnapshot().value).toBe('signedOut');
+  });
+
+  it('does not load on sign-in, only when the history opens', async () => {
+    const { actor, calls, lastCall } = setup();
+    actor.send({ type: 'session.started', user: alice });
+    expect(actor.getSnapshot().matches({ signedIn: 'idle' })).toBe(true);
+    expect(calls).toHaveLength(0);
+
+    actor.send({ type: 'transactions.open' });
+    expect(actor.getSnapshot().matches({ signedIn: 'loading' })).toBe(true);
+    expect(lastCall().userId).toBe('alice');
+    lastCall().resolve([txRow('t2'), txRow('t1')]);
+    await settle();
+    expect(actor.getSnapshot().matches({ signedIn: 'ready' })).toBe(true);
+    expect(actor.getSnapshot().context.rows.map((r) => r.id)).toEqual(['t2', 't1']);
+  });
+
+  it('shows the fetch error with the message and keeps the rows it had', async () => {
+    const { actor, toasts, lastCall } = setup();
+    actor.send({ type: 'session.started', user: alice });
+    actor.send({ type: 'transactions.open' });
+    lastCall().resolve([txRow('t1')]);
+    await settle();
+
+    actor.send({ type: 'transactions.open' });
+    lastCall().reject(new Error('permission denied for table transactions'));
+    await settle();
+    expect(actor.getSnapshot().matches({ signedIn: 'error' })).toBe(true);
+    expect(toasts).toEqual([
+      {
+        title: transactionCopy.fetchError,
+        description: 'permission denied for table transactions',
+        variant: 'destructive',
+      },
+    ]);
+    expect(actor.getSnapshot().context.rows.map((r) => r.id)).toEqual(['t1']);
+  });
+
+  it('shows the fetch error without a description when the failure has no message', async () => {
+    const { actor, toasts, lastCall } = setup();
+    actor.send({ type: 'session.started', user: alice });
+    actor.send({ type: 'transactions.open' });
+    lastCall().reject('offline');
+    await settle();
+    expect(toasts).toEqual([
+      { title: transactionCopy.fetchError, description: undefined, variant: 'destructive' },
+    ]);
+  });
+
+  it('reloads on refresh (after a transfer) from every signed-in state', async () => {
+    const { actor, calls, lastCall } = setup();
+    actor.send({ type: 'session.started', user: alice });
+    actor.send({ type: 'transactions.refresh' });
+    expect(calls).toHaveLength(1);
+    lastCall().resolve([txRow('t1')]);
+    await settle();
+
+    actor.send({ type: 'transactions.refresh' });
+    expect(calls).toHaveLength(2);
+    lastCall().reject(new Error('x'));
+    await settle();
+    expect(actor.getSnapshot().matches({ signedIn: 'error' })).toBe(true);
+
+    actor.send({ type: 'transactions.refresh' });
+    expect(calls).toHaveLength(3);
+    lastCall().resolve([txRow('t2'), txRow('t1')]);
+    await settle();
+    expect(actor.getSnapshot().context.rows.map((r) => r.id)).toEqual(['t2', 't1']);
+  });
+
+  it('ignores refresh while signed out', () => {
+    const { actor, calls, toasts } = setup();
+    actor.send({ type: 'transactions.refresh' });
+    expect(calls).toHaveLength(0);
+    expect(toasts).toHaveLength(0);
+  });
+
+  it('restarts a load under way, so a stale answer never lands', async () => {
+    const { actor, calls } = setup();
+    actor.send({ type: 'session.started', user: alice });
+    actor.send({ type: 'transactions.open' });
+    actor.send({ type: 'transactions.refresh' });
+    expect(calls).toHaveLength(2);
+    calls[1]?.resolve([txRow('new')]);
+    calls[0]?.resolve([txRow('old')]);
+    await settle();
+    expect(actor.getSnapshot().context.rows.map((r) => r.id)).toEqual(['new']);
+  });
+
+  it('forgets the rows on sign-out and drops a load under way', async () => {
+    const { actor, toasts, lastCall } = setup();
+    actor.send({ type: 'session.started', user: alice });
+    actor.send({ type: 'transactions.open' });
+    lastCall().resolve([txRow('t1')]);
+    await settle();
+    actor.send({ type: 'transactions.open' });
+    actor.send({ type: 'session.ended' });
+    lastCall().resolve([txRow('late')]);
+    await settle();
+    expect(actor.getSnapshot().value).toBe('signedOut');
+    expect(actor.getSnapshot().context).toEqual({ userId: null, rows: [] });
+    actor.send({ type: 'transactions.open' });
+    expect(toasts).toEqual([{ ...transactionCopy.loginRequired, variant: 'destructive' }]);
+  });
+
+  it('starts afresh when another account signs in, and ignores a repeated start for the same one', async () => {
+    const { actor, calls, lastCall } = setup();
+    actor.send({ type: 'session.started', user: alice });
+    actor.send({ type: 'transactions.open' });
+    lastCall().resolve([txRow('t1')]);
+    await settle();
+
+    actor.send({ type: 'session.started', user: alice });
+    expect(actor.getSnapshot().matches({ signedIn: 'ready' })).toBe(true);
+    expect(actor.getSnapshot().context.rows).toHaveLength(1);
+
+    actor.send({ type: 'session.started', user: bob });
+    expect(actor.getSnapshot().matches({ signedIn: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().context).toEqual({ userId: 'bob', rows: [] });
+    actor.send({ type: 'transactions.open' });
+    expect(calls.at(-1)?.userId).toBe('bob');
+  });
+});
