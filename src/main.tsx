@@ -1,14 +1,89 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createActor } from 'xstate';
+import { providePortal, THEME_KEY } from './app/provide-portal.ts';
+import { readAppConfig } from './config/app-config.ts';
+import { createSupabaseClient, createSupabaseService } from './services/supabase/index.ts';
+import { createTatumService } from './services/tatum/index.ts';
+import { createTokenService } from './services/token/index.ts';
+import { createWalletService } from './services/wallet/index.ts';
 import { PlaceholderPage } from './ui/PlaceholderPage.tsx';
 
-// Composition root. Later it builds the services from configuration and
-// provides them to the root statechart; for now it mounts the placeholder.
+// Composition root: the only place that builds service implementations. It
+// reads the configuration, makes the services, provides them to the portal's
+// statecharts and starts the actor system.
+
+const config = readAppConfig(import.meta.env);
+for (const problem of config.problems) console.warn(`[config] ${problem}`);
+
+const supabase = createSupabaseService(config.supabase ? createSupabaseClient(config.supabase) : null, {
+  siteUrl: window.location.origin,
+});
+const wallet = createWalletService({
+  window,
+  chain: {
+    id: config.chain.id,
+    name: config.chain.name,
+    rpcUrl: config.rpcUrl ?? '',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  },
+});
+const tatum = config.rpcUrl
+  ? createTatumService({ apiKey: config.tatum.apiKey, apiUrl: config.tatum.apiUrl, rpcUrl: config.rpcUrl })
+  : null;
+const token =
+  config.tokenAddress && config.rpcUrl
+    ? createTokenService({
+        rpcUrl: config.rpcUrl,
+        chainId: config.chain.id,
+        tokenAddress: config.tokenAddress,
+      })
+    : null;
+
+const darkScheme = window.matchMedia('(prefers-color-scheme: dark)');
+const storedTheme = window.localStorage.getItem(THEME_KEY);
+
+const portal = createActor(
+  providePortal({
+    supabase,
+    wallet,
+    tatum,
+    token,
+    themeStorage: window.localStorage,
+    watchSystemTheme: (onChange) => {
+      const listener = (event: MediaQueryListEvent) => onChange(event.matches);
+      darkScheme.addEventListener('change', listener);
+      return () => darkScheme.removeEventListener('change', listener);
+    },
+    log: {
+      failure: (what, error) => console.warn(`[portal] ${what} failed:`, error),
+      // The spec's 'Active Webhooks' toast says "check console".
+      webhooks: (list) => console.warn('[portal] active webhooks:', list),
+    },
+  }),
+  {
+    systemId: 'portal',
+    input: {
+      theme: {
+        stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
+        systemPrefersDark: darkScheme.matches,
+      },
+      auth: { clientAvailable: supabase.available, emailRedirectTo: window.location.origin },
+      expectedChain: config.chain,
+      tokenConfigured: token !== null,
+      webhookCallbackUrl: config.supabase ? `${config.supabase.url}/functions/v1/process-payments` : '',
+    },
+  },
+).start();
+
+// The Tatum SDK keeps a load-balancer timer; let it go with the page.
+window.addEventListener('pagehide', () => void tatum?.destroy());
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <PlaceholderPage backendUrl={import.meta.env.VITE_SUPABASE_URL ?? null} />
+    <PlaceholderPage backendUrl={config.supabase?.url ?? null} portal={portal} />
   </StrictMode>,
 );

@@ -17,6 +17,9 @@ const OWNERS = {
   emulatorRecipient: 8,
   /** Only read (balances); nobody sends to or from it. */
   balanceReader: 9,
+  /** The wallet of the headless portal test, and who pays it. */
+  portalWallet: 10,
+  portalPayer: 11,
 } as const;
 
 export function testAccount(role: keyof typeof OWNERS): ChainAccount {

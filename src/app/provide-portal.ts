@@ -1,0 +1,189 @@
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import { authMachine } from '../machines/auth.machine.ts';
+import { balancesMachine } from '../machines/balances.machine.ts';
+import { notificationsMachine, type NotificationFeedEvent } from '../machines/notifications.machine.ts';
+import { portalMachine } from '../machines/portal.machine.ts';
+import { profileMachine } from '../machines/profile.machine.ts';
+import { sendMachine } from '../machines/send.machine.ts';
+import { themeMachine, type Theme, type ThemeStoreEvent } from '../machines/theme.machine.ts';
+import { transactionsMachine } from '../machines/transactions.machine.ts';
+import { walletMachine, type WalletAccount, type WalletProviderEvent } from '../machines/wallet.machine.ts';
+import { webhooksMachine, type WebhookSummary } from '../machines/webhooks.machine.ts';
+import type { SupabaseService } from '../services/supabase/types.ts';
+import type { TatumService } from '../services/tatum/types.ts';
+import type { TokenService } from '../services/token/types.ts';
+import type { WalletService } from '../services/wallet/types.ts';
+
+// Turns the services into the actors each machine declares, and the machines
+// into the portal. It takes service *interfaces*: src/main.tsx passes the real
+// implementations, headless tests may pass the same ones against the local
+// stack. Every effect of the portal goes through one of these actors.
+
+export type PortalServices = {
+  supabase: SupabaseService;
+  wallet: WalletService;
+  /** null without an RPC URL: balances then fail with the service's message. */
+  tatum: TatumService | null;
+  /** null when no DDEX contract is configured (the spec's 'Configuration Error' demo). */
+  token: TokenService | null;
+  /** Where the chosen theme is kept (localStorage in the browser). */
+  themeStorage: { setItem(key: string, value: string): void };
+  /** Follows the system's dark-mode preference; returns the unsubscribe. */
+  watchSystemTheme(onChange: (prefersDark: boolean) => void): () => void;
+  /** Where failures the spec says are "only logged" go, and the webhook list ("check console"). */
+  log: { failure(what: string, error: unknown): void; webhooks(list: unknown[]): void };
+};
+
+export const THEME_KEY = 'theme';
+
+function unavailable(what: string): Promise<never> {
+  return Promise.reject(new Error(`${what} is not configured for this portal.`));
+}
+
+export function providePortal(services: PortalServices) {
+  const { supabase, wallet, tatum, token } = services;
+
+  const theme = themeMachine.provide({
+    actors: {
+      themeStore: fromCallback<ThemeStoreEvent>(({ receive, sendBack }) => {
+        receive((event) => services.themeStorage.setItem(THEME_KEY, event.theme satisfies Theme));
+        return services.watchSystemTheme((prefersDark) =>
+          sendBack({ type: 'theme.systemChanged', prefersDark }),
+        );
+      }),
+    },
+  });
+
+  const auth = authMachine.provide({
+    actors: {
+      getSession: fromPromise(() => supabase.getSession()),
+      authChanges: fromCallback(({ sendBack }) =>
+        supabase.onAuthChange((change) => sendBack({ type: 'auth.change', change })),
+      ),
+      signIn: fromPromise(({ input }) => supabase.signIn({ email: input.email, password: input.password })),
+      signUp: fromPromise(({ input }) => supabase.signUp({ email: input.email, password: input.password })),
+      signOut: fromPromise<unknown>(() => supabase.signOut()),
+    },
+  });
+
+  const profile = profileMachine.provide({
+    actors: {
+      fetchProfile: fromPromise(({ input }) => supabase.fetchProfile(input.userId)),
+      upsertProfile: fromPromise(({ input }) => supabase.upsertProfile(input)),
+      updateMetadata: fromPromise(({ input }) => supabase.updateUserMetadata(input)),
+      uploadAvatar: fromPromise(({ input }) => supabase.uploadAvatar(input.userId, input.file)),
+      avatarPublicUrl: fromPromise(async ({ input }) => supabase.avatarPublicUrl(input.path)),
+    },
+    actions: { logFailure: (_, params) => services.log.failure(params.what, params.error) },
+  });
+
+  const walletChart = walletMachine.provide({
+    actors: {
+      discover: fromPromise<{ available: boolean }>(() => wallet.discover()),
+      silentReconnect: fromPromise<WalletAccount | null>(() => wallet.silentReconnect()),
+      requestAccounts: fromPromise<WalletAccount>(() => wallet.requestAccounts()),
+      switchChain: fromPromise<unknown, { chainId: number }>(({ input }) =>
+        wallet.switchChain(input.chainId),
+      ),
+      copyAddress: fromPromise<unknown, { address: string }>(({ input }) =>
+        wallet.copyAddress(input.address),
+      ),
+      forgetConnection: fromPromise<unknown>(() => wallet.forgetConnection()),
+      providerEvents: fromCallback<EventObject>(({ sendBack }) =>
+        wallet.watch({
+          accountsChanged: (accounts) =>
+            sendBack({ type: 'wallet.accountsChanged', accounts } satisfies WalletProviderEvent),
+          chainChanged: (chainId) =>
+            sendBack({ type: 'wallet.chainChanged', chainId } satisfies WalletProviderEvent),
+          disconnect: () => sendBack({ type: 'wallet.providerDisconnected' } satisfies WalletProviderEvent),
+        }),
+      ),
+    },
+  });
+
+  const balances = balancesMachine.provide({
+    actors: {
+      fetchNativeBalance: fromPromise(({ input }) =>
+        tatum ? tatum.getNativeBalance(input.address) : unavailable('An RPC node'),
+      ),
+      fetchTokenBalance: fromPromise(({ input }) =>
+        token ? token.readBalance(input.address) : unavailable('The DDEX token'),
+      ),
+    },
+  });
+
+  const send = sendMachine.provide({
+    actors: {
+      prepareTransfer: fromPromise(({ input }) =>
+        token
+          ? token.prepareTransfer({
+              privateKey: input.privateKey.reveal(),
+              to: input.to,
+              amount: input.amount,
+              expectedFrom: input.expectedFrom,
+            })
+          : unavailable('The DDEX token'),
+      ),
+      signTransfer: fromPromise(({ input }) =>
+        token
+          ? token.signTransfer({ privateKey: input.privateKey.reveal(), prepared: input.prepared })
+          : unavailable('The DDEX token'),
+      ),
+      broadcastTransfer: fromPromise(({ input }) =>
+        token ? token.broadcastTransfer(input) : unavailable('The DDEX token'),
+      ),
+      recordTransaction: fromPromise(({ input }) => supabase.recordTransaction(input.hash)),
+    },
+  });
+
+  const notifications = notificationsMachine.provide({
+    actors: {
+      listNotifications: fromPromise(({ input }) => supabase.listNotifications(input.userId)),
+      markRead: fromPromise(({ input }) => supabase.markNotificationsRead(input.ids)),
+      clearNotifications: fromPromise(({ input }) => supabase.clearNotifications(input.userId)),
+      notificationFeed: fromCallback<EventObject, { userId: string }>(({ input, sendBack }) =>
+        supabase.subscribeNotifications(input.userId, {
+          onChange: (change) =>
+            sendBack({ type: 'notifications.changed', ...change } satisfies NotificationFeedEvent),
+          onStatus: (status) =>
+            sendBack({ type: 'notifications.feedStatus', status } satisfies NotificationFeedEvent),
+        }),
+      ),
+    },
+  });
+
+  const transactions = transactionsMachine.provide({
+    actors: {
+      listTransactions: fromPromise(({ input }) => supabase.listTransactions(input.userId)),
+    },
+  });
+
+  const webhooks = webhooksMachine.provide({
+    actors: {
+      createWebhook: fromPromise(({ input }) =>
+        tatum ? tatum.createAddressWebhook(input) : unavailable('Tatum'),
+      ),
+      listWebhooks: fromPromise<WebhookSummary[]>(() =>
+        tatum ? tatum.listWebhooks() : unavailable('Tatum'),
+      ),
+      deleteWebhook: fromPromise(({ input }) =>
+        tatum ? tatum.deleteWebhook(input.id) : unavailable('Tatum'),
+      ),
+    },
+    actions: { logWebhooks: (_, params) => services.log.webhooks(params.webhooks) },
+  });
+
+  return portalMachine.provide({
+    actors: {
+      theme,
+      auth,
+      profile,
+      wallet: walletChart,
+      balances,
+      send,
+      notifications,
+      transactions,
+      webhooks,
+    },
+  });
+}
