@@ -3,6 +3,7 @@ import { appCopy } from '../copy/index.ts';
 import type { AuthUser, Profile } from '../services/supabase/types.ts';
 import { authMachine } from './auth.machine.ts';
 import { balancesMachine } from './balances.machine.ts';
+import { dialogsMachine, type DialogName } from './dialogs.machine.ts';
 import { notificationsMachine } from './notifications.machine.ts';
 import { profileMachine } from './profile.machine.ts';
 import { sendMachine } from './send.machine.ts';
@@ -51,12 +52,15 @@ export type PortalEvent =
   | { type: 'wallet.disconnected' }
   | { type: 'wallet.chainChanged'; chainId: number; onExpectedChain: boolean }
   | { type: 'send.transferSubmitted'; hash: string }
-  | { type: 'notifications.unread'; count: number };
+  | { type: 'notifications.unread'; count: number }
+  | { type: 'dialogs.opened'; dialog: DialogName }
+  | { type: 'dialogs.closed'; dialog: DialogName };
 
 const CHILDREN = [
   'toast', 'tab', 'theme', 'auth', 'profile', 'wallet', 'balances', 'send', 'notifications', 'transactions', 'webhooks',
+  'dialogs',
 ] as const; // prettier-ignore
-const SESSION_CHILDREN = ['profile', 'notifications', 'transactions'] as const;
+const SESSION_CHILDREN = ['profile', 'notifications', 'transactions', 'dialogs'] as const;
 const SESSION_WATCHERS = ['wallet', 'send', 'webhooks'] as const;
 const WALLET_WATCHERS = ['balances', 'send', 'webhooks'] as const;
 
@@ -74,6 +78,7 @@ export const portalMachine = setup({
     notifications: notificationsMachine,
     transactions: transactionsMachine,
     webhooks: webhooksMachine,
+    dialogs: dialogsMachine,
   },
   actions: {
     showToast,
@@ -122,6 +127,7 @@ export const portalMachine = setup({
   invoke: [
     { id: 'toast', systemId: 'toast', src: 'toast' },
     { id: 'tab', systemId: 'tab', src: 'tab' },
+    { id: 'dialogs', systemId: 'dialogs', src: 'dialogs' },
     { id: 'theme', systemId: 'theme', src: 'theme', input: ({ context }) => context.config.theme },
     { id: 'auth', systemId: 'auth', src: 'auth', input: ({ context }) => context.config.auth },
     { id: 'profile', systemId: 'profile', src: 'profile' },
@@ -248,6 +254,22 @@ export const portalMachine = setup({
       ],
     },
     'notifications.unread': { actions: assign({ unread: ({ event }) => event.count }) },
+    // Opening the notifications marks them read; opening the history loads it.
+    'dialogs.opened': [
+      {
+        guard: ({ event }) => event.dialog === 'notifications',
+        actions: sendTo('notifications', { type: 'notifications.open' }),
+      },
+      {
+        guard: ({ event }) => event.dialog === 'transactions',
+        actions: sendTo('transactions', { type: 'transactions.open' }),
+      },
+    ],
+    // Closing the profile dialog without saving drops the edits (spec §4: persisted only on Save).
+    'dialogs.closed': {
+      guard: ({ event }) => event.dialog === 'profile',
+      actions: sendTo('profile', { type: 'profile.discardEdits' }),
+    },
     '*': { actions: 'forwardToOwner' },
   },
 });

@@ -31,6 +31,11 @@ describeModel({
     'wallet.chainChanged': [{ type: 'wallet.chainChanged', chainId: 1, onExpectedChain: false }],
     'send.transferSubmitted': [{ type: 'send.transferSubmitted', hash: '0x1234' }],
     'notifications.unread': [{ type: 'notifications.unread', count: 1 }],
+    'dialogs.opened': [
+      { type: 'dialogs.opened', dialog: 'notifications' },
+      { type: 'dialogs.opened', dialog: 'transactions' },
+    ],
+    'dialogs.closed': [{ type: 'dialogs.closed', dialog: 'profile' }],
     '*': [{ type: 'wallet.switchNetwork' }],
   },
   // A graph over every combination of facts would be huge: a vertex is the state and whether

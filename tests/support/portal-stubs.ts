@@ -8,6 +8,7 @@ type PortalActors = NonNullable<Parameters<typeof portalMachine.provide>[0]['act
 
 export const CHILD_IDS = [
   'toast', 'tab', 'theme', 'auth', 'profile', 'wallet', 'balances', 'send', 'notifications', 'transactions', 'webhooks',
+  'dialogs',
 ] as const; // prettier-ignore
 
 export type Delivery = { to: string; event: AnyEventObject };

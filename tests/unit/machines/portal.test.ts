@@ -126,6 +126,18 @@ describe('portal: routing', () => {
     expect(sentTo('transactions')).toEqual([{ type: 'transactions.refresh' }]);
   });
 
+  it('marks notifications read when their dialog opens, loads history when its opens, drops profile edits on close', () => {
+    const portal = start();
+    portal.send({ type: 'dialogs.opened', dialog: 'notifications' });
+    portal.send({ type: 'dialogs.opened', dialog: 'transactions' });
+    portal.send({ type: 'dialogs.opened', dialog: 'profile' });
+    portal.send({ type: 'dialogs.closed', dialog: 'notifications' });
+    portal.send({ type: 'dialogs.closed', dialog: 'profile' });
+    expect(sentTo('notifications')).toEqual([{ type: 'notifications.open' }]);
+    expect(sentTo('transactions')).toEqual([{ type: 'transactions.open' }]);
+    expect(sentTo('profile')).toEqual([{ type: 'profile.discardEdits' }]);
+  });
+
   it('keeps the unread count and the profile for the header', () => {
     const portal = start();
     portal.send({ type: 'notifications.unread', count: 2 });
