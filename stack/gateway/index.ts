@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { App, InMemoryEmailDriver, type PartialAppDrivers } from '@supabase/lite';
+import { App, ConsoleEmailDriver, InMemoryEmailDriver, type PartialAppDrivers } from '@supabase/lite';
 import { applyPendingMigrations } from '@supabase/lite/cli';
 import { createPgliteConnection } from '@supabase/lite/pglite';
 import type { PGlite } from '@electric-sql/pglite';
@@ -73,8 +73,22 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   const connection = await createPgliteConnection({ url: join(options.dataDir, 'pg') });
   const mailbox = options.quietEmail ? new InMemoryEmailDriver() : null;
-  const drivers: PartialAppDrivers = mailbox ? { email: mailbox } : {};
   const siteUrl = options.siteUrl ?? 'http://127.0.0.1:5173';
+  // lite writes the confirmation link on the site URL (the app), where hosted
+  // Supabase puts it on the API, which verifies and then redirects to the app.
+  // Mail goes out only after the gateway listens, so its URL is known by then.
+  let apiUrl = '';
+  const sink = mailbox ?? new ConsoleEmailDriver();
+  const drivers: PartialAppDrivers = {
+    email: {
+      send: (message) =>
+        sink.send({
+          ...message,
+          text: message.text?.replaceAll(`${siteUrl}/auth/v1/verify`, `${apiUrl}/auth/v1/verify`),
+          html: message.html?.replaceAll(`${siteUrl}/auth/v1/verify`, `${apiUrl}/auth/v1/verify`),
+        }),
+    },
+  };
   const app = new App({
     connection,
     auth: {
@@ -111,9 +125,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (path.startsWith('/storage/v1/')) return withCors(request, storage);
     if (path.startsWith('/functions/v1/')) return withCors(request, functions);
     if (path.startsWith('/tatum/v4/')) return tatum ? tatum.handle(request) : notServed(path);
+    // lite answers auth preflights without Access-Control-Allow-Headers, which
+    // browsers need for supabase-js's content-type, apikey and authorization.
+    if (path.startsWith('/auth/v1/')) return withCors(request, (r) => app.fetch(r, { peerAddress }));
     return app.fetch(request, { peerAddress });
   });
   const port = (server.address() as AddressInfo).port;
+  apiUrl = `http://127.0.0.1:${port}`;
   const functionsClient = createClient<Database>(`http://127.0.0.1:${port}`, secrets.serviceRoleKey, {
     auth: { persistSession: false, autoRefreshToken: false },
     // realtime-js needs a WebSocket transport on Node 20, even though this client never subscribes.

@@ -95,4 +95,27 @@ describe('auth with confirmations off', () => {
     subscription.subscription.unsubscribe();
     expect(events).toEqual(['INITIAL_SESSION', 'SIGNED_IN', 'TOKEN_REFRESHED', 'USER_UPDATED', 'SIGNED_OUT']);
   });
+
+  it('answers a browser’s preflight for the headers supabase-js sends to auth', async () => {
+    const response = await fetch(`${stack.url}/auth/v1/token?grant_type=password`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://127.0.0.1:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers':
+          'apikey,authorization,content-type,x-client-info,x-supabase-api-version',
+      },
+    });
+    expect(response.ok).toBe(true);
+    const allowed = (response.headers.get('access-control-allow-headers') ?? '').split(/,\s*/);
+    for (const header of [
+      'apikey',
+      'authorization',
+      'content-type',
+      'x-client-info',
+      'x-supabase-api-version',
+    ]) {
+      expect(allowed).toContain(header);
+    }
+  });
 });
