@@ -230,6 +230,22 @@ export const transactionCopy = {
 
 export const footerCopy = {
   demo: 'This portal is a demonstration and uses testnet funds only.',
+  /** ours: the labels of the footer's contact address and product-site link. */
+  contact: 'Contact:',
+  productSite: 'Product site',
+} as const;
+
+/** ours: the header's and the toast's words the spec does not quote (accessible names, the brand). */
+export const shellCopy = {
+  brand: 'DDEX',
+  skipToContent: 'Skip to content',
+  sections: 'Portal sections',
+  themeToDark: 'Switch to dark theme',
+  themeToLight: 'Switch to light theme',
+  notifications: (unread: number) => (unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'),
+  userMenu: (name: string) => `User menu for ${name}`,
+  userMenuLabel: 'User menu',
+  dismissToast: 'Dismiss',
 } as const;
 
 export const dataProviderCopy = {
@@ -289,3 +305,83 @@ export function chainName(id: number): string {
   const known = KNOWN_CHAINS[id];
   return known ? `${known} (chain ${id})` : `chain ${id}`;
 }
+
+/** ours: the dialogs' words the spec does not quote (titles of §2's modals, labels, list states). */
+export const dialogCopy = {
+  auth: {
+    email: 'Email',
+    password: 'Password',
+    loggingIn: 'Logging In...',
+    signingUp: 'Creating Account...',
+    toSignUp: "Don't have an account?",
+    toLogin: 'Already have an account?',
+    confirmSent: (email: string) =>
+      `We sent a confirmation link to ${email}. Follow it to activate your account.`,
+  },
+  profile: {
+    title: 'Edit Profile',
+    avatarAlt: 'Your avatar',
+    noAvatar: 'No avatar yet',
+    chooseAvatar: 'Avatar image',
+    avatarHint: 'PNG, JPEG or GIF, at most 2 MB. It is kept once you save your profile.',
+    uploading: 'Uploading...',
+    newAvatar: 'New avatar, not saved yet',
+    username: 'Username',
+    fullName: 'Full Name',
+    website: 'Website',
+    websiteHint: 'An address starting with http:// or https://',
+    save: 'Save',
+    saving: 'Saving...',
+    loading: 'Loading your profile...',
+    unavailable: 'Your profile could not be loaded. Try again later.',
+  },
+  notifications: {
+    title: 'Notifications',
+    loading: 'Loading notifications...',
+    empty: 'You have no notifications.',
+    unread: 'Unread',
+    markRead: 'Mark as read',
+    clearAll: 'Clear All',
+    clearing: 'Clearing...',
+  },
+  transactions: {
+    title: 'Transaction History',
+    loading: 'Loading transactions...',
+    error: 'Your transactions could not be loaded.',
+    retry: 'Try Again',
+    empty: 'No transactions yet.',
+    hash: 'Hash',
+    noHash: 'No hash',
+    openInExplorer: '(opens the block explorer in a new tab)',
+  },
+  apiKeys: {
+    title: 'API Key Management',
+    body: 'API key management is under construction. You will be able to create and revoke keys for the trading API here.',
+  },
+  security: {
+    title: 'Security Settings',
+    body: 'Security settings are under construction.',
+    twoFactor: 'Two-factor authentication',
+    twoFactorHint: 'A second step when you log in.',
+  },
+} as const;
+
+/** ours: the portal screen's words the spec does not quote (card titles, accessible names). */
+export const portalCopy = {
+  walletTitle: 'Wallet',
+  loggedInAs: 'Logged in as',
+  avatarAlt: (name: string) => `Avatar of ${name}`,
+  connectedAddress: 'Connected address',
+  fullAddress: (address: string) => `Wallet address ${address}`,
+  copyAddress: 'Copy wallet address',
+  disconnectWallet: 'Disconnect wallet',
+  balancesTitle: 'Balances',
+  refreshBalances: 'Refresh balances',
+  refreshingBalances: 'Refreshing balances',
+  sendTitle: 'Send Tokens',
+  recipientPlaceholder: 'Ethereum address (0x...)',
+  amountPlaceholder: '0.0',
+  privateKeyPlaceholder: '0x...',
+  testnetOnly: 'Testnet only',
+  wrongNetworkTitle: 'Wrong network',
+} as const;

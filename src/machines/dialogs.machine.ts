@@ -61,10 +61,13 @@ export const dialogsMachine = setup({
         // Signing out closes whatever belonged to the session.
         'session.ended': {
           target: 'closed',
-          actions: {
-            type: 'report',
-            params: ({ context }) => ({ type: 'dialogs.closed', dialog: context.open as DialogName }),
-          },
+          actions: [
+            assign({ menuOpen: false }),
+            {
+              type: 'report',
+              params: ({ context }) => ({ type: 'dialogs.closed', dialog: context.open as DialogName }),
+            },
+          ],
         },
         // Another menu entry while a dialog is open replaces it.
         'dialogs.open': {
@@ -85,5 +88,7 @@ export const dialogsMachine = setup({
   },
   on: {
     'menu.setOpen': { actions: assign({ menuOpen: ({ event }) => event.open }) },
+    // A sign-out from anywhere closes the menu, so the next sign-in starts with it shut.
+    'session.ended': { actions: assign({ menuOpen: false }) },
   },
 });

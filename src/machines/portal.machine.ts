@@ -188,7 +188,7 @@ export const portalMachine = setup({
           target: 'ready',
           actions: {
             type: 'showToast',
-            params: { ...appCopy.welcome, durationMs: toastDurations.welcome },
+            params: { ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true },
           },
         },
         { guard: 'loadingFinished', target: 'ready' },

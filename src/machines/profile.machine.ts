@@ -475,6 +475,8 @@ export const profileMachine = setup({
           },
         },
         uploadingAvatar: {
+          // Closing the dialog mid-upload drops the avatar with the rest of the edits.
+          on: { 'profile.discardEdits': { target: 'settling', actions: 'discardEdits' } },
           invoke: {
             id: 'uploadAvatar',
             src: 'uploadAvatar',
@@ -497,6 +499,12 @@ export const profileMachine = setup({
           },
         },
         resolvingAvatarUrl: {
+          on: {
+            'profile.discardEdits': {
+              target: 'settling',
+              actions: ['discardEdits', assign({ avatarPath: null })],
+            },
+          },
           invoke: {
             id: 'avatarPublicUrl',
             src: 'avatarPublicUrl',

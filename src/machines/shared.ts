@@ -16,6 +16,8 @@ export type ToastRequest = {
   action?: { label: string; event: EventObject };
   /** Overrides the toast machine's default duration (the welcome toast's 6000 ms). */
   durationMs?: number;
+  /** Show only if no other toast is on screen (the welcome must not hide what a user just did). */
+  onlyIfIdle?: boolean;
 };
 
 // Plain action functions that need only the actor system, so one definition

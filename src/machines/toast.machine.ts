@@ -14,9 +14,10 @@ export const toastDurations = {
   welcome: 6000,
 } as const;
 
-export type ShownToast = Omit<ToastRequest, 'variant'> & { variant: ToastVariant };
+/** `id` counts the toasts shown, so the same words shown twice are still a new toast to announce. */
+export type ShownToast = Omit<ToastRequest, 'variant'> & { variant: ToastVariant; id: number };
 
-export type ToastContext = { toast: ShownToast | null };
+export type ToastContext = { toast: ShownToast | null; shown: number };
 
 export type ToastEvent =
   | { type: 'toast.show'; toast: ToastRequest }
@@ -35,23 +36,23 @@ export const toastMachine = setup({
   types: {} as { context: ToastContext; events: ToastEvent },
   actions: {
     report,
-    show: assign({
-      toast: ({ event }) => {
-        if (event.type !== 'toast.show') return null;
-        return { ...event.toast, variant: event.toast.variant ?? 'default' };
-      },
+    show: assign(({ context, event }) => {
+      if (event.type !== 'toast.show') return {};
+      const id = context.shown + 1;
+      return { shown: id, toast: { ...event.toast, variant: event.toast.variant ?? 'default', id } };
     }),
     clear: assign({ toast: null }),
   },
   guards: {
     hasAction: ({ context }) => context.toast?.action !== undefined,
+    onlyIfIdle: ({ event }) => event.type === 'toast.show' && event.toast.onlyIfIdle === true,
   },
   delays: {
     toastDuration: ({ context }) => context.toast?.durationMs ?? toastDurations.default,
   },
 }).createMachine({
   id: 'toast',
-  context: { toast: null },
+  context: { toast: null, shown: 0 },
   initial: 'idle',
   states: {
     idle: {
@@ -61,8 +62,12 @@ export const toastMachine = setup({
     showing: {
       after: { toastDuration: 'idle' },
       on: {
-        // Re-entering restarts the timer for the new toast.
-        'toast.show': { target: 'showing', reenter: true, actions: 'show' },
+        'toast.show': [
+          // A toast that must not interrupt another one waits for nobody: it is dropped.
+          { guard: 'onlyIfIdle' },
+          // Re-entering restarts the timer for the new toast.
+          { target: 'showing', reenter: true, actions: 'show' },
+        ],
         'toast.dismiss': 'idle',
         'toast.action': {
           guard: 'hasAction',

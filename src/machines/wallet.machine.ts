@@ -9,6 +9,9 @@ import { notProvided, report, showToast } from './shared.ts';
 // wrong-network state with a switch, and one wallet request at a time (a
 // connect while connecting, or a switch while switching, is ignored).
 //
+// Tags: `busy` while any wallet request runs; `connecting` only while the
+// portal is finding or connecting the wallet (the connect buttons' label).
+//
 // Toasts are one at a time, so after a connect without a signed-in user
 // 'Wallet Connected!' is shown first and 'Login Recommended' replaces it after
 // `loginHintDelay` (the default toast duration, so the first is read in full);
@@ -168,7 +171,7 @@ export const walletMachine = setup({
   initial: 'discovering',
   states: {
     discovering: {
-      tags: 'busy',
+      tags: ['busy', 'connecting'],
       invoke: {
         id: 'discover',
         src: 'discover',
@@ -200,7 +203,7 @@ export const walletMachine = setup({
       },
     },
     reconnecting: {
-      tags: 'busy',
+      tags: ['busy', 'connecting'],
       invoke: {
         id: 'silentReconnect',
         src: 'silentReconnect',
@@ -238,7 +241,7 @@ export const walletMachine = setup({
       on: { 'wallet.connect': 'connecting' },
     },
     connecting: {
-      tags: 'busy',
+      tags: ['busy', 'connecting'],
       invoke: {
         id: 'requestAccounts',
         src: 'requestAccounts',

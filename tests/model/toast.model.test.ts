@@ -8,7 +8,7 @@ import { describeModel } from './support/index.ts';
 const retry = { type: 'webhooks.list' };
 const requests: ToastRequest[] = [
   { title: 'Saved' },
-  { ...appCopy.welcome, durationMs: toastDurations.welcome },
+  { ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true },
   {
     title: 'Failed',
     description: 'Try again',
@@ -27,6 +27,8 @@ describeModel({
   machine: toastMachine,
   provide: { actions: { report: (_, params) => reported.push(params) } },
   events: { 'toast.show': requests.map((toast) => ({ type: 'toast.show', toast })) },
+  // The toast counter grows forever; which toast is showing is what makes two snapshots differ.
+  serializeState: (snapshot) => JSON.stringify([snapshot.value, snapshot.context.toast?.title ?? null]),
   states: {
     idle: (snapshot) => {
       expect(snapshot.context.toast).toBeNull();
@@ -35,7 +37,11 @@ describeModel({
     },
     showing: (snapshot) => {
       const shown = requests.find((request) => request.title === snapshot.context.toast?.title);
-      expect(snapshot.context.toast).toEqual({ ...shown, variant: shown?.variant ?? 'default' });
+      expect(snapshot.context.toast).toEqual({
+        ...shown,
+        variant: shown?.variant ?? 'default',
+        id: snapshot.context.shown,
+      });
     },
   },
 });

@@ -50,6 +50,17 @@ describe('dialogs', () => {
     ]);
   });
 
+  it('closes the user menu when the session ends, with or without a dialog open', () => {
+    const dialogs = start();
+    dialogs.send({ type: 'menu.setOpen', open: true });
+    dialogs.send({ type: 'session.ended' });
+    expect(dialogs.getSnapshot().context.menuOpen).toBe(false);
+    dialogs.send({ type: 'dialogs.open', dialog: 'profile' });
+    dialogs.send({ type: 'menu.setOpen', open: true });
+    dialogs.send({ type: 'session.ended' });
+    expect(dialogs.getSnapshot().context).toEqual({ open: null, menuOpen: false });
+  });
+
   it('ignores a dialog it does not know and a close with nothing open', () => {
     const dialogs = start();
     dialogs.send({ type: 'dialogs.open', dialog: 'about' as never });

@@ -37,7 +37,7 @@ describe('portal: the welcome toast', () => {
     portal.send({ type: 'auth.ready', user: null });
     expect(toasts).toEqual([]);
     portal.send({ type: 'wallet.ready', address: null });
-    expect(toasts).toEqual([{ ...appCopy.welcome, durationMs: toastDurations.welcome }]);
+    expect(toasts).toEqual([{ ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true }]);
     expect(portal.getSnapshot().value).toBe('ready');
   });
 

@@ -606,6 +606,27 @@ describe('profile machine: editing', () => {
     expect(t.state()).toEqual({ signedIn: 'ready' });
   });
 
+  it.each(['uploading', 'resolving its URL'])(
+    'drops an avatar still %s when the dialog closes, so it never reappears',
+    async (step) => {
+      const t = await ready();
+      t.send({ type: 'profile.uploadAvatar', file: file() });
+      if (step === 'resolving its URL') {
+        t.uploads[0]?.resolve('avatars/a.png');
+        await settle();
+      }
+      t.clear();
+      t.send({ type: 'profile.discardEdits' });
+      expect(t.state()).toEqual({ signedIn: 'ready' });
+      // Whatever the stopped request would have answered changes nothing now.
+      t.uploads[0]?.resolve('avatars/a.png');
+      t.publicUrls[0]?.resolve('http://127.0.0.1/a.png');
+      await settle();
+      expect(t.context()).toMatchObject({ draftAvatarUrl: null, draft: null });
+      expect(t.toasts).toEqual([]);
+    },
+  );
+
   it("uploads an avatar into the draft: 'Avatar Uploaded!', persisted only by Save", async () => {
     const t = await ready();
     const avatar = file({ name: 'me.gif', type: 'image/gif' });

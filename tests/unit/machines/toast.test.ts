@@ -38,13 +38,28 @@ describe('toast machine', () => {
       title: appCopy.welcome.title,
       description: appCopy.welcome.description,
       variant: 'default',
+      id: 1,
     });
+  });
+
+  it('drops a toast that may only show when nothing else is on screen', () => {
+    const { show, shown } = start();
+    show(failed);
+    show({ ...appCopy.welcome, onlyIfIdle: true });
+    expect(shown()?.title).toBe(webhookCopy.walletRequired.title);
+  });
+
+  it('numbers every toast, so the same words shown again are a new toast', () => {
+    const { show, shown } = start();
+    show(failed);
+    show(failed);
+    expect(shown()).toEqual({ title: webhookCopy.walletRequired.title, variant: 'destructive', id: 2 });
   });
 
   it('keeps the destructive variant and the action', () => {
     const { show, shown } = start();
     show(failed);
-    expect(shown()).toEqual({ title: webhookCopy.walletRequired.title, variant: 'destructive' });
+    expect(shown()).toEqual({ title: webhookCopy.walletRequired.title, variant: 'destructive', id: 1 });
     show(withAction);
     expect(shown()?.action).toEqual({ label: webhookCopy.list, event: listHooks });
   });

@@ -123,8 +123,9 @@ const failedToast = (description: string): ToastRequest => ({
 });
 
 describe('wallet machine: start-up', () => {
-  it('discovers first, busy, with nothing connected', () => {
+  it('discovers first, busy and connecting, with nothing connected', () => {
     const w = start();
+    expect(w.snapshot().hasTag('connecting')).toBe(true);
     expect(w.snapshot().value).toBe('discovering');
     expect(w.snapshot().hasTag('busy')).toBe(true);
     expect(w.snapshot().context).toMatchObject({ address: null, chainId: null, expectedChain: SEPOLIA });
@@ -573,6 +574,9 @@ describe('wallet machine: disconnect', () => {
     await w.toConnected();
     w.actor.send({ type: 'wallet.disconnect' });
     expect(w.snapshot().value).toBe('disconnecting');
+    // Saving the choice is a request, but the connect buttons must not say 'Connecting...'.
+    expect(w.snapshot().hasTag('busy')).toBe(true);
+    expect(w.snapshot().hasTag('connecting')).toBe(false);
     expect(w.snapshot().context).toMatchObject({ address: null, chainId: null });
     expect(w.toasts).toEqual([walletCopy.disconnected]);
     expect(w.reports).toEqual([{ type: 'wallet.disconnected' }]);
