@@ -7,7 +7,7 @@ import { createSupabaseClient, createSupabaseService } from './services/supabase
 import { createTatumService } from './services/tatum/index.ts';
 import { createTokenService } from './services/token/index.ts';
 import { createWalletService } from './services/wallet/index.ts';
-import { PlaceholderPage } from './ui/PlaceholderPage.tsx';
+import { App } from './ui/App.tsx';
 
 // Composition root: the only place that builds service implementations. It
 // reads the configuration, makes the services, provides them to the portal's
@@ -84,6 +84,16 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <PlaceholderPage backendUrl={config.supabase?.url ?? null} portal={portal} />
+    <App
+      portal={portal}
+      settings={{
+        contactEmail: config.contactEmail,
+        productSite: config.productSite,
+        explorerUrl: config.explorerUrl,
+        tokenConfigured: token !== null,
+        tokenAddress: token ? config.tokenAddress : null,
+        chainName: config.chain.name,
+      }}
+    />
   </StrictMode>,
 );

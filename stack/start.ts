@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChain, type Chain } from './chain/index.ts';
 import { startGateway, type Gateway } from './gateway/index.ts';
@@ -19,7 +19,13 @@ async function main(): Promise<void> {
   const ports = readPorts(process.env);
   const appUrl = `http://127.0.0.1:${ports.app}`;
 
-  const dataDir = join(LOCAL_DIR, 'data');
+  // STACK_DATA_DIR lets a second stack run beside the usual one (other ports, other data).
+  const dataDir = process.env['STACK_DATA_DIR']
+    ? resolve(process.env['STACK_DATA_DIR'])
+    : join(LOCAL_DIR, 'data');
+  const descriptionPath = process.env['STACK_DATA_DIR']
+    ? join(dataDir, 'stack.json')
+    : join(LOCAL_DIR, 'stack.json');
   if (flags.fresh) rmSync(dataDir, { recursive: true, force: true });
   // The chain starts first (well under a second) so the gateway's webhook
   // receiver knows the DDEX address.
@@ -72,8 +78,8 @@ async function main(): Promise<void> {
     // Hardhat's public test keys, for the local chain only.
     accounts: chain.accounts,
   };
-  mkdirSync(LOCAL_DIR, { recursive: true });
-  writeFileSync(join(LOCAL_DIR, 'stack.json'), `${JSON.stringify(description, null, 2)}\n`, { mode: 0o600 });
+  mkdirSync(dirname(descriptionPath), { recursive: true });
+  writeFileSync(descriptionPath, `${JSON.stringify(description, null, 2)}\n`, { mode: 0o600 });
 
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
   console.log(
@@ -85,7 +91,7 @@ async function main(): Promise<void> {
       `  Tatum     ${gateway.tatumApiUrl ?? ''}  (emulator: subscriptions, signed address-event webhooks)`,
       `  Chain     ${chain.rpcUrl}  (Hardhat, chain id ${chain.chainId}, DDEX at ${chain.tokenAddress})`,
       `  Email confirmations ${flags.emailConfirmations ? 'on' : 'off'}`,
-      `  Details   .local/stack.json`,
+      `  Details   ${descriptionPath}`,
       '  Ctrl-C stops everything.',
       '',
     ]

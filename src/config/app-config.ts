@@ -15,6 +15,8 @@ export type AppConfig = {
   tokenAddress: `0x${string}` | null;
   contactEmail: string;
   productSite: string;
+  /** Base of transaction links, e.g. https://sepolia.etherscan.io (a hash is appended as /tx/<hash>). */
+  explorerUrl: string | null;
   /** One line per malformed value, naming the key. */
   problems: string[];
 };
@@ -85,6 +87,7 @@ export function readAppConfig(env: RawEnv): AppConfig {
     tokenAddress,
     contactEmail,
     productSite: httpUrl('VITE_PRODUCT_SITE') ?? DEFAULT_SITE,
+    explorerUrl: httpUrl('VITE_BLOCK_EXPLORER_URL')?.replace(/\/+$/, '') ?? null,
     problems,
   };
 }

@@ -13,6 +13,7 @@ describe('app configuration', () => {
       VITE_DDEX_TOKEN_ADDRESS: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
       VITE_CONTACT_EMAIL: 'team@ddex.test',
       VITE_PRODUCT_SITE: 'https://ddex.test',
+      VITE_BLOCK_EXPLORER_URL: 'https://sepolia.etherscan.io/',
     });
     expect(config).toEqual({
       supabase: { url: 'http://127.0.0.1:54321', anonKey: 'sb_publishable_x' },
@@ -22,6 +23,7 @@ describe('app configuration', () => {
       tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
       contactEmail: 'team@ddex.test',
       productSite: 'https://ddex.test',
+      explorerUrl: 'https://sepolia.etherscan.io',
       problems: [],
     });
   });

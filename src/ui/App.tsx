@@ -1,0 +1,59 @@
+import { useEffect } from 'react';
+import styled, { ThemeProvider } from 'styled-components';
+import { GlobalStyle } from './common/GlobalStyle.tsx';
+import { Dialogs } from './dialogs/Dialogs.tsx';
+import { TabContent } from './pages/TabContent.tsx';
+import { PortalProvider, useChildSelector, type PortalActor } from './portal-context.tsx';
+import { SettingsProvider, type UiSettings } from './settings-context.tsx';
+import { Footer } from './shell/Footer.tsx';
+import { Header } from './shell/Header.tsx';
+import { theme } from './theme.ts';
+import { Toaster } from './toast/Toaster.tsx';
+
+// The page: header, the current tab, footer, the toast and the dialogs.
+export function App({ portal, settings }: { portal: PortalActor; settings: UiSettings }) {
+  return (
+    <PortalProvider portal={portal}>
+      <SettingsProvider settings={settings}>
+        <ThemeProvider theme={theme}>
+          <GlobalStyle />
+          <ThemeSync />
+          <Layout>
+            <Header />
+            <Main id="main">
+              <TabContent />
+            </Main>
+            <Footer />
+          </Layout>
+          <Dialogs />
+          <Toaster />
+        </ThemeProvider>
+      </SettingsProvider>
+    </PortalProvider>
+  );
+}
+
+/** Mirrors the theme machine onto <html data-theme>, which the colours hang off. */
+function ThemeSync() {
+  const mode = useChildSelector('theme', (snapshot) => (snapshot.matches('dark') ? 'dark' : 'light'));
+  useEffect(() => {
+    document.documentElement.dataset.theme = mode;
+  }, [mode]);
+  return null;
+}
+
+const Layout = styled.div`
+  display: flex;
+  flex-direction: column;
+  min-height: 100vh;
+`;
+
+const Main = styled.main`
+  flex: 1;
+  width: min(960px, 100%);
+  margin: 0 auto;
+  padding: ${({ theme }) => theme.space(6)} ${({ theme }) => theme.space(4)};
+  ${({ theme }) => theme.phone} {
+    padding: ${({ theme }) => theme.space(4)} ${({ theme }) => theme.space(3)};
+  }
+`;

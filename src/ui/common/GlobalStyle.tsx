@@ -1,0 +1,21 @@
+import { createGlobalStyle } from 'styled-components';
+import { cssVariables } from '../theme.ts';
+
+export const GlobalStyle = createGlobalStyle`
+  html[data-theme='light'] { ${cssVariables('light')} color-scheme: light; }
+  html[data-theme='dark'] { ${cssVariables('dark')} color-scheme: dark; }
+  *, *::before, *::after { box-sizing: border-box; }
+  html, body { margin: 0; min-height: 100%; }
+  body {
+    background: ${({ theme }) => theme.color.bg};
+    color: ${({ theme }) => theme.color.text};
+    font-family: ${({ theme }) => theme.font.body};
+    line-height: 1.5;
+    -webkit-font-smoothing: antialiased;
+  }
+  a { color: ${({ theme }) => theme.color.accent}; }
+  :focus-visible { outline: 2px solid ${({ theme }) => theme.color.focus}; outline-offset: 2px; }
+  @media (prefers-reduced-motion: reduce) {
+    *, *::before, *::after { animation-duration: 0.01ms !important; transition-duration: 0.01ms !important; }
+  }
+`;

@@ -1,0 +1,56 @@
+import { authCopy, dialogCopy } from '../../../copy/index.ts';
+import { Dialog } from '../../common/Dialog.tsx';
+import { useChild, useChildSelector } from '../../portal-context.tsx';
+import { AuthForm } from './AuthForm.tsx';
+import { CheckEmail } from './CheckEmail.tsx';
+
+// The login / sign-up dialog: the auth machine's `modal` region (closed | login |
+// signup | checkEmail). Closing it (X, backdrop, Escape) sends `auth.close`, which
+// clears the fields; the form's inputs unmount with the dialog, so it reopens empty.
+
+type View = 'closed' | 'login' | 'signup' | 'checkEmail';
+
+const titles = {
+  closed: authCopy.titleLogin,
+  login: authCopy.titleLogin,
+  signup: authCopy.titleSignUp,
+  checkEmail: authCopy.confirmTitle,
+} as const satisfies Record<View, string>;
+
+export function AuthDialog() {
+  const auth = useChild('auth');
+  const view = useChildSelector('auth', (snapshot): View => {
+    if (snapshot.matches({ modal: 'login' })) return 'login';
+    if (snapshot.matches({ modal: 'signup' })) return 'signup';
+    if (snapshot.matches({ modal: 'checkEmail' })) return 'checkEmail';
+    return 'closed';
+  });
+  const submitting = useChildSelector(
+    'auth',
+    (snapshot) =>
+      snapshot.matches({ modal: { login: 'submitting' } }) ||
+      snapshot.matches({ modal: { signup: 'submitting' } }),
+  );
+  const email = useChildSelector('auth', (snapshot) => snapshot.context.email);
+
+  return (
+    <Dialog
+      open={view !== 'closed'}
+      onClose={() => auth.send({ type: 'auth.close' })}
+      title={titles[view]}
+      description={view === 'checkEmail' ? dialogCopy.auth.confirmSent(email) : undefined}
+    >
+      {view === 'checkEmail' ? (
+        <CheckEmail onOk={() => auth.send({ type: 'auth.confirmOk' })} />
+      ) : (
+        <AuthForm
+          mode={view === 'signup' ? 'signup' : 'login'}
+          email={email}
+          submitting={submitting}
+          onSubmit={(credentials) => auth.send({ type: 'auth.submit', ...credentials })}
+          onToggle={() => auth.send({ type: 'auth.toggleMode' })}
+        />
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,83 @@
+import type { FormEvent } from 'react';
+import styled from 'styled-components';
+import { authCopy, dialogCopy } from '../../../copy/index.ts';
+import { Button } from '../../common/Button.tsx';
+import { Field } from '../../common/Field.tsx';
+import { LinkButton } from '../parts.tsx';
+
+// The email and password form of both modes. Uncontrolled: the values are read
+// on submit, and the password is wiped from the input as soon as it is sent.
+// While the request runs the inputs are read-only and the button says so; the
+// button stays focusable (aria-disabled) so focus does not fall out of the dialog.
+
+type Props = {
+  mode: 'login' | 'signup';
+  email: string;
+  submitting: boolean;
+  onSubmit: (credentials: { email: string; password: string }) => void;
+  onToggle: () => void;
+};
+
+export function AuthForm({ mode, email, submitting, onSubmit, onToggle }: Props) {
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    onSubmit({ email: String(data.get('email') ?? ''), password: String(data.get('password') ?? '') });
+    const password = form.elements.namedItem('password');
+    if (password instanceof HTMLInputElement) password.value = '';
+  };
+
+  const signup = mode === 'signup';
+  return (
+    <form onSubmit={handleSubmit} aria-busy={submitting}>
+      <Field
+        label={dialogCopy.auth.email}
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        defaultValue={email}
+        readOnly={submitting}
+        autoFocus
+      />
+      <Field
+        label={dialogCopy.auth.password}
+        name="password"
+        type="password"
+        autoComplete={signup ? 'new-password' : 'current-password'}
+        required
+        readOnly={submitting}
+      />
+      <Submit type="submit" $block aria-disabled={submitting || undefined}>
+        {submitting
+          ? signup
+            ? dialogCopy.auth.signingUp
+            : dialogCopy.auth.loggingIn
+          : signup
+            ? authCopy.signUp
+            : authCopy.login}
+      </Submit>
+      <Toggle>
+        {signup ? dialogCopy.auth.toLogin : dialogCopy.auth.toSignUp}{' '}
+        <LinkButton type="button" onClick={onToggle} disabled={submitting}>
+          {signup ? authCopy.login : authCopy.signUp}
+        </LinkButton>
+      </Toggle>
+    </form>
+  );
+}
+
+const Submit = styled(Button)`
+  &[aria-disabled='true'] {
+    opacity: 0.7;
+    cursor: progress;
+  }
+`;
+
+const Toggle = styled.p`
+  margin: ${({ theme }) => theme.space(4)} 0 0;
+  text-align: center;
+  color: ${({ theme }) => theme.color.textMuted};
+`;

@@ -1,0 +1,58 @@
+import styled from 'styled-components';
+
+// Small pieces the dialogs share: a row of actions, a quiet status line, a
+// pill-shaped tag, and a button that reads as a link.
+
+export const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: flex-end;
+  gap: ${({ theme }) => theme.space(2)};
+  margin-top: ${({ theme }) => theme.space(4)};
+`;
+
+/** Loading, empty and error lines; `role="status"` where the caller wants them announced. */
+export const StatusText = styled.p`
+  margin: ${({ theme }) => theme.space(4)} 0;
+  color: ${({ theme }) => theme.color.textMuted};
+  text-align: center;
+`;
+
+export const Tag = styled.span<{ $tone?: 'accent' | 'muted' }>`
+  display: inline-block;
+  padding: 0 ${({ theme }) => theme.space(2)};
+  border-radius: ${({ theme }) => theme.radius.pill};
+  border: 1px solid ${({ theme, $tone }) => ($tone === 'accent' ? theme.color.accent : theme.color.border)};
+  background: ${({ theme, $tone }) => ($tone === 'accent' ? theme.color.accent : theme.color.surfaceAlt)};
+  color: ${({ theme, $tone }) => ($tone === 'accent' ? theme.color.accentText : theme.color.textMuted)};
+  font-size: 0.75rem;
+  font-weight: 600;
+  line-height: 1.6;
+  white-space: nowrap;
+`;
+
+/** An action that reads as a link (e.g. switching between login and sign-up). */
+export const LinkButton = styled.button`
+  padding: 0;
+  border: 0;
+  background: none;
+  color: ${({ theme }) => theme.color.accent};
+  font: inherit;
+  font-weight: 600;
+  text-decoration: underline;
+  text-underline-offset: 2px;
+  cursor: pointer;
+`;
+
+/** Read by screen readers, not shown. */
+export const VisuallyHidden = styled.span`
+  position: absolute;
+  width: 1px;
+  height: 1px;
+  margin: -1px;
+  padding: 0;
+  overflow: hidden;
+  clip-path: inset(50%);
+  white-space: nowrap;
+  border: 0;
+`;

@@ -1,0 +1,14 @@
+import { dialogCopy } from '../../../copy/index.ts';
+import { Dialog } from '../../common/Dialog.tsx';
+import { useDialog } from '../useDialog.ts';
+import { UnderConstruction } from './UnderConstruction.tsx';
+
+/** API key management (spec §2): under construction. */
+export function ApiKeysDialog() {
+  const { open, close } = useDialog('apiKeys');
+  return (
+    <Dialog open={open} onClose={close} title={dialogCopy.apiKeys.title}>
+      <UnderConstruction>{dialogCopy.apiKeys.body}</UnderConstruction>
+    </Dialog>
+  );
+}

@@ -1,0 +1,45 @@
+import styled from 'styled-components';
+import { appCopy, dialogCopy } from '../../../copy/index.ts';
+import { Dialog } from '../../common/Dialog.tsx';
+import { Tag } from '../parts.tsx';
+import { useDialog } from '../useDialog.ts';
+import { UnderConstruction } from './UnderConstruction.tsx';
+
+/** Security settings (spec §2, §9): under construction; two-factor authentication is coming. */
+export function SecurityDialog() {
+  const { open, close } = useDialog('security');
+  return (
+    <Dialog open={open} onClose={close} title={dialogCopy.security.title}>
+      <UnderConstruction>{dialogCopy.security.body}</UnderConstruction>
+      <Setting>
+        <div>
+          <Name>{dialogCopy.security.twoFactor}</Name>
+          <Hint>{dialogCopy.security.twoFactorHint}</Hint>
+        </div>
+        <Tag>{appCopy.menu.soon}</Tag>
+      </Setting>
+    </Dialog>
+  );
+}
+
+const Setting = styled.div`
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(3)};
+  margin-top: ${({ theme }) => theme.space(4)};
+  padding: ${({ theme }) => theme.space(3)};
+  border: 1px solid ${({ theme }) => theme.color.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+`;
+
+const Name = styled.h3`
+  margin: 0;
+  font-size: 1rem;
+`;
+
+const Hint = styled.p`
+  margin: 0;
+  font-size: 0.85rem;
+  color: ${({ theme }) => theme.color.textMuted};
+`;

@@ -1,0 +1,84 @@
+import styled from 'styled-components';
+import { dialogCopy } from '../../../copy/index.ts';
+import type { HistoryEntry } from '../../../machines/transaction-row.ts';
+import { useSettings } from '../../settings-context.tsx';
+import { formatTime } from '../format-time.ts';
+import { Tag, VisuallyHidden } from '../parts.tsx';
+
+// One line of the history: what happened, its status, how much of what, and
+// its hash — a link to the block explorer when one is configured, otherwise
+// the preview with the full hash in its title. Every field is rendered as text.
+export function TransactionItem({ entry }: { entry: HistoryEntry }) {
+  const { explorerUrl } = useSettings();
+  return (
+    <Item>
+      <Top>
+        <Type>{entry.type}</Type>
+        <Tag>{entry.status}</Tag>
+      </Top>
+      <Amount>
+        {entry.amount} {entry.symbol}
+      </Amount>
+      <Bottom>
+        <time dateTime={entry.createdAt}>{formatTime(entry.createdAt)}</time>
+        <Hash>
+          {dialogCopy.transactions.hash}:{' '}
+          {entry.hash === '' ? (
+            dialogCopy.transactions.noHash
+          ) : explorerUrl ? (
+            <a
+              href={`${explorerUrl}/tx/${entry.hash}`}
+              target="_blank"
+              rel="noopener noreferrer"
+              title={entry.hash}
+            >
+              {entry.hashPreview}
+              <VisuallyHidden> {dialogCopy.transactions.openInExplorer}</VisuallyHidden>
+            </a>
+          ) : (
+            <span title={entry.hash}>{entry.hashPreview}</span>
+          )}
+        </Hash>
+      </Bottom>
+    </Item>
+  );
+}
+
+const Item = styled.li`
+  padding: ${({ theme }) => theme.space(3)};
+  border: 1px solid ${({ theme }) => theme.color.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+`;
+
+const Top = styled.div`
+  display: flex;
+  align-items: baseline;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+const Type = styled.h3`
+  margin: 0;
+  font-size: 1rem;
+  overflow-wrap: anywhere;
+`;
+
+const Amount = styled.p`
+  margin: ${({ theme }) => theme.space(1)} 0;
+  font-weight: 600;
+  font-variant-numeric: tabular-nums;
+  overflow-wrap: anywhere;
+`;
+
+const Bottom = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(2)};
+  font-size: 0.85rem;
+  color: ${({ theme }) => theme.color.textMuted};
+`;
+
+const Hash = styled.span`
+  font-family: ${({ theme }) => theme.font.mono};
+`;

@@ -1,0 +1,72 @@
+import styled from 'styled-components';
+import { dialogCopy } from '../../../copy/index.ts';
+import { toHistoryEntry } from '../../../machines/transaction-row.ts';
+import { Button } from '../../common/Button.tsx';
+import { Dialog } from '../../common/Dialog.tsx';
+import { useChild, useChildSelector } from '../../portal-context.tsx';
+import { Actions, StatusText } from '../parts.tsx';
+import { useDialog } from '../useDialog.ts';
+import { TransactionItem } from './TransactionItem.tsx';
+
+// The history modal (spec §2, §3, §9): the 20 newest transactions, loaded each
+// time it opens (the root routes that). Rows of an earlier load stay on show
+// while a new one runs or after it fails.
+export function TransactionsDialog() {
+  const { open, close } = useDialog('transactions');
+  return (
+    <Dialog open={open} onClose={close} title={dialogCopy.transactions.title}>
+      <TransactionList />
+    </Dialog>
+  );
+}
+
+function TransactionList() {
+  const transactions = useChild('transactions');
+  const rows = useChildSelector('transactions', (snapshot) => snapshot.context.rows);
+  const status = useChildSelector('transactions', (snapshot) =>
+    snapshot.matches({ signedIn: 'error' })
+      ? 'error'
+      : snapshot.matches({ signedIn: 'ready' })
+        ? 'ready'
+        : 'loading',
+  );
+  const entries = rows.slice(0, 20).map(toHistoryEntry);
+
+  return (
+    <>
+      {entries.length > 0 ? (
+        <List aria-busy={status === 'loading'}>
+          {entries.map((entry) => (
+            <TransactionItem key={entry.id} entry={entry} />
+          ))}
+        </List>
+      ) : status === 'ready' ? (
+        <StatusText role="status">{dialogCopy.transactions.empty}</StatusText>
+      ) : status === 'loading' ? (
+        <StatusText role="status">{dialogCopy.transactions.loading}</StatusText>
+      ) : null}
+      {status === 'error' ? (
+        <>
+          <StatusText role="alert">{dialogCopy.transactions.error}</StatusText>
+          <Actions>
+            <Button
+              type="button"
+              $variant="secondary"
+              onClick={() => transactions.send({ type: 'transactions.refresh' })}
+            >
+              {dialogCopy.transactions.retry}
+            </Button>
+          </Actions>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+const List = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  display: grid;
+  gap: ${({ theme }) => theme.space(2)};
+`;

@@ -1,0 +1,16 @@
+import { useSettings } from '../settings-context.tsx';
+import { faqCopy } from './faq.copy.ts';
+import { ProsePage } from './ProsePage.tsx';
+
+/** The FAQ tab (lazily loaded): answers about this portal, with the configured network's name. */
+export function FaqPage() {
+  const { chainName } = useSettings();
+  return (
+    <ProsePage
+      title={faqCopy.title}
+      intro={faqCopy.intro}
+      sections={faqCopy.sections(chainName)}
+      contactLead={faqCopy.contactLead}
+    />
+  );
+}

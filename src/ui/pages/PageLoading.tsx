@@ -1,0 +1,33 @@
+import styled, { keyframes } from 'styled-components';
+
+/** What a lazily loaded tab shows while its code arrives (spec §2's loading messages). */
+export function PageLoading({ message }: { message: string }) {
+  return (
+    <Loading role="status">
+      <Ring aria-hidden="true" />
+      {message}
+    </Loading>
+  );
+}
+
+const Loading = styled.p`
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  gap: ${({ theme }) => theme.space(3)};
+  min-height: 240px;
+  margin: 0;
+  color: ${({ theme }) => theme.color.textMuted};
+  font-weight: 600;
+`;
+
+const spin = keyframes`to { transform: rotate(360deg); }`;
+
+const Ring = styled.span`
+  width: 18px;
+  height: 18px;
+  border: 3px solid ${({ theme }) => theme.color.border};
+  border-top-color: ${({ theme }) => theme.color.accent};
+  border-radius: ${({ theme }) => theme.radius.pill};
+  animation: ${spin} 0.9s linear infinite;
+`;

@@ -1,0 +1,94 @@
+import styled from 'styled-components';
+import { displayName } from '../../machines/display-name.ts';
+import type { AuthUser, Profile } from '../../services/supabase/types.ts';
+import { Button } from '../common/Button.tsx';
+import { Card } from '../common/Card.tsx';
+import { useChild } from '../portal-context.tsx';
+import { useSettings } from '../settings-context.tsx';
+import { Notice, Page, PageTitle, Paragraph, SectionTitle } from './PageLayout.tsx';
+import { tradingCopy as copy } from './trading.copy.ts';
+
+type Props = { user: AuthUser | null; profile: Profile | null; walletAddress: string | null };
+
+/**
+ * The DEX Trading tab (lazily loaded; spec §2: it receives the user, the profile and the wallet
+ * address). There are no markets on this testnet demo, so it shows the account's context as it is.
+ */
+export function TradingPage({ user, profile, walletAddress }: Props) {
+  const { chainName, tokenConfigured, explorerUrl } = useSettings();
+  const tab = useChild('tab');
+  const lastActivity = profile?.last_dex_activity;
+  return (
+    <Page>
+      <PageTitle>{copy.title}</PageTitle>
+      <Notice>{copy.unavailable}</Notice>
+      <Card aria-labelledby="trading-context">
+        <SectionTitle id="trading-context">{copy.contextTitle}</SectionTitle>
+        <Facts>
+          <dt>{copy.account}</dt>
+          <dd>{user ? displayName(profile, user) : copy.notLoggedIn}</dd>
+          <dt>{copy.wallet}</dt>
+          <dd>
+            {walletAddress ? <Address>{walletAddress}</Address> : copy.noWallet}
+            {walletAddress && explorerUrl ? (
+              <>
+                {' '}
+                <a href={`${explorerUrl}/address/${walletAddress}`}>{copy.viewInExplorer}</a>
+              </>
+            ) : null}
+          </dd>
+          <dt>{copy.network}</dt>
+          <dd>{chainName}</dd>
+          <dt>{copy.token}</dt>
+          <dd>{tokenConfigured ? copy.tokenConfigured : copy.tokenMissing}</dd>
+          {profile ? (
+            <>
+              <dt>{copy.tier}</dt>
+              <dd>{profile.account_tier}</dd>
+              <dt>{copy.lastActivity}</dt>
+              <dd>{lastActivity ? new Date(lastActivity).toLocaleString() : copy.noActivity}</dd>
+            </>
+          ) : null}
+        </Facts>
+        {user ? null : <Hint>{copy.loginHint}</Hint>}
+      </Card>
+      <Paragraph>{copy.meanwhile}</Paragraph>
+      <div>
+        <Button type="button" onClick={() => tab.send({ type: 'tab.select', tab: 'portal' })}>
+          {copy.goToPortal}
+        </Button>
+      </div>
+    </Page>
+  );
+}
+
+const Facts = styled.dl`
+  display: grid;
+  grid-template-columns: max-content minmax(0, 1fr);
+  gap: ${({ theme }) => `${theme.space(2)} ${theme.space(5)}`};
+  margin: 0;
+  dt {
+    color: ${({ theme }) => theme.color.textMuted};
+  }
+  dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  ${({ theme }) => theme.phone} {
+    grid-template-columns: minmax(0, 1fr);
+    gap: 0;
+    dd {
+      margin-bottom: ${({ theme }) => theme.space(3)};
+    }
+  }
+`;
+
+const Address = styled.code`
+  font-family: ${({ theme }) => theme.font.mono};
+  font-size: 0.9rem;
+`;
+
+const Hint = styled.p`
+  margin: ${({ theme }) => theme.space(4)} 0 0;
+  color: ${({ theme }) => theme.color.textMuted};
+`;

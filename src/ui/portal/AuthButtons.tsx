@@ -1,0 +1,46 @@
+import styled from 'styled-components';
+import { authCopy } from '../../copy/index.ts';
+import { Button } from '../common/Button.tsx';
+import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
+
+// Spec §2: Login and Sign Up when logged out, Logout when logged in.
+export function AuthButtons() {
+  const auth = useChild('auth');
+  const signedIn = usePortalSelector((snapshot) => snapshot.context.user !== null);
+  const signingOut = useChildSelector('auth', (snapshot) => snapshot.matches({ signOut: 'requesting' }));
+
+  if (signedIn) {
+    return (
+      <Row>
+        <Button
+          type="button"
+          $variant="secondary"
+          disabled={signingOut}
+          aria-busy={signingOut}
+          onClick={() => auth.send({ type: 'auth.signOut' })}
+        >
+          {authCopy.logout}
+        </Button>
+      </Row>
+    );
+  }
+  return (
+    <Row>
+      <Button
+        type="button"
+        $variant="secondary"
+        onClick={() => auth.send({ type: 'auth.open', mode: 'login' })}
+      >
+        {authCopy.login}
+      </Button>
+      <Button type="button" onClick={() => auth.send({ type: 'auth.open', mode: 'signup' })}>
+        {authCopy.signUp}
+      </Button>
+    </Row>
+  );
+}
+
+const Row = styled.div`
+  display: flex;
+  gap: ${({ theme }) => theme.space(2)};
+`;

@@ -1,0 +1,67 @@
+import styled from 'styled-components';
+import { appCopy } from '../../copy/index.ts';
+import { usePortalSelector } from '../portal-context.tsx';
+import { AuthButtons } from './AuthButtons.tsx';
+import { NetworkBanner } from './NetworkBanner.tsx';
+import { SendForm } from './SendForm.tsx';
+import { VisitorPrompt } from './VisitorPrompt.tsx';
+import { WalletPanel } from './WalletPanel.tsx';
+
+// Spec §2 "Portal screen": the heading with Login / Sign Up or Logout; with
+// neither a wallet nor a user, the visitor prompt; otherwise the wallet card,
+// and with a wallet the send form beside it.
+export function PortalScreen() {
+  const hasUser = usePortalSelector((snapshot) => snapshot.context.user !== null);
+  const hasWallet = usePortalSelector((snapshot) => snapshot.context.walletAddress !== null);
+
+  return (
+    <Screen aria-labelledby="portal-heading">
+      <Top>
+        <Heading id="portal-heading">{appCopy.heading}</Heading>
+        <AuthButtons />
+      </Top>
+      <NetworkBanner />
+      {hasUser || hasWallet ? (
+        <Columns $two={hasWallet}>
+          <WalletPanel />
+          {hasWallet ? <SendForm /> : null}
+        </Columns>
+      ) : (
+        <VisitorPrompt />
+      )}
+    </Screen>
+  );
+}
+
+const Screen = styled.section`
+  display: grid;
+  gap: ${({ theme }) => theme.space(6)};
+  ${({ theme }) => theme.phone} {
+    gap: ${({ theme }) => theme.space(4)};
+  }
+`;
+
+const Top = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(3)};
+`;
+
+const Heading = styled.h1`
+  margin: 0;
+  font-size: clamp(1.5rem, 1.1rem + 1.6vw, 2.1rem);
+  letter-spacing: -0.01em;
+`;
+
+const Columns = styled.div<{ $two: boolean }>`
+  display: grid;
+  gap: ${({ theme }) => theme.space(6)};
+  align-items: start;
+  grid-template-columns: ${({ $two }) => ($two ? 'repeat(2, minmax(0, 1fr))' : 'minmax(0, 560px)')};
+  @media (max-width: 860px) {
+    grid-template-columns: minmax(0, 1fr);
+    gap: ${({ theme }) => theme.space(4)};
+  }
+`;

@@ -1,0 +1,105 @@
+import { useEffect, useRef, type FormEvent } from 'react';
+import styled from 'styled-components';
+import { portalCopy, sendCopy } from '../../copy/index.ts';
+import { sendBusyTag } from '../../machines/send.machine.ts';
+import { Button } from '../common/Button.tsx';
+import { Card } from '../common/Card.tsx';
+import { Field } from '../common/Field.tsx';
+import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
+
+// Spec §2 "Send form". Uncontrolled inputs read with FormData on submit; the
+// send machine validates in §5 order (hence noValidate and no `required`).
+// The private key leaves the DOM as soon as it is handed over; recipient and
+// amount stay after a refusal and go after a transfer (a new `lastHash`).
+export function SendForm() {
+  const send = useChild('send');
+  const busy = useChildSelector('send', (snapshot) => snapshot.hasTag(sendBusyTag));
+  const recipient = useChildSelector('send', (snapshot) => snapshot.context.recipient);
+  const amount = useChildSelector('send', (snapshot) => snapshot.context.amount);
+  const lastHash = useChildSelector('send', (snapshot) => snapshot.context.lastHash);
+  const signedIn = usePortalSelector((snapshot) => snapshot.context.user !== null);
+  const form = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (lastHash) form.current?.reset();
+  }, [lastHash]);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const element = event.currentTarget;
+    const data = new FormData(element);
+    const text = (name: string) => {
+      const value = data.get(name);
+      return typeof value === 'string' ? value : '';
+    };
+    send.send({
+      type: 'send.submit',
+      recipient: text('recipient'),
+      amount: text('amount'),
+      privateKey: text('privateKey'),
+    });
+    const key = element.elements.namedItem('privateKey');
+    if (key instanceof HTMLInputElement) key.value = '';
+  };
+
+  return (
+    <Card aria-labelledby="send-title">
+      <Title id="send-title">{portalCopy.sendTitle}</Title>
+      <form ref={form} noValidate onSubmit={onSubmit}>
+        <Field
+          label={sendCopy.recipient}
+          name="recipient"
+          type="text"
+          defaultValue={recipient}
+          placeholder={portalCopy.recipientPlaceholder}
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+        />
+        <Field
+          label={sendCopy.amount}
+          name="amount"
+          type="number"
+          inputMode="decimal"
+          min={sendCopy.minimumAmount}
+          step="any"
+          defaultValue={amount}
+          placeholder={portalCopy.amountPlaceholder}
+        />
+        <Field
+          label={sendCopy.privateKey}
+          name="privateKey"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={portalCopy.privateKeyPlaceholder}
+          hint={<Warning>{sendCopy.privateKeyWarning}</Warning>}
+        />
+        <Button type="submit" $block disabled={busy} aria-busy={busy}>
+          {busy ? sendCopy.submitting : sendCopy.submit}
+        </Button>
+        {signedIn ? null : <Note>{sendCopy.visitorNote}</Note>}
+      </form>
+    </Card>
+  );
+}
+
+const Title = styled.h2`
+  margin: 0 0 ${({ theme }) => theme.space(4)};
+  font-size: 1.2rem;
+`;
+
+const Warning = styled.span`
+  display: block;
+  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
+  border-radius: ${({ theme }) => theme.radius.sm};
+  background: ${({ theme }) => theme.color.warningBg};
+  color: ${({ theme }) => theme.color.warningText};
+  font-weight: 600;
+`;
+
+const Note = styled.p`
+  margin: ${({ theme }) => theme.space(3)} 0 0;
+  font-size: 0.9rem;
+  color: ${({ theme }) => theme.color.textMuted};
+`;

@@ -1,0 +1,42 @@
+import styled from 'styled-components';
+import { appCopy, walletCopy } from '../../copy/index.ts';
+import { Button } from '../common/Button.tsx';
+import { Card } from '../common/Card.tsx';
+import { useChild, useChildSelector } from '../portal-context.tsx';
+
+// Spec §2: with no wallet and no user, the prompt and a Connect Wallet button
+// ('Connecting Wallet...' while the wallet is discovering, reconnecting or connecting).
+export function VisitorPrompt() {
+  const wallet = useChild('wallet');
+  const busy = useChildSelector('wallet', (snapshot) => snapshot.hasTag('connecting'));
+
+  return (
+    <Prompt>
+      <Text>{appCopy.visitorPrompt}</Text>
+      <Button
+        type="button"
+        disabled={busy}
+        aria-busy={busy}
+        onClick={() => wallet.send({ type: 'wallet.connect' })}
+      >
+        {busy ? walletCopy.connectingWallet : walletCopy.connectWallet}
+      </Button>
+    </Prompt>
+  );
+}
+
+const Prompt = styled(Card)`
+  display: grid;
+  justify-items: center;
+  gap: ${({ theme }) => theme.space(4)};
+  max-width: 560px;
+  width: 100%;
+  margin: 0 auto;
+  text-align: center;
+`;
+
+const Text = styled.p`
+  margin: 0;
+  font-size: 1.05rem;
+  color: ${({ theme }) => theme.color.textMuted};
+`;

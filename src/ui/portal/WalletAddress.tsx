@@ -1,0 +1,80 @@
+import styled from 'styled-components';
+import { portalCopy, shortAddress } from '../../copy/index.ts';
+import { IconButton } from '../common/Button.tsx';
+import { useChild } from '../portal-context.tsx';
+import { CopyIcon, DisconnectIcon } from './icons.tsx';
+import { VisuallyHidden } from './VisuallyHidden.tsx';
+
+// Spec §2 wallet panel point 3: the address shortened 6 + 4 (the full one on
+// hover and for screen readers), a copy button and a disconnect button.
+export function WalletAddress({ address }: { address: string }) {
+  const wallet = useChild('wallet');
+
+  return (
+    <Row>
+      <Text>
+        <Label>{portalCopy.connectedAddress}</Label>
+        <Address title={address}>
+          <span aria-hidden="true">{shortAddress(address)}</span>
+          <VisuallyHidden>{address}</VisuallyHidden>
+        </Address>
+      </Text>
+      <Actions>
+        <IconButton
+          type="button"
+          aria-label={portalCopy.copyAddress}
+          title={portalCopy.copyAddress}
+          onClick={() => wallet.send({ type: 'wallet.copy' })}
+        >
+          <CopyIcon />
+        </IconButton>
+        <Danger
+          type="button"
+          aria-label={portalCopy.disconnectWallet}
+          title={portalCopy.disconnectWallet}
+          onClick={() => wallet.send({ type: 'wallet.disconnect' })}
+        >
+          <DisconnectIcon />
+        </Danger>
+      </Actions>
+    </Row>
+  );
+}
+
+const Row = styled.div`
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(3)};
+  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(2)} ${theme.space(2)} ${theme.space(4)}`};
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: ${({ theme }) => theme.color.surfaceAlt};
+  border: 1px solid ${({ theme }) => theme.color.border};
+`;
+
+const Text = styled.p`
+  display: grid;
+  margin: 0;
+  min-width: 0;
+`;
+
+const Label = styled.span`
+  font-size: 0.85rem;
+  color: ${({ theme }) => theme.color.textMuted};
+`;
+
+const Address = styled.span`
+  font-family: ${({ theme }) => theme.font.mono};
+  font-size: 1.05rem;
+  font-weight: 600;
+`;
+
+const Actions = styled.div`
+  display: flex;
+  flex: none;
+  gap: ${({ theme }) => theme.space(1)};
+`;
+
+const Danger = styled(IconButton)`
+  color: ${({ theme }) => theme.color.danger};
+`;

@@ -1,0 +1,53 @@
+import styled from 'styled-components';
+import { portalCopy, walletCopy } from '../../copy/index.ts';
+import { Button } from '../common/Button.tsx';
+import { Card } from '../common/Card.tsx';
+import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
+import { AccountLine } from './AccountLine.tsx';
+import { Balances } from './Balances.tsx';
+import { WalletAddress } from './WalletAddress.tsx';
+import { WebhookDemo } from './WebhookDemo.tsx';
+
+// Spec §2 "Wallet panel": the logged-in line, 'Connect Your Wallet' for a
+// signed-in user without a wallet (once loading has finished), the connected
+// address with copy and disconnect, the two balances and the webhook demo.
+export function WalletPanel() {
+  const wallet = useChild('wallet');
+  const signedIn = usePortalSelector((snapshot) => snapshot.context.user !== null);
+  const address = usePortalSelector((snapshot) => snapshot.context.walletAddress);
+  const loaded = usePortalSelector((snapshot) => snapshot.matches('ready'));
+  const busy = useChildSelector('wallet', (snapshot) => snapshot.hasTag('connecting'));
+
+  return (
+    <Card aria-labelledby="wallet-panel-title">
+      <Title id="wallet-panel-title">{portalCopy.walletTitle}</Title>
+      <Stack>
+        {signedIn ? <AccountLine /> : null}
+        {address ? <WalletAddress address={address} /> : null}
+        {!address && signedIn && loaded ? (
+          <Button
+            type="button"
+            $block
+            disabled={busy}
+            aria-busy={busy}
+            onClick={() => wallet.send({ type: 'wallet.connect' })}
+          >
+            {busy ? walletCopy.connecting : walletCopy.connectYourWallet}
+          </Button>
+        ) : null}
+        <Balances />
+        <WebhookDemo />
+      </Stack>
+    </Card>
+  );
+}
+
+const Title = styled.h2`
+  margin: 0 0 ${({ theme }) => theme.space(4)};
+  font-size: 1.2rem;
+`;
+
+const Stack = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space(5)};
+`;

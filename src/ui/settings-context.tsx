@@ -1,0 +1,26 @@
+import { createContext, useContext, type ReactNode } from 'react';
+
+// Configuration the views show as is (footer links, explorer links), handed
+// down from the composition root.
+export type UiSettings = {
+  contactEmail: string;
+  productSite: string;
+  explorerUrl: string | null;
+  tokenConfigured: boolean;
+  /** The DDEX contract, when one is configured. */
+  tokenAddress: string | null;
+  /** The network the wallet must be on, for the wrong-network banner. */
+  chainName: string;
+};
+
+const SettingsContext = createContext<UiSettings | null>(null);
+
+export function SettingsProvider({ settings, children }: { settings: UiSettings; children: ReactNode }) {
+  return <SettingsContext.Provider value={settings}>{children}</SettingsContext.Provider>;
+}
+
+export function useSettings(): UiSettings {
+  const settings = useContext(SettingsContext);
+  if (!settings) throw new Error('useSettings needs a <SettingsProvider> above it');
+  return settings;
+}

@@ -1,0 +1,101 @@
+import styled from 'styled-components';
+import { shellCopy } from '../../copy/index.ts';
+import { usePortalSelector } from '../portal-context.tsx';
+import { NotificationsButton } from './NotificationsButton.tsx';
+import { TabBar } from './TabBar.tsx';
+import { ThemeToggle } from './ThemeToggle.tsx';
+import { UserMenu } from './UserMenu.tsx';
+
+// The top of every page: the brand, the tab bar and the top-right area
+// (spec §2): the theme toggle always, the notifications and the user menu only
+// for a signed-in user. On a phone the tab bar takes a row of its own.
+export function Header() {
+  const signedIn = usePortalSelector((snapshot) => snapshot.context.user !== null);
+  return (
+    <Bar>
+      <SkipLink href="#main">{shellCopy.skipToContent}</SkipLink>
+      <Inner>
+        <Brand>
+          <Mark aria-hidden="true">D</Mark>
+          {shellCopy.brand}
+        </Brand>
+        <TabBar />
+        <Actions>
+          <ThemeToggle />
+          {signedIn ? (
+            <>
+              <NotificationsButton />
+              <UserMenu />
+            </>
+          ) : null}
+        </Actions>
+      </Inner>
+    </Bar>
+  );
+}
+
+const Bar = styled.header`
+  position: sticky;
+  top: 0;
+  z-index: 10;
+  background: ${({ theme }) => theme.color.surface};
+  border-bottom: 1px solid ${({ theme }) => theme.color.border};
+`;
+
+const Inner = styled.div`
+  display: grid;
+  grid-template-columns: auto minmax(0, 1fr) auto;
+  grid-template-areas: 'brand tabs actions';
+  align-items: center;
+  gap: ${({ theme }) => theme.space(4)};
+  width: min(960px, 100%);
+  margin: 0 auto;
+  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
+  ${({ theme }) => theme.phone} {
+    grid-template-columns: minmax(0, 1fr) auto;
+    grid-template-areas: 'brand actions' 'tabs tabs';
+    gap: ${({ theme }) => theme.space(1)};
+    padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)} 0`};
+  }
+`;
+
+const Brand = styled.span`
+  grid-area: brand;
+  display: inline-flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space(2)};
+  font-weight: 800;
+  font-size: 1.15rem;
+  letter-spacing: 0.04em;
+`;
+
+const Mark = styled.span`
+  display: inline-grid;
+  place-items: center;
+  width: 32px;
+  height: 32px;
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: ${({ theme }) => theme.color.accent};
+  color: ${({ theme }) => theme.color.accentText};
+  font-size: 1rem;
+`;
+
+const Actions = styled.div`
+  grid-area: actions;
+  display: flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space(1)};
+`;
+
+const SkipLink = styled.a`
+  position: absolute;
+  left: ${({ theme }) => theme.space(2)};
+  top: -100px;
+  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
+  border-radius: ${({ theme }) => theme.radius.sm};
+  background: ${({ theme }) => theme.color.accent};
+  color: ${({ theme }) => theme.color.accentText};
+  &:focus {
+    top: ${({ theme }) => theme.space(2)};
+  }
+`;
