@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// Three layers so far: unit tests run in isolation; model tests run the paths
+// Four layers: unit tests run in isolation; model tests run the paths
 // generated from each statechart and print their coverage table at the end
 // (tests/model/support/); contract tests drive the real local stack, which
-// each test file starts on a free port with empty data.
+// their global setup starts on free ports with empty data; e2e tests drive the
+// built portal in Debian's Chromium against a stack of their own
+// (tests/e2e/support/).
 export default defineConfig({
   test: {
     projects: [
@@ -26,6 +28,22 @@ export default defineConfig({
           globalSetup: ['tests/support/gateway-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/e2e/support/global-setup.ts'],
+          setupFiles: ['tests/e2e/support/setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Each worker drives a Chromium while this process serves the stack: two at a time
+          // suits a 2-core machine. A worker count of its own needs a group of its own, which
+          // runs after the other layers rather than competing with them.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

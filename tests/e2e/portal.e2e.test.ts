@@ -1,0 +1,398 @@
+import type { Page } from 'playwright-core';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  formatEther,
+  formatUnits,
+  http,
+  parseEther,
+  parseUnits,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { describe, expect, it } from 'vitest';
+import {
+  appCopy,
+  authCopy,
+  balanceCopy,
+  dialogCopy,
+  portalCopy,
+  sendCopy,
+  shellCopy,
+  shortAddress,
+  walletCopy,
+  webhookCopy,
+} from '../../src/copy/index.ts';
+import { anonClient, PASSWORD, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
+import { e2eAccount } from './support/accounts.ts';
+import { runAxe } from './support/axe.ts';
+import { openPortal, PHONE_VIEWPORT, type PortalOptions, type WalletSetup } from './support/browser.ts';
+import { e2e, gatewayFor } from './support/context.ts';
+import { screenshot } from './support/screenshot.ts';
+
+// The portal screen (spec §2 portal screen and wallet panel): what a visitor
+// and a signed-in user see, the balances against the chain, the webhook demo,
+// axe in both themes, and the README screenshots.
+
+const viewer = e2eAccount('viewer');
+const balancesAccount = e2eAccount('balances');
+const balancesPayer = e2eAccount('balancesPayer');
+const webhooksAccount = e2eAccount('webhooks');
+
+/** The one toast on screen (status or alert region), by its title. */
+function toast(page: Page, title: string) {
+  return page.locator('[role="status"], [role="alert"]').getByText(title, { exact: true });
+}
+
+function button(page: Page, name: string) {
+  return page.getByRole('button', { name, exact: true });
+}
+
+/** The text shown for a balance, by its label (the <dd> after the <dt>). */
+function balance(page: Page, label: string) {
+  return page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+}
+
+async function openWithWallet(setup: WalletSetup, options: Omit<PortalOptions, 'wallet'> = {}) {
+  const portal = await openPortal({ ...options, wallet: setup });
+  const { wallet } = portal;
+  if (!wallet) throw new Error('the portal opened without the mock wallet');
+  return { ...portal, wallet };
+}
+
+async function connect(page: Page, address: string, label: string = walletCopy.connectWallet) {
+  await button(page, label).click();
+  await page.getByText(shortAddress(address), { exact: true }).waitFor();
+}
+
+async function balancesLoaded(page: Page) {
+  await expect.poll(() => balance(page, balanceCopy.native).textContent()).not.toBe(balanceCopy.loading);
+  await expect.poll(() => balance(page, balanceCopy.token).textContent()).not.toBe(balanceCopy.loading);
+}
+
+async function logIn(page: Page, user: TestUser) {
+  await button(page, authCopy.login).click();
+  const dialog = page.getByRole('dialog', { name: authCopy.titleLogin });
+  await dialog.getByLabel(dialogCopy.auth.email).fill(user.email);
+  await dialog.getByLabel(dialogCopy.auth.password).fill(user.password);
+  await dialog.getByRole('button', { name: authCopy.login, exact: true }).click();
+  await button(page, authCopy.logout).waitFor();
+}
+
+/** Dismisses whatever toast is showing until none is left, so a screenshot shows the screen alone. */
+async function clearToasts(page: Page) {
+  const dismiss = page.getByRole('button', { name: shellCopy.dismissToast });
+  await expect
+    .poll(
+      async () => {
+        if ((await dismiss.count()) === 0) return 0;
+        await dismiss
+          .first()
+          .click({ timeout: 1000 })
+          .catch(() => undefined);
+        return dismiss.count();
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(0);
+}
+
+async function dangerColour(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--color-danger)';
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  });
+}
+
+const colourOf = (page: Page, label: string) =>
+  balance(page, label).evaluate((element) => getComputedStyle(element).color);
+
+function chainClients() {
+  const { rpcUrl, chainId, tokenAddress } = e2e().chain;
+  const chain = defineChain({
+    id: chainId,
+    name: 'e2e',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const reader = createPublicClient({ chain, transport: http(rpcUrl) });
+  const readBalances = async (address: `0x${string}`) => ({
+    native: formatEther(await reader.getBalance({ address })),
+    token: formatUnits(
+      await reader.readContract({
+        address: tokenAddress,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [address],
+      }),
+      18,
+    ),
+  });
+  const payer = createWalletClient({
+    chain,
+    account: privateKeyToAccount(balancesPayer.privateKey),
+    transport: http(rpcUrl),
+  });
+  return { reader, readBalances, payer, tokenAddress };
+}
+
+/** An avatar as the profile's avatar_url: a small picture with the user's initial. */
+const AVATAR_URL = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#6366f1"/><stop offset="1" stop-color="#14b8a6"/></linearGradient></defs><rect width="64" height="64" fill="url(#g)"/><text x="32" y="42" font-family="sans-serif" font-size="30" font-weight="700" fill="#fff" text-anchor="middle">S</text></svg>',
+)}`;
+
+async function signUpAs(email: string): Promise<TestUser> {
+  const client = anonClient(gatewayFor('full'));
+  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
+  if (error || !data.user || !data.session)
+    throw new Error(`sign-up failed: ${error?.message ?? 'no session'}`);
+  return { client, id: data.user.id, email, password: PASSWORD, accessToken: data.session.access_token };
+}
+
+async function setAvatar(user: TestUser) {
+  const admin = serviceClient(gatewayFor('full'));
+  // The portal creates the profile row on the first sign-in.
+  await expect
+    .poll(async () => (await admin.from('profiles').select('id').eq('id', user.id)).data?.length ?? 0, {
+      timeout: 10_000,
+    })
+    .toBe(1);
+  const { error } = await admin.from('profiles').update({ avatar_url: AVATAR_URL }).eq('id', user.id);
+  if (error) throw new Error(`could not set the avatar: ${error.message}`);
+}
+
+describe('portal screen', () => {
+  it('greets a visitor: heading, Login and Sign Up, the prompt and Connect Wallet; no card or form yet', async () => {
+    const { page, pageErrors } = await openWithWallet({ account: viewer });
+    await page.getByRole('heading', { level: 1, name: appCopy.heading }).waitFor();
+    await button(page, authCopy.login).waitFor();
+    await button(page, authCopy.signUp).waitFor();
+    expect(await button(page, authCopy.logout).count()).toBe(0);
+    await page.getByText(appCopy.visitorPrompt, { exact: true }).waitFor();
+    await expect.poll(() => button(page, walletCopy.connectWallet).isEnabled()).toBe(true);
+    expect(await page.getByText(balanceCopy.native).count()).toBe(0);
+    expect(await page.getByText(webhookCopy.section).count()).toBe(0);
+    expect(await page.getByLabel(sendCopy.recipient).count()).toBe(0);
+
+    // Login and Sign Up open the auth dialog in their mode.
+    await button(page, authCopy.signUp).click();
+    await page.getByRole('dialog', { name: authCopy.titleSignUp }).waitFor();
+    await page.keyboard.press('Escape');
+    await button(page, authCopy.login).click();
+    await page.getByRole('dialog', { name: authCopy.titleLogin }).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows the wallet card once connected: address, both balances equal to the chain, and the webhook demo', async () => {
+    const { page } = await openWithWallet({ account: balancesAccount });
+    const { readBalances, payer, reader, tokenAddress } = chainClients();
+    await connect(page, balancesAccount.address);
+    await page.getByRole('heading', { name: webhookCopy.section }).waitFor();
+    await balancesLoaded(page);
+
+    const before = await readBalances(balancesAccount.address);
+    expect(await balance(page, balanceCopy.native).textContent()).toBe(before.native);
+    expect(await balance(page, balanceCopy.token).textContent()).toBe(before.token);
+
+    // Someone pays the account; a refresh shows it, with 'Loading...' and a disabled button meanwhile.
+    const hashes = [
+      await payer.sendTransaction({ to: balancesAccount.address, value: parseEther('1.25') }),
+      await payer.writeContract({
+        address: tokenAddress,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [balancesAccount.address, parseUnits('250.5', 18)],
+      }),
+    ];
+    for (const hash of hashes) await reader.waitForTransactionReceipt({ hash });
+    const after = await readBalances(balancesAccount.address);
+    expect(Number(after.native)).toBeCloseTo(Number(before.native) + 1.25, 6);
+    expect(Number(after.token)).toBeCloseTo(Number(before.token) + 250.5, 6);
+
+    const { rpcUrl } = e2e().chain;
+    const { tatumApiUrl } = gatewayFor('full');
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = (url: URL) => url.href.startsWith(rpcUrl) || url.href.startsWith(tatumApiUrl);
+    await page.route(held, async (route) => {
+      await gate;
+      await route.fallback();
+    });
+    const refresh = button(page, portalCopy.refreshBalances);
+    const boxBefore = await balance(page, balanceCopy.native).boundingBox();
+    await refresh.click();
+    await expect.poll(() => balance(page, balanceCopy.native).textContent()).toBe(balanceCopy.loading);
+    expect(await balance(page, balanceCopy.token).textContent()).toBe(balanceCopy.loading);
+    expect(await refresh.isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => balance(page, balanceCopy.native).textContent()).toBe(after.native);
+    expect(await balance(page, balanceCopy.token).textContent()).toBe(after.token);
+    expect(await refresh.isEnabled()).toBe(true);
+    // The values took the space reserved for them: nothing below moved.
+    expect(await balance(page, balanceCopy.native).boundingBox()).toEqual(boxBefore);
+  });
+
+  it("shows 'Error' in red and 'Balance Fetch Error' when the balances cannot be fetched", async () => {
+    const { page } = await openWithWallet({ account: viewer });
+    await connect(page, viewer.address);
+    await balancesLoaded(page);
+    const { rpcUrl } = e2e().chain;
+    const { tatumApiUrl } = gatewayFor('full');
+    await page.route(
+      (url) => url.href.startsWith(rpcUrl) || url.href.startsWith(tatumApiUrl),
+      (route) => route.abort('connectionrefused'),
+    );
+    await button(page, portalCopy.refreshBalances).click();
+    await toast(page, balanceCopy.fetchError).waitFor();
+    await expect.poll(() => balance(page, balanceCopy.native).textContent()).toBe(balanceCopy.error);
+    expect(await balance(page, balanceCopy.token).textContent()).toBe(balanceCopy.error);
+    const red = await dangerColour(page);
+    expect(await colourOf(page, balanceCopy.native)).toBe(red);
+    expect(await colourOf(page, balanceCopy.token)).toBe(red);
+  });
+
+  it('runs the webhook demo: create, list and delete the first, one operation at a time', async () => {
+    const { page } = await openWithWallet({ account: webhooksAccount });
+    await connect(page, webhooksAccount.address);
+    const demo = page.getByRole('region', { name: webhookCopy.section });
+    const buttons = [webhookCopy.create, webhookCopy.list, webhookCopy.deleteFirst].map((name) =>
+      demo.getByRole('button', { name, exact: true }),
+    );
+
+    // While the provider is asked, every demo button waits.
+    const { tatumApiUrl } = gatewayFor('full');
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = (url: URL) => url.href.startsWith(tatumApiUrl) && url.pathname.includes('subscription');
+    await page.route(held, async (route) => {
+      await gate;
+      await route.fallback();
+    });
+    await demo.getByRole('button', { name: webhookCopy.create }).click();
+    await toast(page, webhookCopy.creating.title).waitFor();
+    for (const each of buttons) expect(await each.isDisabled()).toBe(true);
+    release();
+    await toast(page, webhookCopy.created).waitFor();
+    await page.getByText(new RegExp(`^ID: \\S+, monitoring ${webhooksAccount.address}$`, 'i')).waitFor();
+    for (const each of buttons) await expect.poll(() => each.isEnabled()).toBe(true);
+
+    await demo.getByRole('button', { name: webhookCopy.list }).click();
+    await toast(page, webhookCopy.active).waitFor();
+    await page.getByText(/^Found [1-9]\d* active webhook\(s\)\. Check the console for details\.$/).waitFor();
+
+    await demo.getByRole('button', { name: webhookCopy.deleteFirst }).click();
+    await toast(page, webhookCopy.deleted).waitFor();
+  });
+
+  it('shows a signed-in user their name, avatar, Connect Your Wallet and Logout; the demo and refresh ask for a wallet', async () => {
+    const user = await signedInUser(gatewayFor('full'), 'portal');
+    const { page, wallet } = await openWithWallet({ account: viewer });
+    await logIn(page, user);
+    const name = user.email.split('@')[0] ?? '';
+    const card = page.getByRole('region', { name: portalCopy.walletTitle });
+    await card.getByText(portalCopy.loggedInAs, { exact: true }).waitFor();
+    await card.getByText(name, { exact: true }).waitFor();
+    expect(await button(page, authCopy.login).count()).toBe(0);
+    expect(await button(page, authCopy.signUp).count()).toBe(0);
+    expect(await page.getByText(appCopy.visitorPrompt).count()).toBe(0);
+    // No avatar yet: the placeholder icon, no image.
+    expect(await page.getByRole('img', { name: portalCopy.avatarAlt(name) }).count()).toBe(0);
+    expect(await balance(page, balanceCopy.native).textContent()).toBe(balanceCopy.empty);
+    expect(await balance(page, balanceCopy.token).textContent()).toBe(balanceCopy.empty);
+
+    await button(page, webhookCopy.create).click();
+    await toast(page, webhookCopy.walletRequired.title).waitFor();
+    await page.getByText(webhookCopy.walletRequired.description, { exact: true }).waitFor();
+    await button(page, portalCopy.refreshBalances).click();
+    await toast(page, balanceCopy.walletNotConnected.title).waitFor();
+
+    // The profile's avatar replaces the placeholder.
+    await setAvatar(user);
+    await page.reload();
+    const avatar = page.getByRole('img', { name: portalCopy.avatarAlt(name) });
+    await avatar.waitFor();
+    expect(await avatar.getAttribute('src')).toBe(AVATAR_URL);
+
+    // The full-width connect button, 'Connecting...' while the wallet asks.
+    const connectYours = button(page, walletCopy.connectYourWallet);
+    await expect.poll(() => connectYours.isEnabled()).toBe(true);
+    const cardBox = await card.boundingBox();
+    const box = await connectYours.boundingBox();
+    expect(box?.width).toBeGreaterThan((cardBox?.width ?? 0) * 0.8);
+    const releaseWallet = await wallet.holdNext();
+    await connectYours.click();
+    await expect.poll(() => button(page, walletCopy.connecting).isDisabled()).toBe(true);
+    await releaseWallet();
+    await page.getByText(shortAddress(viewer.address), { exact: true }).waitFor();
+    expect(await button(page, walletCopy.connectYourWallet).count()).toBe(0);
+    await balancesLoaded(page);
+
+    // Logout: back to Login and Sign Up; the wallet stays connected.
+    await button(page, authCopy.logout).click();
+    await toast(page, authCopy.loggedOut.title).waitFor();
+    await button(page, authCopy.login).waitFor();
+    await button(page, authCopy.signUp).waitFor();
+    expect(await page.getByText(portalCopy.loggedInAs).count()).toBe(0);
+    expect(await page.getByText(shortAddress(viewer.address), { exact: true }).count()).toBe(1);
+  }, 90_000);
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`has no serious axe findings in the ${colorScheme} theme: visitor, connected, wrong network, signed in`, async () => {
+      const user = await signedInUser(gatewayFor('full'), `axe-${colorScheme}`);
+      const { page, wallet } = await openWithWallet({ account: viewer }, { colorScheme });
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
+      await page.getByText(appCopy.visitorPrompt, { exact: true }).waitFor();
+      const findings = await runAxe(page, `portal visitor, ${colorScheme}`);
+
+      await connect(page, viewer.address);
+      await balancesLoaded(page);
+      findings.push(...(await runAxe(page, `portal connected, ${colorScheme}`)));
+
+      await wallet.emitChainChanged(1);
+      await button(page, walletCopy.switchNetwork).waitFor();
+      await balancesLoaded(page);
+      findings.push(...(await runAxe(page, `portal wrong network, ${colorScheme}`)));
+      await button(page, walletCopy.switchNetwork).click();
+      await button(page, walletCopy.switchNetwork).waitFor({ state: 'detached' });
+
+      await logIn(page, user);
+      await page.getByText(portalCopy.loggedInAs, { exact: true }).waitFor();
+      await clearToasts(page);
+      findings.push(...(await runAxe(page, `portal signed in, ${colorScheme}`)));
+      expect(findings).toEqual([]);
+    }, 90_000);
+  }
+
+  it('takes the README screenshots: connected, signed in, balances loaded, in both themes and on a phone', async () => {
+    // A fixed name, so the pictures do not change from run to run (the stack starts empty).
+    const user = await signUpAs('satoshi@example.com');
+    const shots: [string, PortalOptions][] = [
+      ['portal-light', { colorScheme: 'light' }],
+      ['portal-dark', { colorScheme: 'dark' }],
+      ['portal-phone', { colorScheme: 'dark', viewport: PHONE_VIEWPORT }],
+    ];
+    let avatarSet = false;
+    for (const [name, options] of shots) {
+      const { page, close } = await openWithWallet({ account: viewer }, options);
+      await logIn(page, user);
+      if (!avatarSet) {
+        await setAvatar(user);
+        avatarSet = true;
+        await page.reload();
+        await button(page, authCopy.logout).waitFor();
+      }
+      await page.getByRole('img', { name: portalCopy.avatarAlt('satoshi') }).waitFor();
+      await connect(page, viewer.address, walletCopy.connectYourWallet);
+      await balancesLoaded(page);
+      await clearToasts(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, name);
+      await close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,155 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appCopy, authCopy, dialogCopy, profileCopy, shellCopy } from '../../src/copy/index.ts';
+import { IMAGES, PASSWORD, serviceClient, uniqueEmail } from '../support/clients.ts';
+import { runAxe } from './support/axe.ts';
+import { openPortal, PHONE_VIEWPORT } from './support/browser.ts';
+import { gatewayFor } from './support/context.ts';
+
+// Spec §2 edit profile, §4 "an avatar upload fills the avatar URL but is
+// persisted only on Save", §5 profile fields, §8 profile toasts.
+
+const toast = (page: Page, text: string) => page.locator('[aria-live]').getByText(text, { exact: true });
+const admin = () => serviceClient(gatewayFor('full'));
+
+async function signUp(page: Page): Promise<string> {
+  const email = uniqueEmail('profile');
+  await page.getByRole('button', { name: authCopy.signUp, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: authCopy.titleSignUp });
+  await dialog.getByLabel(dialogCopy.auth.email, { exact: true }).fill(email);
+  await dialog.getByLabel(dialogCopy.auth.password, { exact: true }).fill(PASSWORD);
+  await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
+  await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
+  return email;
+}
+
+async function openProfile(page: Page) {
+  await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+  await page.getByRole('button', { name: appCopy.menu.profile, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: dialogCopy.profile.title });
+  // Prefilled once the profile has loaded.
+  await dialog.getByLabel(dialogCopy.profile.username, { exact: true }).waitFor();
+  return dialog;
+}
+
+async function storedProfile(email: string) {
+  const { data, error } = await admin().from('profiles').select('*').eq('email', email).single();
+  if (error) throw new Error(error.message);
+  return data;
+}
+
+describe('edit profile dialog', () => {
+  it('uploads an avatar shown at once, persists it only on Save, and keeps it after a reload', async () => {
+    const { page, pageErrors } = await openPortal();
+    const email = await signUp(page);
+    let dialog = await openProfile(page);
+    expect(await dialog.getByLabel(dialogCopy.profile.username, { exact: true }).inputValue()).toBe(
+      email.split('@')[0],
+    );
+    expect(await dialog.getByRole('img', { name: dialogCopy.profile.noAvatar }).count()).toBe(1);
+    expect(await runAxe(page, 'profile dialog, light', { include: '[role="dialog"]' })).toEqual([]);
+
+    const picker = dialog.getByLabel(dialogCopy.profile.chooseAvatar, { exact: true });
+    expect(await picker.getAttribute('accept')).toBe('image/png,image/jpeg,image/gif');
+    await picker.setInputFiles({
+      name: 'avatar.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(IMAGES.png),
+    });
+    await toast(page, profileCopy.avatarUploaded.title).waitFor();
+    const preview = dialog.getByRole('img', { name: dialogCopy.profile.avatarAlt });
+    await preview.waitFor();
+    const src = (await preview.getAttribute('src')) ?? '';
+    expect(src).toContain('/storage/v1/object/public/avatars/');
+    await dialog.getByText(dialogCopy.profile.newAvatar, { exact: true }).waitFor();
+    // The image really loads from the gateway.
+    await expect
+      .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
+    expect((await storedProfile(email)).avatar_url).toBeNull();
+
+    await dialog.getByLabel(dialogCopy.profile.fullName, { exact: true }).fill('Ada Lovelace');
+    await dialog.getByLabel(dialogCopy.profile.website, { exact: true }).fill('https://example.com/ada');
+    await dialog.getByRole('button', { name: dialogCopy.profile.save, exact: true }).click();
+    await toast(page, profileCopy.updated).waitFor();
+    await expect.poll(async () => (await storedProfile(email)).avatar_url).toBe(src);
+    expect(await storedProfile(email)).toMatchObject({
+      full_name: 'Ada Lovelace',
+      website: 'https://example.com/ada',
+    });
+    expect(await dialog.getByText(dialogCopy.profile.newAvatar, { exact: true }).count()).toBe(0);
+
+    await page.reload();
+    await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
+    dialog = await openProfile(page);
+    expect(await dialog.getByRole('img', { name: dialogCopy.profile.avatarAlt }).getAttribute('src')).toBe(
+      src,
+    );
+    expect(await dialog.getByLabel(dialogCopy.profile.fullName, { exact: true }).inputValue()).toBe(
+      'Ada Lovelace',
+    );
+    expect(await dialog.getByLabel(dialogCopy.profile.website, { exact: true }).inputValue()).toBe(
+      'https://example.com/ada',
+    );
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('drops an uploaded avatar that was not saved when the dialog closes', async () => {
+    const { page } = await openPortal({ colorScheme: 'dark' });
+    const email = await signUp(page);
+    let dialog = await openProfile(page);
+    expect(await runAxe(page, 'profile dialog, dark', { include: '[role="dialog"]' })).toEqual([]);
+    await dialog
+      .getByLabel(dialogCopy.profile.chooseAvatar, { exact: true })
+      .setInputFiles({ name: 'a.gif', mimeType: 'image/gif', buffer: Buffer.from(IMAGES.gif) });
+    await dialog.getByRole('img', { name: dialogCopy.profile.avatarAlt }).waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+    dialog = await openProfile(page);
+    expect(await dialog.getByRole('img', { name: dialogCopy.profile.noAvatar }).count()).toBe(1);
+    expect((await storedProfile(email)).avatar_url).toBeNull();
+  });
+
+  it('refuses a javascript: website with the reason and keeps what was typed', async () => {
+    const { page } = await openPortal({ viewport: PHONE_VIEWPORT });
+    const email = await signUp(page);
+    const dialog = await openProfile(page);
+    const website = dialog.getByLabel(dialogCopy.profile.website, { exact: true });
+    expect(await website.getAttribute('type')).toBe('url');
+    await dialog.getByLabel(dialogCopy.profile.fullName, { exact: true }).fill('Typed Name');
+    await website.fill('javascript:alert(1)');
+    await dialog.getByRole('button', { name: dialogCopy.profile.save, exact: true }).click();
+
+    await toast(page, profileCopy.updateFailed).waitFor();
+    await toast(page, profileCopy.websiteNotHttp).waitFor();
+    expect(await website.inputValue()).toBe('javascript:alert(1)');
+    expect(await dialog.getByLabel(dialogCopy.profile.fullName, { exact: true }).inputValue()).toBe(
+      'Typed Name',
+    );
+    expect(await storedProfile(email)).toMatchObject({ website: null, full_name: null });
+    // At 360 px nothing in the dialog scrolls sideways.
+    expect(await dialog.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  });
+
+  it('shows a username holding HTML as text', async () => {
+    const { page } = await openPortal();
+    await signUp(page);
+    const alerts: string[] = [];
+    page.on('dialog', (alert) => {
+      alerts.push(alert.message());
+      void alert.dismiss();
+    });
+    const dialog = await openProfile(page);
+    const markup = '<img src=x onerror=alert(1)>';
+    await dialog.getByLabel(dialogCopy.profile.username, { exact: true }).fill(markup);
+    await dialog.getByRole('button', { name: dialogCopy.profile.save, exact: true }).click();
+    await toast(page, profileCopy.updated).waitFor();
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: shellCopy.userMenu(markup) }).waitFor();
+    expect(await page.getByText(markup, { exact: true }).count()).toBeGreaterThan(0);
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(alerts).toEqual([]);
+  });
+});

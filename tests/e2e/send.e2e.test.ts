@@ -1,0 +1,207 @@
+import type { Page } from 'playwright-core';
+import { createPublicClient, erc20Abi, formatUnits, http, parseUnits } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { balanceCopy, sendCopy, shellCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { e2eAccount } from './support/accounts.ts';
+import { openPortal, type PortalOptions, type WalletSetup } from './support/browser.ts';
+import { e2e } from './support/context.ts';
+
+// The send form (spec §2 send form, §5 validation order, §4 after a transfer,
+// §8 send): what a visitor sees checking, refusing and making a real DDEX
+// transfer on the local chain, and the 'Configuration Error' build.
+//
+// §5's first rule, 'Wallet Not Connected', cannot be reached from the page:
+// the form is shown only while a wallet is connected (spec §2), so its
+// refusal is covered by the send machine's unit and model tests instead.
+
+const sender = e2eAccount('sender');
+const recipient = e2eAccount('recipient');
+const viewer = e2eAccount('viewer');
+
+function toast(page: Page, title: string) {
+  return page.locator('[role="status"], [role="alert"]').getByText(title, { exact: true });
+}
+
+async function openConnected(setup: WalletSetup, options: Omit<PortalOptions, 'wallet'> = {}) {
+  const portal = await openPortal({ ...options, wallet: setup });
+  const { page } = portal;
+  await page.getByRole('button', { name: walletCopy.connectWallet, exact: true }).click();
+  await page
+    .getByText(shortAddress(typeof setup.account === 'string' ? setup.account : setup.account.address), {
+      exact: true,
+    })
+    .waitFor();
+  return portal;
+}
+
+function form(page: Page) {
+  return {
+    recipient: page.getByLabel(sendCopy.recipient, { exact: true }),
+    amount: page.getByLabel(sendCopy.amount, { exact: true }),
+    privateKey: page.getByLabel(sendCopy.privateKey, { exact: true }),
+    submit: page.getByRole('button', { name: sendCopy.submit, exact: true }),
+  };
+}
+
+function balance(page: Page, label: string) {
+  return page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+}
+
+async function tokenBalance(address: `0x${string}`): Promise<bigint> {
+  const { rpcUrl, tokenAddress } = e2e().chain;
+  const reader = createPublicClient({ transport: http(rpcUrl) });
+  return reader.readContract({
+    address: tokenAddress,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [address],
+  });
+}
+
+describe('send form', () => {
+  it('is there only with a wallet, with the fields the spec lists and the visitor note', async () => {
+    const { page } = await openPortal({ wallet: { account: sender } });
+    await page.getByRole('button', { name: walletCopy.connectWallet, exact: true }).waitFor();
+    expect(await form(page).recipient.count()).toBe(0);
+
+    await page.getByRole('button', { name: walletCopy.connectWallet, exact: true }).click();
+    const fields = form(page);
+    await fields.recipient.waitFor();
+    expect(await fields.recipient.getAttribute('type')).toBe('text');
+    expect(await fields.amount.getAttribute('type')).toBe('number');
+    expect(await fields.amount.getAttribute('min')).toBe(sendCopy.minimumAmount);
+    expect(await fields.amount.getAttribute('step')).toBe('any');
+    expect(await fields.privateKey.getAttribute('type')).toBe('password');
+    expect(await fields.privateKey.getAttribute('autocomplete')).toBe('off');
+    // The testnet-only warning is the key field's description.
+    const describedBy = (await fields.privateKey.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(sendCopy.privateKeyWarning);
+    // Not saved to history while logged out.
+    await page.getByText(sendCopy.visitorNote, { exact: true }).waitFor();
+    // The machine checks in §5 order; the browser's own checks must not speak first.
+    for (const field of [fields.recipient, fields.amount, fields.privateKey]) {
+      expect(await field.getAttribute('required')).toBeNull();
+    }
+  });
+
+  it('refuses in §5 order: Missing Information, then Private Key Required, keeping what was typed', async () => {
+    const { page } = await openConnected({ account: sender });
+    const fields = form(page);
+
+    await fields.submit.click();
+    await toast(page, sendCopy.missingInformation.title).waitFor();
+    await page.getByText(sendCopy.missingInformation.description, { exact: true }).waitFor();
+
+    // Recipient alone is still missing the amount (a key does not skip the rule).
+    await fields.recipient.fill(recipient.address);
+    await fields.privateKey.fill(sender.privateKey);
+    await page.getByRole('button', { name: shellCopy.dismissToast }).click();
+    await toast(page, sendCopy.missingInformation.title).waitFor({ state: 'detached' });
+    await fields.submit.click();
+    await toast(page, sendCopy.missingInformation.title).waitFor();
+    expect(await fields.privateKey.inputValue()).toBe('');
+
+    await fields.amount.fill('1');
+    await fields.submit.click();
+    await toast(page, sendCopy.privateKeyRequired.title).waitFor();
+    await page.getByText(sendCopy.privateKeyRequired.description, { exact: true }).waitFor();
+    expect(await fields.recipient.inputValue()).toBe(recipient.address);
+    expect(await fields.amount.inputValue()).toBe('1');
+  });
+
+  it('makes a real transfer: Broadcasting..., Transfer Submitted with the hash, the recipient paid, the key gone', async () => {
+    const { page, consoleText, pageErrors } = await openConnected({ account: sender });
+    const fields = form(page);
+    await expect.poll(() => balance(page, balanceCopy.token).textContent()).not.toBe(balanceCopy.loading);
+    const before = await tokenBalance(recipient.address);
+
+    await fields.recipient.fill(recipient.address);
+    await fields.amount.fill('12.5');
+    await fields.privateKey.fill(sender.privateKey);
+
+    // Hold the chain's answers so the busy state can be seen.
+    const { rpcUrl } = e2e().chain;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.href.startsWith(rpcUrl),
+      async (route) => {
+        await gate;
+        await route.fallback();
+      },
+    );
+    await fields.submit.click();
+    const busy = page.getByRole('button', { name: sendCopy.submitting, exact: true });
+    await busy.waitFor();
+    expect(await busy.isDisabled()).toBe(true);
+    // The key left the page the moment it was handed over.
+    expect(await fields.privateKey.inputValue()).toBe('');
+    release();
+
+    await toast(page, sendCopy.transferSubmitted).waitFor({ timeout: 30_000 });
+    const description = await page.getByText(/^Transaction hash: 0x[0-9a-f]{8}\.\.\.$/).textContent();
+    expect(description).toMatch(/^Transaction hash: 0x[0-9a-f]{8}\.\.\.$/);
+    expect(await tokenBalance(recipient.address)).toBe(before + parseUnits('12.5', 18));
+
+    // The form is cleared after a transfer, so a second press cannot repeat it.
+    await fields.submit.waitFor();
+    await expect.poll(() => fields.recipient.inputValue()).toBe('');
+    expect(await fields.amount.inputValue()).toBe('');
+    // The sender's balance is refreshed to the chain's.
+    const senderTokens = formatUnits(await tokenBalance(sender.address), 18);
+    await expect.poll(() => balance(page, balanceCopy.token).textContent()).toBe(senderTokens);
+
+    // The key is nowhere in the page or its console.
+    const digits = sender.privateKey.slice(2).toLowerCase();
+    expect((await page.content()).toLowerCase()).not.toContain(digits);
+    const values = await page
+      .locator('input')
+      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value.toLowerCase()));
+    expect(values.some((value) => value.includes(digits))).toBe(false);
+    expect(consoleText().toLowerCase()).not.toContain(digits);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps recipient and amount after a refused transfer, dropping only the key', async () => {
+    const { page } = await openConnected({ account: sender });
+    const fields = form(page);
+    const before = await tokenBalance(recipient.address);
+    await fields.recipient.fill(recipient.address);
+    await fields.amount.fill('3');
+    // Another account's key: the wallet connected is not the one that would sign.
+    await fields.privateKey.fill(recipient.privateKey);
+    await fields.submit.click();
+    await toast(page, sendCopy.invalidTransfer).waitFor();
+    await page.getByText(`${sendCopy.keyMismatch} ${sendCopy.keyCleared}`, { exact: true }).waitFor();
+    expect(await fields.recipient.inputValue()).toBe(recipient.address);
+    expect(await fields.amount.inputValue()).toBe('3');
+    expect(await fields.privateKey.inputValue()).toBe('');
+    expect(await tokenBalance(recipient.address)).toBe(before);
+  });
+
+  it("stops with 'Configuration Error' when no token contract is configured, and shows 'N/A (Config Error)' in red", async () => {
+    const { page } = await openConnected({ account: viewer }, { variant: 'noToken' });
+    const token = balance(page, balanceCopy.token);
+    await expect.poll(() => token.textContent()).toBe(balanceCopy.configError);
+    await expect.poll(() => balance(page, balanceCopy.native).textContent()).toMatch(/^\d+(\.\d+)?$/);
+    const [colour, red] = await token.evaluate((element) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--color-danger)';
+      document.body.append(probe);
+      const danger = getComputedStyle(probe).color;
+      probe.remove();
+      return [getComputedStyle(element).color, danger];
+    });
+    expect(colour).toBe(red);
+
+    const fields = form(page);
+    await fields.recipient.fill(recipient.address);
+    await fields.amount.fill('1');
+    await fields.privateKey.fill(viewer.privateKey);
+    await fields.submit.click();
+    await toast(page, sendCopy.configurationError.title).waitFor();
+    await page.getByText(sendCopy.configurationError.description, { exact: true }).waitFor();
+    expect(await fields.privateKey.inputValue()).toBe('');
+    expect(await fields.recipient.inputValue()).toBe(recipient.address);
+  });
+});

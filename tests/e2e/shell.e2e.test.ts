@@ -1,0 +1,349 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appCopy, authCopy, dialogCopy, footerCopy, shellCopy, walletCopy } from '../../src/copy/index.ts';
+import { botsCopy } from '../../src/ui/pages/bots.copy.ts';
+import { faqCopy } from '../../src/ui/pages/faq.copy.ts';
+import { privacyCopy } from '../../src/ui/pages/privacy.copy.ts';
+import { termsCopy } from '../../src/ui/pages/terms.copy.ts';
+import { tradingCopy } from '../../src/ui/pages/trading.copy.ts';
+import { anonClient, serviceClient, uniqueEmail, PASSWORD } from '../support/clients.ts';
+import { e2eAccount } from './support/accounts.ts';
+import { runAxe } from './support/axe.ts';
+import { openPortal, PHONE_VIEWPORT, type PortalOptions } from './support/browser.ts';
+import { gatewayFor } from './support/context.ts';
+
+// The shell of the portal as a person meets it: the header (tabs, theme
+// toggle, notifications, user menu), the footer, the toast and the lazily
+// loaded pages.
+
+const SHOTS = '/tmp/shell-shots';
+
+const visible = (locator: Locator) => locator.waitFor({ state: 'visible' });
+const hidden = (locator: Locator) => locator.waitFor({ state: 'hidden' });
+
+function tabButton(page: Page, name: string): Locator {
+  return page
+    .getByRole('navigation', { name: shellCopy.sections })
+    .getByRole('button', { name, exact: true });
+}
+
+function pageHeading(page: Page, name: string): Locator {
+  return page.getByRole('heading', { level: 1, name, exact: true });
+}
+
+/** Holds the lazily loaded chunk of `component` until the returned function is called. */
+async function holdChunk(page: Page, component: string): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(new RegExp(`/assets/${component}-[^/]+\\.js$`), async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** Selects a page (by the tab bar or a menu entry) and sees its loading message, then the page. */
+async function seeLazyPage(
+  page: Page,
+  component: string,
+  loading: string,
+  title: string,
+  select: () => Promise<void>,
+) {
+  const release = await holdChunk(page, component);
+  await select();
+  await visible(page.getByRole('status').filter({ hasText: loading }));
+  release();
+  await visible(pageHeading(page, title));
+  expect(await page.getByText(loading).count()).toBe(0);
+}
+
+async function signUp(page: Page): Promise<{ email: string; name: string }> {
+  const email = uniqueEmail('shell');
+  await page.getByRole('button', { name: authCopy.signUp, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: authCopy.titleSignUp });
+  await dialog.getByLabel(dialogCopy.auth.email).fill(email);
+  await dialog.getByLabel(dialogCopy.auth.password).fill(PASSWORD);
+  await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
+  const name = email.split('@')[0] ?? '';
+  await visible(page.getByRole('button', { name: shellCopy.userMenu(name) }));
+  return { email, name };
+}
+
+async function openSignedIn(options: PortalOptions = {}) {
+  const portal = await openPortal(options);
+  const user = await signUp(portal.page);
+  const menuButton = portal.page.getByRole('button', { name: shellCopy.userMenu(user.name) });
+  const menu = portal.page.getByRole('dialog', { name: shellCopy.userMenuLabel });
+  const openMenu = async () => {
+    await menuButton.click();
+    await visible(menu);
+    return menu;
+  };
+  return { ...portal, ...user, menuButton, menu, openMenu };
+}
+
+async function shoot(page: Page, name: string) {
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true, animations: 'disabled' });
+}
+
+describe('shell', () => {
+  it('shows a visitor the welcome toast once, announced politely, then hides it', async () => {
+    const { page, pageErrors } = await openPortal();
+    const welcome = page.getByRole('status').filter({ hasText: appCopy.welcome.title });
+    await visible(welcome);
+    expect(await welcome.textContent()).toContain(appCopy.welcome.description);
+    // A visitor sees only the theme toggle in the top-right area.
+    await visible(page.getByRole('button', { name: shellCopy.themeToDark }));
+    expect(await page.getByRole('button', { name: shellCopy.notifications(0) }).count()).toBe(0);
+    // The toast machine hides it after its 6 seconds; switching tabs does not bring it back.
+    await page.getByText(appCopy.welcome.title).waitFor({ state: 'hidden', timeout: 8_000 });
+    await tabButton(page, appCopy.tabs.bots).click();
+    await visible(pageHeading(page, botsCopy.title));
+    await tabButton(page, appCopy.tabs.portal).click();
+    await visible(page.getByRole('heading', { name: appCopy.heading }));
+    expect(await page.getByText(appCopy.welcome.title).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('dismisses a toast with its dismiss button', async () => {
+    const { page } = await openPortal();
+    const welcome = page.getByRole('status').filter({ hasText: appCopy.welcome.title });
+    await visible(welcome);
+    await welcome.getByRole('button', { name: shellCopy.dismissToast }).click();
+    await hidden(page.getByText(appCopy.welcome.title));
+  });
+
+  it('switches tabs, highlights the current one and loads each page with its loading message', async () => {
+    const { page, pageErrors } = await openPortal({ wallet: { account: e2eAccount('viewer') } });
+    expect(await tabButton(page, appCopy.tabs.portal).getAttribute('aria-current')).toBe('page');
+
+    await seeLazyPage(page, 'TradingPage', appCopy.loading.trading, tradingCopy.title, () =>
+      tabButton(page, appCopy.tabs.trading).click(),
+    );
+    expect(await tabButton(page, appCopy.tabs.trading).getAttribute('aria-current')).toBe('page');
+    expect(await tabButton(page, appCopy.tabs.portal).getAttribute('aria-current')).toBeNull();
+    // Honest context: a visitor without a connected wallet, and no markets.
+    await visible(page.getByText(tradingCopy.unavailable));
+    await visible(page.getByText(tradingCopy.notLoggedIn));
+    await visible(page.getByText(tradingCopy.noWallet));
+    await visible(page.getByText(tradingCopy.tokenConfigured, { exact: true }));
+
+    await seeLazyPage(page, 'BotsPage', appCopy.loading.bots, botsCopy.title, () =>
+      tabButton(page, appCopy.tabs.bots).click(),
+    );
+    await visible(page.getByText(botsCopy.signedOut));
+
+    // A page loaded once comes back at once.
+    await tabButton(page, appCopy.tabs.trading).click();
+    await visible(pageHeading(page, tradingCopy.title));
+    await page.getByRole('button', { name: tradingCopy.goToPortal }).click();
+    await visible(page.getByRole('heading', { name: appCopy.heading }));
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows the connected wallet on the trading page', async () => {
+    const { page } = await openPortal({ wallet: { account: e2eAccount('viewer') } });
+    const address = e2eAccount('viewer').address;
+    await page.getByRole('button', { name: walletCopy.connectWallet, exact: true }).click();
+    await visible(page.getByRole('status').filter({ hasText: walletCopy.connected }));
+    await tabButton(page, appCopy.tabs.trading).click();
+    await visible(pageHeading(page, tradingCopy.title));
+    await visible(page.getByText(address, { exact: true }));
+  });
+
+  it('keeps the chosen theme across a reload, in both themes without serious axe findings', async () => {
+    const { page } = await openPortal({ colorScheme: 'light' });
+    const html = page.locator('html');
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(await html.getAttribute('data-theme')).toBe('light');
+    const light = await background();
+    await page.getByText(appCopy.welcome.title).waitFor({ state: 'visible' });
+    expect(await runAxe(page, 'shell, light')).toEqual([]);
+
+    await page.getByRole('button', { name: shellCopy.themeToDark }).click();
+    await visible(page.getByRole('button', { name: shellCopy.themeToLight }));
+    expect(await html.getAttribute('data-theme')).toBe('dark');
+    const dark = await background();
+    expect(dark).not.toBe(light);
+    expect(await runAxe(page, 'shell, dark')).toEqual([]);
+
+    // index.html applies the stored theme before the app starts: no light flash.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    expect(await html.getAttribute('data-theme')).toBe('dark');
+    await visible(page.getByRole('button', { name: shellCopy.themeToLight }));
+    expect(await background()).toBe(dark);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+
+    await page.getByRole('button', { name: shellCopy.themeToLight }).click();
+    await page.reload();
+    await visible(page.getByRole('button', { name: shellCopy.themeToDark }));
+    expect(await html.getAttribute('data-theme')).toBe('light');
+    expect(await background()).toBe(light);
+  });
+
+  it('shows the demo notice, the contact address and the product site in the footer', async () => {
+    const { page } = await openPortal();
+    const footer = page.getByRole('contentinfo');
+    await visible(footer.getByText(footerCopy.demo));
+    const contact = footer.getByRole('link', { name: 'contact@ddex.example' });
+    expect(await contact.getAttribute('href')).toBe('mailto:contact@ddex.example');
+    const site = footer.getByRole('link', { name: footerCopy.productSite });
+    expect(await site.getAttribute('href')).toMatch(/^https:\/\/ddex\.example\/?$/);
+  });
+
+  it('gives a signed-in user the menu: dialogs, pages, Soon tags, About disabled, Log out', async () => {
+    const { page, email, name, menu, menuButton, openMenu, pageErrors } = await openSignedIn();
+
+    await openMenu();
+    await visible(menu.getByText(name, { exact: true }));
+    await visible(menu.getByText(email, { exact: true }));
+    expect(await menu.getByRole('button', { name: appCopy.menu.about }).isDisabled()).toBe(true);
+    expect(await menu.getByRole('button', { name: appCopy.menu.apiKeys }).textContent()).toContain(
+      appCopy.menu.soon,
+    );
+    expect(await menu.getByRole('button', { name: appCopy.menu.security }).textContent()).toContain(
+      appCopy.menu.soon,
+    );
+    const logOut = menu.getByRole('button', { name: appCopy.menu.logOut });
+    const [logOutColour, profileColour] = await Promise.all(
+      [logOut, menu.getByRole('button', { name: appCopy.menu.profile })].map((item) =>
+        item.evaluate((element) => getComputedStyle(element).color),
+      ),
+    );
+    expect(logOutColour).not.toBe(profileColour);
+    expect(await runAxe(page, 'user menu, light')).toEqual([]);
+    await page.keyboard.press('Escape');
+    await hidden(menu);
+
+    const dialogsByItem = [
+      [appCopy.menu.profile, dialogCopy.profile.title],
+      [appCopy.menu.transactions, dialogCopy.transactions.title],
+      [appCopy.menu.apiKeys, dialogCopy.apiKeys.title],
+      [appCopy.menu.security, dialogCopy.security.title],
+    ] as const;
+    for (const [item, title] of dialogsByItem) {
+      await openMenu();
+      await menu.getByRole('button', { name: item }).click();
+      const dialog = page.getByRole('dialog', { name: title });
+      await visible(dialog);
+      await hidden(menu);
+      // Focus moved from the menu into the dialog, not back to the menu button behind it.
+      await expect
+        .poll(() => dialog.evaluate((element) => element.contains(document.activeElement)))
+        .toBe(true);
+      await page.keyboard.press('Escape');
+      await hidden(dialog);
+    }
+
+    const pagesByItem = [
+      ['BotsPage', appCopy.menu.bots, appCopy.loading.bots, botsCopy.title],
+      ['FaqPage', appCopy.menu.faq, appCopy.loading.faq, faqCopy.title],
+      ['PrivacyPage', appCopy.menu.privacy, appCopy.loading.privacy, privacyCopy.title],
+      ['TermsPage', appCopy.menu.terms, appCopy.loading.terms, termsCopy.title],
+    ] as const;
+    for (const [component, item, loading, title] of pagesByItem) {
+      await seeLazyPage(page, component, loading, title, async () => {
+        await openMenu();
+        await menu.getByRole('button', { name: item }).click();
+      });
+      await hidden(menu);
+    }
+    // The last page, Terms of Service, is no tab: none is highlighted.
+    expect(await tabButton(page, appCopy.tabs.bots).getAttribute('aria-current')).toBeNull();
+
+    await openMenu();
+    await menu.getByRole('button', { name: appCopy.menu.logOut }).click();
+    await visible(page.getByRole('status').filter({ hasText: authCopy.loggedOut.title }));
+    await hidden(menuButton);
+    expect(await page.getByRole('button', { name: shellCopy.notifications(0) }).count()).toBe(0);
+    await tabButton(page, appCopy.tabs.portal).click();
+    await visible(page.getByRole('button', { name: authCopy.login, exact: true }));
+    expect(await page.getByRole('button', { name: shellCopy.notifications(0) }).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows the unread dot when a notification arrives and clears it when they are read', async () => {
+    const { page, email } = await openSignedIn();
+    const bell = page.getByRole('button', { name: shellCopy.notifications(0), exact: true });
+    await visible(bell);
+    expect(await page.locator('[data-unread-dot]').count()).toBe(0);
+
+    const gateway = gatewayFor('full');
+    const signedIn = await anonClient(gateway).auth.signInWithPassword({ email, password: PASSWORD });
+    const userId = signedIn.data.user?.id;
+    expect(userId).toBeTruthy();
+    const inserted = await serviceClient(gateway)
+      .from('user_notifications')
+      .insert({ user_id: userId ?? '', title: 'Shell test', message: 'A notification for the header dot.' });
+    expect(inserted.error).toBeNull();
+
+    const unreadBell = page.getByRole('button', { name: shellCopy.notifications(1), exact: true });
+    await visible(unreadBell);
+    await visible(page.locator('[data-unread-dot]'));
+    await unreadBell.click();
+    const dialog = page.getByRole('dialog', { name: dialogCopy.notifications.title });
+    await visible(dialog);
+    await page.keyboard.press('Escape');
+    await hidden(dialog);
+    await visible(bell);
+    expect(await page.locator('[data-unread-dot]').count()).toBe(0);
+  });
+
+  it('has no serious axe findings on the pages and the open menu in both themes', async () => {
+    const { page, openMenu, menu } = await openSignedIn({ colorScheme: 'dark' });
+    const pages = [
+      ['trading', appCopy.tabs.trading, tradingCopy.title, null],
+      ['bots', appCopy.tabs.bots, botsCopy.title, null],
+      ['faq', null, faqCopy.title, appCopy.menu.faq],
+      ['privacy', null, privacyCopy.title, appCopy.menu.privacy],
+      ['terms', null, termsCopy.title, appCopy.menu.terms],
+    ] as const;
+    for (const theme of ['dark', 'light'] as const) {
+      await openMenu();
+      expect(await runAxe(page, `user menu, ${theme}`)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await hidden(menu);
+      for (const [id, tab, title, item] of pages) {
+        if (tab) await tabButton(page, tab).click();
+        else {
+          await openMenu();
+          await menu.getByRole('button', { name: item ?? '' }).click();
+        }
+        await visible(pageHeading(page, title));
+        expect(await runAxe(page, `${id} page, ${theme}`)).toEqual([]);
+        await shoot(page, `${id}-${theme}`);
+      }
+      if (theme === 'dark') await page.getByRole('button', { name: shellCopy.themeToLight }).click();
+    }
+  });
+
+  it('works at 360 px: every tab is reachable and nothing overflows sideways', async () => {
+    const { page, openMenu } = await openSignedIn({ viewport: PHONE_VIEWPORT });
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await overflow()).toBe(0);
+    // The three tabs fit side by side without scrolling.
+    for (const tab of Object.values(appCopy.tabs)) {
+      const box = await tabButton(page, tab).boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= PHONE_VIEWPORT.width).toBe(true);
+    }
+    for (const [tab, title] of [
+      [appCopy.tabs.bots, botsCopy.title],
+      [appCopy.tabs.trading, tradingCopy.title],
+    ] as const) {
+      await tabButton(page, tab).click();
+      await visible(pageHeading(page, title));
+      expect(await overflow()).toBe(0);
+      await shoot(page, `phone-${title.replaceAll(' ', '-').toLowerCase()}`);
+    }
+    const menu = await openMenu();
+    const box = await menu.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= PHONE_VIEWPORT.width).toBe(true);
+    await shoot(page, 'phone-menu');
+    await menu.getByRole('button', { name: appCopy.menu.faq }).click();
+    await visible(pageHeading(page, faqCopy.title));
+    expect(await overflow()).toBe(0);
+    await shoot(page, 'phone-faq');
+  });
+});

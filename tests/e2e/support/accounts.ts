@@ -1,0 +1,42 @@
+import type { ChainAccount } from '../../../stack/chain/index.ts';
+import { e2e } from './context.ts';
+
+// Which funded account of the e2e chain each e2e test file may use. Files run
+// in parallel against one chain (its own, not the contract layer's): two
+// files sending from one account would race for its nonce, and a balance
+// another file changes cannot be asserted or screenshotted. Every account
+// starts with 10000 ETH and 1,000,000 DDEX.
+//
+// A role belongs to one file, except the read-only `viewer` accounts, which any
+// file may connect as long as it never sends from or to them.
+const ROLES = {
+  /** Deployed DDEX; never used by a test. */
+  deployer: 0,
+  /** Shared, read-only: connect and look (smoke, auth, menu, theme, screenshots). Its balances never change. */
+  viewer: 1,
+  /** Shared, read-only: the account a wallet switches to (accountsChanged). */
+  viewerAlt: 2,
+  /** Balances and refresh: the account shown, and who pays it so a refresh has something to show. */
+  balances: 3,
+  balancesPayer: 4,
+  /** The send form: a real DDEX transfer and its recipient. */
+  sender: 5,
+  recipient: 6,
+  /** Live notifications: the signed-in user's wallet, and who pays it. */
+  notified: 7,
+  notifier: 8,
+  /** Transaction history: a signed-in user's sends, to `sink`. */
+  historySender: 9,
+  /** Only receives (nobody asserts its balance). */
+  sink: 10,
+  /** Tatum webhooks: the address subscribed. */
+  webhooks: 11,
+} as const;
+
+export type E2eRole = keyof typeof ROLES;
+
+export function e2eAccount(role: E2eRole): ChainAccount {
+  const account = e2e().chain.accounts[ROLES[role]];
+  if (!account) throw new Error(`the e2e chain has no account #${ROLES[role]} for ${role}`);
+  return account;
+}

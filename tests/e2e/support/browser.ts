@@ -1,0 +1,248 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
+import type { ChainAccount } from '../../../stack/chain/index.ts';
+import {
+  mockWalletInitScript,
+  type MockWalletControls,
+  type MockWalletOptions,
+} from '../../support/mock-wallet.ts';
+import { CHROMIUM_ARGS } from './chromium.ts';
+import { e2e, type AppVariant } from './context.ts';
+
+// One Chromium per e2e test file (launched on first use, closed after the
+// file by setup.ts) and one fresh browser context per openPortal(): its own
+// storage, colour scheme and viewport, the mock wallet injected before any
+// page script runs, and every console message and uncaught error collected.
+
+declare global {
+  interface Window {
+    __mockWallet?: MockWalletControls;
+    __mockWalletRelease?: () => void;
+  }
+}
+
+export const DESKTOP_VIEWPORT = { width: 1280, height: 800 } as const;
+/** The narrowest phone the portal supports. */
+export const PHONE_VIEWPORT = { width: 360, height: 780 } as const;
+
+export type Viewport = { width: number; height: number };
+
+export type WalletSetup = {
+  /** The selected account (the first one the wallet reports). */
+  account: ChainAccount | `0x${string}`;
+  /** Further accounts the wallet holds, e.g. for accountsChanged. */
+  otherAccounts?: (ChainAccount | `0x${string}`)[];
+} & Partial<Omit<MockWalletOptions, 'accounts' | 'rpcUrl'>>;
+
+export type PortalOptions = {
+  /** Which build to open; default 'full'. */
+  variant?: AppVariant;
+  /** The mock EIP-6963 wallet; omitted or false: a browser without a wallet extension. */
+  wallet?: WalletSetup | false;
+  /** The system colour scheme the page sees; default 'light'. */
+  colorScheme?: 'light' | 'dark';
+  /** Default DESKTOP_VIEWPORT. */
+  viewport?: Viewport;
+  /** Path (and query or hash) to open on the app's origin; default '/'. */
+  path?: string;
+};
+
+export type ConsoleEntry = { type: string; text: string };
+
+export type WalletHandle = {
+  /** The selected account at start. */
+  address: `0x${string}`;
+  accounts: `0x${string}`[];
+  /** The next request of any method fails with this EIP-1193 code (4001: the user rejected it). */
+  rejectNext(code?: number, message?: string): Promise<void>;
+  /** The next request fails with -32002 (a prompt already open). */
+  pendingNext(): Promise<void>;
+  /** The next wallet_switchEthereumChain answers 4902. */
+  failSwitchWith4902Once(): Promise<void>;
+  /** The next request waits, like a prompt left open, until the returned function is awaited. */
+  holdNext(): Promise<() => Promise<void>>;
+  setAccounts(accounts: string[]): Promise<void>;
+  emitAccountsChanged(accounts: string[]): Promise<void>;
+  emitChainChanged(chainId: number): Promise<void>;
+  emitDisconnect(): Promise<void>;
+  /** Method names of every request the wallet received so far on the current page. */
+  requests(): Promise<string[]>;
+  isConnected(): Promise<boolean>;
+  listenerCount(event: string): Promise<number>;
+};
+
+export type Portal = {
+  page: Page;
+  context: BrowserContext;
+  /** The app's origin for this variant. */
+  appUrl: string;
+  /** null when opened without a wallet. */
+  wallet: WalletHandle | null;
+  /** Every console message of every page of this context, in order. */
+  console: ConsoleEntry[];
+  /** Uncaught errors and unhandled rejections in the pages. */
+  pageErrors: Error[];
+  /** Requests that tried to leave 127.0.0.1 (the browser refuses them; a test can assert there were none). */
+  externalRequests: string[];
+  /** Everything logged to the console, one message a line: for asserting that no secret is printed. */
+  consoleText(): string;
+  close(): Promise<void>;
+};
+
+let browserPromise: Promise<Browser> | null = null;
+
+export function launchBrowser(): Promise<Browser> {
+  browserPromise ??= chromium
+    .launch({ executablePath: e2e().chromiumPath, headless: true, args: CHROMIUM_ARGS })
+    .then((browser) => {
+      // A crashed browser is launched again by the next openPortal.
+      browser.on('disconnected', () => {
+        browserPromise = null;
+      });
+      return browser;
+    });
+  return browserPromise;
+}
+
+export async function closeBrowser(): Promise<void> {
+  const pending = browserPromise;
+  browserPromise = null;
+  const browser = await pending?.catch(() => null);
+  await browser?.close();
+}
+
+/**
+ * Opens the built portal in a fresh browser context. Closed automatically when the current test
+ * finishes (when called from a test), and in any case with the browser after the file.
+ */
+export async function openPortal(options: PortalOptions = {}): Promise<Portal> {
+  const context = e2e();
+  const variant = options.variant ?? 'full';
+  const appUrl = context.apps[variant].url;
+  const browser = await launchBrowser();
+  const browserContext = await browser.newContext({
+    viewport: options.viewport ?? DESKTOP_VIEWPORT,
+    deviceScaleFactor: 1,
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: 'reduce',
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    // navigator.clipboard for the copy-address button.
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+
+  const consoleEntries: ConsoleEntry[] = [];
+  const pageErrors: Error[] = [];
+  const externalRequests: string[] = [];
+  const watch = (page: Page) => {
+    page.on('console', (message) => consoleEntries.push({ type: message.type(), text: message.text() }));
+    page.on('pageerror', (error) => pageErrors.push(error));
+  };
+  browserContext.on('page', watch);
+  browserContext.on('request', (request) => {
+    if (!isLocal(request.url())) externalRequests.push(request.url());
+  });
+
+  let wallet: WalletHandle | null = null;
+  if (options.wallet) {
+    const { account, otherAccounts = [], ...walletOptions } = options.wallet;
+    const accounts = [account, ...otherAccounts].map(addressOf);
+    const script = mockWalletInitScript({
+      rpcUrl: context.chain.rpcUrl,
+      chainId: context.chain.chainId,
+      ...walletOptions,
+      accounts,
+    });
+    await browserContext.addInitScript({ content: script });
+  }
+
+  const page = await browserContext.newPage();
+  if (options.wallet) wallet = walletHandle(page, options.wallet);
+
+  let closed: Promise<void> | null = null;
+  const close = () => {
+    closed ??= browserContext.close().catch(() => undefined);
+    return closed;
+  };
+  try {
+    onTestFinished(close);
+  } catch {
+    // Opened outside a test (e.g. in beforeAll): closed with the browser after the file.
+  }
+
+  await page.goto(`${appUrl}${options.path ?? '/'}`, { waitUntil: 'load' });
+  return {
+    page,
+    context: browserContext,
+    appUrl,
+    wallet,
+    console: consoleEntries,
+    pageErrors,
+    externalRequests,
+    consoleText: () => consoleEntries.map((entry) => `[${entry.type}] ${entry.text}`).join('\n'),
+    close,
+  };
+}
+
+function walletHandle(page: Page, setup: WalletSetup): WalletHandle {
+  const accounts = [setup.account, ...(setup.otherAccounts ?? [])].map(addressOf);
+  const [address] = accounts;
+  if (!address) throw new Error('the mock wallet needs an account');
+  // Each call runs in the page the test is on now; a reload installs a fresh mock (see README.md).
+  const call = <Method extends CallableControl>(
+    method: Method,
+    ...args: Parameters<MockWalletControls[Method]>
+  ): Promise<Awaited<ReturnType<MockWalletControls[Method]>>> =>
+    page.evaluate(
+      ([name, values]) => {
+        const wallet = window.__mockWallet;
+        if (!wallet) throw new Error('the mock wallet is not installed on this page');
+        if (name === 'holdNext') {
+          window.__mockWalletRelease = wallet.holdNext();
+          return undefined;
+        }
+        const control = wallet[name] as (...input: unknown[]) => unknown;
+        return control(...values);
+      },
+      [method, args] as const,
+    ) as Promise<Awaited<ReturnType<MockWalletControls[Method]>>>;
+  return {
+    address,
+    accounts,
+    rejectNext: (code = 4001, message) => call('rejectNext', code, message),
+    pendingNext: () => call('pendingNext'),
+    failSwitchWith4902Once: () => call('failSwitchWith4902Once'),
+    holdNext: async () => {
+      await call('holdNext');
+      return async () => {
+        await page.evaluate(() => window.__mockWalletRelease?.());
+      };
+    },
+    setAccounts: (next) => call('setAccounts', next),
+    emitAccountsChanged: (next) => call('emitAccountsChanged', next),
+    emitChainChanged: (chainId) => call('emitChainChanged', chainId),
+    emitDisconnect: () => call('emitDisconnect'),
+    requests: () => page.evaluate(() => window.__mockWallet?.requests.slice() ?? []),
+    isConnected: () => call('isConnected'),
+    listenerCount: (event) => call('listenerCount', event),
+  };
+}
+
+type CallableControl = Exclude<
+  {
+    [Key in keyof MockWalletControls]: MockWalletControls[Key] extends (...args: never[]) => unknown
+      ? Key
+      : never;
+  }[keyof MockWalletControls],
+  'emitRaw' | 'uninstall'
+>;
+
+function addressOf(account: ChainAccount | `0x${string}`): `0x${string}` {
+  return typeof account === 'string' ? account : account.address;
+}
+
+function isLocal(url: string): boolean {
+  if (!/^(https?|wss?):/.test(url)) return true; // data:, blob:, about:
+  const { hostname } = new URL(url);
+  return hostname === '127.0.0.1' || hostname === 'localhost';
+}

@@ -1,0 +1,56 @@
+import { inject } from 'vitest';
+import type { ChainAccount } from '../../../stack/chain/index.ts';
+
+// What the e2e global setup (global-setup.ts) hands every e2e test file
+// through `inject('e2e')`: the built portal per variant, the gateways behind
+// them and the chain. Everything listens on 127.0.0.1 on ports picked at start.
+
+/**
+ * The builds of the portal the tests open:
+ * - `full`: every VITE_* key set (Supabase, chain, DDEX contract, Tatum emulator);
+ * - `noToken`: the same without VITE_DDEX_TOKEN_ADDRESS (the spec's 'Configuration Error' paths);
+ * - `confirmEmail`: `full` against a second gateway whose sign-up waits for the emailed link.
+ */
+export type AppVariant = 'full' | 'noToken' | 'confirmEmail';
+export type GatewayName = 'main' | 'confirmEmail';
+
+export type E2eGateway = {
+  url: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  webhookSecret: string;
+  tatumApiUrl: string;
+  emailConfirmations: boolean;
+  /** GET `${mailboxUrl}/<email>` answers the auth emails sent to that address (see mailbox.ts). */
+  mailboxUrl: string;
+};
+
+export type E2eApp = {
+  /** Origin of the built app, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  gateway: GatewayName;
+  /** The VITE_* values the variant was built with (nothing else reached the build). */
+  env: Record<string, string>;
+};
+
+export type E2eContext = {
+  chromiumPath: string;
+  apps: Record<AppVariant, E2eApp>;
+  gateways: Record<GatewayName, E2eGateway>;
+  chain: { rpcUrl: string; chainId: number; tokenAddress: `0x${string}`; accounts: ChainAccount[] };
+};
+
+export function e2e(): E2eContext {
+  return inject('e2e');
+}
+
+export function gatewayFor(variant: AppVariant): E2eGateway {
+  const context = e2e();
+  return context.gateways[context.apps[variant].gateway];
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    e2e: E2eContext;
+  }
+}

@@ -1,0 +1,227 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { InMemoryEmailDriver } from '@supabase/lite';
+import { build, preview, type PreviewServer } from 'vite';
+import type { TestProject } from 'vitest/node';
+import { startChain } from '../../../stack/chain/index.ts';
+import { startGateway, type Gateway } from '../../../stack/gateway/index.ts';
+import { chromiumPath, chromiumProblem } from './chromium.ts';
+import type { AppVariant, E2eApp, E2eContext, E2eGateway, GatewayName } from './context.ts';
+
+// The e2e layer's stack, started once for all e2e files: a chain with DDEX, a
+// gateway on it (confirmations off), a second gateway on the same chain with
+// confirmations on, and the portal built with `vite build` per variant and
+// served by `vite preview`. Everything listens on 127.0.0.1 on free ports,
+// with empty data in a temporary folder removed at the end.
+
+const PROJECT_DIR = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+
+export default async function setup(project: TestProject) {
+  const startedAt = performance.now();
+  const browser = chromiumPath();
+  const problem = chromiumProblem(browser);
+  if (problem) throw new Error(problem);
+
+  const tempDir = mkdtempSync(join(tmpdir(), 'ddex-e2e-'));
+  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(tempDir, { recursive: true, force: true })];
+  const teardown = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        console.error('[e2e] teardown step failed:', error);
+      }
+    }
+  };
+
+  try {
+    // The apps' origins are fixed before the gateways start: a gateway redirects
+    // its emailed links only to its site URL.
+    const appPorts: Record<AppVariant, number> = {
+      full: await freePort(),
+      noToken: await freePort(),
+      confirmEmail: await freePort(),
+    };
+    const appUrl = (variant: AppVariant) => `http://127.0.0.1:${appPorts[variant]}`;
+
+    const chainDir = join(tempDir, 'chain');
+    const chain = await startChain({ port: 0, dataDir: chainDir });
+    cleanups.push(() => chain.close());
+
+    const startOne = async (name: GatewayName, siteUrl: string, emailConfirmations: boolean) => {
+      const gateway = await startGateway({
+        port: 0,
+        dataDir: join(tempDir, `gateway-${name}`),
+        quietEmail: true,
+        emailConfirmations,
+        siteUrl,
+        tokenAddress: chain.tokenAddress,
+        rpcUrl: chain.rpcUrl,
+      });
+      cleanups.push(() => gateway.close());
+      return gateway;
+    };
+    const mainGateway = await startOne('main', appUrl('full'), false);
+    const confirmGateway = await startOne('confirmEmail', appUrl('confirmEmail'), true);
+
+    const mailbox = await serveMailboxes({ main: mainGateway, confirmEmail: confirmGateway });
+    cleanups.push(() => closeServer(mailbox.server));
+
+    const gateways: Record<GatewayName, E2eGateway> = {
+      main: describeGateway(mainGateway, false, `${mailbox.url}/main`),
+      confirmEmail: describeGateway(confirmGateway, true, `${mailbox.url}/confirmEmail`),
+    };
+
+    // `noToken` is the less configured build: no DDEX contract and no block explorer either.
+    const envFor = (gateway: E2eGateway, complete: boolean): Record<string, string> => ({
+      VITE_SUPABASE_URL: gateway.url,
+      VITE_SUPABASE_ANON_KEY: gateway.anonKey,
+      VITE_RPC_URL: chain.rpcUrl,
+      VITE_CHAIN_ID: String(chain.chainId),
+      ...(complete
+        ? {
+            VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
+            VITE_BLOCK_EXPLORER_URL: 'https://explorer.ddex.example',
+          }
+        : {}),
+      VITE_TATUM_API_URL: gateway.tatumApiUrl,
+      // .example names never resolve, and the browser resolves nothing but 127.0.0.1 anyway.
+      VITE_CONTACT_EMAIL: 'contact@ddex.example',
+      VITE_PRODUCT_SITE: 'https://ddex.example',
+    });
+    const plan: Record<AppVariant, { gateway: GatewayName; env: Record<string, string> }> = {
+      full: { gateway: 'main', env: envFor(gateways.main, true) },
+      noToken: { gateway: 'main', env: envFor(gateways.main, false) },
+      confirmEmail: { gateway: 'confirmEmail', env: envFor(gateways.confirmEmail, true) },
+    };
+
+    const builtAt = performance.now();
+    const variants = Object.keys(plan) as AppVariant[];
+    const outDir = (variant: AppVariant) => join(tempDir, 'apps', variant);
+    // One at a time: each build reads the VITE_* keys from process.env.
+    const buildAll = async () => {
+      for (const variant of variants) await buildApp(outDir(variant), plan[variant].env);
+    };
+    await buildAll();
+    const apps = {} as Record<AppVariant, E2eApp>;
+    for (const variant of variants) {
+      const server = await serveApp(outDir(variant), appPorts[variant]);
+      cleanups.push(() => server.close());
+      apps[variant] = { url: appUrl(variant), ...plan[variant] };
+    }
+    // In watch mode the apps are built again before each rerun (preview serves the new files).
+    project.onTestsRerun(buildAll);
+
+    const context: E2eContext = {
+      chromiumPath: browser,
+      apps,
+      gateways,
+      chain: {
+        rpcUrl: chain.rpcUrl,
+        chainId: chain.chainId,
+        tokenAddress: chain.tokenAddress,
+        accounts: chain.accounts,
+      },
+    };
+    project.provide('e2e', context);
+    if (process.env['E2E_TIMINGS'] === '1') {
+      const seconds = (from: number) => ((performance.now() - from) / 1000).toFixed(1);
+      console.warn(`[e2e] stack and apps ready in ${seconds(startedAt)} s (builds ${seconds(builtAt)} s)`);
+    }
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}
+
+function describeGateway(gateway: Gateway, emailConfirmations: boolean, mailboxUrl: string): E2eGateway {
+  if (!gateway.tatumApiUrl) throw new Error('the gateway started without its Tatum emulator');
+  return {
+    url: gateway.url,
+    anonKey: gateway.anonKey,
+    serviceRoleKey: gateway.serviceRoleKey,
+    webhookSecret: gateway.webhookSecret,
+    tatumApiUrl: gateway.tatumApiUrl,
+    emailConfirmations,
+    mailboxUrl,
+  };
+}
+
+/**
+ * `vite build` of the portal as `npm run build` makes it, with exactly `env` as its VITE_* values:
+ * `.env` files are not read (envDir: false), VITE_* keys of the caller's shell are set aside, and
+ * NODE_ENV is 'production' (Vitest sets it to 'test', which would give React's development build).
+ */
+async function buildApp(outDir: string, env: Record<string, string>): Promise<void> {
+  mkdirSync(outDir, { recursive: true });
+  const saved = Object.entries(process.env).filter(([key]) => key.startsWith('VITE_') || key === 'NODE_ENV');
+  for (const [key] of saved) Reflect.deleteProperty(process.env, key);
+  Object.assign(process.env, env, { NODE_ENV: 'production' });
+  try {
+    await build({
+      root: PROJECT_DIR,
+      configFile: join(PROJECT_DIR, 'vite.config.ts'),
+      mode: 'production',
+      envDir: false,
+      // Build warnings (chunk sizes) are `npm run build`'s business, not the tests'.
+      logLevel: 'error',
+      build: { outDir, emptyOutDir: true, reportCompressedSize: false },
+    });
+  } finally {
+    for (const key of [...Object.keys(env), 'NODE_ENV']) Reflect.deleteProperty(process.env, key);
+    for (const [key, value] of saved) process.env[key] = value;
+  }
+}
+
+function serveApp(outDir: string, port: number): Promise<PreviewServer> {
+  return preview({
+    root: PROJECT_DIR,
+    configFile: join(PROJECT_DIR, 'vite.config.ts'),
+    mode: 'production',
+    envDir: false,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port, strictPort: true, open: false },
+  });
+}
+
+/**
+ * The gateways keep auth emails in memory in this process; the tests run in workers, so a small
+ * server answers `GET /<gateway>/<email>` with that address's messages as JSON.
+ */
+async function serveMailboxes(
+  gateways: Record<GatewayName, Gateway>,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer((request, response) => {
+    const [, name, email] = (request.url ?? '').split('/').map((part) => decodeURIComponent(part));
+    const mailbox: InMemoryEmailDriver | null | undefined =
+      name === 'main' || name === 'confirmEmail' ? gateways[name].mailbox : undefined;
+    if (!mailbox || !email) {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"unknown mailbox"}');
+      return;
+    }
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(mailbox.messages.get(email) ?? []));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await closeServer(server);
+  return port;
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((done) => server.close(() => done()));
+}

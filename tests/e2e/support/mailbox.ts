@@ -1,0 +1,38 @@
+import { gatewayFor, type AppVariant } from './context.ts';
+
+// The auth emails a variant's gateway sent (it keeps them in memory instead of
+// sending them), read through the global setup's mailbox server.
+
+export type MailedMessage = { to: string; subject: string; text?: string; html?: string; sentAt: string };
+
+export async function mailedTo(variant: AppVariant, email: string): Promise<MailedMessage[]> {
+  const { mailboxUrl } = gatewayFor(variant);
+  const response = await fetch(`${mailboxUrl}/${encodeURIComponent(email.toLowerCase())}`);
+  if (!response.ok) throw new Error(`the mailbox answered HTTP ${response.status}`);
+  return (await response.json()) as MailedMessage[];
+}
+
+/**
+ * The link of the latest confirmation email to `email`, waiting up to `timeoutMs` for it to arrive.
+ * Opening it in the page verifies the address and redirects to the app with a session.
+ *
+ * lite writes the link on its site URL (here the app's origin) where hosted Supabase uses the API's
+ * URL, so the app's preview server would answer it; the link returned points at the gateway instead.
+ */
+export async function confirmationLink(
+  variant: AppVariant,
+  email: string,
+  timeoutMs = 10_000,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const message = (await mailedTo(variant, email)).at(-1);
+    const link = /https?:\/\/\S+verify\S+/.exec(message?.text ?? message?.html ?? '')?.[0];
+    if (link) {
+      const url = new URL(link.replace(/&amp;/g, '&').replace(/["'<>].*$/, ''));
+      return new URL(`${url.pathname}${url.search}`, gatewayFor(variant).url).toString();
+    }
+    if (Date.now() > deadline) throw new Error(`no confirmation link was mailed to ${email}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}

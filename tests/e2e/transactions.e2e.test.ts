@@ -1,0 +1,173 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appCopy, authCopy, dialogCopy, shellCopy, transactionCopy } from '../../src/copy/index.ts';
+import { anonClient, PASSWORD, serviceClient, uniqueEmail } from '../support/clients.ts';
+import { runAxe } from './support/axe.ts';
+import { openPortal, PHONE_VIEWPORT } from './support/browser.ts';
+import { e2e, gatewayFor } from './support/context.ts';
+
+// Spec §2 transaction history modal, §3 Transaction (type with underscores as
+// spaces, amount or asset_amount, symbol, hash), §7 (20 newest), §8, §9 (hash
+// preview). Rows are recorded with the service role, as the backend records
+// transfers.
+
+const toast = (page: Page, text: string) => page.locator('[aria-live]').getByText(text, { exact: true });
+const admin = () => serviceClient(gatewayFor('full'));
+const hash = (n: number) => `0x${String(n).repeat(64)}`;
+
+async function signUp(page: Page): Promise<string> {
+  const email = uniqueEmail('history');
+  await page.getByRole('button', { name: authCopy.signUp, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: authCopy.titleSignUp });
+  await dialog.getByLabel(dialogCopy.auth.email, { exact: true }).fill(email);
+  await dialog.getByLabel(dialogCopy.auth.password, { exact: true }).fill(PASSWORD);
+  await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
+  await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
+  const { data, error } = await anonClient(gatewayFor('full')).auth.signInWithPassword({
+    email,
+    password: PASSWORD,
+  });
+  if (error || !data.user) throw new Error(`could not read the user id: ${error?.message}`);
+  return data.user.id;
+}
+
+async function openHistory(page: Page) {
+  await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+  await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
+  return page.getByRole('dialog', { name: dialogCopy.transactions.title });
+}
+
+type Row = { type: string; status: string; created_at: string } & Record<string, string | null>;
+
+async function record(userId: string, rows: Row[]) {
+  const { error } = await admin()
+    .from('transactions')
+    .insert(rows.map((row) => ({ user_id: userId, tx_hash: '', ...row })));
+  if (error) throw new Error(`could not record transactions: ${error.message}`);
+}
+
+describe('transaction history dialog', () => {
+  it('lists recorded transfers newest first with type, status, amount, symbol and hash preview', async () => {
+    const { page, pageErrors } = await openPortal();
+    const userId = await signUp(page);
+    let dialog = await openHistory(page);
+    await dialog.getByText(dialogCopy.transactions.empty, { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+
+    const now = Date.now();
+    await record(userId, [
+      {
+        type: 'token_sent',
+        status: 'confirmed',
+        amount: '12.5',
+        token_symbol: 'DDEX',
+        tx_hash: hash(1),
+        created_at: new Date(now - 60_000).toISOString(),
+      },
+      {
+        type: 'payment_received',
+        status: 'pending',
+        asset_amount: '0.75',
+        asset_symbol: 'ETH',
+        transaction_hash: hash(2),
+        created_at: new Date(now).toISOString(),
+      },
+    ]);
+    dialog = await openHistory(page);
+    const items = dialog.getByRole('listitem');
+    await expect.poll(() => items.count()).toBe(2);
+
+    const newest = items.nth(0);
+    await newest
+      .getByRole('heading', { name: transactionCopy.typeLabel('payment_received'), exact: true })
+      .waitFor();
+    await newest.getByText('pending', { exact: true }).waitFor();
+    await newest.getByText('0.75 ETH', { exact: true }).waitFor();
+    await newest.getByText(transactionCopy.hashPreview(hash(2))).waitFor();
+
+    const older = items.nth(1);
+    await older.getByRole('heading', { name: 'token sent', exact: true }).waitFor();
+    await older.getByText('confirmed', { exact: true }).waitFor();
+    await older.getByText('12.5 DDEX', { exact: true }).waitFor();
+    await older.getByText(`${hash(1).slice(0, 10)}...`).waitFor();
+
+    // With a block explorer configured the preview links to the transaction; else it is text
+    // with the full hash in its title.
+    const explorer = e2e().apps.full.env['VITE_BLOCK_EXPLORER_URL']?.replace(/\/+$/, '');
+    const links = dialog.getByRole('link');
+    if (explorer) {
+      expect(await links.count()).toBe(2);
+      const link = newest.getByRole('link', { name: new RegExp(`^${transactionCopy.hashPreview(hash(2))}`) });
+      expect(await link.getAttribute('href')).toBe(`${explorer}/tx/${hash(2)}`);
+      expect(await link.getAttribute('target')).toBe('_blank');
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+      expect(await link.getAttribute('title')).toBe(hash(2));
+    } else {
+      expect(await links.count()).toBe(0);
+      expect(await newest.getByText(transactionCopy.hashPreview(hash(2))).getAttribute('title')).toBe(
+        hash(2),
+      );
+    }
+
+    expect(await runAxe(page, 'transactions dialog, light', { include: '[role="dialog"]' })).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('says when the history cannot be loaded, and loads it on Try Again', async () => {
+    const { page } = await openPortal({ colorScheme: 'dark', viewport: PHONE_VIEWPORT });
+    const userId = await signUp(page);
+    await record(userId, [
+      {
+        type: '<b>odd_type</b>',
+        status: 'confirmed',
+        amount: '1',
+        token_symbol: 'DDEX',
+        tx_hash: hash(3),
+        created_at: new Date().toISOString(),
+      },
+    ]);
+    await page.route('**/rest/v1/transactions**', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"history is down"}' }),
+    );
+    const dialog = await openHistory(page);
+    await toast(page, transactionCopy.fetchError).waitFor();
+    await dialog.getByText(dialogCopy.transactions.error, { exact: true }).waitFor();
+    expect(await runAxe(page, 'transactions dialog error, dark', { include: '[role="dialog"]' })).toEqual([]);
+
+    await page.unroute('**/rest/v1/transactions**');
+    await dialog.getByRole('button', { name: dialogCopy.transactions.retry, exact: true }).click();
+    // Markup in a field is shown as text.
+    await dialog.getByRole('heading', { name: '<b>odd type</b>', exact: true }).waitFor();
+    expect(await dialog.locator('b').count()).toBe(0);
+    expect(await dialog.getByText(dialogCopy.transactions.error, { exact: true }).count()).toBe(0);
+    expect(await dialog.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    expect(await runAxe(page, 'transactions dialog, dark, phone', { include: '[role="dialog"]' })).toEqual(
+      [],
+    );
+  });
+
+  it('shows API keys and security as under construction, two-factor marked Soon', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page } = await openPortal({ colorScheme });
+      await signUp(page);
+      await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+      await page.getByRole('button', { name: new RegExp(`^${appCopy.menu.apiKeys}`) }).click();
+      let dialog = page.getByRole('dialog', { name: dialogCopy.apiKeys.title });
+      await dialog.getByText(dialogCopy.apiKeys.body, { exact: true }).waitFor();
+      expect(await runAxe(page, `api keys dialog, ${colorScheme}`, { include: '[role="dialog"]' })).toEqual(
+        [],
+      );
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+      await page.getByRole('button', { name: new RegExp(`^${appCopy.menu.security}`) }).click();
+      dialog = page.getByRole('dialog', { name: dialogCopy.security.title });
+      await dialog.getByText(dialogCopy.security.body, { exact: true }).waitFor();
+      await dialog.getByRole('heading', { name: dialogCopy.security.twoFactor }).waitFor();
+      await dialog.getByText(appCopy.menu.soon, { exact: true }).waitFor();
+      expect(await runAxe(page, `security dialog, ${colorScheme}`, { include: '[role="dialog"]' })).toEqual(
+        [],
+      );
+    }
+  });
+});
