@@ -22,10 +22,10 @@ const ROLES = {
   /** The send form: a real DDEX transfer and its recipient. */
   sender: 5,
   recipient: 6,
-  /** Live notifications: the signed-in user's wallet, and who pays it. */
+  /** payment-notification.e2e: the signed-in user's watched wallet, and who pays it. */
   notified: 7,
   notifier: 8,
-  /** Transaction history: a signed-in user's sends, to `sink`. */
+  /** payment-notification.e2e: a signed-in user's send, recorded in history, to `sink`. */
   historySender: 9,
   /** Only receives (nobody asserts its balance). */
   sink: 10,

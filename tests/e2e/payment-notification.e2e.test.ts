@@ -1,0 +1,104 @@
+import type { Page } from 'playwright-core';
+import { createPublicClient, createWalletClient, erc20Abi, http, parseUnits } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { waitForTransactionReceipt, writeContract } from 'viem/actions';
+import { describe, expect, it } from 'vitest';
+import {
+  appCopy,
+  authCopy,
+  shortAddress,
+  dialogCopy,
+  notificationCopy,
+  sendCopy,
+  shellCopy,
+  transactionCopy,
+  walletCopy,
+  webhookCopy,
+} from '../../src/copy/index.ts';
+import { PASSWORD, uniqueEmail } from '../support/clients.ts';
+import { e2eAccount } from './support/accounts.ts';
+import { openPortal } from './support/browser.ts';
+import { e2e } from './support/context.ts';
+
+// The loop the portal exists to show, in the browser: a signed-in user
+// connects their wallet and watches it with the Tatum demo; someone pays the
+// wallet DDEX on chain; the notification arrives live (toast and dot) and is
+// in the notifications list.
+
+const toast = (page: Page, text: string) => page.locator('[aria-live]').getByText(text, { exact: false });
+const button = (page: Page, name: string | RegExp) => page.getByRole('button', { name, exact: true });
+
+async function signUp(page: Page, email: string) {
+  await button(page, authCopy.signUp).click();
+  const dialog = page.getByRole('dialog', { name: authCopy.titleSignUp });
+  await dialog.getByLabel(dialogCopy.auth.email, { exact: true }).fill(email);
+  await dialog.getByLabel(dialogCopy.auth.password, { exact: true }).fill(PASSWORD);
+  await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
+  await button(page, authCopy.logout).waitFor();
+}
+
+describe('a payment to a watched wallet', () => {
+  it('arrives live as a notification: toast, unread dot and the list', async () => {
+    const wallet = e2eAccount('notified');
+    const payer = e2eAccount('notifier');
+    const { page, pageErrors } = await openPortal({ wallet: { account: wallet } });
+    await signUp(page, uniqueEmail('paid'));
+    await button(page, walletCopy.connectYourWallet).click();
+    // Linking the wallet to the profile follows at once and its toast replaces 'Wallet Connected!'.
+    await page.getByText(shortAddress(wallet.address), { exact: true }).waitFor();
+
+    await button(page, webhookCopy.create).click();
+    await toast(page, webhookCopy.created).waitFor();
+
+    const { chain } = e2e();
+    const transport = http(chain.rpcUrl, { retryCount: 0 });
+    const hash = await writeContract(
+      createWalletClient({ account: privateKeyToAccount(payer.privateKey), transport }),
+      {
+        address: chain.tokenAddress,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [wallet.address, parseUnits('4', 18)],
+        chain: null,
+      },
+    );
+    await waitForTransactionReceipt(createPublicClient({ transport }), { hash });
+
+    // process-payments words it; the portal shows the title and the 50-character preview.
+    await toast(page, 'DDEX Received').waitFor();
+    const message = `You received 4 DDEX from ${payer.address.slice(0, 6).toLowerCase()}…${payer.address.slice(-4).toLowerCase()} (tx ${hash.slice(0, 10)}…).`;
+    await page.locator('[aria-live]').getByText(notificationCopy.preview(message), { exact: true }).waitFor();
+    await button(page, shellCopy.notifications(1)).waitFor();
+
+    await button(page, shellCopy.notifications(1)).click();
+    const list = page.getByRole('dialog', { name: dialogCopy.notifications.title });
+    await list.getByText(`(tx ${hash.slice(0, 10)}…)`, { exact: false }).waitFor();
+    // Opening the list marked it read: once it is closed, the dot is gone.
+    await page.keyboard.press('Escape');
+    await button(page, shellCopy.notifications(0)).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('records a signed-in user’s own send in the transaction history', async () => {
+    const wallet = e2eAccount('historySender');
+    const { page, pageErrors } = await openPortal({ wallet: { account: wallet } });
+    const email = uniqueEmail('sender');
+    await signUp(page, email);
+    await button(page, walletCopy.connectYourWallet).click();
+    // Linking the wallet to the profile follows at once and its toast replaces 'Wallet Connected!'.
+    await page.getByText(shortAddress(wallet.address), { exact: true }).waitFor();
+
+    await page.getByLabel(sendCopy.recipient, { exact: true }).fill(e2eAccount('sink').address);
+    await page.getByLabel(sendCopy.amount, { exact: true }).fill('1.25');
+    await page.getByLabel(sendCopy.privateKey, { exact: true }).fill(wallet.privateKey);
+    await button(page, sendCopy.submit).click();
+    await toast(page, sendCopy.transferSubmitted).waitFor();
+
+    await button(page, shellCopy.userMenu(email.split('@')[0] ?? '')).click();
+    await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
+    const history = page.getByRole('dialog', { name: dialogCopy.transactions.title });
+    await history.getByText(transactionCopy.typeLabel('token_sent'), { exact: true }).waitFor();
+    await history.getByText('-1.25', { exact: false }).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+});
