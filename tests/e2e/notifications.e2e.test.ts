@@ -1,33 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { authCopy, dialogCopy, notificationCopy, shellCopy } from '../../src/copy/index.ts';
-import { anonClient, PASSWORD, serviceClient, uniqueEmail } from '../support/clients.ts';
+import { dialogCopy, notificationCopy, shellCopy } from '../../src/copy/index.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal } from './support/browser.ts';
-import { gatewayFor } from './support/context.ts';
+import { admin, signUpThroughUi, toast } from './support/ui.ts';
 
 // Spec §4 notifications (live feed, toast with the 50-character preview, the
 // dot, read on open, mark one, clear all), §7 user_notifications, §8, §9. The
 // rows are inserted with the service role, as the payment backend writes them.
 
-const toast = (page: Page, text: string) => page.locator('[aria-live]').getByText(text, { exact: true });
-const admin = () => serviceClient(gatewayFor('full'));
-
-async function signUp(page: Page): Promise<string> {
-  const email = uniqueEmail('notified');
-  await page.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: authCopy.titleSignUp });
-  await dialog.getByLabel(dialogCopy.auth.email, { exact: true }).fill(email);
-  await dialog.getByLabel(dialogCopy.auth.password, { exact: true }).fill(PASSWORD);
-  await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-  await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
-  const { data, error } = await anonClient(gatewayFor('full')).auth.signInWithPassword({
-    email,
-    password: PASSWORD,
-  });
-  if (error || !data.user) throw new Error(`could not read the user id: ${error?.message}`);
-  return data.user.id;
-}
+const signUp = async (page: Page) => (await signUpThroughUi(page, 'notified')).userId;
 
 async function notify(userId: string, title: string, message: string) {
   const { data, error } = await admin()

@@ -5,7 +5,6 @@ import { waitForTransactionReceipt, writeContract } from 'viem/actions';
 import { describe, expect, it } from 'vitest';
 import {
   appCopy,
-  authCopy,
   shortAddress,
   dialogCopy,
   notificationCopy,
@@ -15,34 +14,24 @@ import {
   walletCopy,
   webhookCopy,
 } from '../../src/copy/index.ts';
-import { PASSWORD, uniqueEmail } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal } from './support/browser.ts';
 import { e2e } from './support/context.ts';
+import { signUpThroughUi, toast } from './support/ui.ts';
 
 // The loop the portal exists to show, in the browser: a signed-in user
 // connects their wallet and watches it with the Tatum demo; someone pays the
 // wallet DDEX on chain; the notification arrives live (toast and dot) and is
 // in the notifications list.
 
-const toast = (page: Page, text: string) => page.locator('[aria-live]').getByText(text, { exact: false });
 const button = (page: Page, name: string | RegExp) => page.getByRole('button', { name, exact: true });
-
-async function signUp(page: Page, email: string) {
-  await button(page, authCopy.signUp).click();
-  const dialog = page.getByRole('dialog', { name: authCopy.titleSignUp });
-  await dialog.getByLabel(dialogCopy.auth.email, { exact: true }).fill(email);
-  await dialog.getByLabel(dialogCopy.auth.password, { exact: true }).fill(PASSWORD);
-  await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-  await button(page, authCopy.logout).waitFor();
-}
 
 describe('a payment to a watched wallet', () => {
   it('arrives live as a notification: toast, unread dot and the list', async () => {
     const wallet = e2eAccount('notified');
     const payer = e2eAccount('notifier');
     const { page, pageErrors } = await openPortal({ wallet: { account: wallet } });
-    await signUp(page, uniqueEmail('paid'));
+    await signUpThroughUi(page, 'paid');
     await button(page, walletCopy.connectYourWallet).click();
     // Linking the wallet to the profile follows at once and its toast replaces 'Wallet Connected!'.
     await page.getByText(shortAddress(wallet.address), { exact: true }).waitFor();
@@ -82,8 +71,7 @@ describe('a payment to a watched wallet', () => {
   it('records a signed-in user’s own send in the transaction history', async () => {
     const wallet = e2eAccount('historySender');
     const { page, pageErrors } = await openPortal({ wallet: { account: wallet } });
-    const email = uniqueEmail('sender');
-    await signUp(page, email);
+    const { email } = await signUpThroughUi(page, 'sender');
     await button(page, walletCopy.connectYourWallet).click();
     // Linking the wallet to the profile follows at once and its toast replaces 'Wallet Connected!'.
     await page.getByText(shortAddress(wallet.address), { exact: true }).waitFor();

@@ -1,27 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appCopy, authCopy, dialogCopy, profileCopy, shellCopy } from '../../src/copy/index.ts';
-import { IMAGES, PASSWORD, serviceClient, uniqueEmail } from '../support/clients.ts';
+import { IMAGES } from '../support/clients.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal, PHONE_VIEWPORT } from './support/browser.ts';
-import { gatewayFor } from './support/context.ts';
+import { admin, signUpThroughUi, toast } from './support/ui.ts';
 
 // Spec §2 edit profile, §4 "an avatar upload fills the avatar URL but is
 // persisted only on Save", §5 profile fields, §8 profile toasts.
 
-const toast = (page: Page, text: string) => page.locator('[aria-live]').getByText(text, { exact: true });
-const admin = () => serviceClient(gatewayFor('full'));
-
-async function signUp(page: Page): Promise<string> {
-  const email = uniqueEmail('profile');
-  await page.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: authCopy.titleSignUp });
-  await dialog.getByLabel(dialogCopy.auth.email, { exact: true }).fill(email);
-  await dialog.getByLabel(dialogCopy.auth.password, { exact: true }).fill(PASSWORD);
-  await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-  await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
-  return email;
-}
+const signUp = async (page: Page) => (await signUpThroughUi(page, 'profile')).email;
 
 async function openProfile(page: Page) {
   await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();

@@ -1,35 +1,19 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appCopy, authCopy, dialogCopy, shellCopy, transactionCopy } from '../../src/copy/index.ts';
-import { anonClient, PASSWORD, serviceClient, uniqueEmail } from '../support/clients.ts';
+import { appCopy, dialogCopy, shellCopy, transactionCopy } from '../../src/copy/index.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal, PHONE_VIEWPORT } from './support/browser.ts';
-import { e2e, gatewayFor } from './support/context.ts';
+import { e2e } from './support/context.ts';
+import { admin, signUpThroughUi, toast } from './support/ui.ts';
 
 // Spec §2 transaction history modal, §3 Transaction (type with underscores as
 // spaces, amount or asset_amount, symbol, hash), §7 (20 newest), §8, §9 (hash
 // preview). Rows are recorded with the service role, as the backend records
 // transfers.
 
-const toast = (page: Page, text: string) => page.locator('[aria-live]').getByText(text, { exact: true });
-const admin = () => serviceClient(gatewayFor('full'));
 const hash = (n: number) => `0x${String(n).repeat(64)}`;
 
-async function signUp(page: Page): Promise<string> {
-  const email = uniqueEmail('history');
-  await page.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: authCopy.titleSignUp });
-  await dialog.getByLabel(dialogCopy.auth.email, { exact: true }).fill(email);
-  await dialog.getByLabel(dialogCopy.auth.password, { exact: true }).fill(PASSWORD);
-  await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-  await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
-  const { data, error } = await anonClient(gatewayFor('full')).auth.signInWithPassword({
-    email,
-    password: PASSWORD,
-  });
-  if (error || !data.user) throw new Error(`could not read the user id: ${error?.message}`);
-  return data.user.id;
-}
+const signUp = async (page: Page) => (await signUpThroughUi(page, 'history')).userId;
 
 async function openHistory(page: Page) {
   await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();

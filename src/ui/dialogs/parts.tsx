@@ -43,16 +43,3 @@ export const LinkButton = styled.button`
   text-underline-offset: 2px;
   cursor: pointer;
 `;
-
-/** Read by screen readers, not shown. */
-export const VisuallyHidden = styled.span`
-  position: absolute;
-  width: 1px;
-  height: 1px;
-  margin: -1px;
-  padding: 0;
-  overflow: hidden;
-  clip-path: inset(50%);
-  white-space: nowrap;
-  border: 0;
-`;

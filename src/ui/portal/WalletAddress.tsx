@@ -3,7 +3,7 @@ import { portalCopy, shortAddress } from '../../copy/index.ts';
 import { IconButton } from '../common/Button.tsx';
 import { useChild } from '../portal-context.tsx';
 import { CopyIcon, DisconnectIcon } from './icons.tsx';
-import { VisuallyHidden } from './VisuallyHidden.tsx';
+import { VisuallyHidden } from '../common/VisuallyHidden.tsx';
 
 // Spec §2 wallet panel point 3: the address shortened 6 + 4 (the full one on
 // hover and for screen readers), a copy button and a disconnect button.

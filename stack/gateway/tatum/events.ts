@@ -1,4 +1,5 @@
 import { formatUnits, type Address, type Hex } from 'viem';
+import type { AddressEvent as TatumAddressEvent } from '../../../supabase/functions/process-payments/address-event.ts';
 
 // Turns one block's transfers into Tatum address-event payloads (legacy
 // format) for the watched addresses. Pure, so the rules are tested without a
@@ -6,18 +7,8 @@ import { formatUnits, type Address, type Hex } from 'viem';
 // sender), the sender also gets a 'fee' event for the gas it paid, and every
 // ERC-20 Transfer log notifies both sides in the token's units.
 
-export type AddressEventPayload = {
-  address: string;
-  amount: string;
-  asset: string;
-  blockNumber: number;
-  counterAddress: string | null;
-  txId: string;
-  type: 'native' | 'token' | 'fee';
-  chain: string;
-  subscriptionType: 'ADDRESS_EVENT';
-  mempool: false;
-};
+/** What the emulator posts: the body process-payments parses, plus Tatum's `mempool` flag. */
+export type AddressEventPayload = TatumAddressEvent & { mempool: false };
 
 export type BlockTransaction = {
   hash: Hex;

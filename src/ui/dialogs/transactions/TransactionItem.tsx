@@ -3,7 +3,8 @@ import { dialogCopy } from '../../../copy/index.ts';
 import type { HistoryEntry } from '../../../machines/transaction-row.ts';
 import { useSettings } from '../../settings-context.tsx';
 import { formatTime } from '../format-time.ts';
-import { Tag, VisuallyHidden } from '../parts.tsx';
+import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
+import { Tag } from '../parts.tsx';
 
 // One line of the history: what happened, its status, how much of what, and
 // its hash — a link to the block explorer when one is configured, otherwise
