@@ -9,26 +9,15 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { getBalance, readContract, waitForTransactionReceipt, writeContract } from 'viem/actions';
-import WebSocket from 'ws';
-import { createActor, type Actor, type AnyActorRef } from 'xstate';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { providePortal } from '../../src/app/provide-portal.ts';
 import { appCopy, authCopy, sendCopy, walletCopy, webhookCopy } from '../../src/copy/index.ts';
-import type { portalMachine } from '../../src/machines/portal.machine.ts';
-import type { ShownToast } from '../../src/machines/toast.machine.ts';
-import { createSupabaseClient, createSupabaseService } from '../../src/services/supabase/index.ts';
-import { createTatumService } from '../../src/services/tatum/index.ts';
-import { createTokenService } from '../../src/services/token/index.ts';
-import { createWalletService } from '../../src/services/wallet/index.ts';
 import { testAccount } from '../support/accounts.ts';
 import { uniqueEmail, PASSWORD } from '../support/clients.ts';
-import { headlessWindow } from '../support/headless-window.ts';
-import { installMockWallet } from '../support/mock-wallet.ts';
+import { startHeadlessPortal, type HeadlessPortal } from '../support/headless-portal.ts';
 
-// The whole portal without a browser: the real statecharts with the real
-// services, composed as src/main.tsx composes them, against the local stack.
-// Views only send these events and render these snapshots, so this is the
-// portal a person uses, minus pixels.
+// The whole portal without a browser (tests/support/headless-portal.ts) on
+// the local stack. Views only send these events and render these snapshots,
+// so this is the portal a person uses, minus pixels.
 
 const stack = inject('gateway');
 const chain = inject('chain');
@@ -37,105 +26,25 @@ const payer = testAccount('portalPayer');
 const recipient = testAccount('balanceReader');
 const publicClient = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
 
-type Portal = Actor<typeof portalMachine>;
-let portal: Portal;
-const toasts: ShownToast[] = [];
-let tatum: ReturnType<typeof createTatumService>;
-
-function child(id: string): AnyActorRef {
-  const ref = portal.system.get(id) as AnyActorRef | undefined;
-  if (!ref) throw new Error(`the portal has no ${id}`);
-  return ref;
-}
-
-/** Resolves with the first snapshot of `actor` that satisfies `check`. */
-function until<T>(
-  actor: AnyActorRef,
-  check: (snapshot: ReturnType<AnyActorRef['getSnapshot']>) => T | undefined | false,
-  timeoutMs = 15_000,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const test = () => {
-      const found = check(actor.getSnapshot());
-      if (found !== undefined && found !== false) {
-        subscription.unsubscribe();
-        clearTimeout(timer);
-        resolve(found);
-      }
-    };
-    const timer = setTimeout(() => {
-      subscription.unsubscribe();
-      reject(
-        new Error(`no matching snapshot within ${timeoutMs} ms; toasts so far: ${JSON.stringify(toasts)}`),
-      );
-    }, timeoutMs);
-    const subscription = actor.subscribe(test);
-    test();
-  });
-}
+let headless: HeadlessPortal;
+const child = (id: string) => headless.child(id);
+const until: HeadlessPortal['until'] = (actor, check, timeoutMs) => headless.until(actor, check, timeoutMs);
+const toastTitled = (title: string) => headless.toastTitled(title);
 
 /** A snapshot's context as text, bigints included, to look for secrets in. */
 const textOf = (value: unknown) =>
   JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 
-const toastTitled = (title: string) => until(child('toast'), () => toasts.find((t) => t.title === title));
-
-beforeAll(async () => {
-  const window = headlessWindow();
-  installMockWallet(window, { rpcUrl: chain.rpcUrl, accounts: [wallet.address], chainId: chain.chainId });
-  const supabase = createSupabaseService(
-    createSupabaseClient({ url: stack.url, anonKey: stack.anonKey, realtimeTransport: WebSocket }),
-    { siteUrl: 'http://127.0.0.1:5173' },
-  );
-  tatum = createTatumService({ apiKey: null, apiUrl: stack.tatumApiUrl, rpcUrl: chain.rpcUrl });
-  const machine = providePortal({
-    supabase,
-    wallet: createWalletService({
-      window,
-      chain: {
-        id: chain.chainId,
-        name: 'Hardhat (local)',
-        rpcUrl: chain.rpcUrl,
-        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      },
-      discoveryTimeoutMs: 50,
-    }),
-    tatum,
-    token: createTokenService({
-      rpcUrl: chain.rpcUrl,
-      chainId: chain.chainId,
-      tokenAddress: chain.tokenAddress,
-    }),
-    themeStorage: { setItem: (key, value) => window.localStorage?.setItem(key, value) },
-    watchSystemTheme: () => () => undefined,
-    log: { failure: () => undefined, webhooks: () => undefined },
-  });
-  portal = createActor(machine, {
-    systemId: 'portal',
-    input: {
-      theme: { stored: null, systemPrefersDark: true },
-      auth: { clientAvailable: true, emailRedirectTo: 'http://127.0.0.1:5173' },
-      expectedChain: { id: chain.chainId, name: 'Hardhat (local)' },
-      tokenConfigured: true,
-      webhookCallbackUrl: `${stack.url}/functions/v1/process-payments`,
-    },
-  });
-  portal.start();
-  child('toast').subscribe((snapshot: { context: { toast: ShownToast | null } }) => {
-    const shown = snapshot.context.toast;
-    if (shown && toasts.at(-1) !== shown) toasts.push(shown);
-  });
+beforeAll(() => {
+  headless = startHeadlessPortal({ stack, chain, wallet });
 });
 
-afterAll(async () => {
-  portal?.stop();
-  await tatum?.destroy();
-});
+afterAll(() => headless?.stop());
 
 describe('the portal, headless, on the local stack', () => {
   it('welcomes a visitor once the session and the wallet have settled', async () => {
-    await until(portal, (s) => s.matches('ready'));
-    expect(toasts[0]).toMatchObject({ title: appCopy.welcome.title });
+    await until(headless.portal, (s) => s.matches('ready'));
+    expect(headless.toasts[0]).toMatchObject({ title: appCopy.welcome.title });
     expect(child('theme').getSnapshot().value).toBe('dark');
   });
 
@@ -144,7 +53,7 @@ describe('the portal, headless, on the local stack', () => {
     child('auth').send({ type: 'auth.open', mode: 'signup' });
     child('auth').send({ type: 'auth.submit', email, password: PASSWORD });
     await toastTitled(authCopy.signupSuccess.title);
-    await until(portal, (s) => s.context.user?.email === email);
+    await until(headless.portal, (s) => s.context.user?.email === email);
     // The password is gone once the request is done.
     expect(textOf(child('auth').getSnapshot().context)).not.toContain(PASSWORD);
 
@@ -164,7 +73,7 @@ describe('the portal, headless, on the local stack', () => {
     });
     // The profile now holds the wallet.
     await until(
-      portal,
+      headless.portal,
       (s) => s.context.profile?.wallet_address?.toLowerCase() === wallet.address.toLowerCase(),
     );
   });
@@ -223,6 +132,6 @@ describe('the portal, headless, on the local stack', () => {
       (s.context.notifications as { message: string }[]).find((n) => n.message.includes(hash.slice(0, 10))),
     );
     expect(listed).toBeTruthy();
-    expect(portal.getSnapshot().context.unread).toBeGreaterThan(0);
+    expect(headless.portal.getSnapshot().context.unread).toBeGreaterThan(0);
   }, 30_000);
 });

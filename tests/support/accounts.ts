@@ -20,6 +20,9 @@ const OWNERS = {
   /** The wallet of the headless portal test, and who pays it. */
   portalWallet: 10,
   portalPayer: 11,
+  /** The wallet of the journal-replay test, and the account it sends DDEX to. */
+  journalWallet: 12,
+  journalPayer: 13,
 } as const;
 
 export function testAccount(role: keyof typeof OWNERS): ChainAccount {

@@ -1,0 +1,135 @@
+import type { JournalValue } from './journal-types.ts';
+
+// How a value becomes part of the journal, and how a replay gets it back.
+// The journal holds JSON only, so that a recording can be exported as a file
+// and read back. What JSON cannot hold is written as a tagged object, which
+// `fromJournalValue` turns back into the real thing:
+//
+//   bigint       → { $bigint: '123' }
+//   Error        → { $error: { name, message, ...its own fields, cause? } }  (no stack)
+//   Blob / File  → { $blob: { type, size } }   (revived as a zero-filled Blob of that type and size)
+//
+// Everything else follows JSON.stringify: toJSON() is used (a Date becomes ISO
+// text), undefined, functions and symbols are left out of objects and become
+// null in arrays, and non-finite numbers become null. A value met again inside
+// itself becomes '[circular]'; the same object met twice side by side is
+// written twice, as a replay needs it.
+
+/**
+ * Asked for every value on the way down, with the key it sits under (for an array item, the
+ * array's key): a JournalValue replaces the value and its contents, undefined lets the walk go on.
+ */
+export type Replacer = (key: string | null, value: unknown) => JournalValue | undefined;
+
+const MAX_DEPTH = 64;
+/** A revived Blob is allocated, so an imported file cannot ask for an absurd one. */
+const MAX_REVIVED_BLOB = 64 * 1024 * 1024;
+
+const isBlob = (value: object): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
+
+function isRecord(value: unknown): value is Record<string, JournalValue> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The journal's copy of `value`: JSON-safe, with `replace` applied to every value on the way down. */
+export function toJournalValue(value: unknown, replace: Replacer = () => undefined): JournalValue {
+  const ancestors = new Set<object>();
+
+  function walk(item: unknown, key: string | null, depth: number): JournalValue | undefined {
+    const replaced = replace(key, item);
+    if (replaced !== undefined) return replaced;
+    switch (typeof item) {
+      case 'string':
+      case 'boolean':
+        return item;
+      case 'number':
+        return Number.isFinite(item) ? item : null;
+      case 'bigint':
+        return { $bigint: item.toString() };
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return undefined;
+    }
+    if (item === null || typeof item !== 'object') return null;
+    if (ancestors.has(item)) return '[circular]';
+    if (depth >= MAX_DEPTH) return '[too deep]';
+    ancestors.add(item);
+    try {
+      return walkObject(item, key, depth + 1);
+    } finally {
+      ancestors.delete(item);
+    }
+  }
+
+  function walkObject(item: object, key: string | null, depth: number): JournalValue | undefined {
+    if (item instanceof Error) return { $error: errorFields(item, depth) };
+    if (isBlob(item)) return { $blob: { type: item.type, size: item.size } };
+    const withJson = item as { toJSON?: unknown };
+    if (typeof withJson.toJSON === 'function') return walk((withJson.toJSON as () => unknown)(), key, depth);
+    // An array's items sit under the array's key: a list of hashes is still a list of hashes.
+    if (Array.isArray(item)) return item.map((element: unknown) => walk(element, key, depth) ?? null);
+    return fields(Object.entries(item), depth);
+  }
+
+  function fields(pairs: [string, unknown][], depth: number): { [key: string]: JournalValue } {
+    const out: { [key: string]: JournalValue } = {};
+    for (const [name, item] of pairs) {
+      const written = walk(item, name, depth);
+      if (written !== undefined) out[name] = written;
+    }
+    return out;
+  }
+
+  function errorFields(error: Error, depth: number): { [key: string]: JournalValue } {
+    const own = Object.entries(error).filter(
+      ([name]) => !['name', 'message', 'stack', 'cause'].includes(name),
+    );
+    // `cause` is not enumerable when set through the Error constructor.
+    const cause: [string, unknown][] = error.cause === undefined ? [] : [['cause', error.cause]];
+    return fields(
+      [['name', String(error.name)], ['message', String(error.message)], ...own, ...cause],
+      depth,
+    );
+  }
+
+  return walk(value, null, 0) ?? null;
+}
+
+function reviveError(fields: Record<string, JournalValue>): Error {
+  const { name, message, cause, ...own } = fields;
+  const error = new Error(typeof message === 'string' ? message : '');
+  if (typeof name === 'string') error.name = name;
+  Object.assign(error, fromJournalValue(own));
+  if (cause !== undefined) error.cause = fromJournalValue(cause);
+  return error;
+}
+
+function reviveBlob(fields: Record<string, JournalValue>): Blob {
+  const { type, size } = fields;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > MAX_REVIVED_BLOB)
+    throw new Error(`the journal holds a blob of an impossible size: ${JSON.stringify(size)}`);
+  return new Blob([new Uint8Array(size)], { type: typeof type === 'string' ? type : '' });
+}
+
+/** The value a journal entry stands for: `toJournalValue`'s tags turned back into bigints, Errors and Blobs. */
+export function fromJournalValue(value: JournalValue): unknown {
+  if (Array.isArray(value)) return value.map(fromJournalValue);
+  if (!isRecord(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1) {
+    const { $bigint, $error, $blob } = value;
+    if (typeof $bigint === 'string') return BigInt($bigint);
+    if (isRecord($error)) return reviveError($error);
+    if (isRecord($blob)) return reviveBlob($blob);
+  }
+  return Object.fromEntries(keys.map((key) => [key, fromJournalValue(value[key] ?? null)]));
+}
+
+/** JSON text with every object's keys sorted, so two journal values compare by content alone. */
+export function canonicalJson(value: JournalValue): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (!isRecord(value)) return JSON.stringify(value);
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key] ?? null)}`).join(',')}}`;
+}

@@ -1,0 +1,374 @@
+import { createActor, SimulatedClock, type Actor } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { createJournal } from '../../src/app/journal.ts';
+import type { JournalExport } from '../../src/app/journal-types.ts';
+import { machineSnapshots } from '../../src/app/machine-snapshots.ts';
+import { providePortal, type PortalServices } from '../../src/app/provide-portal.ts';
+import { replay, ReplayError } from '../../src/app/replay.ts';
+import { balanceCopy, sendCopy, walletCopy } from '../../src/copy/index.ts';
+import type { portalMachine } from '../../src/machines/portal.machine.ts';
+import {
+  BackendError,
+  type AuthChange,
+  type AuthUser,
+  type NotificationHandlers,
+  type NotificationRow,
+  type Profile,
+  type SupabaseService,
+  type TransactionRow,
+} from '../../src/services/supabase/types.ts';
+import type { TatumService } from '../../src/services/tatum/types.ts';
+import { TokenServiceError, type TokenService } from '../../src/services/token/types.ts';
+import type { WalletEventHandlers, WalletService } from '../../src/services/wallet/types.ts';
+import { PORTAL_INPUT } from '../support/portal-stubs.ts';
+
+// A session of the whole portal, driven with fake services (answers at once,
+// subscriptions the test fires by hand) and XState timers on a simulated
+// clock, recorded with the journal; then replayed from the export alone, with
+// every machine's final state compared with the live one.
+
+const PASSWORD = 'correct horse battery staple';
+const PRIVATE_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const RECIPIENT = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const TX_HASH = `0x${'ab12'.repeat(16)}`;
+const user: AuthUser = {
+  id: 'u-1',
+  email: 'ada@example.com',
+  emailConfirmedAt: '2026-01-01T00:00:00Z',
+  metadata: {},
+};
+
+function profileRow(fields: Partial<Profile>): Profile {
+  return {
+    id: user.id,
+    email: user.email,
+    wallet_address: null,
+    mc_wallet_address: null,
+    updated_at: '2026-01-01T00:00:00Z',
+    created_at: '2026-01-01T00:00:00Z',
+    username: 'ada',
+    role: 'user',
+    avatar_url: null,
+    full_name: null,
+    website: null,
+    theme_preference: 'system',
+    hcaptcha_sim_verified: false,
+    last_dex_activity: null,
+    two_factor_enabled: false,
+    last_login_ip: null,
+    kyc_status: 'none',
+    account_tier: 'basic',
+    preferred_language: 'en',
+    notification_preferences: {},
+    api_key_count: 0,
+    referral_code: null,
+    referred_by_user_id: null,
+    ...fields,
+  };
+}
+
+const notification = (id: string, isRead = false): NotificationRow => ({
+  id,
+  user_id: user.id,
+  title: 'DDEX Received',
+  message: `You received 7 DDEX (${id})`,
+  is_read: isRead,
+  read_at: null,
+  created_at: '2026-01-01T00:00:00Z',
+});
+
+const sent: TransactionRow = {
+  id: 't-1',
+  user_id: user.id,
+  created_at: '2026-01-01T00:00:00Z',
+  type: 'token_sent',
+  status: 'confirmed',
+  amount: '-2.5',
+  asset_amount: null,
+  token_symbol: 'DDEX',
+  asset_symbol: null,
+  tx_hash: TX_HASH,
+  transaction_hash: TX_HASH,
+};
+
+/** Fake services, with hooks for the subscriptions' callbacks and a count of every call made. */
+function fakeServices() {
+  let calls = 0;
+  const count = <T>(value: T | (() => T)): Promise<Awaited<T>> => {
+    calls += 1;
+    return Promise.resolve(typeof value === 'function' ? (value as () => T)() : value);
+  };
+  const fail = (error: unknown): Promise<never> => {
+    calls += 1;
+    return Promise.reject(error);
+  };
+  const hooks = {
+    auth: null as ((change: AuthChange) => void) | null,
+    feed: null as NotificationHandlers | null,
+    wallet: null as WalletEventHandlers | null,
+    systemTheme: null as ((prefersDark: boolean) => void) | null,
+  };
+  let profile: Profile | null = null;
+  let notifications = [notification('n-1', true)];
+  let nativeFailures = 1;
+
+  const supabase: SupabaseService = {
+    available: true,
+    getSession: () => count(null),
+    onAuthChange(listener) {
+      hooks.auth = listener;
+      return () => void (hooks.auth = null);
+    },
+    signUp: () => count({ user, hasSession: true }),
+    signIn: ({ password }) =>
+      password === PASSWORD
+        ? count(user)
+        : fail(new BackendError('Invalid login credentials', 'invalid_credentials', 400)),
+    signOut: () => count(undefined),
+    updateUserMetadata: () => count(undefined),
+    fetchProfile: () => count(() => profile),
+    upsertProfile: (row) => count(() => (profile = profileRow({ ...profile, ...row }))),
+    listNotifications: () => count(() => notifications),
+    markNotificationsRead: () => count(undefined),
+    clearNotifications: () => count(undefined),
+    subscribeNotifications(_, handlers) {
+      hooks.feed = handlers;
+      return () => void (hooks.feed = null);
+    },
+    listTransactions: () => count([sent]),
+    uploadAvatar: () => count('u-1-1.png'),
+    avatarPublicUrl: () => null,
+    recordTransaction: () => count({ recorded: true }),
+  };
+  const wallet: WalletService = {
+    chain: {
+      id: 31337,
+      name: 'Hardhat (local)',
+      rpcUrl: '',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    },
+    discover: () => count({ available: true, info: null }),
+    silentReconnect: () => count(null),
+    requestAccounts: () => count({ address: ADDRESS, chainId: 31337 } as const),
+    switchChain: () => count(undefined),
+    watch(handlers) {
+      hooks.wallet = handlers;
+      return () => void (hooks.wallet = null);
+    },
+    copyAddress: () => count(undefined),
+    forgetConnection: () => count(undefined),
+  };
+  const tatum: TatumService = {
+    getNativeBalance: () =>
+      nativeFailures-- > 0
+        ? fail(new Error('The node did not answer'))
+        : count({ balance: '1.5', asset: 'ETH' }),
+    createAddressWebhook: () =>
+      count({ id: 'w-1', address: ADDRESS, url: 'x', chain: 'ETH', type: 'ADDRESS_EVENT' }),
+    listWebhooks: () => count([]),
+    deleteWebhook: () => count(undefined),
+    destroy: () => count(undefined),
+  };
+  const prepared = {
+    from: ADDRESS,
+    to: RECIPIENT,
+    raw: 2_500_000_000_000_000_000n,
+    amount: '2.5',
+    decimals: 18,
+  } as const;
+  const token: TokenService = {
+    readBalance: () => count({ raw: 5_000_000_000_000_000_000n, formatted: '5', decimals: 18 }),
+    transfer: () => fail(new Error('not used')),
+    prepareTransfer: ({ privateKey }) =>
+      privateKey === PRIVATE_KEY
+        ? count(prepared)
+        : fail(new TokenServiceError('wrong-account', 'This private key belongs to another account.')),
+    signTransfer: () =>
+      count({ serialized: `0x02f8${'cd'.repeat(110)}` as const, hash: TX_HASH as `0x${string}` }),
+    broadcastTransfer: () => count({ ...prepared, hash: TX_HASH as `0x${string}`, blockNumber: 7n }),
+  };
+  const services: PortalServices = {
+    supabase,
+    wallet,
+    tatum,
+    token,
+    themeStorage: { setItem: () => undefined },
+    watchSystemTheme(onChange) {
+      hooks.systemTheme = onChange;
+      return () => void (hooks.systemTheme = null);
+    },
+    log: { failure: () => undefined, webhooks: () => undefined },
+  };
+  const insert = (row: NotificationRow) => {
+    notifications = [row, ...notifications];
+    hooks.feed?.onChange({ eventType: 'INSERT', row });
+  };
+  return { services, hooks, insert, calls: () => calls };
+}
+
+/** Lets every fake answer (they resolve at once) reach the machines. */
+const settle = async () => {
+  for (let round = 0; round < 5; round += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+
+type Portal = Actor<typeof portalMachine>;
+
+const child = (portal: Portal, id: string) => {
+  const ref = portal.system.get(id);
+  if (!ref) throw new Error(`no ${id}`);
+  return ref;
+};
+
+/** Sign-in (a wrong password first), a wallet, balances (a failed read first), a send, history, toast timeouts. */
+async function recordSession(limit?: number) {
+  const fake = fakeServices();
+  const clock = new SimulatedClock();
+  const { journal, inspect } = createJournal({ now: () => clock.now(), ...(limit ? { limit } : {}) });
+  const portal: Portal = createActor(providePortal(fake.services), {
+    systemId: 'portal',
+    input: PORTAL_INPUT,
+    clock,
+    inspect,
+  }).start();
+  await settle();
+  fake.hooks.auth?.({ event: 'INITIAL_SESSION', user: null });
+  await settle();
+  clock.increment(6000); // the welcome toast times out
+
+  fake.hooks.systemTheme?.(true);
+  child(portal, 'theme').send({ type: 'theme.toggle' });
+
+  child(portal, 'wallet').send({ type: 'wallet.connect' });
+  await settle();
+  expect(child(portal, 'balances').getSnapshot().context.nativeBalance).toBe(balanceCopy.error);
+  clock.increment(5000); // 'Login Recommended' follows 'Wallet Connected!'
+  expect(child(portal, 'toast').getSnapshot().context.toast?.title).toBe(walletCopy.loginRecommended.title);
+  child(portal, 'balances').send({ type: 'balances.refresh' });
+  await settle();
+
+  const auth = child(portal, 'auth');
+  auth.send({ type: 'auth.open', mode: 'login' });
+  auth.send({ type: 'auth.edit', email: user.email ?? '', password: 'wrong' });
+  auth.send({ type: 'auth.submit', email: user.email ?? '', password: 'wrong' });
+  await settle();
+  auth.send({ type: 'auth.submit', email: user.email ?? '', password: PASSWORD });
+  await settle();
+  fake.hooks.auth?.({ event: 'SIGNED_IN', user });
+  fake.hooks.feed?.onStatus('SUBSCRIBED');
+  await settle();
+  fake.insert(notification('n-2'));
+  await settle();
+  child(portal, 'dialogs').send({ type: 'dialogs.open', dialog: 'notifications' });
+  await settle();
+  fake.hooks.wallet?.chainChanged?.(1);
+  fake.hooks.wallet?.chainChanged?.(31337);
+  await settle();
+
+  const send = child(portal, 'send');
+  send.send({ type: 'send.submit', recipient: RECIPIENT, amount: '2.5', privateKey: `0x${'11'.repeat(32)}` });
+  await settle();
+  send.send({ type: 'send.submit', recipient: RECIPIENT, amount: '2.5', privateKey: PRIVATE_KEY });
+  await settle();
+  expect(send.getSnapshot().context.lastHash).toBe(TX_HASH);
+  child(portal, 'dialogs').send({ type: 'dialogs.open', dialog: 'transactions' });
+  await settle();
+  clock.increment(5000); // the last toast times out
+  expect(child(portal, 'toast').getSnapshot().value).toBe('idle');
+  child(portal, 'dialogs').send({ type: 'dialogs.close' });
+  child(portal, 'tab').send({ type: 'tab.select', tab: 'faq' });
+  // One toast still on screen at the end, its timer pending.
+  send.send({ type: 'send.submit', recipient: '', amount: '', privateKey: '' });
+
+  // Snapshots and export at one moment: nothing can happen in between.
+  const live = machineSnapshots(portal);
+  const recording = journal.export();
+  portal.stop();
+  return { live, recording, fake };
+}
+
+describe('replay of a recorded portal session', () => {
+  it('rebuilds every machine’s final snapshot from the exported journal alone', async () => {
+    const { live, recording, fake } = await recordSession();
+    expect(recording.truncated).toBe(false);
+    expect(Object.keys(live)).toEqual(
+      expect.arrayContaining(['portal', 'auth', 'profile', 'wallet', 'balances', 'send', 'toast', 'theme']),
+    );
+    // The session went where the test drove it.
+    expect(live.auth?.context).toMatchObject({ user: { id: user.id }, password: '' });
+    expect(live.profile?.context).toMatchObject({ profile: { wallet_address: ADDRESS } });
+    expect(live.send?.context).toMatchObject({ lastHash: TX_HASH, privateKey: null });
+    expect(live.toast?.context).toMatchObject({ toast: { title: sendCopy.missingInformation.title } });
+
+    const callsBefore = fake.calls();
+    const replayed = replay(JSON.parse(JSON.stringify(recording)) as JournalExport);
+    expect(fake.calls()).toBe(callsBefore);
+    expect(replayed.snapshots).toEqual(live);
+    // It reproduced the recording entry for entry.
+    expect(replayed.journal.entries.map((e) => [e.target, e.event])).toEqual(
+      recording.entries.map((e) => [e.target, e.event]),
+    );
+    expect(replayed.counts.timers).toBe(3);
+    replayed.portal.stop();
+  });
+
+  it('records no password and no private key', async () => {
+    const { recording } = await recordSession();
+    const text = JSON.stringify(recording).toLowerCase();
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain(PRIVATE_KEY.slice(2));
+    expect(text).not.toContain('11'.repeat(32));
+    // The transaction hash is no secret, and the replay needs it.
+    expect(text).toContain(TX_HASH.slice(2));
+  });
+
+  it('refuses a truncated journal with a clear reason', async () => {
+    const { recording } = await recordSession(50);
+    expect(recording.truncated).toBe(true);
+    expect(() => replay(recording)).toThrow(/truncated/);
+  });
+
+  it('refuses a journal that was cleared, and anything that is no journal', () => {
+    const { journal, inspect } = createJournal();
+    const portal = createActor(providePortal(fakeServices().services), {
+      systemId: 'portal',
+      input: PORTAL_INPUT,
+      inspect,
+    });
+    portal.start();
+    journal.clear();
+    portal.system.get('tab')?.send({ type: 'tab.select', tab: 'faq' });
+    portal.stop();
+    expect(() => replay(journal.export())).toThrow(/truncated/);
+    expect(() => replay({ format: 'other', version: 1, entries: [] } as unknown as JournalExport)).toThrow(
+      /not a DDEX journal/,
+    );
+    const empty: JournalExport = {
+      format: 'ddex-journal',
+      version: 1,
+      startedAt: '',
+      truncated: false,
+      entries: [],
+    };
+    expect(() => replay(empty)).toThrow(/no entries/);
+  });
+
+  it('says where a tampered journal stops matching what the machines do', async () => {
+    const { recording } = await recordSession();
+    const at = recording.entries.findIndex((e) => e.event.type === 'wallet.connect');
+    const entries = recording.entries
+      .filter((_, index) => index !== at)
+      .map((e, index) => ({ ...e, seq: index + 1 }));
+    const error = (() => {
+      try {
+        replay({ ...recording, entries });
+      } catch (caught) {
+        return caught;
+      }
+      return null;
+    })();
+    expect(error).toBeInstanceOf(ReplayError);
+    expect((error as ReplayError).seq).toBe(at + 1);
+    expect((error as ReplayError).message).toMatch(/differs from the recording at entry/);
+  });
+});
