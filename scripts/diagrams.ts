@@ -1,0 +1,248 @@
+import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { format, resolveConfig } from 'prettier';
+import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { getStateNodes } from 'xstate/graph';
+import { anyStateLabel, machineDiagram } from './machine-diagram.ts';
+
+// Writes docs/machines/<name>.md (a Mermaid diagram generated from the
+// machine's definition) for every src/machines/<name>.machine.ts, and an
+// index. `--check` writes nothing: it lists every file that differs from what
+// would be written and exits 1, so CI (`npm run docs:check`, part of
+// `npm test`) fails as soon as a machine changes without its diagram.
+//
+//   npm run docs:diagrams   regenerate
+//   npm run docs:check      compare only
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const MACHINES_DIR = 'src/machines';
+export const DOCS_DIR = 'docs/machines';
+export const FIX_COMMAND = 'npm run docs:diagrams';
+
+/** One sentence per machine, in the order of the index. A machine without one stops the script. */
+export const summaries: Record<string, string> = {
+  portal:
+    'The root of the actor system: it starts one child per concern, decides once whether a visitor gets the welcome toast, and routes the facts its children report to the children that react to them.',
+  tab: "Which page the one-page portal shows; any value that is no tab shows 'Page not found.'.",
+  theme:
+    "Light or dark: the stored choice if there is one, else the system's preference, which it follows until the user picks a theme.",
+  toast:
+    'The one toast on screen: a new one replaces the old and restarts the timer; it hides after its duration, on dismiss, or when its action is pressed.',
+  auth: "Who is signed in (the stored session, then the backend's change stream), the login and sign-up dialog with its requests, and signing out, as three parallel regions.",
+  profile:
+    "The signed-in user's profile: loading or creating it, keeping its wallet in step with the account and the connected wallet, saving edits and uploading the avatar.",
+  wallet:
+    "The browser wallet: discovery, the silent reconnect on reload, connecting, the provider's account, chain and disconnect events, the wrong-network switch, and disconnecting.",
+  balances:
+    "The wallet panel's ETH and DDEX balances, fetched side by side; without a token contract the DDEX balance is 'N/A (Config Error)' and is not fetched.",
+  send: "The DDEX send form: the checks in the spec's order, then prepare, sign (the private key is dropped once it has signed), broadcast and, when signed in, record in the history.",
+  notifications:
+    "The signed-in user's notifications: the list, the live feed with its 1, 2, 5, 10 s back-off, marking read and clearing.",
+  transactions:
+    "The transaction history: the newest rows each time the dialog opens and after each transfer, or 'Login Required' when signed out.",
+  webhooks:
+    "The Tatum webhooks demo: subscribe the connected wallet's address, list the subscriptions and delete the first one, one operation at a time.",
+  dialogs: "Which of the portal's dialogs is open (at most one), and whether the user menu is open.",
+};
+
+export type MachineEntry = {
+  name: string;
+  machine: AnyStateMachine;
+  /** Repository-relative path of the machine's file. */
+  source: string;
+};
+
+/** Imports every `<name>.machine.ts` under `root`/src/machines and takes its `<name>Machine` export. */
+export async function loadMachines(root = REPO_ROOT): Promise<MachineEntry[]> {
+  const files = (await readdir(join(root, MACHINES_DIR))).filter((f) => f.endsWith('.machine.ts')).sort();
+  const entries: MachineEntry[] = [];
+  for (const file of files) {
+    const name = file.slice(0, -'.machine.ts'.length);
+    const module = (await import(pathToFileURL(join(root, MACHINES_DIR, file)).href)) as Record<
+      string,
+      unknown
+    >;
+    const machine = module[`${name}Machine`];
+    if (!isMachine(machine)) {
+      throw new Error(`${MACHINES_DIR}/${file} exports no \`${name}Machine\` (src/machines/README.md).`);
+    }
+    entries.push({ name, machine, source: `${MACHINES_DIR}/${file}` });
+  }
+  return entries;
+}
+
+function isMachine(value: unknown): value is AnyStateMachine {
+  return typeof value === 'object' && value !== null && 'root' in value && 'transition' in value;
+}
+
+/** Every file the generator owns, by repository-relative path, with its exact contents. */
+export async function renderDocs(machines: MachineEntry[]): Promise<Map<string, string>> {
+  const order = Object.keys(summaries);
+  const sorted = [...machines].sort((a, b) => rank(order, a.name) - rank(order, b.name));
+  const files = new Map<string, string>();
+  for (const entry of sorted) {
+    files.set(`${DOCS_DIR}/${entry.name}.md`, await prettify(machinePage(entry), `${entry.name}.md`));
+  }
+  files.set(`${DOCS_DIR}/README.md`, await prettify(indexPage(sorted), 'README.md'));
+  return files;
+}
+
+function rank(order: string[], name: string): number {
+  const index = order.indexOf(name);
+  return index === -1 ? order.length : index;
+}
+
+function summaryOf(name: string): string {
+  const summary = summaries[name];
+  if (summary === undefined) {
+    throw new Error(
+      `The "${name}" machine has no summary: add one sentence for it to \`summaries\` in scripts/diagrams.ts.`,
+    );
+  }
+  return summary;
+}
+
+const GENERATED = `<!-- Generated by \`${FIX_COMMAND}\` from the machines in ${MACHINES_DIR}; do not edit. \`npm run docs:check\` fails when it is out of date. -->`;
+
+function machinePage({ name, machine, source }: MachineEntry): string {
+  return [
+    GENERATED,
+    '',
+    `# ${name}`,
+    '',
+    summaryOf(name),
+    '',
+    `Source: [\`${source}\`](../../${source}). ${countsLine(machine)} How to read it: [the legend](README.md#reading-the-diagrams).`,
+    '',
+    '```mermaid',
+    machineDiagram(machine).trimEnd(),
+    '```',
+    '',
+  ].join('\n');
+}
+
+function indexPage(machines: MachineEntry[]): string {
+  const rows = machines.map(({ name, machine }) => {
+    const { states, transitions } = counts(machine);
+    return `| [${name}](${name}.md) | ${summaryOf(name).replace(/\|/g, '\\|')} | ${states} | ${transitions} |`;
+  });
+  return [
+    GENERATED,
+    '',
+    '# Statechart diagrams',
+    '',
+    `One diagram per machine in \`${MACHINES_DIR}\`, drawn from the machine's own definition (\`xstate/graph\`'s \`toDirectedGraph\`, plus its \`always\` transitions) by \`scripts/diagrams.ts\`. After changing a machine, run \`${FIX_COMMAND}\` and commit the result; \`npm run docs:check\` (part of \`npm test\`) fails while a diagram is out of date. The states and transitions are counted as \`npm run test:paths\` counts them, so its coverage table can be read against this one.`,
+    '',
+    '| machine | covers | states | transitions |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+    '## Reading the diagrams',
+    '',
+    '- `[*]` points at the state a machine (or a compound state) starts in. A box inside a box is a compound state; dashed boxes side by side are the regions of a parallel state, all active at once.',
+    '- An arrow is a transition, labelled `event [guard]`. Transitions between the same two states share one arrow, one line each. An arrow from a state to itself is an event handled there: without leaving it, or leaving and entering it again.',
+    '- `[else]` is the unguarded last choice after guarded ones; `[guard]` is an inline guard, which has no name to show (name it in `setup({ guards })` to see it here); `[in a.b]` is `stateIn`; `and`, `or` and `not` are spelled out.',
+    '- `always` is an eventless transition, taken as soon as its guard holds. `done x` / `error x` is the invoked actor `x` finishing or failing. `after name (n ms)` is a named delay. `* (any other event)` is a wildcard.',
+    `- A dashed **${anyStateLabel}** node stands for the state around it (or the whole machine): its arrows are transitions declared there, taken in whichever of its states the machine is in.`,
+    '',
+  ].join('\n');
+}
+
+function counts(machine: AnyStateMachine): { states: number; transitions: number } {
+  const nodes = getStateNodes(machine.root).filter((node) => node.type !== 'history');
+  const transitions = [machine.root, ...nodes].reduce(
+    (total, node: AnyStateNode) =>
+      total + [...node.transitions.values()].flat().length + (node.always?.length ?? 0),
+    0,
+  );
+  return { states: nodes.length, transitions };
+}
+
+function countsLine(machine: AnyStateMachine): string {
+  const { states, transitions } = counts(machine);
+  return `${states} states, ${transitions} transitions.`;
+}
+
+async function prettify(markdown: string, name: string): Promise<string> {
+  // The repository's Prettier settings, so `npm run format` leaves the files as they are.
+  const filepath = join(REPO_ROOT, DOCS_DIR, name);
+  const config = (await resolveConfig(filepath)) ?? {};
+  return format(markdown, { ...config, filepath });
+}
+
+export type Drift = { file: string; kind: 'missing' | 'stale' | 'orphan' };
+
+/** What differs between `root` and the expected files; an empty list means up to date. */
+export async function findDrift(root: string, expected: Map<string, string>): Promise<Drift[]> {
+  const drift: Drift[] = [];
+  for (const [file, content] of expected) {
+    const actual = await readFile(join(root, file), 'utf8').catch(() => null);
+    if (actual === null) drift.push({ file, kind: 'missing' });
+    else if (actual !== content) drift.push({ file, kind: 'stale' });
+  }
+  for (const file of await ownedFiles(root)) {
+    if (!expected.has(file)) drift.push({ file, kind: 'orphan' });
+  }
+  return drift;
+}
+
+/** The Markdown files in docs/machines: all of them are the generator's. */
+async function ownedFiles(root: string): Promise<string[]> {
+  const names = await readdir(join(root, DOCS_DIR)).catch(() => [] as string[]);
+  return names.filter((name) => name.endsWith('.md')).map((name) => `${DOCS_DIR}/${name}`);
+}
+
+export function describeDrift({ file, kind }: Drift): string {
+  const name = /([^/]+)\.md$/.exec(file)?.[1] ?? '';
+  const source = name === 'README' ? MACHINES_DIR : `${MACHINES_DIR}/${name}.machine.ts`;
+  const what =
+    kind === 'missing'
+      ? 'is missing'
+      : kind === 'stale'
+        ? `is out of date with ${source}`
+        : `belongs to no machine in ${MACHINES_DIR}`;
+  return `${file} ${what}: run \`${FIX_COMMAND}\` and commit the result.`;
+}
+
+/** Brings `root` in step with the expected files; returns what it wrote or deleted. */
+export async function writeDocs(root: string, expected: Map<string, string>): Promise<Drift[]> {
+  const drift = await findDrift(root, expected);
+  await mkdir(join(root, DOCS_DIR), { recursive: true });
+  for (const { file, kind } of drift) {
+    if (kind === 'orphan') await unlink(join(root, file));
+    else await writeFile(join(root, file), expected.get(file) ?? '');
+  }
+  return drift;
+}
+
+/** The check as `npm run docs:check` runs it: the problems, one line each (none when up to date). */
+export async function checkDiagrams(root = REPO_ROOT, machines?: MachineEntry[]): Promise<string[]> {
+  const expected = await renderDocs(machines ?? (await loadMachines(root)));
+  return (await findDrift(root, expected)).map(describeDrift);
+}
+
+async function main(args: string[]): Promise<number> {
+  const check = args.includes('--check');
+  try {
+    if (check) {
+      const problems = await checkDiagrams();
+      for (const problem of problems) console.error(problem);
+      if (problems.length === 0) process.stdout.write(`docs:check: ${DOCS_DIR} matches ${MACHINES_DIR}.\n`);
+      return problems.length === 0 ? 0 : 1;
+    }
+    const changed = await writeDocs(REPO_ROOT, await renderDocs(await loadMachines()));
+    for (const { file, kind } of changed) {
+      process.stdout.write(`${kind === 'orphan' ? 'deleted' : 'wrote'} ${file}\n`);
+    }
+    if (changed.length === 0) process.stdout.write(`${DOCS_DIR} is up to date.\n`);
+    return 0;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}
