@@ -1,6 +1,7 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import styled, { ThemeProvider } from 'styled-components';
 import { GlobalStyle } from './common/GlobalStyle.tsx';
+import type { DevtoolsOptions } from './devtools/types.ts';
 import { Dialogs } from './dialogs/Dialogs.tsx';
 import { TabContent } from './pages/TabContent.tsx';
 import { PortalProvider, useChildSelector, type PortalActor } from './portal-context.tsx';
@@ -10,8 +11,14 @@ import { Header } from './shell/Header.tsx';
 import { theme } from './theme.ts';
 import { Toaster } from './toast/Toaster.tsx';
 
+// The developer panel is a chunk of its own, requested only when the composition root passes
+// `devtools` (development builds, or `?devtools` in production: src/ui/devtools/gate.ts).
+const DevtoolsPanel = lazy(() => import('./devtools/DevtoolsPanel.tsx'));
+
+type AppProps = { portal: PortalActor; settings: UiSettings; devtools?: DevtoolsOptions | null };
+
 // The page: header, the current tab, footer, the toast and the dialogs.
-export function App({ portal, settings }: { portal: PortalActor; settings: UiSettings }) {
+export function App({ portal, settings, devtools = null }: AppProps) {
   return (
     <PortalProvider portal={portal}>
       <SettingsProvider settings={settings}>
@@ -27,6 +34,11 @@ export function App({ portal, settings }: { portal: PortalActor; settings: UiSet
           </Layout>
           <Dialogs />
           <Toaster />
+          {devtools ? (
+            <Suspense fallback={null}>
+              <DevtoolsPanel {...devtools} />
+            </Suspense>
+          ) : null}
         </ThemeProvider>
       </SettingsProvider>
     </PortalProvider>

@@ -16,6 +16,7 @@ export const GlobalStyle = createGlobalStyle`
   a { color: ${({ theme }) => theme.color.accent}; }
   :focus-visible { outline: 2px solid ${({ theme }) => theme.color.focus}; outline-offset: 2px; }
   @media (prefers-reduced-motion: reduce) {
-    *, *::before, *::after { animation-duration: 0.01ms !important; transition-duration: 0.01ms !important; }
+    /* No transitions at all: a near-zero one still makes layout read stale sizes (diagrams measure). */
+    *, *::before, *::after { animation-duration: 0.01ms !important; transition: none !important; }
   }
 `;

@@ -1,0 +1,93 @@
+import { useMemo, useState } from 'react';
+import styled from 'styled-components';
+import type { StateValue } from 'xstate';
+import { Button } from '../common/Button.tsx';
+import { useChildSelector } from '../portal-context.tsx';
+import { devtoolsCopy } from './devtools.copy.ts';
+import { highlightedDiagram } from './diagram.ts';
+import { DiagramDrawing } from './DiagramDrawing.tsx';
+import { statePaths } from './format.ts';
+import { Alert, Hint, Pre, Section, SectionHeading, Summary } from './styles.ts';
+import { MACHINE_IDS, type MachineId } from './types.ts';
+import { useMermaidSvg } from './use-mermaid.ts';
+import { machineOf, useLiveActor, useLiveSnapshot } from './use-live-snapshot.ts';
+
+// A machine's statechart, drawn by Mermaid from its own definition, with the
+// states it is in now highlighted; redrawn as it moves. At its own size by
+// default (big machines stay readable, the figure scrolls), or fitted.
+
+type Props = { machineId: MachineId; onMachineChange: (id: MachineId) => void };
+
+export function DiagramView({ machineId, onMachineChange }: Props) {
+  const machine = machineOf(useLiveActor(machineId));
+  const value = (useLiveSnapshot(machineId)?.value ?? {}) as StateValue;
+  const dark = useChildSelector('theme', (snapshot) => snapshot.matches('dark'));
+  // Keyed by the value's JSON: a new snapshot in the same state draws nothing new.
+  const valueKey = JSON.stringify(value);
+  const source = useMemo(
+    () => (machine ? highlightedDiagram(machine, JSON.parse(valueKey) as StateValue) : ''),
+    [machine, valueKey],
+  );
+  const { svg, error } = useMermaidSvg(source, dark);
+  const [fit, setFit] = useState(false);
+  const states = statePaths(value).join(', ');
+  const copy = devtoolsCopy.diagram;
+
+  return (
+    <Section aria-labelledby="devtools-diagram-heading">
+      <SectionHeading id="devtools-diagram-heading">{copy.heading}</SectionHeading>
+      <Controls>
+        <MachineLabel>
+          {copy.machineLabel}
+          <select
+            value={machineId}
+            onChange={(event) => onMachineChange(event.currentTarget.value as MachineId)}
+          >
+            {MACHINE_IDS.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </MachineLabel>
+        <Button type="button" $variant="secondary" aria-pressed={fit} onClick={() => setFit(!fit)}>
+          {copy.fit}
+        </Button>
+      </Controls>
+      <Hint>
+        {copy.legend} <strong>{states}</strong>
+      </Hint>
+      {error ? <Alert role="alert">{copy.failed(error)}</Alert> : null}
+      {!svg && !error ? <Hint role="status">{copy.loading}</Hint> : null}
+      <DiagramDrawing svg={svg} label={copy.label(machineId, states)} fit={fit} machineId={machineId} />
+      <details>
+        <Summary>{copy.source}</Summary>
+        <Pre>{source}</Pre>
+      </details>
+    </Section>
+  );
+}
+
+const Controls = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: end;
+  gap: ${({ theme }) => theme.space(3)};
+`;
+
+const MachineLabel = styled.label`
+  display: grid;
+  gap: ${({ theme }) => theme.space(1)};
+  max-width: 240px;
+  font-size: 0.875rem;
+  font-weight: 600;
+  select {
+    min-height: 40px;
+    padding: ${({ theme }) => theme.space(2)};
+    border: 1px solid ${({ theme }) => theme.color.border};
+    border-radius: ${({ theme }) => theme.radius.sm};
+    background: ${({ theme }) => theme.color.surface};
+    color: ${({ theme }) => theme.color.text};
+    font: inherit;
+  }
+`;

@@ -1,0 +1,23 @@
+import type { Journal, JournalExport } from '../../app/journal-types.ts';
+
+// What the composition root hands the developer panel, and the machines it shows.
+
+/** The parts of a snapshot the panel shows; live snapshots and replayed ones alike. */
+export type MachineSnapshot = { value: unknown; context: unknown; status?: string };
+
+/** A replay's final snapshots, by system id (`portal` for the root). */
+export type ReplayedSystem = Readonly<Record<string, MachineSnapshot>>;
+
+export type DevtoolsOptions = {
+  journal: Journal;
+  /** Rebuilds the machines from a recording without any network (src/app/replay.ts, loaded on demand). */
+  replay: (recording: JournalExport) => Promise<ReplayedSystem>;
+};
+
+/** The root and its children, by system id, in the order the panel lists them. */
+export const MACHINE_IDS = [
+  'portal', 'auth', 'profile', 'wallet', 'balances', 'send', 'notifications', 'transactions', 'webhooks',
+  'tab', 'theme', 'toast', 'dialogs',
+] as const; // prettier-ignore
+
+export type MachineId = (typeof MACHINE_IDS)[number];

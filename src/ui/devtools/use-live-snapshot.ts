@@ -1,0 +1,35 @@
+import { useCallback, useSyncExternalStore } from 'react';
+import type { AnyActorRef, AnyStateMachine } from 'xstate';
+import { usePortal } from '../portal-context.tsx';
+import type { MachineId, MachineSnapshot } from './types.ts';
+
+// The panel reads the running actor system the way views do, but for any
+// machine by its system id, and the whole snapshot (a panel shows it all).
+
+/** The running actor with this system id (`portal`: the root), if any. */
+export function useLiveActor(id: MachineId): AnyActorRef | undefined {
+  const portal = usePortal();
+  return id === 'portal' ? portal : (portal.system.get(id) as AnyActorRef | undefined);
+}
+
+/** The machine definition behind a running actor (for its diagram). */
+export function machineOf(actor: AnyActorRef | undefined): AnyStateMachine | null {
+  const logic = (actor as { logic?: unknown } | undefined)?.logic;
+  return logic && typeof logic === 'object' && 'root' in logic ? (logic as AnyStateMachine) : null;
+}
+
+const noop = () => undefined;
+
+/** The actor's current snapshot, re-rendering on every change; null when no such actor runs. */
+export function useLiveSnapshot(id: MachineId): MachineSnapshot | null {
+  const actor = useLiveActor(id);
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      if (!actor) return noop;
+      const subscription = actor.subscribe({ next: onChange, error: onChange, complete: onChange });
+      return () => subscription.unsubscribe();
+    },
+    [actor],
+  );
+  return useSyncExternalStore(subscribe, () => (actor ? (actor.getSnapshot() as MachineSnapshot) : null));
+}
