@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure the browser the e2e tests drive is here (docs: tests/e2e/support/,
-# ../shared/design/testing.md "Browsers"): Debian's Chromium at /usr/bin/chromium,
+# Makes sure the browser the e2e tests drive is here (docs: tests/e2e/support/README.md):
+# Debian's Chromium at /usr/bin/chromium,
 # or the binary CHROMIUM_PATH names. When it is missing and this machine can
 # install packages (root, or sudo without a password, and apt-get), it installs
 # Debian's `chromium`; otherwise it stops with one line naming what to install.
