@@ -2,41 +2,14 @@ import { expect } from 'vitest';
 import { profileMachine, type ProfileFact } from '../../src/machines/profile.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import type { AuthUser, AvatarFile, Profile } from '../../src/services/supabase/types.ts';
+import { profileRow } from '../support/fixtures.ts';
 import { describeModel } from './support/index.ts';
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const ada: AuthUser = { id: 'u-1', email: 'ada@example.com', emailConfirmedAt: '2024-01-01', metadata: {} };
 const adaWithWallet: AuthUser = { ...ada, metadata: { wallet_address: ALICE } };
+const row = (fields: Partial<Profile> = {}) => profileRow(ada, fields);
 const AVATAR_URL = 'http://127.0.0.1:54321/storage/v1/object/public/avatars/u-1-1.png';
-
-function row(overrides: Partial<Profile> = {}): Profile {
-  return {
-    id: ada.id,
-    email: ada.email,
-    wallet_address: null,
-    mc_wallet_address: null,
-    updated_at: '2024-01-01T00:00:00Z',
-    created_at: '2024-01-01T00:00:00Z',
-    username: 'ada',
-    role: 'user',
-    avatar_url: null,
-    full_name: null,
-    website: null,
-    theme_preference: 'dark',
-    hcaptcha_sim_verified: false,
-    last_dex_activity: null,
-    two_factor_enabled: false,
-    last_login_ip: null,
-    kyc_status: 'pending',
-    account_tier: 'basic',
-    preferred_language: 'en',
-    notification_preferences: {},
-    api_key_count: 0,
-    referral_code: null,
-    referred_by_user_id: null,
-    ...overrides,
-  };
-}
 
 const png = (overrides: Partial<AvatarFile> = {}): AvatarFile => ({
   name: 'me.png',

@@ -21,6 +21,7 @@ import type { TatumService } from '../../src/services/tatum/types.ts';
 import { TokenServiceError, type TokenService } from '../../src/services/token/types.ts';
 import type { WalletEventHandlers, WalletService } from '../../src/services/wallet/types.ts';
 import { PORTAL_INPUT } from '../support/portal-stubs.ts';
+import { profileRow } from '../support/fixtures.ts';
 
 // A session of the whole portal, driven with fake services (answers at once,
 // subscriptions the test fires by hand) and XState timers on a simulated
@@ -38,35 +39,6 @@ const user: AuthUser = {
   emailConfirmedAt: '2026-01-01T00:00:00Z',
   metadata: {},
 };
-
-function profileRow(fields: Partial<Profile>): Profile {
-  return {
-    id: user.id,
-    email: user.email,
-    wallet_address: null,
-    mc_wallet_address: null,
-    updated_at: '2026-01-01T00:00:00Z',
-    created_at: '2026-01-01T00:00:00Z',
-    username: 'ada',
-    role: 'user',
-    avatar_url: null,
-    full_name: null,
-    website: null,
-    theme_preference: 'system',
-    hcaptcha_sim_verified: false,
-    last_dex_activity: null,
-    two_factor_enabled: false,
-    last_login_ip: null,
-    kyc_status: 'none',
-    account_tier: 'basic',
-    preferred_language: 'en',
-    notification_preferences: {},
-    api_key_count: 0,
-    referral_code: null,
-    referred_by_user_id: null,
-    ...fields,
-  };
-}
 
 const notification = (id: string, isRead = false): NotificationRow => ({
   id,
@@ -128,7 +100,7 @@ function fakeServices() {
     signOut: () => count(undefined),
     updateUserMetadata: () => count(undefined),
     fetchProfile: () => count(() => profile),
-    upsertProfile: (row) => count(() => (profile = profileRow({ ...profile, ...row }))),
+    upsertProfile: (row) => count(() => (profile = profileRow(user, { ...profile, ...row }))),
     listNotifications: () => count(() => notifications),
     markNotificationsRead: () => count(undefined),
     clearNotifications: () => count(undefined),

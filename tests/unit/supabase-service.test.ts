@@ -17,6 +17,7 @@ import {
   type Profile,
   type SupabaseService,
 } from '../../src/services/supabase/index.ts';
+import { profileRow } from '../support/fixtures.ts';
 
 // The pure parts of the supabase service, and the shapes it sends and the
 // faults it meets on the wire, played by msw in front of the real supabase-js.
@@ -46,31 +47,17 @@ async function refusal(promise: Promise<unknown>): Promise<BackendError> {
   return error;
 }
 
-const PROFILE: Profile = {
-  id: USER_ID,
-  email: 'a@example.com',
-  wallet_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  mc_wallet_address: null,
-  updated_at: '2026-11-21T00:00:00+00:00',
-  created_at: '2026-11-20T00:00:00+00:00',
-  username: 'a',
-  role: 'user',
-  avatar_url: null,
-  full_name: 'A',
-  website: null,
-  theme_preference: 'dark',
-  hcaptcha_sim_verified: false,
-  last_dex_activity: null,
-  two_factor_enabled: false,
-  last_login_ip: null,
-  kyc_status: 'pending',
-  account_tier: 'pro',
-  preferred_language: 'en',
-  notification_preferences: {},
-  api_key_count: 0,
-  referral_code: null,
-  referred_by_user_id: null,
-};
+const PROFILE: Profile = profileRow(
+  { id: USER_ID, email: 'a@example.com' },
+  {
+    wallet_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    updated_at: '2026-11-21T00:00:00+00:00',
+    created_at: '2026-11-20T00:00:00+00:00',
+    username: 'a',
+    full_name: 'A',
+    account_tier: 'pro',
+  },
+);
 
 describe('avatar checks and names', () => {
   it.each(profileCopy.avatarTypes)('accepts %s up to 2 MB', (type) => {

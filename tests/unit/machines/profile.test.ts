@@ -17,6 +17,7 @@ import type {
   ProfileUpsert,
   UserMetadata,
 } from '../../../src/services/supabase/types.ts';
+import { profileRow } from '../../support/fixtures.ts';
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const BOB = '0xb0b0000000000000000000000000000000000b0b';
@@ -28,37 +29,10 @@ const ada: AuthUser = {
 };
 const bob: AuthUser = { ...ada, id: '22222222-bbbb-4bbb-8bbb-222222222222', email: 'bob@example.com' };
 
-function row(overrides: Partial<Profile> = {}): Profile {
-  return {
-    id: ada.id,
-    email: ada.email,
-    wallet_address: null,
-    mc_wallet_address: null,
-    updated_at: '2024-01-01T00:00:00Z',
-    created_at: '2024-01-01T00:00:00Z',
-    username: 'ada',
-    role: 'user',
-    avatar_url: null,
-    full_name: null,
-    website: null,
-    theme_preference: 'dark',
-    hcaptcha_sim_verified: false,
-    last_dex_activity: null,
-    two_factor_enabled: false,
-    last_login_ip: null,
-    kyc_status: 'pending',
-    account_tier: 'basic',
-    preferred_language: 'en',
-    notification_preferences: {},
-    api_key_count: 0,
-    referral_code: null,
-    referred_by_user_id: null,
-    ...overrides,
-  };
-}
-
 /** What the fake upsert answers: the current row with the upsert applied, as the database would. */
 const applied = (base: Profile, upsert: ProfileUpsert): Profile => ({ ...base, ...upsert });
+
+const row = (fields: Partial<Profile> = {}) => profileRow(ada, fields);
 
 function file(overrides: Partial<AvatarFile> = {}): AvatarFile {
   return { name: 'me.png', type: 'image/png', size: 1024, data: new Blob(['png']), ...overrides };

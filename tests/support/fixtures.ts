@@ -1,0 +1,32 @@
+import type { AuthUser, Profile } from '../../src/services/supabase/types.ts';
+
+// A profile row as the database returns one for `user`: every spec §3 field
+// at its §9 default, then `fields`. Tests change only what they are about.
+export function profileRow(user: Pick<AuthUser, 'id' | 'email'>, fields: Partial<Profile> = {}): Profile {
+  return {
+    id: user.id,
+    email: user.email,
+    wallet_address: null,
+    mc_wallet_address: null,
+    updated_at: '2026-01-01T00:00:00Z',
+    created_at: '2026-01-01T00:00:00Z',
+    username: 'ada',
+    role: 'user',
+    avatar_url: null,
+    full_name: null,
+    website: null,
+    theme_preference: 'dark',
+    hcaptcha_sim_verified: false,
+    last_dex_activity: null,
+    two_factor_enabled: false,
+    last_login_ip: null,
+    kyc_status: 'pending',
+    account_tier: 'basic',
+    preferred_language: 'en',
+    notification_preferences: {},
+    api_key_count: 0,
+    referral_code: null,
+    referred_by_user_id: null,
+    ...fields,
+  };
+}
