@@ -9,6 +9,23 @@ export default defineConfig({
     // globalThis.process before each call; this keeps that lookup alive and is `{}` otherwise.
     'process.env': '(globalThis.process?.env ?? {})',
   },
+  build: {
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // What every page runs (React, styled-components, XState) in one chunk of its own: it changes
+          // only with a dependency bump, so browsers keep it across deploys, and one chunk compresses
+          // better than the several small ones the lazy chunks would otherwise split it into.
+          groups: [
+            {
+              name: 'framework',
+              test: /node_modules[\\/](react|react-dom|scheduler|styled-components|stylis|xstate|@xstate|use-sync-external-store)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
 });

@@ -6,9 +6,10 @@ import { createJournal } from './app/journal.ts';
 import type { JournalExport } from './app/journal-types.ts';
 import { providePortal, THEME_KEY } from './app/provide-portal.ts';
 import { readAppConfig } from './config/app-config.ts';
-import { createSupabaseClient, createSupabaseService } from './services/supabase/index.ts';
-import { createTatumService } from './services/tatum/index.ts';
-import { createTokenService } from './services/token/index.ts';
+import { createDeferredSupabaseService } from './services/supabase/deferred-service.ts';
+import { unavailableSupabaseService } from './services/supabase/unavailable-service.ts';
+import { createDeferredTatumService } from './services/tatum/deferred-service.ts';
+import { createDeferredTokenService } from './services/token/deferred-service.ts';
 import { createWalletService } from './services/wallet/index.ts';
 import { App } from './ui/App.tsx';
 import { devtoolsEnabled } from './ui/devtools/gate.ts';
@@ -20,9 +21,18 @@ import { devtoolsEnabled } from './ui/devtools/gate.ts';
 const config = readAppConfig(import.meta.env);
 for (const problem of config.problems) console.warn(`[config] ${problem}`);
 
-const supabase = createSupabaseService(config.supabase ? createSupabaseClient(config.supabase) : null, {
-  siteUrl: window.location.origin,
-});
+// supabase-js, viem's RPC code and the Tatum service are imported on their first call (the session
+// read, the first balance), so none of them is part of the JavaScript before the first paint.
+const backend = config.supabase;
+const supabase = backend
+  ? createDeferredSupabaseService({
+      url: backend.url,
+      load: async () => {
+        const { createSupabaseClient, createSupabaseService } = await import('./services/supabase/index.ts');
+        return createSupabaseService(createSupabaseClient(backend), { siteUrl: window.location.origin });
+      },
+    })
+  : unavailableSupabaseService();
 const wallet = createWalletService({
   window,
   chain: {
@@ -32,22 +42,27 @@ const wallet = createWalletService({
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
   },
 });
-const tatum = config.rpcUrl
-  ? createTatumService({
-      apiKey: config.tatum.apiKey,
-      apiUrl: config.tatum.apiUrl,
-      rpcUrl: config.rpcUrl,
-      // Tatum knows mainnet and testnets; every chain but mainnet (Sepolia, the local one) is a testnet to it.
-      network: config.chain.id === 1 ? 'ethereum' : 'ethereum-sepolia',
-    })
+const { tokenAddress, rpcUrl } = config;
+const tatum = rpcUrl
+  ? createDeferredTatumService(async () =>
+      (await import('./services/tatum/index.ts')).createTatumService({
+        apiKey: config.tatum.apiKey,
+        apiUrl: config.tatum.apiUrl,
+        rpcUrl,
+        // Tatum knows mainnet and testnets; every chain but mainnet (Sepolia, the local one) is a testnet to it.
+        network: config.chain.id === 1 ? 'ethereum' : 'ethereum-sepolia',
+      }),
+    )
   : null;
 const token =
-  config.tokenAddress && config.rpcUrl
-    ? createTokenService({
-        rpcUrl: config.rpcUrl,
-        chainId: config.chain.id,
-        tokenAddress: config.tokenAddress,
-      })
+  tokenAddress && rpcUrl
+    ? createDeferredTokenService(async () =>
+        (await import('./services/token/index.ts')).createTokenService({
+          rpcUrl,
+          chainId: config.chain.id,
+          tokenAddress,
+        }),
+      )
     : null;
 
 const darkScheme = window.matchMedia('(prefers-color-scheme: dark)');

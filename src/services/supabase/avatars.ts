@@ -42,3 +42,14 @@ export function avatarObjectName(
   const extension = allowed.includes(own) ? own : (allowed[0] ?? 'bin');
   return `${userId}-${now}.${extension}`;
 }
+
+/**
+ * The public URL of an avatar object, as storage-js's getPublicUrl builds it
+ * (`<api>/storage/v1/object/public/<bucket>/<path>`, URI-encoded), or null for
+ * no object. Pure, so it works before supabase-js has loaded.
+ */
+export function avatarPublicUrl(apiUrl: string, path: string): string | null {
+  if (path === '') return null;
+  const base = apiUrl.replace(/\/+$/, '');
+  return encodeURI(`${base}/storage/v1/object/public/${AVATAR_BUCKET}/${path.replace(/^\/+/, '')}`);
+}

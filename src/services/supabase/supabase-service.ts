@@ -8,15 +8,9 @@ import {
 import { toAuthUser } from './auth-user.ts';
 import { AVATAR_BUCKET, AVATAR_CACHE_SECONDS, avatarObjectName, avatarProblem } from './avatars.ts';
 import type { Database } from './database.types.ts';
-import {
-  clientUnavailable,
-  fromAuth,
-  fromPostgrest,
-  fromStorage,
-  fromThrown,
-  NETWORK_ERROR,
-} from './errors.ts';
+import { fromAuth, fromPostgrest, fromStorage, fromThrown, NETWORK_ERROR } from './errors.ts';
 import { clientProfileFields } from './profile-fields.ts';
+import { unavailableSupabaseService } from './unavailable-service.ts';
 import {
   BackendError,
   type AuthChangeEvent,
@@ -66,7 +60,7 @@ export function createSupabaseService(
   client: SupabaseClient<Database> | null,
   options: SupabaseServiceOptions,
 ): SupabaseService {
-  return client === null ? unavailableService() : liveService(client, options);
+  return client === null ? unavailableSupabaseService() : liveService(client, options);
 }
 
 /** Runs `work`, turning anything thrown that is not already a BackendError into one. */
@@ -286,37 +280,4 @@ async function fromFunctions(error: unknown): Promise<BackendError> {
   }
   if (error instanceof FunctionsFetchError) return new BackendError(error.message, NETWORK_ERROR);
   return fromThrown(error);
-}
-
-function unavailableService(): SupabaseService {
-  const refuse = () => Promise.reject(clientUnavailable());
-  return {
-    available: false,
-    getSession: refuse,
-    // Nothing will ever change; getSession already reports why.
-    onAuthChange: () => () => undefined,
-    signUp: refuse,
-    signIn: refuse,
-    signOut: refuse,
-    updateUserMetadata: refuse,
-    fetchProfile: refuse,
-    upsertProfile: refuse,
-    listNotifications: refuse,
-    markNotificationsRead: refuse,
-    clearNotifications: refuse,
-    subscribeNotifications(_userId, handlers) {
-      let open = true;
-      // Reported like a refused join, asynchronously as a real channel would.
-      queueMicrotask(() => {
-        if (open) handlers.onStatus('CHANNEL_ERROR', clientUnavailable().message);
-      });
-      return () => {
-        open = false;
-      };
-    },
-    listTransactions: refuse,
-    uploadAvatar: refuse,
-    avatarPublicUrl: () => null,
-    recordTransaction: refuse,
-  };
 }

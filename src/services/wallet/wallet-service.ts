@@ -1,6 +1,6 @@
-import { createClient, custom, getAddress, isAddress, type Address, type Chain, type Client } from 'viem';
-import { addChain, switchChain } from 'viem/actions';
 import { walletCopy } from '../../copy/index.ts';
+import type { Address } from 'viem';
+import { checksumAddress, isAddress } from './address.ts';
 import type {
   Eip1193Provider,
   WalletChain,
@@ -56,11 +56,11 @@ const textOf = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 
 /**
- * Maps anything a request threw to a WalletError. viem wraps the provider's error (kept as
- * `cause`), and MetaMask Mobile wraps 4902 in a -32603 as `data.originalError`, so the whole
- * chain is searched for a known code. For 'unknown' the message is the wallet's own (the
- * innermost error that is not viem's, which are recognised by their `shortMessage`); viem's
- * sentence serves only when the failure started in viem.
+ * Maps anything a request threw to a WalletError. Wrapped errors keep the wallet's as `cause`
+ * (viem's do, should a caller pass one), and MetaMask Mobile wraps 4902 in a -32603 as
+ * `data.originalError`, so the whole chain is searched for a known code. For 'unknown' the
+ * message is the wallet's own (the innermost error that is not viem's, which are recognised by
+ * their `shortMessage`); viem's sentence serves only when the failure started in viem.
  */
 export function toWalletError(error: unknown): WalletError {
   if (isWalletError(error)) return error;
@@ -100,8 +100,8 @@ function parseAccounts(value: unknown): Address[] | null {
   if (!Array.isArray(value)) return null;
   const accounts: Address[] = [];
   for (const entry of value) {
-    if (typeof entry !== 'string' || !isAddress(entry, { strict: false })) return null;
-    accounts.push(getAddress(entry));
+    if (typeof entry !== 'string' || !isAddress(entry)) return null;
+    accounts.push(checksumAddress(entry));
   }
   return accounts;
 }
@@ -117,15 +117,16 @@ function parseChainId(value: unknown): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-function toViemChain(chain: WalletChain): Chain {
+const hexChainId = (id: number): string => `0x${id.toString(16)}`;
+
+/** EIP-3085's parameters for wallet_addEthereumChain. */
+function addChainParameters(chain: WalletChain) {
   return {
-    id: chain.id,
-    name: chain.name,
+    chainId: hexChainId(chain.id),
+    chainName: chain.name,
     nativeCurrency: chain.nativeCurrency,
-    rpcUrls: { default: { http: [chain.rpcUrl] } },
-    ...(chain.blockExplorerUrl
-      ? { blockExplorers: { default: { name: chain.name, url: chain.blockExplorerUrl } } }
-      : {}),
+    rpcUrls: [chain.rpcUrl],
+    ...(chain.blockExplorerUrl ? { blockExplorerUrls: [chain.blockExplorerUrl] } : {}),
   };
 }
 
@@ -144,7 +145,6 @@ export function createWalletService(config: WalletServiceConfig): WalletService 
   const discoveryTimeoutMs = config.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS;
   const announced = new Map<string, { info: WalletInfo; provider: Eip1193Provider }>();
   const announceWaiters = new Set<() => void>();
-  const clients = new WeakMap<Eip1193Provider, Client>();
   let prompting = false;
 
   // Listening from creation, not only during discover(): wallets also announce unasked when they load.
@@ -170,19 +170,11 @@ export function createWalletService(config: WalletServiceConfig): WalletService 
   // Chosen per call rather than once: a wallet whose announcement comes late is still found.
   const currentProvider = (): Eip1193Provider | null => chosenAnnouncement()?.provider ?? legacyProvider();
 
-  function clientFor(provider: Eip1193Provider): Client {
-    let client = clients.get(provider);
-    if (!client) {
-      // No retries: a retried wallet request would be a second prompt. A bare client rather than
-      // createWalletClient, whose decorator would bundle every wallet action (~60 KB gzip).
-      client = createClient({ transport: custom(provider, { retryCount: 0 }) });
-      clients.set(provider, client);
-    }
-    return client;
-  }
-
-  async function readChainId(client: Client): Promise<number> {
-    const chainId = parseChainId(await client.request({ method: 'eth_chainId' }));
+  // Requests go to the provider as they are: never retried (a retried wallet request would be a
+  // second prompt), and with no client library in between, which keeps viem's RPC layer out of the
+  // first download (the four wallet methods used here need no encoding).
+  async function readChainId(provider: Eip1193Provider): Promise<number> {
+    const chainId = parseChainId(await provider.request({ method: 'eth_chainId' }));
     if (chainId === null) throw walletError('unknown', walletCopy.invalidAnswer);
     return chainId;
   }
@@ -213,13 +205,13 @@ export function createWalletService(config: WalletServiceConfig): WalletService 
   }
 
   /** Runs a request that opens a wallet prompt; only one at a time, as MetaMask answers -32002 otherwise. */
-  async function prompt<T>(run: (client: Client) => Promise<T>): Promise<T> {
+  async function prompt<T>(run: (provider: Eip1193Provider) => Promise<T>): Promise<T> {
     const provider = currentProvider();
     if (!provider) throw walletError('not-installed');
     if (prompting) throw walletError('pending');
     prompting = true;
     try {
-      return await run(clientFor(provider));
+      return await run(provider);
     } catch (error) {
       throw toWalletError(error);
     } finally {
@@ -253,34 +245,38 @@ export function createWalletService(config: WalletServiceConfig): WalletService 
       const provider = currentProvider();
       if (!provider) return null;
       try {
-        const client = clientFor(provider);
-        const [address] = parseAccounts(await client.request({ method: 'eth_accounts' })) ?? [];
+        const [address] = parseAccounts(await provider.request({ method: 'eth_accounts' })) ?? [];
         if (!address) return null;
-        return { address, chainId: await readChainId(client) } satisfies WalletConnection;
+        return { address, chainId: await readChainId(provider) } satisfies WalletConnection;
       } catch {
         return null;
       }
     },
 
     requestAccounts() {
-      return prompt(async (client) => {
-        const address = firstAccount(await client.request({ method: 'eth_requestAccounts' }));
-        const chainId = await readChainId(client);
+      return prompt(async (provider) => {
+        const address = firstAccount(await provider.request({ method: 'eth_requestAccounts' }));
+        const chainId = await readChainId(provider);
         setUserDisconnected(false);
         return { address, chainId };
       });
     },
 
     switchChain(chainId) {
-      return prompt(async (client) => {
+      const switchTo = (provider: Eip1193Provider) =>
+        provider.request({
+          method: 'wallet_switchEthereumChain',
+          params: [{ chainId: hexChainId(chainId) }],
+        });
+      return prompt(async (provider) => {
         try {
-          await switchChain(client, { id: chainId });
+          await switchTo(provider);
         } catch (error) {
           // Only the configured chain's parameters are known here, so only it can be added.
           if (toWalletError(error).code !== 'unrecognized-chain' || chainId !== chain.id) throw error;
-          await addChain(client, { chain: toViemChain(chain) });
+          await provider.request({ method: 'wallet_addEthereumChain', params: [addChainParameters(chain)] });
           // MetaMask offers the switch while adding; other wallets only add.
-          if ((await readChainId(client)) !== chainId) await switchChain(client, { id: chainId });
+          if ((await readChainId(provider)) !== chainId) await switchTo(provider);
         }
       });
     },

@@ -1,21 +1,52 @@
-import { AuthDialog } from './auth/AuthDialog.tsx';
-import { NotificationsDialog } from './notifications/NotificationsDialog.tsx';
-import { ProfileDialog } from './profile/ProfileDialog.tsx';
-import { ApiKeysDialog } from './soon/ApiKeysDialog.tsx';
-import { SecurityDialog } from './soon/SecurityDialog.tsx';
-import { TransactionsDialog } from './transactions/TransactionsDialog.tsx';
+import { lazy } from 'react';
+import { MountOnceOpened } from '../common/MountOnceOpened.tsx';
+import { useChildSelector } from '../portal-context.tsx';
 
-// Every dialog of the portal. Each decides from its machine whether it is open:
-// the auth dialog from the auth machine's modal, the others from `dialogs`.
+// Every dialog of the portal. Each decides from its machine whether it is open
+// (the auth dialog from the auth machine's modal, the others from `dialogs`);
+// this only keeps their code, and Radix's, out of the first download until the
+// first time each one opens.
+
+const AuthDialog = lazy(() => import('./auth/AuthDialog.tsx').then((m) => ({ default: m.AuthDialog })));
+const ProfileDialog = lazy(() =>
+  import('./profile/ProfileDialog.tsx').then((m) => ({ default: m.ProfileDialog })),
+);
+const NotificationsDialog = lazy(() =>
+  import('./notifications/NotificationsDialog.tsx').then((m) => ({ default: m.NotificationsDialog })),
+);
+const TransactionsDialog = lazy(() =>
+  import('./transactions/TransactionsDialog.tsx').then((m) => ({ default: m.TransactionsDialog })),
+);
+const ApiKeysDialog = lazy(() =>
+  import('./soon/ApiKeysDialog.tsx').then((m) => ({ default: m.ApiKeysDialog })),
+);
+const SecurityDialog = lazy(() =>
+  import('./soon/SecurityDialog.tsx').then((m) => ({ default: m.SecurityDialog })),
+);
+
 export function Dialogs() {
+  const authOpen = useChildSelector('auth', (snapshot) => !snapshot.matches({ modal: 'closed' }));
+  const open = useChildSelector('dialogs', (snapshot) => snapshot.context.open);
   return (
     <>
-      <AuthDialog />
-      <ProfileDialog />
-      <NotificationsDialog />
-      <TransactionsDialog />
-      <ApiKeysDialog />
-      <SecurityDialog />
+      <MountOnceOpened open={authOpen}>
+        <AuthDialog />
+      </MountOnceOpened>
+      <MountOnceOpened open={open === 'profile'}>
+        <ProfileDialog />
+      </MountOnceOpened>
+      <MountOnceOpened open={open === 'notifications'}>
+        <NotificationsDialog />
+      </MountOnceOpened>
+      <MountOnceOpened open={open === 'transactions'}>
+        <TransactionsDialog />
+      </MountOnceOpened>
+      <MountOnceOpened open={open === 'apiKeys'}>
+        <ApiKeysDialog />
+      </MountOnceOpened>
+      <MountOnceOpened open={open === 'security'}>
+        <SecurityDialog />
+      </MountOnceOpened>
     </>
   );
 }

@@ -1,16 +1,28 @@
+import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import { shellCopy } from '../../copy/index.ts';
-import { usePortalSelector } from '../portal-context.tsx';
+import { useChild, usePortalSelector } from '../portal-context.tsx';
 import { NotificationsButton } from './NotificationsButton.tsx';
 import { TabBar } from './TabBar.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
-import { UserMenu } from './UserMenu.tsx';
+import { UserMenuButton } from './UserMenuButton.tsx';
+
+// Radix's Popover and the menu's items load when a user signs in, not before the first paint.
+const UserMenu = lazy(() => import('./UserMenu.tsx'));
 
 // The top of every page: the brand, the tab bar and the top-right area
 // (spec §2): the theme toggle always, the notifications and the user menu only
 // for a signed-in user. On a phone the tab bar takes a row of its own.
 export function Header() {
   const signedIn = usePortalSelector((snapshot) => snapshot.context.user !== null);
+  const dialogs = useChild('dialogs');
+  // Until the menu's chunk arrives its button stands in; a click then opens the menu once it lands.
+  const menuPending = (
+    <UserMenuButton
+      aria-expanded={false}
+      onClick={() => dialogs.send({ type: 'menu.setOpen', open: true })}
+    />
+  );
   return (
     <Bar>
       <SkipLink href="#main">{shellCopy.skipToContent}</SkipLink>
@@ -25,7 +37,9 @@ export function Header() {
           {signedIn ? (
             <>
               <NotificationsButton />
-              <UserMenu />
+              <Suspense fallback={menuPending}>
+                <UserMenu />
+              </Suspense>
             </>
           ) : null}
         </Actions>

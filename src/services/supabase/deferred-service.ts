@@ -1,0 +1,73 @@
+import { avatarPublicUrl } from './avatars.ts';
+import { NETWORK_ERROR } from './errors.ts';
+import { BackendError, type SupabaseService } from './types.ts';
+import { onFirstUse } from '../on-first-use.ts';
+
+// supabase-js is a third of the portal's JavaScript and nothing on the first
+// screen needs it, so the entry bundle holds only this stand-in: it has the
+// service's shape, imports the real service on the first call (the auth
+// machine's session read, right after start) and forwards every call to it.
+
+export type DeferredSupabaseConfig = {
+  /** The API origin, for avatar URLs (a pure function of it, needed before the import lands). */
+  url: string;
+  load: () => Promise<SupabaseService>;
+};
+
+export function createDeferredSupabaseService({ url, load }: DeferredSupabaseConfig): SupabaseService {
+  const loadOnce = onFirstUse(load);
+  const service = (): Promise<SupabaseService> =>
+    loadOnce().catch((error: unknown) => {
+      // A chunk that cannot be fetched is the backend being unreachable, as far as the user can tell.
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new BackendError(`The backend client could not be loaded: ${reason}`, NETWORK_ERROR);
+    });
+
+  return {
+    available: true,
+    getSession: () => service().then((s) => s.getSession()),
+    onAuthChange(listener) {
+      let unsubscribe: (() => void) | null = null;
+      let active = true;
+      // A failed import is reported by getSession, which the auth machine calls first.
+      service()
+        .then((s) => {
+          if (active) unsubscribe = s.onAuthChange(listener);
+        })
+        .catch(() => undefined);
+      return () => {
+        active = false;
+        unsubscribe?.();
+      };
+    },
+    signUp: (credentials) => service().then((s) => s.signUp(credentials)),
+    signIn: (credentials) => service().then((s) => s.signIn(credentials)),
+    signOut: () => service().then((s) => s.signOut()),
+    updateUserMetadata: (metadata) => service().then((s) => s.updateUserMetadata(metadata)),
+    fetchProfile: (userId) => service().then((s) => s.fetchProfile(userId)),
+    upsertProfile: (row) => service().then((s) => s.upsertProfile(row)),
+    listNotifications: (userId) => service().then((s) => s.listNotifications(userId)),
+    markNotificationsRead: (ids) => service().then((s) => s.markNotificationsRead(ids)),
+    clearNotifications: (userId) => service().then((s) => s.clearNotifications(userId)),
+    subscribeNotifications(userId, handlers) {
+      let unsubscribe: (() => void) | null = null;
+      let active = true;
+      service()
+        .then((s) => {
+          if (active) unsubscribe = s.subscribeNotifications(userId, handlers);
+        })
+        .catch((error: unknown) => {
+          // Reported as a refused join, so the notifications machine's back-off takes over.
+          if (active) handlers.onStatus('CHANNEL_ERROR', (error as BackendError).message);
+        });
+      return () => {
+        active = false;
+        unsubscribe?.();
+      };
+    },
+    listTransactions: (userId) => service().then((s) => s.listTransactions(userId)),
+    uploadAvatar: (userId, file) => service().then((s) => s.uploadAvatar(userId, file)),
+    avatarPublicUrl: (path) => avatarPublicUrl(url, path),
+    recordTransaction: (txHash) => service().then((s) => s.recordTransaction(txHash)),
+  };
+}
