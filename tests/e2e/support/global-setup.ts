@@ -1,12 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { InMemoryEmailDriver } from '@supabase/lite';
-import { build, preview, type PreviewServer } from 'vite';
 import type { TestProject } from 'vitest/node';
+import { buildPortal, closeServer, freePort, servePortal } from '../../../scripts/lib/portal-build.ts';
 import { startChain } from '../../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../../stack/gateway/index.ts';
 import { chromiumPath, chromiumProblem } from './chromium.ts';
@@ -17,8 +16,6 @@ import type { AppVariant, E2eApp, E2eContext, E2eGateway, GatewayName } from './
 // confirmations on, and the portal built with `vite build` per variant and
 // served by `vite preview`. Everything listens on 127.0.0.1 on free ports,
 // with empty data in a temporary folder removed at the end.
-
-const PROJECT_DIR = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
 export default async function setup(project: TestProject) {
   const startedAt = performance.now();
@@ -104,12 +101,12 @@ export default async function setup(project: TestProject) {
     const outDir = (variant: AppVariant) => join(tempDir, 'apps', variant);
     // One at a time: each build reads the VITE_* keys from process.env.
     const buildAll = async () => {
-      for (const variant of variants) await buildApp(outDir(variant), plan[variant].env);
+      for (const variant of variants) await buildPortal(outDir(variant), plan[variant].env);
     };
     await buildAll();
     const apps = {} as Record<AppVariant, E2eApp>;
     for (const variant of variants) {
-      const server = await serveApp(outDir(variant), appPorts[variant]);
+      const server = await servePortal(outDir(variant), appPorts[variant]);
       cleanups.push(() => server.close());
       apps[variant] = { url: appUrl(variant), ...plan[variant] };
     }
@@ -153,44 +150,6 @@ function describeGateway(gateway: Gateway, emailConfirmations: boolean, mailboxU
 }
 
 /**
- * `vite build` of the portal as `npm run build` makes it, with exactly `env` as its VITE_* values:
- * `.env` files are not read (envDir: false), VITE_* keys of the caller's shell are set aside, and
- * NODE_ENV is 'production' (Vitest sets it to 'test', which would give React's development build).
- */
-async function buildApp(outDir: string, env: Record<string, string>): Promise<void> {
-  mkdirSync(outDir, { recursive: true });
-  const saved = Object.entries(process.env).filter(([key]) => key.startsWith('VITE_') || key === 'NODE_ENV');
-  for (const [key] of saved) Reflect.deleteProperty(process.env, key);
-  Object.assign(process.env, env, { NODE_ENV: 'production' });
-  try {
-    await build({
-      root: PROJECT_DIR,
-      configFile: join(PROJECT_DIR, 'vite.config.ts'),
-      mode: 'production',
-      envDir: false,
-      // Build warnings (chunk sizes) are `npm run build`'s business, not the tests'.
-      logLevel: 'error',
-      build: { outDir, emptyOutDir: true, reportCompressedSize: false },
-    });
-  } finally {
-    for (const key of [...Object.keys(env), 'NODE_ENV']) Reflect.deleteProperty(process.env, key);
-    for (const [key, value] of saved) process.env[key] = value;
-  }
-}
-
-function serveApp(outDir: string, port: number): Promise<PreviewServer> {
-  return preview({
-    root: PROJECT_DIR,
-    configFile: join(PROJECT_DIR, 'vite.config.ts'),
-    mode: 'production',
-    envDir: false,
-    logLevel: 'warn',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port, strictPort: true, open: false },
-  });
-}
-
-/**
  * The gateways keep auth emails in memory in this process; the tests run in workers, so a small
  * server answers `GET /<gateway>/<email>` with that address's messages as JSON.
  */
@@ -211,17 +170,4 @@ async function serveMailboxes(
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await closeServer(server);
-  return port;
-}
-
-function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((done) => server.close(() => done()));
 }

@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ENTRY_BUDGET_BYTES, kB, measureEntry } from './lib/entry-size.ts';
+import { buildPortal } from './lib/portal-build.ts';
+
+// Part of `npm test`: builds the portal for production into a temporary folder
+// and fails when the JavaScript before first paint is over the entry budget.
+//   npx tsx scripts/check-entry-size.ts
+
+const outDir = mkdtempSync(join(tmpdir(), 'ddex-entry-size-'));
+try {
+  // A configured build, as deployed: without a backend or token some code paths would be dead code.
+  await buildPortal(outDir, {
+    VITE_SUPABASE_URL: 'http://127.0.0.1:54321',
+    VITE_SUPABASE_ANON_KEY: 'anon-key',
+    VITE_RPC_URL: 'http://127.0.0.1:8545',
+    VITE_CHAIN_ID: '31337',
+    VITE_DDEX_TOKEN_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  });
+  const entry = measureEntry(outDir);
+  for (const file of entry.files) console.log(`  ${file.file.padEnd(48)} ${kB(file.gzip).padStart(9)} gzip`);
+  const verdict = entry.gzip <= ENTRY_BUDGET_BYTES ? 'within' : 'OVER';
+  console.log(
+    `entry JS: ${kB(entry.gzip)} gzip (${kB(entry.bytes)} raw), ${verdict} the ${kB(ENTRY_BUDGET_BYTES)} budget`,
+  );
+  if (entry.gzip > ENTRY_BUDGET_BYTES) process.exitCode = 1;
+} finally {
+  rmSync(outDir, { recursive: true, force: true });
+}
