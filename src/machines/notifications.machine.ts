@@ -12,14 +12,16 @@ import { notProvided, report, showToast } from './shared.ts';
 // The signed-in user's notifications (spec §4, §7 user_notifications, §8).
 //
 // While signed in, three things run side by side:
-// - list: the 20 newest rows, fetched on sign-in and again after every change
-//   the live feed announces (a fetch under way restarts, so the newest answer
-//   wins); a new row also gets a toast.
+// - list: the 20 newest rows, fetched once the live feed first reports (or
+//   after 2 s without a word from it), then again after every change the feed
+//   announces (a fetch under way restarts, so the newest answer wins); a new
+//   row also gets a toast. Waiting for the feed makes sign-in one fetch, not
+//   two, and still misses nothing: whatever is inserted before the
+//   subscription is up is in that first answer.
 // - feed: the live subscription. When it reports an error or closes, it is
 //   torn down and subscribed afresh after 1, 2, 5, then every 10 s; each
-//   successful subscribe resets that back-off and re-fetches the list, since
-//   rows inserted while it was down (or before it first came up) never
-//   reached it.
+//   later successful subscribe resets that back-off and re-fetches the list,
+//   since rows inserted while it was down never reached it.
 // - reads / clear: marking read is optimistic (the dot goes at once); the ids
 //   wait in a queue and go to the backend one call at a time. If a call fails,
 //   its rows turn unread again and the list is re-fetched, so it ends as the
@@ -128,6 +130,8 @@ export const notificationsMachine = setup({
     feedRetry2s: 2000,
     feedRetry5s: 5000,
     feedRetry10s: 10_000,
+    /** How long the first list waits for the feed before it is fetched anyway. */
+    listWithoutFeed: 2000,
   },
 }).createMachine({
   id: 'notifications',
@@ -156,7 +160,7 @@ export const notificationsMachine = setup({
       },
       states: {
         list: {
-          initial: 'loading',
+          initial: 'awaitingFeed',
           on: {
             'notifications.changed': [
               {
@@ -179,6 +183,11 @@ export const notificationsMachine = setup({
             'notifications.refresh': '.loading',
           },
           states: {
+            /** Signed in: the first fetch waits for the feed's first word, whatever it is. */
+            awaitingFeed: {
+              after: { listWithoutFeed: 'loading' },
+              on: { 'notifications.feedStatus': 'loading' },
+            },
             loading: {
               invoke: {
                 id: 'listNotifications',

@@ -95,11 +95,9 @@ type Harness = ReturnType<typeof setup>;
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** Signs in, answers the first fetch with `rows`, and brings the feed up (which fetches again). */
+/** Signs in, brings the feed up (which starts the one fetch) and answers that fetch with `rows`. */
 async function signedInWith(h: Harness, rows: NotificationRow[]) {
   h.actor.send({ type: 'session.started', user: alice });
-  h.lists.at(-1)?.resolve(rows);
-  await settle();
   h.status('SUBSCRIBED');
   h.lists.at(-1)?.resolve(rows);
   await settle();
@@ -114,11 +112,13 @@ describe('notifications machine: list', () => {
     expect([h.lists.length, h.marks.length, h.clears.length, h.feeds.length]).toEqual([0, 0, 0, 0]);
   });
 
-  it('fetches the user’s rows and subscribes to their changes on sign-in', async () => {
+  it('subscribes on sign-in and fetches the user’s rows once, when the feed is up', async () => {
     const h = setup();
     h.actor.send({ type: 'session.started', user: alice });
-    expect(h.lists.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
     expect(h.feeds.map((feed) => feed.userId)).toEqual(['alice']);
+    expect(h.lists).toHaveLength(0);
+    h.status('SUBSCRIBED');
+    expect(h.lists.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
     expect(h.actor.getSnapshot().matches({ signedIn: { list: 'loading' } })).toBe(true);
 
     h.lists[0]?.resolve([note('n2'), note('n1', true)]);
@@ -206,6 +206,7 @@ describe('notifications machine: live feed', () => {
   it('lets only the newest of overlapping fetches land', async () => {
     const h = setup();
     h.actor.send({ type: 'session.started', user: alice });
+    h.status('SUBSCRIBED');
     h.lastFeed().send({ type: 'notifications.changed', eventType: 'UPDATE', row: note('n1', true) });
     expect(h.lists).toHaveLength(2);
     h.lists[1]?.resolve([note('new')]);
@@ -214,11 +215,29 @@ describe('notifications machine: live feed', () => {
     expect(h.context().notifications.map((row) => row.id)).toEqual(['new']);
   });
 
-  it('re-fetches when the feed comes up, since rows inserted before that never reached it', async () => {
+  it('fetches without the feed when it fails or stays silent, so the list never waits long', async () => {
+    const failing = setup();
+    failing.actor.send({ type: 'session.started', user: alice });
+    failing.status('CHANNEL_ERROR');
+    expect(failing.lists).toHaveLength(1);
+
+    const silent = setup();
+    silent.actor.send({ type: 'session.started', user: alice });
+    silent.clock.increment(1999);
+    expect(silent.lists).toHaveLength(0);
+    silent.clock.increment(1);
+    expect(silent.lists).toHaveLength(1);
+    // The feed coming up later is a resubscribe as far as the list knows: it fetches again.
+    silent.status('SUBSCRIBED');
+    expect(silent.lists).toHaveLength(2);
+  });
+
+  it('re-fetches when the feed comes back, since rows inserted while it was down never reached it', async () => {
     const h = setup();
-    h.actor.send({ type: 'session.started', user: alice });
-    h.lists[0]?.resolve([]);
-    await settle();
+    await signedInWith(h, []);
+    expect(h.lists).toHaveLength(1);
+    h.status('CHANNEL_ERROR');
+    h.clock.increment(1000);
     expect(h.actor.getSnapshot().matches({ signedIn: { feed: { subscribing: 'joining' } } })).toBe(true);
     h.status('SUBSCRIBED');
     expect(
@@ -486,6 +505,7 @@ describe('notifications machine: session', () => {
     h.actor.send({ type: 'session.started', user: bob });
     expect(h.feeds[0]?.stopped).toBe(true);
     expect(h.lastFeed().userId).toBe('bob');
+    h.status('SUBSCRIBED');
     expect(h.lists.at(-1)?.input).toEqual({ userId: 'bob' });
     expect(h.context().notifications).toEqual([]);
     expect(h.unreadReports()).toEqual([1, 0]);
