@@ -1,8 +1,18 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { BOOT_SHELL_CSS, BOOT_SHELL_HTML } from './src/app/boot-shell.ts';
+
+/** Writes the boot shell (src/app/boot-shell.ts) into index.html, so the first paint needs no JavaScript. */
+const bootShell = (): Plugin => ({
+  name: 'ddex-boot-shell',
+  transformIndexHtml: (html) =>
+    html
+      .replace('</head>', `<style>${BOOT_SHELL_CSS}</style></head>`)
+      .replace('<div id="root"></div>', `<div id="root">${BOOT_SHELL_HTML}</div>`),
+});
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), bootShell()],
   define: {
     // Vite turns `process.env` into `{}` in browser code. The Tatum SDK reads its REST base from
     // process.env.TATUM_URL (there is no option for it), which the Tatum service sets on

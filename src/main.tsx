@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createActor } from 'xstate';
 import { browserInspector, combineInspectors, inspectRequested } from './app/inspector.ts';
+import { afterFirstPaint } from './app/first-paint.ts';
 import { createJournal } from './app/journal.ts';
 import type { JournalExport } from './app/journal-types.ts';
 import { providePortal, THEME_KEY } from './app/provide-portal.ts';
@@ -22,12 +23,14 @@ const config = readAppConfig(import.meta.env);
 for (const problem of config.problems) console.warn(`[config] ${problem}`);
 
 // supabase-js, viem's RPC code and the Tatum service are imported on their first call (the session
-// read, the first balance), so none of them is part of the JavaScript before the first paint.
+// read, the first balance), but not before the first paint, so none of them holds the first screen.
+const painted = afterFirstPaint();
 const backend = config.supabase;
 const supabase = backend
   ? createDeferredSupabaseService({
       url: backend.url,
       load: async () => {
+        await painted;
         const { createSupabaseClient, createSupabaseService } = await import('./services/supabase/index.ts');
         return createSupabaseService(createSupabaseClient(backend), { siteUrl: window.location.origin });
       },
@@ -57,7 +60,7 @@ const tatum = rpcUrl
 const token =
   tokenAddress && rpcUrl
     ? createDeferredTokenService(async () =>
-        (await import('./services/token/index.ts')).createTokenService({
+        (await painted.then(() => import('./services/token/index.ts'))).createTokenService({
           rpcUrl,
           chainId: config.chain.id,
           tokenAddress,

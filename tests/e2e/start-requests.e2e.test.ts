@@ -44,8 +44,9 @@ function recordRequests(page: Page): string[] {
 
 const count = (names: string[], name: string) => names.filter((entry) => entry === name).length;
 
-/** Waits until neither balance says 'Loading...' and the network has had a moment to go quiet. */
+/** Waits for the balances, until neither says 'Loading...' and the network has gone quiet. */
 async function balancesShown(page: Page) {
+  await page.getByRole('button', { name: portalCopy.refreshBalances }).waitFor();
   await page.getByText(balanceCopy.loading, { exact: true }).first().waitFor({ state: 'detached' });
   await page.waitForLoadState('networkidle');
 }
@@ -58,7 +59,6 @@ describe('start-up requests', () => {
 
     const requests = recordRequests(page);
     await page.reload();
-    await page.getByRole('button', { name: portalCopy.refreshBalances }).waitFor();
     await balancesShown(page);
     expect({
       profiles: count(requests, 'GET /rest/v1/profiles'),
