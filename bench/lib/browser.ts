@@ -1,0 +1,85 @@
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { balanceCopy, portalCopy } from '../../src/copy/index.ts';
+import { CHROMIUM_ARGS, chromiumPath, chromiumProblem } from '../../tests/e2e/support/chromium.ts';
+import { mockWalletInitScript, type MockWalletOptions } from '../../tests/support/mock-wallet.ts';
+
+// Headless Chromium as the e2e layer drives it (Debian's, loopback only), and
+// the page measurements the benchmark takes with it.
+
+const VIEWPORT = { width: 1280, height: 800 };
+
+export async function launchChromium(): Promise<Browser> {
+  const path = chromiumPath();
+  const problem = chromiumProblem(path);
+  if (problem) throw new Error(problem);
+  return chromium.launch({ executablePath: path, args: CHROMIUM_ARGS });
+}
+
+/** A cold visit: a fresh context, so nothing is cached and nothing is stored. */
+export async function freshPage(
+  browser: Browser,
+  wallet: MockWalletOptions | null = null,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: VIEWPORT, reducedMotion: 'reduce' });
+  if (wallet) await context.addInitScript({ content: mockWalletInitScript(wallet) });
+  return { context, page: await context.newPage() };
+}
+
+export type PaintTimes = { fcp: number; lcp: number };
+
+/** First contentful paint and the final largest-contentful-paint candidate of one cold load, in ms. */
+export async function paintTimes(browser: Browser, url: string): Promise<PaintTimes> {
+  const { context, page } = await freshPage(browser);
+  try {
+    await page.goto(url, { waitUntil: 'load' });
+    // LCP candidates keep coming while content arrives; a second of quiet after load settles it.
+    await page.waitForTimeout(1000);
+    return await page.evaluate(
+      () =>
+        new Promise<{ fcp: number; lcp: number }>((resolve) => {
+          const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
+          new PerformanceObserver((list) => {
+            const entries = list.getEntries();
+            resolve({ fcp, lcp: entries[entries.length - 1]?.startTime ?? NaN });
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+        }),
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+export type ScriptTotal = { files: number; bytes: number; gzip: number };
+
+/**
+ * Every script a cold visit downloads until the wallet is connected and both balances are shown:
+ * what it takes to reach a working portal, lazy chunks included.
+ */
+export async function scriptsToConnectedPortal(
+  browser: Browser,
+  url: string,
+  wallet: MockWalletOptions,
+): Promise<ScriptTotal> {
+  const { context, page } = await freshPage(browser, { ...wallet, connected: true });
+  const bodies: Promise<Buffer>[] = [];
+  page.on('response', (response) => {
+    if (response.url().startsWith(url) && new URL(response.url()).pathname.endsWith('.js')) {
+      bodies.push(response.body());
+    }
+  });
+  try {
+    await page.goto(url, { waitUntil: 'load' });
+    await page.getByRole('button', { name: portalCopy.refreshBalances }).waitFor();
+    await page.getByText(balanceCopy.loading, { exact: true }).first().waitFor({ state: 'detached' });
+    await page.waitForLoadState('networkidle');
+    const files = await Promise.all(bodies);
+    return {
+      files: files.length,
+      bytes: files.reduce((sum, body) => sum + body.length, 0),
+      gzip: files.reduce((sum, body) => sum + gzipSync(body).length, 0),
+    };
+  } finally {
+    await context.close();
+  }
+}

@@ -1,0 +1,270 @@
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import type { Database } from '../src/services/supabase/database.types.ts';
+import { Metrics, summarize } from './load/metrics.ts';
+import { writeDocsSection } from './lib/docs.ts';
+import { docsSection, DOCS_SECTION, terminalReport, type NotificationFigures } from './load/report.ts';
+import { startLoadStack, type LoadStack } from './load/stack.ts';
+import { createTatum, randomAddress, tagInMessage } from './load/tatum.ts';
+import { SimulatedUser } from './load/user.ts';
+
+// Load on the local stack: N simulated users at once for S seconds, each with
+// its own supabase-js client (sign-up, profile upserts, notification and
+// transaction lists, a realtime subscription on its own notifications), while
+// the script plays Tatum and POSTs signed address-event webhooks for the
+// users' wallets, some of them twice on purpose. It reports per operation
+// count, p50/p95/max latency and errors, and for notifications how many
+// transfers reached their owner over realtime exactly once (lost, duplicated),
+// checked against the database with the service role at the end.
+//
+// The stack (chain + gateway) runs in a child process on 127.0.0.1 with free
+// ports and a temporary data folder, removed at the end; nothing else is
+// contacted. The figures are printed and written into docs/benchmarks.md
+// between <!-- load:start --> and <!-- load:end -->.
+//
+//   npm run bench:load [-- --users 50 --seconds 60 --skip-docs]
+//
+//   --users N     simulated users (default 50)
+//   --seconds S   how long they work, after a start-up ramp of at most 5 s (default 60)
+//   --skip-docs   print only, leave docs/benchmarks.md alone
+//
+// Exits 1 when any operation failed, any transfer's notification was lost or
+// duplicated, a realtime row reached the wrong user, or the database disagrees.
+
+const PROJECT_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const DOCS_PATH = join(PROJECT_DIR, 'docs', 'benchmarks.md');
+const PASSWORD = 'Testnet-only-pass-1';
+const THINK_MS = [200, 500] as const;
+const DELIVERY_EVERY = 2;
+const MAX_RAMP_MS = 5_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const SUBSCRIBE_TIMEOUT_MS = 15_000;
+/** How long after the load a delivered transfer's notification may still arrive. */
+const SETTLE_MS = 10_000;
+/** Extra wait once everything arrived, for late duplicates. */
+const DUPLICATE_GRACE_MS = 1_000;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      users: { type: 'string', default: '50' },
+      seconds: { type: 'string', default: '60' },
+      'skip-docs': { type: 'boolean', default: false },
+    },
+  });
+  const users = Number(values.users);
+  const seconds = Number(values.seconds);
+  // Bounded so a typo cannot start an unbounded run; sessions last an hour (jwt_expiry).
+  if (!Number.isInteger(users) || users < 1 || users > 500) throw new Error('--users must be 1..500');
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 1800)
+    throw new Error('--seconds must be 1..1800');
+  return { users, seconds, writeDocs: !values['skip-docs'] };
+}
+
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+async function waitForNotifications(users: SimulatedUser[]): Promise<void> {
+  const pending = () =>
+    users.some((user) =>
+      [...user.deliveries.values()].some((delivery) => delivery.acknowledged && delivery.seenAt.length === 0),
+    );
+  const deadline = performance.now() + SETTLE_MS;
+  while (pending() && performance.now() < deadline) await sleep(50);
+  await sleep(DUPLICATE_GRACE_MS);
+}
+
+/** Rows per user with the service role, against the transfers each user was delivered. */
+async function checkDatabase(stack: LoadStack, users: SimulatedUser[]) {
+  const service = createClient<Database>(stack.description.url, stack.description.serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  });
+  let notifications = 0;
+  let transactions = 0;
+  const mismatches: string[] = [];
+  for (const user of users) {
+    if (user.id === null) continue;
+    const [notes, txs] = await Promise.all([
+      service.from('user_notifications').select('message').eq('user_id', user.id),
+      service.from('transactions').select('tx_hash').eq('user_id', user.id),
+    ]);
+    if (notes.error || txs.error) {
+      mismatches.push(`${user.email}: query failed: ${notes.error?.message ?? txs.error?.message}`);
+      continue;
+    }
+    notifications += notes.data.length;
+    transactions += txs.data.length;
+    const delivered = [...user.deliveries.values()].filter((delivery) => delivery.acknowledged);
+    const noteTags = notes.data.map((row) => tagInMessage(row.message));
+    const hashes = txs.data.map((row) => row.tx_hash.toLowerCase());
+    const problems: string[] = [];
+    for (const delivery of delivered) {
+      const noteCount = noteTags.filter((tag) => tag === delivery.tag).length;
+      const txCount = hashes.filter((hash) => hash === delivery.txId.toLowerCase()).length;
+      if (noteCount !== 1 || txCount !== 1) {
+        problems.push(
+          `tx ${delivery.tag} (${delivery.mode}): ${noteCount} notifications, ${txCount} transactions`,
+        );
+      }
+    }
+    // Rows for transfers no copy of which was accepted are tolerated (the error is already counted).
+    const known = new Set([...user.deliveries.keys()]);
+    const strays = noteTags.filter((tag) => tag === null || !known.has(tag)).length;
+    if (strays > 0) problems.push(`${strays} notifications about transfers never delivered to this user`);
+    if (problems.length > 0) mismatches.push(`${user.email}: ${problems.join('; ')}`);
+  }
+  await service.removeAllChannels();
+  return { notifications, transactions, mismatches };
+}
+
+async function main(): Promise<number> {
+  const { users: userCount, seconds, writeDocs } = options();
+  const wallStart = performance.now();
+  console.log(`Starting a local chain and gateway for ${userCount} users × ${seconds} s…`);
+  const stack = await startLoadStack();
+  let stopped = false;
+  const stopStack = async () => {
+    if (stopped) return null;
+    stopped = true;
+    return stack.stop();
+  };
+  // A run that hangs past every bound still ends, and takes its stack with it.
+  const watchdog = setTimeout(
+    () => {
+      console.error('load: the run exceeded its time limit; stopping');
+      void stopStack().finally(() => process.exit(3));
+    },
+    (seconds + 300) * 1000,
+  );
+  watchdog.unref();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void stopStack().finally(() => process.exit(130)));
+  }
+
+  const users: SimulatedUser[] = [];
+  try {
+    const metrics = new Metrics();
+    const tatum = createTatum({
+      gatewayUrl: stack.description.url,
+      webhookSecret: stack.description.webhookSecret,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+    });
+    const rampMs = Math.min(MAX_RAMP_MS, (seconds * 1000) / 10);
+    const loadStart = performance.now();
+    const deadline = loadStart + rampMs + seconds * 1000;
+    for (let index = 0; index < userCount; index++) {
+      users.push(
+        new SimulatedUser({
+          index,
+          stack: stack.description,
+          // Each funded account once, then random addresses: a wallet shared by two users
+          // would rightly notify both, which this count of one notification per transfer excludes.
+          wallet: stack.description.addresses[index] ?? randomAddress(),
+          password: PASSWORD,
+          metrics,
+          tatum,
+          deadline,
+          thinkMs: THINK_MS,
+          deliveryEvery: DELIVERY_EVERY,
+          requestTimeoutMs: REQUEST_TIMEOUT_MS,
+          subscribeTimeoutMs: SUBSCRIBE_TIMEOUT_MS,
+        }),
+      );
+    }
+    console.log(`Stack ready; ${userCount} users starting over ${(rampMs / 1000).toFixed(1)} s…`);
+    await Promise.all(
+      users.map(async (user, index) => {
+        await sleep((index * rampMs) / userCount);
+        await user.run();
+      }),
+    );
+    const loadSeconds = (performance.now() - loadStart) / 1000;
+    console.log('Load done; waiting for notifications in flight and checking the database…');
+    await waitForNotifications(users);
+    const db = await checkDatabase(stack, users);
+    await Promise.all(users.map((user) => user.close()));
+    const cpu = await stopStack();
+
+    const deliveries = users.flatMap((user) => [...user.deliveries.values()]);
+    const delivered = deliveries.filter((delivery) => delivery.acknowledged);
+    const unexpected = users.flatMap((user) => user.unexpected);
+    const channelTrouble = users.flatMap((user) => user.channelTrouble);
+    const ops = metrics.summary();
+    const notifications: NotificationFigures = {
+      deliveries: delivered.length,
+      repeats: deliveries.filter((delivery) => delivery.mode !== 'once').length,
+      seen: delivered.filter((delivery) => delivery.seenAt.length > 0).length,
+      lost: delivered.filter((delivery) => delivery.seenAt.length === 0).length,
+      duplicated: delivered.filter((delivery) => delivery.seenAt.length > 1).length,
+      unexpected: unexpected.length,
+      channelTrouble: channelTrouble.length,
+      latency: summarize(
+        delivered.flatMap((delivery) =>
+          delivery.seenAt[0] === undefined ? [] : [delivery.seenAt[0] - delivery.sentAt],
+        ),
+      ),
+      db: {
+        notifications: db.notifications,
+        transactions: db.transactions,
+        usersMismatched: db.mismatches.length,
+      },
+    };
+    const requests = ops.reduce((sum, op) => sum + op.count, 0);
+    const figures = {
+      users: userCount,
+      seconds,
+      loadSeconds,
+      wallSeconds: (performance.now() - wallStart) / 1000,
+      requestsPerSecond: requests / loadSeconds,
+      ops,
+      notifications,
+      stackCpuPercent: cpu ? ((cpu.userMs + cpu.systemMs) / cpu.wallMs) * 100 : null,
+      date: new Date(),
+    };
+
+    console.log(`\n${terminalReport(figures)}`);
+    const errors = ops.reduce((sum, op) => sum + op.errors, 0);
+    const problems = [
+      ...metrics.errorReasons().flatMap(([kind, reasons]) => reasons.map((reason) => `${kind}: ${reason}`)),
+      ...unexpected.slice(0, 5).map((text) => `realtime: ${text}`),
+      ...channelTrouble.slice(0, 5).map((state) => `realtime channel after SUBSCRIBED: ${state}`),
+      ...db.mismatches.slice(0, 5).map((text) => `database: ${text}`),
+      ...delivered
+        .filter((delivery) => delivery.seenAt.length !== 1)
+        .slice(0, 5)
+        .map((d) => `realtime: tx ${d.tag} (${d.mode}) seen ${d.seenAt.length} times`),
+    ];
+    if (problems.length > 0) console.error(`\nFirst problems seen:\n  ${problems.join('\n  ')}`);
+    const serverErrors = stack.log.filter((line) => /error|fail/i.test(line));
+    if (serverErrors.length > 0) {
+      console.error(`\nThe stack logged ${serverErrors.length} error lines; the first:`);
+      console.error(`  ${serverErrors.slice(0, 10).join('\n  ')}`);
+    }
+    if (writeDocs) {
+      await writeDocsSection(DOCS_PATH, DOCS_SECTION, docsSection(figures));
+      console.log(`\nWrote the figures to ${DOCS_PATH}.`);
+    }
+    const failed =
+      errors > 0 ||
+      notifications.lost > 0 ||
+      notifications.duplicated > 0 ||
+      notifications.unexpected > 0 ||
+      db.mismatches.length > 0;
+    return failed ? 1 : 0;
+  } finally {
+    clearTimeout(watchdog);
+    await Promise.all(users.map((user) => user.close()));
+    await stopStack();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error('load: failed:', error);
+    process.exit(2);
+  },
+);
