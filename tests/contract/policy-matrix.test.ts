@@ -1,0 +1,253 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Database, Json } from '../../src/services/supabase/database.types.ts';
+import { CLIENT_PROFILE_FIELDS } from '../../src/services/supabase/profile-fields.ts';
+import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
+import {
+  ACTORS,
+  createProbes,
+  type Actor,
+  type Outcome,
+  type PolicyRow,
+  type Probe,
+  type Probes,
+  type Session,
+  type Target,
+} from '../support/policy-matrix.ts';
+
+// Who may do what, as the local stack enforces it (supabase/migrations), in
+// one table. Every cell acts on a row or object of "the owner" and is judged
+// on what the service role reads back afterwards, not only on the answer: a
+// forbidden update or delete under row level security succeeds and touches
+// nothing, so only the state tells.
+//
+// "invisible" cells would be "denied" on a hosted project: the migrations
+// revoke the table grants behind them, but the local gateway's lite grants
+// every table to the API roles at runtime, so there RLS alone decides and
+// answers with zero rows. Either way nothing is shown or changed.
+//
+// The avatars bucket is public (spec §7: upload, then the public URL). The
+// migrations also let the owner list and delete their objects, but the local
+// storage endpoint serves neither call (the portal makes neither).
+
+const stack = inject('gateway');
+const service = serviceClient(stack);
+
+// prettier-ignore
+const POLICY: PolicyRow[] = [
+  // resource             verb                   anon          other user    owner
+  ['profiles',           'select',              'invisible',  'invisible',  'allowed'],
+  ['profiles',           'insert',              'denied',     'denied',     'allowed'],
+  ['profiles',           'upsert',              'denied',     'denied',     'allowed'],
+  ['profiles',           'update',              'invisible',  'invisible',  'allowed'],
+  ['profiles',           'delete',              'invisible',  'invisible',  'invisible'],
+  ['user_notifications', 'select',              'invisible',  'invisible',  'allowed'],
+  ['user_notifications', 'insert',              'denied',     'denied',     'denied'],
+  ['user_notifications', 'update read state',   'invisible',  'invisible',  'allowed'],
+  ['user_notifications', 'update title',        'invisible',  'invisible',  'denied'],
+  ['user_notifications', 'delete',              'invisible',  'invisible',  'allowed'],
+  ['transactions',       'select',              'invisible',  'invisible',  'allowed'],
+  ['transactions',       'insert',              'denied',     'denied',     'denied'],
+  ['transactions',       'record_transfer rpc', 'denied',     'denied',     'denied'],
+  ['transactions',       'update',              'invisible',  'invisible',  'invisible'],
+  ['transactions',       'delete',              'invisible',  'invisible',  'invisible'],
+  ['avatars',            'upload',              'denied',     'denied',     'allowed'],
+  ['avatars',            'overwrite (upsert)',  'denied',     'denied',     'allowed'],
+  ['avatars',            'read (public URL)',   'allowed',    'allowed',    'allowed'],
+  ['avatars',            'list',                'not served', 'not served', 'not served'],
+  ['avatars',            'delete',              'not served', 'not served', 'not served'],
+];
+
+/** One test per cell: [resource, verb, actor, expected outcome]. */
+const CELLS: [string, string, Actor, Outcome][] = POLICY.flatMap(([resource, verb, ...outcomes]) =>
+  ACTORS.map((actor, column): [string, string, Actor, Outcome] => [
+    resource,
+    verb,
+    actor,
+    outcomes[column] ?? 'denied',
+  ]),
+);
+
+type ProfileRow = Database['public']['Tables']['profiles']['Row'];
+type ProfileInsert = Database['public']['Tables']['profiles']['Insert'];
+type ProfileUpdate = Database['public']['Tables']['profiles']['Update'];
+
+let owner: TestUser;
+let other: TestUser;
+let probes: Probes;
+
+async function withProfile(label: string): Promise<TestUser> {
+  const user = await signedInUser(stack, label);
+  const { error } = await user.client.from('profiles').upsert({ id: user.id, username: label });
+  if (error) throw new Error(`creating ${label}'s profile failed: ${error.message}`);
+  return user;
+}
+
+async function profileRow(id: string): Promise<ProfileRow> {
+  const { data, error } = await service.from('profiles').select('*').eq('id', id).single();
+  if (error) throw new Error(`reading profile ${id} failed: ${error.message}`);
+  return data;
+}
+
+beforeAll(async () => {
+  [owner, other] = await Promise.all([withProfile('matrix-owner'), withProfile('matrix-other')]);
+  probes = createProbes(stack, { owner, other });
+});
+
+function sessionOf(actor: Actor, target: Target): Session {
+  if (actor === 'owner') return { client: target.owner.client, accessToken: target.owner.accessToken };
+  if (actor === 'other user') return { client: other.client, accessToken: other.accessToken };
+  return { client: anonClient(stack), accessToken: null };
+}
+
+describe('policy matrix', () => {
+  it('has one row for every resource and verb', () => {
+    const rows = POLICY.map(([resource, verb]) => `${resource} · ${verb}`);
+    const verbs = Object.entries(createProbes(stack, { owner, other })).flatMap(([resource, byVerb]) =>
+      Object.keys(byVerb).map((verb) => `${resource} · ${verb}`),
+    );
+    expect(rows).toEqual(verbs);
+  });
+
+  it.each(CELLS)('%s · %s · as %s: %s', async (resource, verb, actor, outcome) => {
+    const probe = (probes as Record<string, Record<string, Probe>>)[resource]?.[verb];
+    if (!probe) throw new Error(`no probe for ${resource} · ${verb}`);
+    const target = await probe.arrange();
+    const before = await probe.read(target);
+    const answer = await probe.act(sessionOf(actor, target), target);
+    const after = await probe.read(target);
+
+    switch (outcome) {
+      case 'allowed':
+        expect(answer.error).toBeNull();
+        expect(probe.applied(target, after, answer)).toBe(true);
+        break;
+      case 'denied':
+        expect(answer.error).not.toBeNull();
+        expect([401, 403]).toContain(answer.error?.status);
+        expect(after).toEqual(before);
+        break;
+      case 'invisible':
+        expect(answer.error).toBeNull();
+        expect(answer.rows).toBe(0);
+        expect(after).toEqual(before);
+        break;
+      case 'not served':
+        expect(answer.error?.status).toBe(404);
+        expect(answer.rows).toBe(0);
+        expect(after).toEqual(before);
+        break;
+    }
+  });
+});
+
+// The fields the profiles guard trigger refuses to take from a client
+// (migrations 20261121000001 and ..07), each with a value a client might try.
+const SERVER_OWNED: [field: keyof ProfileRow, value: () => Json][] = [
+  ['role', () => 'admin'],
+  ['kyc_status', () => 'verified'],
+  ['account_tier', () => 'pro'],
+  ['api_key_count', () => 5],
+  ['two_factor_enabled', () => true],
+  ['hcaptcha_sim_verified', () => true],
+  ['last_login_ip', () => '203.0.113.7'],
+  ['last_dex_activity', () => '2026-01-02T03:04:05.000Z'],
+  ['referral_code', () => 'FRIEND-42'],
+  ['referred_by_user_id', () => other.id],
+];
+
+/** Set by the server alone: a client's value is ignored rather than refused. */
+const SERVER_SET = ['created_at', 'updated_at'];
+
+const comparable = (field: keyof ProfileRow, value: unknown) =>
+  field === 'last_dex_activity' && typeof value === 'string' ? new Date(value).toISOString() : value;
+
+describe('server-owned profile fields', () => {
+  let holder: TestUser;
+  let promoted: TestUser;
+
+  beforeAll(async () => {
+    [holder, promoted] = await Promise.all([withProfile('fields-holder'), withProfile('fields-promoted')]);
+  });
+
+  it('splits every profile column into client-owned, server-owned and server-set', async () => {
+    const columns = Object.keys(await profileRow(holder.id)).sort();
+    const split = [...CLIENT_PROFILE_FIELDS, ...SERVER_OWNED.map(([field]) => field), ...SERVER_SET];
+    expect(new Set(split).size).toBe(split.length);
+    expect([...split].sort()).toEqual(columns);
+  });
+
+  it.each(SERVER_OWNED)('the owner cannot change profiles.%s', async (field, value) => {
+    const before = await profileRow(holder.id);
+    expect(comparable(field, before[field])).not.toEqual(comparable(field, value()));
+    const refusal = {
+      code: '42501',
+      message: `profiles.${field} is managed by the server and cannot be changed by the client`,
+    };
+
+    const update = await holder.client
+      .from('profiles')
+      .update({ [field]: value() } as ProfileUpdate)
+      .eq('id', holder.id)
+      .select();
+    expect(update.error).toMatchObject(refusal);
+    const upsert = await holder.client
+      .from('profiles')
+      .upsert({ id: holder.id, [field]: value() } as ProfileInsert, { onConflict: 'id' })
+      .select();
+    expect(upsert.error).toMatchObject(refusal);
+
+    expect(await profileRow(holder.id)).toEqual(before);
+  });
+
+  it.each(SERVER_OWNED)('the service role can change profiles.%s', async (field, value) => {
+    const { error } = await service
+      .from('profiles')
+      .update({ [field]: value() } as ProfileUpdate)
+      .eq('id', promoted.id);
+    expect(error).toBeNull();
+    const after = await profileRow(promoted.id);
+    expect(comparable(field, after[field])).toEqual(comparable(field, value()));
+  });
+
+  it('the owner cannot back-date profiles.created_at: the first value stays', async () => {
+    const before = await profileRow(holder.id);
+    const { error } = await holder.client
+      .from('profiles')
+      .upsert({ id: holder.id, created_at: '2000-01-01T00:00:00Z' }, { onConflict: 'id' });
+    expect(error).toBeNull();
+    expect((await profileRow(holder.id)).created_at).toBe(before.created_at);
+  });
+
+  it('the owner cannot set profiles.updated_at: the server stamps the save', async () => {
+    const before = await profileRow(holder.id);
+    const { error } = await holder.client
+      .from('profiles')
+      .update({ updated_at: '2000-01-01T00:00:00Z' })
+      .eq('id', holder.id);
+    expect(error).toBeNull();
+    const after = await profileRow(holder.id);
+    expect(Date.parse(after.updated_at)).toBeGreaterThanOrEqual(Date.parse(before.updated_at));
+  });
+
+  it('the owner can change every client-owned field', async () => {
+    const edits = {
+      email: 'edited@example.com',
+      wallet_address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      mc_wallet_address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+      username: 'edited-holder',
+      full_name: 'Edited Holder',
+      website: 'https://example.com/holder',
+      avatar_url: `${stack.url}/storage/v1/object/public/avatars/${holder.id}-1.png`,
+      theme_preference: 'light',
+      preferred_language: 'de',
+      notification_preferences: { email: false },
+    } satisfies Omit<ProfileUpdate, 'id'>;
+    expect(Object.keys(edits).sort()).toEqual(CLIENT_PROFILE_FIELDS.filter((f) => f !== 'id').sort());
+
+    const { error } = await holder.client
+      .from('profiles')
+      .upsert({ id: holder.id, ...edits }, { onConflict: 'id' });
+    expect(error).toBeNull();
+    expect(await profileRow(holder.id)).toMatchObject(edits);
+  });
+});

@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Ethereum } from '@tatumio/tatum';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  getAddress,
+  http,
+  parseUnits,
+  type Hex,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { waitForTransactionReceipt, writeContract } from 'viem/actions';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startChain, type Chain } from '../../stack/chain/index.ts';
+import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { localTatum } from '../support/tatum-sdk.ts';
+
+// The whole webhook path while process-payments cannot be reached: the Tatum
+// emulator owes a delivery for every DDEX transfer to a watched address,
+// retries it with growing back-off while a proxy in front of the receiver
+// answers 503, and once the proxy forwards again every transfer ends as
+// exactly one history row and one notification for the owner.
+//
+// This file runs a chain and gateway of its own: every funded account of the
+// shared contract chain already belongs to another file (tests/support/
+// accounts.ts), and its own gateway can retry on a short base so the test
+// stays quick.
+
+const RETRY_BASE_MS = 500;
+const TRANSFERS = ['1.5', '2', '3.25'];
+/** Refusals each delivery must get before the receiver comes back: enough to see the back-off grow. */
+const REFUSALS = 3;
+const WAIT_MS = 30_000;
+
+type Attempt = { at: number; body: string; signature: string; status: number };
+
+/** A stand-in for an unreachable receiver: answers 503 while down, forwards to `target` once up. */
+type FlakyProxy = {
+  url: string;
+  attempts: Attempt[];
+  bringUp(): void;
+  close(): Promise<void>;
+};
+
+async function startFlakyProxy(target: string): Promise<FlakyProxy> {
+  const attempts: Attempt[] = [];
+  let up = false;
+  const server: Server = createServer((request, response) => {
+    const at = performance.now();
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const signature = String(request.headers['x-payload-hash'] ?? '');
+      const answer = async (): Promise<{ status: number; text: string }> => {
+        if (!up) return { status: 503, text: '{"error":"Service Unavailable"}' };
+        const forwarded = await fetch(target, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-payload-hash': signature },
+          body,
+        });
+        return { status: forwarded.status, text: await forwarded.text() };
+      };
+      answer()
+        .catch((error: unknown) => ({ status: 502, text: JSON.stringify({ error: String(error) }) }))
+        .then(({ status, text }) => {
+          attempts.push({ at, body, signature, status });
+          response.writeHead(status, { 'content-type': 'application/json' }).end(text);
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/process-payments`,
+    attempts,
+    bringUp: () => {
+      up = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function until<T>(what: string, check: () => T | null | false | Promise<T | null | false>): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const result = await check();
+    if (result) return result;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const txIdOf = (attempt: Attempt): string => (JSON.parse(attempt.body) as { txId: string }).txId;
+
+let dataDir: string;
+let chain: Chain;
+let gateway: Gateway;
+let tatum: Ethereum;
+let proxy: FlakyProxy;
+let service: Client;
+let owner: TestUser;
+let functionUrl: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'ddex-receiver-down-'));
+  chain = await startChain({ port: 0, dataDir });
+  gateway = await startGateway({
+    port: 0,
+    dataDir,
+    quietEmail: true,
+    tokenAddress: chain.tokenAddress,
+    rpcUrl: chain.rpcUrl,
+    webhookRetryBaseMs: RETRY_BASE_MS,
+  });
+  const stack = { url: gateway.url, anonKey: gateway.anonKey, serviceRoleKey: gateway.serviceRoleKey };
+  service = serviceClient(stack);
+  functionUrl = `${gateway.url}/functions/v1/process-payments`;
+  tatum = await localTatum(gateway.tatumApiUrl ?? '', chain.rpcUrl);
+  proxy = await startFlakyProxy(functionUrl);
+  owner = await signedInUser(stack, 'receiver-down');
+}, 120_000);
+
+afterAll(async () => {
+  await tatum?.destroy();
+  await proxy?.close();
+  await gateway?.close();
+  await chain?.close();
+  process.env['TATUM_URL'] = inject('gateway').tatumApiUrl;
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function recordsOf(userId: string) {
+  const [transactions, notifications] = await Promise.all([
+    service.from('transactions').select('*').eq('user_id', userId).order('created_at'),
+    service.from('user_notifications').select('*').eq('user_id', userId).order('created_at'),
+  ]);
+  if (transactions.error || notifications.error) throw new Error('reading the owner’s records failed');
+  return { transactions: transactions.data, notifications: notifications.data };
+}
+
+describe('webhooks while the receiver is down', () => {
+  let hashes: Hex[];
+
+  it('keeps every transfer: retried with growing gaps, then recorded exactly once', async () => {
+    // The owner's wallet is fresh, so no other transfer on this chain touches it.
+    const wallet = getAddress(`0x${randomBytes(20).toString('hex')}`);
+    const saved = await owner.client.from('profiles').upsert({ id: owner.id, wallet_address: wallet });
+    expect(saved.error).toBeNull();
+    const subscription = await tatum.notification.subscribe.addressEvent({ address: wallet, url: proxy.url });
+    expect(subscription.status).toBe('SUCCESS');
+
+    const sender = chain.accounts[1];
+    if (!sender) throw new Error('the chain has no funded sender');
+    const publicClient = createPublicClient({ transport: http(chain.rpcUrl), pollingInterval: 50 });
+    const walletClient = createWalletClient({
+      account: privateKeyToAccount(sender.privateKey),
+      transport: http(chain.rpcUrl),
+    });
+    hashes = [];
+    for (const amount of TRANSFERS) {
+      const hash = await writeContract(walletClient, {
+        address: chain.tokenAddress,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [wallet, parseUnits(amount, 18)],
+        chain: null,
+      });
+      await waitForTransactionReceipt(publicClient, { hash });
+      hashes.push(hash);
+    }
+
+    const attemptsFor = (hash: Hex) => proxy.attempts.filter((attempt) => txIdOf(attempt) === hash);
+    await until('every transfer to be refused several times', () =>
+      hashes.every((hash) => attemptsFor(hash).length >= REFUSALS),
+    );
+    // Nothing got through while the receiver was down.
+    expect(await recordsOf(owner.id)).toEqual({ transactions: [], notifications: [] });
+
+    proxy.bringUp();
+    await until('every transfer to be delivered', () =>
+      hashes.every((hash) => attemptsFor(hash).some((attempt) => attempt.status === 200)),
+    );
+
+    for (const hash of hashes) {
+      const attempts = attemptsFor(hash);
+      // Refused until the receiver came back, then taken once and never sent again.
+      expect(attempts.map((attempt) => attempt.status)).toEqual([
+        ...Array<number>(attempts.length - 1).fill(503),
+        200,
+      ]);
+      expect(attempts.length).toBeGreaterThan(REFUSALS);
+      // The same signed event every time.
+      expect(new Set(attempts.map((attempt) => `${attempt.signature} ${attempt.body}`)).size).toBe(1);
+      const gaps = attempts.slice(1).map((attempt, index) => attempt.at - (attempts[index]?.at ?? 0));
+      for (let index = 1; index < gaps.length; index += 1) {
+        expect(gaps[index]).toBeGreaterThan(gaps[index - 1] ?? Infinity);
+      }
+    }
+
+    // The emulator's own books agree: nothing is still owed, and it counted the same attempts.
+    const owed = await gateway.pg.query<{ delivered: boolean; attempts: number; body: string }>(
+      `select delivered_at is not null as delivered, attempts, body from _tatum.deliveries
+        where subscription_id = $1`,
+      [subscription.data?.id],
+    );
+    expect(owed.rows).toHaveLength(TRANSFERS.length);
+    for (const row of owed.rows) {
+      expect(row.delivered).toBe(true);
+      expect(row.attempts).toBe(proxy.attempts.filter((attempt) => attempt.body === row.body).length);
+    }
+
+    const { transactions, notifications } = await recordsOf(owner.id);
+    expect(transactions.map((row) => row.tx_hash).sort()).toEqual([...hashes].sort());
+    hashes.forEach((hash, index) => {
+      expect(transactions.find((row) => row.tx_hash === hash)).toMatchObject({
+        type: 'token_received',
+        status: 'confirmed',
+        amount: TRANSFERS[index],
+        token_symbol: 'DDEX',
+      });
+    });
+    expect(notifications).toHaveLength(TRANSFERS.length);
+    expect(notifications.map((row) => row.title)).toEqual(TRANSFERS.map(() => 'DDEX Received'));
+    for (const hash of hashes) {
+      expect(notifications.filter((row) => row.message.includes(`(tx ${hash.slice(0, 10)}…)`))).toHaveLength(
+        1,
+      );
+    }
+  }, 60_000);
+
+  it('records a delivery repeated three times after it succeeded only once', async () => {
+    const delivered = proxy.attempts.find((attempt) => attempt.status === 200);
+    if (!delivered) throw new Error('the previous test delivered nothing to repeat');
+    const before = await recordsOf(owner.id);
+    expect(before.transactions).toHaveLength(TRANSFERS.length);
+
+    for (let repeat = 0; repeat < 3; repeat += 1) {
+      const response = await fetch(functionUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-payload-hash': delivered.signature },
+        body: delivered.body,
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ received: true, recorded: 0 });
+    }
+
+    expect(await recordsOf(owner.id)).toEqual(before);
+  });
+});

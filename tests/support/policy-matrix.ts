@@ -1,0 +1,446 @@
+import { randomUUID } from 'node:crypto';
+import { StorageApiError } from '@supabase/supabase-js';
+import {
+  anonClient,
+  IMAGES,
+  serviceClient,
+  signedInUser,
+  type Client,
+  type StackInfo,
+  type TestUser,
+} from './clients.ts';
+
+// What each cell of the policy matrix (tests/contract/policy-matrix.test.ts)
+// does: make the owner's row or object it acts on, make the call as some
+// actor, and read the target back with the service role (or, for the public
+// avatars bucket, through its public URL) so a cell is judged on the state
+// the call left behind, not only on its answer.
+
+export const ACTORS = ['anon', 'other user', 'owner'] as const;
+export type Actor = (typeof ACTORS)[number];
+
+/**
+ * allowed: the call succeeds and did what it asked.
+ * denied: the call is refused (401/403) and nothing changed.
+ * invisible: row level security filters the row out for this verb: the call
+ *   succeeds but returns or touches no row, and nothing changed.
+ * not served: the local storage endpoint answers 404 for the call (the portal
+ *   never makes it) and nothing changed.
+ */
+export type Outcome = 'allowed' | 'denied' | 'invisible' | 'not served';
+
+/** Who makes a cell's call: a supabase-js client, and the bearer token raw requests send. */
+export type Session = { client: Client; accessToken: string | null };
+
+/** The owner's row or object a cell acts on; `value` is what the call tries to write. */
+export type Target = { owner: TestUser; key: string; value: string };
+
+export type Answer = {
+  error: { status: number | null; message: string } | null;
+  /** Rows (or objects) the call returned or touched that belong to the target. */
+  rows: number;
+};
+
+export type Probe = {
+  arrange(): Promise<Target>;
+  act(session: Session, target: Target): Promise<Answer>;
+  /** The target as the server holds it. */
+  read(target: Target): Promise<unknown>;
+  /** Whether the call did what it asked, judged on the state after it (and its answer, for reads). */
+  applied(target: Target, after: unknown, answer: Answer): boolean;
+};
+
+type PostgrestAnswer = {
+  error: { message: string; code?: string } | null;
+  data: unknown;
+  status: number;
+};
+
+function fromPostgrest(result: PostgrestAnswer, isTarget: (row: Record<string, unknown>) => boolean): Answer {
+  const rows = Array.isArray(result.data) ? (result.data as Record<string, unknown>[]) : [];
+  return {
+    error: result.error
+      ? { status: result.status, message: `${result.error.code ?? ''} ${result.error.message}` }
+      : null,
+    rows: rows.filter(isTarget).length,
+  };
+}
+
+function fromStorage(error: unknown, rows: number): Answer {
+  if (error === null) return { error: null, rows };
+  const status = error instanceof StorageApiError ? error.status : null;
+  return { error: { status, message: error instanceof Error ? error.message : String(error) }, rows };
+}
+
+const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+const image = (bytes: Uint8Array<ArrayBuffer>, type: string) => new Blob([bytes], { type });
+
+export type PolicyUsers = { owner: TestUser; other: TestUser };
+
+export function createProbes(stack: StackInfo, users: PolicyUsers) {
+  const service = serviceClient(stack);
+  const { owner } = users;
+
+  const profileOf = async (id: string) => {
+    const { data, error } = await service.from('profiles').select('*').eq('id', id).maybeSingle();
+    if (error) throw new Error(`reading profile ${id} failed: ${error.message}`);
+    return data;
+  };
+  const isProfile = (target: Target) => (row: Record<string, unknown>) => row['id'] === target.key;
+  /** A user of its own with a saved profile, for cells that would spoil the shared owner's. */
+  const freshOwner = async (): Promise<TestUser> => {
+    const user = await signedInUser(stack, 'matrix-owner');
+    const { error } = await user.client.from('profiles').upsert({ id: user.id, username: 'fresh' });
+    if (error) throw new Error(`creating a profile failed: ${error.message}`);
+    return user;
+  };
+
+  const notificationOf = async (id: string) => {
+    const { data, error } = await service.from('user_notifications').select('*').eq('id', id).maybeSingle();
+    if (error) throw new Error(`reading notification ${id} failed: ${error.message}`);
+    return data;
+  };
+  const freshNotification = async (): Promise<Target> => {
+    const { data, error } = await service
+      .from('user_notifications')
+      .insert({ user_id: owner.id, title: 'Matrix notice', message: 'Left for the matrix' })
+      .select()
+      .single();
+    if (error) throw new Error(`inserting a notification failed: ${error.message}`);
+    return { owner, key: data.id, value: unique('Forged') };
+  };
+  const isRow = (target: Target) => (row: Record<string, unknown>) => row['id'] === target.key;
+
+  const transactionOf = async (id: string) => {
+    const { data, error } = await service.from('transactions').select('*').eq('id', id).maybeSingle();
+    if (error) throw new Error(`reading transaction ${id} failed: ${error.message}`);
+    return data;
+  };
+  const transactionsWithHash = async (hash: string) => {
+    const { data, error } = await service.from('transactions').select('*').eq('tx_hash', hash);
+    if (error) throw new Error(`reading transactions failed: ${error.message}`);
+    return data;
+  };
+  const freshTransaction = async (): Promise<Target> => {
+    const { data, error } = await service
+      .from('transactions')
+      .insert({
+        user_id: owner.id,
+        type: 'token_received',
+        status: 'confirmed',
+        amount: '1.5',
+        token_symbol: 'DDEX',
+        tx_hash: `0x${randomUUID().replaceAll('-', '')}`,
+      })
+      .select()
+      .single();
+    if (error) throw new Error(`inserting a transaction failed: ${error.message}`);
+    return { owner, key: data.id, value: '1000' };
+  };
+
+  const avatars = (client: Client) => client.storage.from('avatars');
+  const publicUrl = (name: string) => avatars(anonClient(stack)).getPublicUrl(name).data.publicUrl;
+  /** The object as anyone sees it through the public bucket: status, type and bytes. */
+  const objectOf = async (name: string) => {
+    const response = await fetch(publicUrl(name));
+    const bytes = Buffer.from(await response.arrayBuffer());
+    return response.ok
+      ? {
+          status: response.status,
+          type: response.headers.get('content-type'),
+          bytes: bytes.toString('base64'),
+        }
+      : { status: response.status };
+  };
+  const avatarName = () => `${owner.id}-${Date.now()}-${randomUUID().slice(0, 8)}.png`;
+  const uploadedAvatar = async (): Promise<Target> => {
+    const key = avatarName();
+    const { error } = await avatars(owner.client).upload(key, image(IMAGES.png, 'image/png'), {
+      cacheControl: '3600',
+      upsert: true,
+    });
+    if (error) throw new Error(`uploading an avatar failed: ${error.message}`);
+    return { owner, key, value: 'gif' };
+  };
+
+  return {
+    profiles: {
+      select: {
+        arrange: async () => ({ owner, key: owner.id, value: '' }),
+        act: async ({ client }, target) =>
+          fromPostgrest(await client.from('profiles').select('*').eq('id', target.key), isProfile(target)),
+        read: (target) => profileOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A user who has no profile yet: the owner creates it on first save.
+        arrange: async () => {
+          const fresh = await signedInUser(stack, 'matrix-new');
+          return { owner: fresh, key: fresh.id, value: unique('created') };
+        },
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('profiles').insert({ id: target.key, username: target.value }).select(),
+            isProfile(target),
+          ),
+        read: (target) => profileOf(target.key),
+        applied: (target, after) => (after as { username?: string } | null)?.username === target.value,
+      },
+      upsert: {
+        // The portal's save (spec §7): upsert on conflict id, returning the row.
+        arrange: async () => ({ owner, key: owner.id, value: unique('upserted') }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('profiles')
+              .upsert({ id: target.key, username: target.value }, { onConflict: 'id' })
+              .select(),
+            isProfile(target),
+          ),
+        read: (target) => profileOf(target.key),
+        applied: (target, after) => (after as { username?: string } | null)?.username === target.value,
+      },
+      update: {
+        arrange: async () => ({ owner, key: owner.id, value: unique('updated') }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('profiles').update({ username: target.value }).eq('id', target.key).select(),
+            isProfile(target),
+          ),
+        read: (target) => profileOf(target.key),
+        applied: (target, after) => (after as { username?: string } | null)?.username === target.value,
+      },
+      delete: {
+        arrange: async () => {
+          const fresh = await freshOwner();
+          return { owner: fresh, key: fresh.id, value: '' };
+        },
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('profiles').delete().eq('id', target.key).select(),
+            isProfile(target),
+          ),
+        read: (target) => profileOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    user_notifications: {
+      select: {
+        arrange: freshNotification,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('user_notifications').select('*').eq('user_id', target.owner.id),
+            isRow(target),
+          ),
+        read: (target) => notificationOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        arrange: async () => ({ owner, key: owner.id, value: unique('Self-made') }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('user_notifications')
+              .insert({ user_id: target.key, title: target.value, message: 'Not from the server' })
+              .select(),
+            (row) => row['title'] === target.value,
+          ),
+        read: async (target) => {
+          const { data, error } = await service
+            .from('user_notifications')
+            .select('*')
+            .eq('user_id', target.key)
+            .eq('title', target.value);
+          if (error) throw new Error(`reading notifications failed: ${error.message}`);
+          return data;
+        },
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      'update read state': {
+        // The portal's "mark read" (spec §7): is_read and read_at by id.
+        arrange: freshNotification,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('user_notifications')
+              .update({ is_read: true, read_at: new Date().toISOString() })
+              .eq('id', target.key)
+              .select(),
+            isRow(target),
+          ),
+        read: (target) => notificationOf(target.key),
+        applied: (_target, after) => (after as { is_read?: boolean } | null)?.is_read === true,
+      },
+      'update title': {
+        arrange: freshNotification,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('user_notifications')
+              .update({ title: target.value })
+              .eq('id', target.key)
+              .select(),
+            isRow(target),
+          ),
+        read: (target) => notificationOf(target.key),
+        applied: (target, after) => (after as { title?: string } | null)?.title === target.value,
+      },
+      delete: {
+        arrange: freshNotification,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('user_notifications').delete().eq('id', target.key).select(),
+            isRow(target),
+          ),
+        read: (target) => notificationOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    transactions: {
+      select: {
+        arrange: freshTransaction,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('transactions').select('*').eq('user_id', target.owner.id),
+            isRow(target),
+          ),
+        read: (target) => transactionOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        arrange: async () => ({ owner, key: owner.id, value: `0x${randomUUID().replaceAll('-', '')}` }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('transactions')
+              .insert({
+                user_id: target.key,
+                type: 'token_received',
+                status: 'confirmed',
+                tx_hash: target.value,
+              })
+              .select(),
+            (row) => row['tx_hash'] === target.value,
+          ),
+        read: (target) => transactionsWithHash(target.value),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      'record_transfer rpc': {
+        // The function the server functions record a transfer and its notice with.
+        arrange: async () => ({ owner, key: owner.id, value: `0x${randomUUID().replaceAll('-', '')}` }),
+        act: async ({ client }, target) => {
+          const result = await client.rpc('record_transfer', {
+            p_user_id: target.key,
+            p_tx_hash: target.value,
+            p_type: 'token_received',
+            p_status: 'confirmed',
+            p_amount: '5',
+            p_token_symbol: 'DDEX',
+            p_title: 'DDEX Received',
+            p_message: 'Not from the server',
+          });
+          return fromPostgrest({ ...result, data: result.data === true ? [{}] : [] }, () => true);
+        },
+        read: (target) => transactionsWithHash(target.value),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      update: {
+        arrange: freshTransaction,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('transactions').update({ amount: target.value }).eq('id', target.key).select(),
+            isRow(target),
+          ),
+        read: (target) => transactionOf(target.key),
+        applied: (target, after) => (after as { amount?: string } | null)?.amount === target.value,
+      },
+      delete: {
+        arrange: freshTransaction,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('transactions').delete().eq('id', target.key).select(),
+            isRow(target),
+          ),
+        read: (target) => transactionOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    avatars: {
+      upload: {
+        // The portal's upload (spec §7): cache control 3600 and upsert, named "<user id>-<time>.<ext>".
+        arrange: async () => ({ owner, key: avatarName(), value: 'png' }),
+        act: async ({ client }, target) => {
+          const { data, error } = await avatars(client).upload(target.key, image(IMAGES.png, 'image/png'), {
+            cacheControl: '3600',
+            upsert: true,
+          });
+          return fromStorage(error, data?.path === target.key ? 1 : 0);
+        },
+        read: (target) => objectOf(target.key),
+        applied: (_target, after) =>
+          (after as { bytes?: string }).bytes === Buffer.from(IMAGES.png).toString('base64'),
+      },
+      'overwrite (upsert)': {
+        arrange: uploadedAvatar,
+        act: async ({ client }, target) => {
+          const { data, error } = await avatars(client).upload(target.key, image(IMAGES.gif, 'image/gif'), {
+            cacheControl: '3600',
+            upsert: true,
+          });
+          return fromStorage(error, data?.path === target.key ? 1 : 0);
+        },
+        read: (target) => objectOf(target.key),
+        applied: (_target, after) =>
+          (after as { bytes?: string }).bytes === Buffer.from(IMAGES.gif).toString('base64'),
+      },
+      'read (public URL)': {
+        arrange: uploadedAvatar,
+        act: async ({ accessToken }, target) => {
+          const response = await fetch(publicUrl(target.key), {
+            headers: {
+              apikey: stack.anonKey,
+              ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
+            },
+          });
+          const bytes = Buffer.from(await response.arrayBuffer());
+          if (!response.ok)
+            return { error: { status: response.status, message: bytes.toString('utf8') }, rows: 0 };
+          return { error: null, rows: bytes.equals(Buffer.from(IMAGES.png)) ? 1 : 0 };
+        },
+        read: (target) => objectOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      list: {
+        arrange: uploadedAvatar,
+        act: async ({ client }, target) => {
+          const { data, error } = await avatars(client).list('', { search: target.key });
+          return fromStorage(error, (data ?? []).filter((object) => object.name === target.key).length);
+        },
+        read: (target) => objectOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      delete: {
+        arrange: uploadedAvatar,
+        act: async ({ client }, target) => {
+          const { data, error } = await avatars(client).remove([target.key]);
+          return fromStorage(error, (data ?? []).filter((object) => object.name === target.key).length);
+        },
+        read: (target) => objectOf(target.key),
+        applied: (_target, after) => (after as { status: number }).status === 404,
+      },
+    },
+  } satisfies Record<string, Record<string, Probe>>;
+}
+
+export type Probes = ReturnType<typeof createProbes>;
+
+/** One line of the matrix: a resource, a verb on it, and the outcome for anon, another user and the owner. */
+export type PolicyRow = {
+  [R in keyof Probes]: [
+    resource: R,
+    verb: keyof Probes[R] & string,
+    anon: Outcome,
+    other: Outcome,
+    owner: Outcome,
+  ];
+}[keyof Probes];
