@@ -178,12 +178,15 @@ export function createStorageHandler(deps: {
     const path = url.pathname.replace(/^\/storage\/v1\//, '');
     const publicMatch = /^object\/public\/([^/]+)\/(.+)$/.exec(path);
     const objectMatch = /^object\/([^/]+)\/(.+)$/.exec(path);
+    // Storage API routes under object/ whose first segment is not a bucket (list, sign, move…): not
+    // served here, and never to be taken for an upload to a bucket of that name.
+    const isBucketPath = objectMatch !== null && !STORAGE_VERBS.has(objectMatch[1] ?? '');
     if (publicMatch && (request.method === 'GET' || request.method === 'HEAD')) {
       const name = objectName(publicMatch[2] ?? '');
       if (!name) return storageError(400, 'InvalidKey', 'Invalid object name');
       return download(decodeURIComponent(publicMatch[1] ?? ''), name, request.method === 'HEAD');
     }
-    if (objectMatch && (request.method === 'POST' || request.method === 'PUT')) {
+    if (objectMatch && isBucketPath && (request.method === 'POST' || request.method === 'PUT')) {
       const name = objectName(objectMatch[2] ?? '');
       if (!name) return storageError(400, 'InvalidKey', 'Invalid object name');
       const upsert = request.method === 'PUT' || request.headers.get('x-upsert') === 'true';
@@ -196,6 +199,17 @@ export function createStorageHandler(deps: {
     );
   };
 }
+
+const STORAGE_VERBS: ReadonlySet<string> = new Set([
+  'list',
+  'sign',
+  'upload',
+  'move',
+  'copy',
+  'info',
+  'authenticated',
+  'public',
+]);
 
 function tooLarge(limit: number): Response {
   return storageError(
