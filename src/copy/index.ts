@@ -69,6 +69,11 @@ export const authCopy = {
   sessionError: { title: 'Session Error', description: 'Could not retrieve current session.' },
   loggedOut: { title: 'Logged Out', description: 'You have been logged out.' },
   logoutFailed: 'Logout Failed',
+  /** ours: the session ended without a logout here (it expired for good, or ended in another tab). */
+  sessionEnded: {
+    title: 'Session Ended',
+    description: 'Your session has expired or was ended elsewhere. Please log in again.',
+  },
   /** ours: spec §5 requires both fields without quoting a message (a browser's `required` speaks first). */
   credentialsRequired: { title: 'Missing Information', description: 'Please enter your email and password.' },
 } as const;

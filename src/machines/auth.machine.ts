@@ -1,4 +1,4 @@
-import { assign, fromCallback, fromPromise, raise, setup, stateIn } from 'xstate';
+import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
 import type { EventObject } from 'xstate';
 import { authCopy } from '../copy/index.ts';
 import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../services/supabase/types.ts';
@@ -34,6 +34,8 @@ export type AuthContext = {
   email: string;
   /** Only while the form is open; cleared when a submit ends and on close. */
   password: string;
+  /** The stored session was dropped (SIGNED_OUT) while it was being read: it had expired for good. */
+  sessionLost: boolean;
 };
 
 /** The facts this machine reports to the root (README protocol). */
@@ -44,8 +46,11 @@ export type AuthFact =
   | { type: 'auth.userUpdated'; user: AuthUser };
 
 export type AuthEvent =
-  /** From the `authChanges` actor. */
-  | { type: 'auth.change'; change: AuthChange }
+  /**
+   * From the `authChanges` actor; `expected` when this machine raises the change a request of its own
+   * implies (a logout), so only a session that ends unasked is announced.
+   */
+  | { type: 'auth.change'; change: AuthChange; expected?: boolean }
   | { type: 'auth.open'; mode: AuthMode }
   | { type: 'auth.toggleMode' }
   | { type: 'auth.close' }
@@ -112,6 +117,11 @@ export const authMachine = setup({
       return user != null && context.user != null && user.id !== context.user.id;
     },
     changeIsUserUpdate: ({ event }) => changeOf(event)?.event === 'USER_UPDATED',
+    signedOutUnasked: ({ event }) =>
+      event.type === 'auth.change' && event.change.event === 'SIGNED_OUT' && event.expected !== true,
+    /** The session ended without a logout of ours: expired for good, or ended in another tab. */
+    sessionEndedUnasked: and(['signedOutUnasked', not(stateIn('#auth.signOut.requesting'))]),
+    sessionWasLost: ({ context }) => context.sessionLost,
   },
 }).createMachine({
   id: 'auth',
@@ -122,6 +132,7 @@ export const authMachine = setup({
     user: null,
     email: '',
     password: '',
+    sessionLost: false,
   }),
   states: {
     session: {
@@ -144,6 +155,8 @@ export const authMachine = setup({
             // event (INITIAL_SESSION) says what getSession says, and anything later arrives
             // after it and is handled below.
             loading: {
+              // supabase-js drops a stored session it cannot refresh (SIGNED_OUT) before the read answers.
+              on: { 'auth.change': { guard: 'sessionEndedUnasked', actions: assign({ sessionLost: true }) } },
               invoke: {
                 id: 'getSession',
                 src: 'getSession',
@@ -154,6 +167,14 @@ export const authMachine = setup({
                     actions: [
                       assign({ user: ({ event }) => event.output }),
                       { type: 'report', params: ({ event }) => ({ type: 'auth.ready', user: event.output }) },
+                    ],
+                  },
+                  {
+                    guard: 'sessionWasLost',
+                    target: 'signedOut',
+                    actions: [
+                      { type: 'showToast', params: { ...authCopy.sessionEnded, variant: 'destructive' } },
+                      { type: 'report', params: { type: 'auth.ready', user: null } },
                     ],
                   },
                   {
@@ -190,6 +211,15 @@ export const authMachine = setup({
             signedIn: {
               on: {
                 'auth.change': [
+                  {
+                    guard: 'sessionEndedUnasked',
+                    target: 'signedOut',
+                    actions: [
+                      'forgetUser',
+                      { type: 'report', params: { type: 'auth.signedOut' } },
+                      { type: 'showToast', params: { ...authCopy.sessionEnded, variant: 'destructive' } },
+                    ],
+                  },
                   {
                     guard: 'changeHasNoUser',
                     target: 'signedOut',
@@ -405,7 +435,7 @@ export const authMachine = setup({
               target: 'idle',
               actions: [
                 { type: 'showToast', params: authCopy.loggedOut },
-                raise({ type: 'auth.change', change: { event: 'SIGNED_OUT', user: null } }),
+                raise({ type: 'auth.change', change: { event: 'SIGNED_OUT', user: null }, expected: true }),
               ],
             },
             onError: {

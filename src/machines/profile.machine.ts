@@ -20,6 +20,8 @@ import { notProvided, report, showToast } from './shared.ts';
 // - 'Database Sync Error': writing a wallet the user has just connected into the profile failed.
 // - 'Update Failed': saving the edit form failed (or its website was refused).
 // A failed auth metadata update is only logged (logFailure), never shown.
+// A profile that could not be read or created is read again after 1, 2, 5, then every 10 s; only
+// the first failure of such a run is shown, so a backend that is down does not repeat its toast.
 //
 // The session-start sync is silent when it succeeds: it runs right after sign-in, and a toast
 // would replace 'Login Successful!'. The wallet toasts answer a wallet the user links or unlinks.
@@ -51,6 +53,8 @@ export type ProfileContext = {
   metadataPatch: UserMetadata;
   /** Storage path of the avatar just uploaded, until its public URL is known. */
   avatarPath: string | null;
+  /** Failed reads (or creations) in a row since the profile was last read; sets the retry wait. */
+  failures: number;
 };
 
 export type ProfileEvent =
@@ -108,6 +112,7 @@ const IDLE: Omit<ProfileContext, 'user'> = {
   justCreated: false,
   metadataPatch: {},
   avatarPath: null,
+  failures: 0,
 };
 
 /** Reports the profile as it is after the assigns before it in the same transition. */
@@ -118,6 +123,8 @@ const reportProfile = {
     profile: context.profile,
   }),
 } as const;
+
+const PROFILE_RETRY_MS = [1000, 2000, 5000, 10_000] as const;
 
 const destructive = (title: string, description: string) =>
   ({ title, description, variant: 'destructive' }) as const;
@@ -170,6 +177,7 @@ export const profileMachine = setup({
           : context.draft,
     }),
     discardEdits: assign({ draft: null, draftAvatarUrl: null }),
+    countFailure: assign({ failures: ({ context }) => context.failures + 1 }),
   },
   guards: {
     metadataWalletDiffers: ({ context }) => {
@@ -185,12 +193,20 @@ export const profileMachine = setup({
       context.walletIntent.address === null &&
       (!!context.profile?.wallet_address || !!context.user?.metadata.wallet_address),
     hasProfile: ({ context }) => context.profile !== null,
+    /** A retry of a read that already failed: its failure was shown once, so this one is quiet. */
+    isRetry: ({ context }) => context.failures > 0,
     websiteRefused: ({ event }) => event.type === 'profile.save' && !isWebsiteAllowed(event.website),
     avatarTypeRefused: ({ event }) =>
       event.type === 'profile.uploadAvatar' &&
       !(profileCopy.avatarTypes as readonly string[]).includes(event.file.type),
     avatarTooLarge: ({ event }) =>
       event.type === 'profile.uploadAvatar' && event.file.size > AVATAR_MAX_BYTES,
+  },
+  delays: {
+    // A backend that is down at sign-in: read again after 1, 2, 5, then every 10 s, as the
+    // notifications feed reconnects, so the profile comes back on its own when the backend does.
+    profileRetry: ({ context }) =>
+      PROFILE_RETRY_MS[Math.min(context.failures, PROFILE_RETRY_MS.length) - 1] ?? 10_000,
   },
 }).createMachine({
   id: 'profile',
@@ -221,7 +237,7 @@ export const profileMachine = setup({
               { guard: ({ event }) => event.output === null, target: 'creating' },
               {
                 target: 'reconciling',
-                actions: [assign({ profile: ({ event }) => event.output }), reportProfile],
+                actions: [assign({ profile: ({ event }) => event.output, failures: 0 }), reportProfile],
               },
             ],
             onError: [
@@ -234,12 +250,16 @@ export const profileMachine = setup({
                   params: ({ event }) => destructive(profileCopy.fetchError, failureMessage(event.error)),
                 },
               },
+              { guard: 'isRetry', target: 'failed', actions: 'countFailure' },
               {
                 target: 'failed',
-                actions: {
-                  type: 'showToast',
-                  params: ({ event }) => destructive(profileCopy.fetchError, failureMessage(event.error)),
-                },
+                actions: [
+                  {
+                    type: 'showToast',
+                    params: ({ event }) => destructive(profileCopy.fetchError, failureMessage(event.error)),
+                  },
+                  'countFailure',
+                ],
               },
             ],
           },
@@ -255,15 +275,25 @@ export const profileMachine = setup({
             }),
             onDone: {
               target: 'reconciling',
-              actions: [assign({ profile: ({ event }) => event.output, justCreated: true }), reportProfile],
+              actions: [
+                assign({ profile: ({ event }) => event.output, justCreated: true, failures: 0 }),
+                reportProfile,
+              ],
             },
-            onError: {
-              target: 'failed',
-              actions: {
-                type: 'showToast',
-                params: ({ event }) => destructive(profileCopy.profileSyncError, failureMessage(event.error)),
+            onError: [
+              { guard: 'isRetry', target: 'failed', actions: 'countFailure' },
+              {
+                target: 'failed',
+                actions: [
+                  {
+                    type: 'showToast',
+                    params: ({ event }) =>
+                      destructive(profileCopy.profileSyncError, failureMessage(event.error)),
+                  },
+                  'countFailure',
+                ],
               },
-            },
+            ],
           },
         },
         // Spec §4: the metadata wallet wins when it differs; otherwise the profile's stays.
@@ -542,8 +572,9 @@ export const profileMachine = setup({
             },
           },
         },
-        // The profile could not be read or created; a user update tries again.
+        // The profile could not be read or created: tried again after a wait, or at once on a user update.
         failed: {
+          after: { profileRetry: 'loading' },
           on: { 'session.userUpdated': { target: 'loading', actions: 'takeUser' } },
         },
       },

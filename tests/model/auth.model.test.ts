@@ -31,9 +31,14 @@ describeModel({
   deferredActors: ['getSession', 'signIn', 'signUp', 'signOut'],
   provide,
   input: { clientAvailable: true, emailRedirectTo: 'http://127.0.0.1:5173' },
-  // The form's text is not part of a vertex: what matters is the state and who is signed in.
+  // The form's text is not part of a vertex: what matters is the state, who is signed in and
+  // whether a stored session was dropped while it was read.
   serializeState: (snapshot) =>
-    JSON.stringify({ value: snapshot.value, user: snapshot.context.user?.id ?? null }),
+    JSON.stringify({
+      value: snapshot.value,
+      user: snapshot.context.user?.id ?? null,
+      lost: snapshot.context.sessionLost,
+    }),
   events: {
     'auth.open': [
       { type: 'auth.open', mode: 'login' },

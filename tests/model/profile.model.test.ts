@@ -41,6 +41,8 @@ describeModel({
       profile: snapshot.context.profile && { wallet: snapshot.context.profile.wallet_address },
       metadataWallet: snapshot.context.user?.metadata.wallet_address,
       intent: snapshot.context.walletIntent,
+      // A first failure and a retry's failure take different transitions.
+      retrying: snapshot.context.failures > 0,
     }),
   events: {
     'session.started': [

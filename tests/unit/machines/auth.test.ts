@@ -173,12 +173,24 @@ describe('auth machine: session changes while signed out', () => {
 });
 
 describe('auth machine: session changes while signed in', () => {
-  it('SIGNED_OUT signs out, forgets the user and reports it', async () => {
+  it("SIGNED_OUT unasked (expired, or another tab) signs out and says 'Session Ended'", async () => {
     const t = await signedIn();
     t.stream.emit({ event: 'SIGNED_OUT', user: null });
     expect(t.matches('session.available.signedOut')).toBe(true);
     expect(t.snapshot().context.user).toBeNull();
     expect(t.reports).toEqual([{ type: 'auth.signedOut' }]);
+    expect(t.toasts).toEqual([{ ...authCopy.sessionEnded, variant: 'destructive' }]);
+  });
+
+  it("says 'Session Ended' when the stored session is dropped while it is read", async () => {
+    const t = start();
+    // supabase-js could not refresh the stored session: it drops it, then the read finds none.
+    t.stream.emit({ event: 'SIGNED_OUT', user: null });
+    t.sessions[0]?.resolve(null);
+    await settle();
+    expect(t.matches('session.available.signedOut')).toBe(true);
+    expect(t.reports).toEqual([{ type: 'auth.ready', user: null }]);
+    expect(t.toasts).toEqual([{ ...authCopy.sessionEnded, variant: 'destructive' }]);
   });
 
   it('USER_UPDATED keeps the new user and reports the update', async () => {

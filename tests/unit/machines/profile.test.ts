@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { SimulatedClock, createActor, fromPromise } from 'xstate';
 import { authCopy, profileCopy } from '../../../src/copy/index.ts';
 import {
   AVATAR_MAX_BYTES,
@@ -74,7 +74,8 @@ function start() {
       avatarPublicUrl: deferredActor<string | null, { path: string }>(publicUrls),
     },
   });
-  const actor = createActor(machine).start();
+  const clock = new SimulatedClock();
+  const actor = createActor(machine, { clock }).start();
   const send = (event: ProfileEvent) => actor.send(event);
   const context = () => actor.getSnapshot().context;
   const state = () => actor.getSnapshot().value;
@@ -84,6 +85,7 @@ function start() {
   };
   return {
     actor,
+    clock,
     send,
     context,
     state,
@@ -174,6 +176,31 @@ describe('profile machine: loading on session start', () => {
     t.fetches[1]?.resolve(row());
     await settle();
     expect(t.state()).toEqual({ signedIn: 'ready' });
+  });
+
+  it('reads again after 1, 2, 5 and 10 s while the backend is down, showing the failure only once', async () => {
+    const t = start();
+    t.send({ type: 'session.started', user: ada });
+    t.fetches[0]?.reject(new Error('Failed to fetch'));
+    await settle();
+    for (const [index, wait] of [1000, 2000, 5000, 10_000, 10_000].entries()) {
+      t.clock.increment(wait - 1);
+      expect(t.fetches).toHaveLength(index + 1);
+      t.clock.increment(1);
+      expect(t.fetches).toHaveLength(index + 2);
+      t.fetches[index + 1]?.reject(new Error('Failed to fetch'));
+      await settle();
+    }
+    expect(t.toasts).toEqual([
+      { title: profileCopy.fetchError, description: 'Failed to fetch', variant: 'destructive' },
+    ]);
+    // The backend is back: the next read lands, and a later failure is shown again.
+    t.clock.increment(10_000);
+    t.fetches.at(-1)?.resolve(row());
+    await settle();
+    expect(t.state()).toEqual({ signedIn: 'ready' });
+    expect(t.context().failures).toBe(0);
+    expect(t.reports).toContainEqual({ type: 'profile.loaded', profile: row() });
   });
 
   it("shows 'Profile Sync Error' when the missing profile cannot be created", async () => {
