@@ -183,7 +183,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
         await feed.stop();
+        // PGlite's Emscripten runtime sets process.exitCode to 0 when it shuts down, which would
+        // hide a failure the process has already recorded (a test runner's): keep what was there.
+        const exitCode = process.exitCode;
         await connection.close();
+        process.exitCode = exitCode;
       })();
       return closing;
     },
