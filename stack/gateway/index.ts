@@ -21,6 +21,7 @@ import { attachRealtime } from './realtime/server.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { createStorageHandler } from './storage.ts';
 import { startTatumEmulator, type TatumEmulator } from './tatum/index.ts';
+import { keepingExitCode } from './exit-code.ts';
 
 // The local Supabase: lite's App (Auth + PostgREST on PGlite) behind one HTTP
 // server, with our Storage, Realtime and Functions endpoints in front of it.
@@ -58,7 +59,11 @@ export type Gateway = {
 const PROJECT_DIR = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const SQL_DIR = join(PROJECT_DIR, 'stack', 'sql');
 
-export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+export function startGateway(options: GatewayOptions): Promise<Gateway> {
+  return keepingExitCode(() => start(options));
+}
+
+async function start(options: GatewayOptions): Promise<Gateway> {
   // lite and its dependencies must not phone home from a developer's machine.
   process.env['LITE_TELEMETRY'] = '0';
   process.env['DO_NOT_TRACK'] = '1';
@@ -183,11 +188,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
         await feed.stop();
-        // PGlite's Emscripten runtime sets process.exitCode to 0 when it shuts down, which would
-        // hide a failure the process has already recorded (a test runner's): keep what was there.
-        const exitCode = process.exitCode;
-        await connection.close();
-        process.exitCode = exitCode;
+        await keepingExitCode(() => connection.close());
       })();
       return closing;
     },
