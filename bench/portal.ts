@@ -226,10 +226,10 @@ try {
     await writeDocsSection(join(PROJECT_DIR, 'docs', 'benchmarks.md'), 'bench', section);
     step('wrote docs/benchmarks.md');
   }
-  if (overBudget) {
+  if (overBudget)
     console.error(`[bench] entry JS ${kB(portalEntry.gzip)} is over the ${kB(ENTRY_BUDGET_BYTES)} budget`);
-    process.exitCode = 1;
-  }
+  // Said outright: the gateway's PGlite leaves its own statuses (99, 100) in process.exitCode.
+  process.exitCode = overBudget ? 1 : 0;
 } finally {
   await cleanUp();
 }
