@@ -237,16 +237,14 @@ describe('portal screen', () => {
     expect(await balance(page, balanceCopy.native).boundingBox()).toEqual(boxBefore);
   });
 
-  it("shows 'Error' in red and 'Balance Fetch Error' when the balances cannot be fetched", async () => {
+  it("shows 'Error' in red and 'Balance Fetch Error' when the balances cannot be fetched, then recovers on refresh", async () => {
     const { page } = await openWithWallet({ account: viewer });
     await connect(page, viewer.address);
     await balancesLoaded(page);
     const { rpcUrl } = e2e().chain;
     const { tatumApiUrl } = gatewayFor('full');
-    await page.route(
-      (url) => url.href.startsWith(rpcUrl) || url.href.startsWith(tatumApiUrl),
-      (route) => route.abort('connectionrefused'),
-    );
+    const nodeDown = (url: URL) => url.href.startsWith(rpcUrl) || url.href.startsWith(tatumApiUrl);
+    await page.route(nodeDown, (route) => route.abort('connectionrefused'));
     await button(page, portalCopy.refreshBalances).click();
     await toast(page, balanceCopy.fetchError).waitFor();
     await expect.poll(() => balance(page, balanceCopy.native).textContent()).toBe(balanceCopy.error);
@@ -254,6 +252,12 @@ describe('portal screen', () => {
     const red = await dangerColour(page);
     expect(await colourOf(page, balanceCopy.native)).toBe(red);
     expect(await colourOf(page, balanceCopy.token)).toBe(red);
+
+    // The node is back: a refresh shows both balances again.
+    await page.unroute(nodeDown);
+    await button(page, portalCopy.refreshBalances).click();
+    await expect.poll(() => balance(page, balanceCopy.native).textContent()).toMatch(/^[\d.]+$/);
+    await expect.poll(() => balance(page, balanceCopy.token).textContent()).toMatch(/^[\d.]+$/);
   });
 
   it('runs the webhook demo: create, list and delete the first, one operation at a time', async () => {

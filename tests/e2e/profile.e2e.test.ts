@@ -1,24 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appCopy, authCopy, dialogCopy, profileCopy, shellCopy } from '../../src/copy/index.ts';
+import { authCopy, dialogCopy, profileCopy, shellCopy } from '../../src/copy/index.ts';
 import { IMAGES } from '../support/clients.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal, PHONE_VIEWPORT } from './support/browser.ts';
-import { admin, signUpThroughUi, toast } from './support/ui.ts';
+import { admin, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
 
 // Spec §2 edit profile, §4 "an avatar upload fills the avatar URL but is
 // persisted only on Save", §5 profile fields, §8 profile toasts.
 
 const signUp = async (page: Page) => (await signUpThroughUi(page, 'profile')).email;
-
-async function openProfile(page: Page) {
-  await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
-  await page.getByRole('button', { name: appCopy.menu.profile, exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: dialogCopy.profile.title });
-  // Prefilled once the profile has loaded.
-  await dialog.getByLabel(dialogCopy.profile.username, { exact: true }).waitFor();
-  return dialog;
-}
 
 async function storedProfile(email: string) {
   const { data, error } = await admin().from('profiles').select('*').eq('email', email).single();
@@ -30,7 +21,7 @@ describe('edit profile dialog', () => {
   it('uploads an avatar shown at once, persists it only on Save, and keeps it after a reload', async () => {
     const { page, pageErrors } = await openPortal();
     const email = await signUp(page);
-    let dialog = await openProfile(page);
+    let dialog = await openProfileDialog(page);
     expect(await dialog.getByLabel(dialogCopy.profile.username, { exact: true }).inputValue()).toBe(
       email.split('@')[0],
     );
@@ -69,7 +60,7 @@ describe('edit profile dialog', () => {
 
     await page.reload();
     await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
-    dialog = await openProfile(page);
+    dialog = await openProfileDialog(page);
     expect(await dialog.getByRole('img', { name: dialogCopy.profile.avatarAlt }).getAttribute('src')).toBe(
       src,
     );
@@ -85,7 +76,7 @@ describe('edit profile dialog', () => {
   it('drops an uploaded avatar that was not saved when the dialog closes', async () => {
     const { page } = await openPortal({ colorScheme: 'dark' });
     const email = await signUp(page);
-    let dialog = await openProfile(page);
+    let dialog = await openProfileDialog(page);
     expect(await runAxe(page, 'profile dialog, dark', { include: '[role="dialog"]' })).toEqual([]);
     await dialog
       .getByLabel(dialogCopy.profile.chooseAvatar, { exact: true })
@@ -94,7 +85,7 @@ describe('edit profile dialog', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
-    dialog = await openProfile(page);
+    dialog = await openProfileDialog(page);
     expect(await dialog.getByRole('img', { name: dialogCopy.profile.noAvatar }).count()).toBe(1);
     expect((await storedProfile(email)).avatar_url).toBeNull();
   });
@@ -102,7 +93,7 @@ describe('edit profile dialog', () => {
   it('refuses a javascript: website with the reason and keeps what was typed', async () => {
     const { page } = await openPortal({ viewport: PHONE_VIEWPORT });
     const email = await signUp(page);
-    const dialog = await openProfile(page);
+    const dialog = await openProfileDialog(page);
     const website = dialog.getByLabel(dialogCopy.profile.website, { exact: true });
     expect(await website.getAttribute('type')).toBe('url');
     await dialog.getByLabel(dialogCopy.profile.fullName, { exact: true }).fill('Typed Name');
@@ -128,7 +119,7 @@ describe('edit profile dialog', () => {
       alerts.push(alert.message());
       void alert.dismiss();
     });
-    const dialog = await openProfile(page);
+    const dialog = await openProfileDialog(page);
     const markup = '<img src=x onerror=alert(1)>';
     await dialog.getByLabel(dialogCopy.profile.username, { exact: true }).fill(markup);
     await dialog.getByRole('button', { name: dialogCopy.profile.save, exact: true }).click();

@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
-import { createPublicClient, erc20Abi, formatUnits, http, parseUnits } from 'viem';
+import { formatUnits, parseUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { balanceCopy, sendCopy, shellCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
 import { e2eAccount } from './support/accounts.ts';
+import { tokenBalance } from './support/chain.ts';
 import { openPortal, type PortalOptions, type WalletSetup } from './support/browser.ts';
 import { e2e } from './support/context.ts';
 
@@ -45,17 +46,6 @@ function form(page: Page) {
 
 function balance(page: Page, label: string) {
   return page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
-}
-
-async function tokenBalance(address: `0x${string}`): Promise<bigint> {
-  const { rpcUrl, tokenAddress } = e2e().chain;
-  const reader = createPublicClient({ transport: http(rpcUrl) });
-  return reader.readContract({
-    address: tokenAddress,
-    abi: erc20Abi,
-    functionName: 'balanceOf',
-    args: [address],
-  });
 }
 
 describe('send form', () => {

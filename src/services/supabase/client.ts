@@ -14,6 +14,10 @@ export type SupabaseClientConfig = {
 /** The portal's one supabase-js client (spec §6: the anonymous key, the session as bearer token). */
 export function createSupabaseClient(config: SupabaseClientConfig): SupabaseClient<Database> {
   return createClient<Database>(config.url, config.anonKey, {
+    // The machines decide when to read again (the profile's and the feed's back-off, a user's
+    // refresh); postgrest-js's own retries would only hold a failure back for 7 s before anyone
+    // hears of it.
+    db: { retry: false },
     ...(config.realtimeTransport === undefined
       ? {}
       : { realtime: { transport: config.realtimeTransport as WebSocketLikeConstructor } }),

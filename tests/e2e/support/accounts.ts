@@ -31,6 +31,10 @@ const ROLES = {
   sink: 10,
   /** Tatum webhooks: the address subscribed. */
   webhooks: 11,
+  /** faults.e2e: the wallet whose send is cancelled mid-way (it never sends). */
+  faults: 12,
+  /** secrets.e2e: a real send, its key swept for afterwards; pays `sink`. */
+  secrets: 13,
 } as const;
 
 export type E2eRole = keyof typeof ROLES;

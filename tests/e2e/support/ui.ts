@@ -1,5 +1,5 @@
-import type { Page } from 'playwright-core';
-import { authCopy, dialogCopy } from '../../../src/copy/index.ts';
+import type { Locator, Page } from 'playwright-core';
+import { appCopy, authCopy, dialogCopy, shellCopy } from '../../../src/copy/index.ts';
 import { anonClient, PASSWORD, serviceClient, uniqueEmail } from '../../support/clients.ts';
 import { gatewayFor } from './context.ts';
 
@@ -29,4 +29,13 @@ export async function signUpThroughUi(page: Page, label: string): Promise<{ emai
   });
   if (error || !data.user) throw new Error(`could not read the user id: ${error?.message}`);
   return { email, userId: data.user.id };
+}
+
+/** Opens Edit Profile from the user menu and waits until its form holds the loaded profile. */
+export async function openProfileDialog(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+  await page.getByRole('button', { name: appCopy.menu.profile, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: dialogCopy.profile.title });
+  await dialog.getByLabel(dialogCopy.profile.username, { exact: true }).waitFor();
+  return dialog;
 }

@@ -1,0 +1,240 @@
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import {
+  authCopy,
+  balanceCopy,
+  dialogCopy,
+  notificationCopy,
+  portalCopy,
+  profileCopy,
+  sendCopy,
+  shellCopy,
+} from '../../src/copy/index.ts';
+import { e2eAccount } from './support/accounts.ts';
+import { openPortal } from './support/browser.ts';
+import { e2e, gatewayFor } from './support/context.ts';
+import { tokenBalance } from './support/chain.ts';
+import { admin, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
+
+// Faults a real portal meets (issue 7/7): the backend down at load and in the
+// middle of an edit, the live feed's socket dropping, the wallet moving in the
+// middle of a send, a session that has expired. Each time the user is told,
+// the rest of the portal keeps working, nothing typed is lost, and the portal
+// comes back by itself when the fault goes.
+
+const wallet = e2eAccount('faults');
+const other = e2eAccount('viewerAlt');
+const recipient = e2eAccount('sink');
+
+// Every socket of the page is routed (its only one is realtime's): Playwright 1.65 routed it
+// neither for a RegExp, a glob nor a URL predicate here, only for a matcher that takes everything.
+const everySocket = () => true;
+
+/** Makes the gateway unreachable for this page (HTTP refused, realtime sockets closed) until restored. */
+async function takeBackendDown(page: Page): Promise<{ restore: () => void }> {
+  const origin = gatewayFor('full').url;
+  let down = true;
+  await page.route(
+    (url) => url.href.startsWith(origin),
+    (route) => (down ? route.abort('connectionrefused') : route.continue()),
+  );
+  await page.routeWebSocket(everySocket, (socket) => {
+    if (down) void socket.close({ code: 1011, reason: 'backend down' });
+    else socket.connectToServer();
+  });
+  return { restore: () => void (down = false) };
+}
+
+function balance(page: Page, label: string) {
+  return page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+}
+
+const menuButton = (page: Page, name: string) =>
+  page.getByRole('button', { name: shellCopy.userMenu(name), exact: true });
+
+/** Renames the user's profile row once the portal has created it (right after sign-up). */
+async function setUsername(userId: string, username: string) {
+  await expect
+    .poll(async () => (await admin().from('profiles').select('id').eq('id', userId)).data?.length, {
+      timeout: 10_000,
+    })
+    .toBe(1);
+  const { error } = await admin().from('profiles').update({ username }).eq('id', userId);
+  if (error) throw new Error(error.message);
+}
+
+describe('faults', () => {
+  it('opens with the backend down: says so, keeps the wallet working, and recovers when it returns', async () => {
+    const { page } = await openPortal({ wallet: { account: wallet, connected: true } });
+    const { userId } = await signUpThroughUi(page, 'faults-load');
+    await setUsername(userId, 'faulty-ada');
+    await menuButton(page, 'faulty-ada')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
+
+    const backend = await takeBackendDown(page);
+    await page.reload();
+    // The reads that failed say so (one toast at a time: the profile's or the notifications').
+    await page
+      .locator('[aria-live]')
+      .getByText(new RegExp(`^(${profileCopy.fetchError}|${notificationCopy.fetchError})$`))
+      .waitFor();
+    // Still signed in (the session is kept in the browser), and the chain is still there.
+    await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
+    await expect.poll(() => balance(page, balanceCopy.token).textContent()).toMatch(/^[\d.]+$/);
+
+    // Something happens while the backend is away; the portal picks it up once it is back.
+    await admin()
+      .from('user_notifications')
+      .insert({ user_id: userId, title: 'While you were away', message: 'Missed while offline' });
+    backend.restore();
+    await menuButton(page, 'faulty-ada').waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('button', { name: shellCopy.notifications(1), exact: true })
+      .waitFor({ timeout: 30_000 });
+  });
+
+  it('keeps an unsaved profile edit when the backend goes down mid-session, and saves it once it is back', async () => {
+    const { page } = await openPortal();
+    const { userId } = await signUpThroughUi(page, 'faults-edit');
+    const dialog = await openProfileDialog(page);
+    const username = dialog.getByLabel(dialogCopy.profile.username, { exact: true });
+    const fullName = dialog.getByLabel(dialogCopy.profile.fullName, { exact: true });
+    await username.fill('kept-edit');
+    await fullName.fill('Kept While Offline');
+
+    const backend = await takeBackendDown(page);
+    await dialog.getByRole('button', { name: dialogCopy.profile.save, exact: true }).click();
+    await toast(page, profileCopy.updateFailed).waitFor();
+    expect(await username.inputValue()).toBe('kept-edit');
+    expect(await fullName.inputValue()).toBe('Kept While Offline');
+
+    backend.restore();
+    await dialog.getByRole('button', { name: dialogCopy.profile.save, exact: true }).click();
+    await toast(page, profileCopy.updated).waitFor();
+    const { data } = await admin().from('profiles').select('username, full_name').eq('id', userId).single();
+    expect(data).toEqual({ username: 'kept-edit', full_name: 'Kept While Offline' });
+  });
+
+  it('reconnects the live feed after its socket drops, waiting longer each time, and shows what it missed', async () => {
+    const { page } = await openPortal();
+    const attempts: number[] = [];
+    const live: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
+    let refuse = 0;
+    await page.routeWebSocket(everySocket, (socket) => {
+      attempts.push(Date.now());
+      if (refuse > 0) {
+        refuse -= 1;
+        void socket.close({ code: 1011, reason: 'dropped' });
+        return;
+      }
+      live.push({ page: socket, server: socket.connectToServer() });
+    });
+    // Routing replaces the page's WebSocket; a page loaded before may already hold the real one.
+    await page.reload();
+    const { userId } = await signUpThroughUi(page, 'faults-feed');
+    await expect.poll(() => live.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    // The feed is live once a row arrives as a toast (only the feed brings toasts; a re-read does not).
+    await admin()
+      .from('user_notifications')
+      .insert({ user_id: userId, title: 'Feed is live', message: 'First over the socket' });
+    await toast(page, 'Feed is live').waitFor();
+    await page.getByRole('button', { name: shellCopy.notifications(1), exact: true }).waitFor();
+
+    // The socket drops and the next three tries are refused.
+    refuse = 3;
+    const droppedAt = Date.now();
+    const current = live.at(-1);
+    await current?.server.close();
+    await current?.page.close({ code: 1006, reason: 'dropped' });
+    await admin()
+      .from('user_notifications')
+      .insert({ user_id: userId, title: 'Sent while the feed was down', message: 'Missed by the feed' });
+
+    await page
+      .getByRole('button', { name: shellCopy.notifications(2), exact: true })
+      .waitFor({ timeout: 45_000 });
+    await page.getByRole('button', { name: shellCopy.notifications(2), exact: true }).click();
+    await page
+      .getByRole('dialog', { name: dialogCopy.notifications.title })
+      .getByText('Sent while the feed was down', { exact: true })
+      .waitFor();
+    const retries = attempts.filter((at) => at >= droppedAt);
+    expect(retries.length).toBeGreaterThanOrEqual(4);
+    // Each wait is longer than the one before (1, 2, 5 s…), not a tight loop.
+    const gaps = retries.slice(1).map((at, index) => at - (retries[index] ?? at));
+    expect(gaps.slice(0, 3)).toEqual([...gaps.slice(0, 3)].sort((a, b) => a - b));
+    expect(gaps[0]).toBeGreaterThanOrEqual(500);
+  });
+
+  for (const [what, move] of [
+    [
+      'account',
+      (page: Page) =>
+        page.evaluate((next) => window.__mockWallet?.emitAccountsChanged([next]), other.address),
+    ],
+    ['chain', (page: Page) => page.evaluate(() => window.__mockWallet?.emitChainChanged(1))],
+  ] as const) {
+    it(`cancels a send when the wallet switches ${what} before it is broadcast, and sends nothing`, async () => {
+      const { page } = await openPortal({
+        wallet: { account: wallet, otherAccounts: [other], connected: true },
+      });
+      await page.getByRole('button', { name: portalCopy.refreshBalances }).waitFor();
+      const before = await tokenBalance(recipient.address);
+      const { rpcUrl } = e2e().chain;
+      // The node answers slowly, so the send is still being prepared when the wallet moves.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.href.startsWith(rpcUrl),
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+      );
+      await page.getByLabel(sendCopy.recipient, { exact: true }).fill(recipient.address);
+      await page.getByLabel(sendCopy.amount, { exact: true }).fill('1');
+      const key = page.getByLabel(sendCopy.privateKey, { exact: true });
+      await key.fill(wallet.privateKey);
+      await page.getByRole('button', { name: sendCopy.submit, exact: true }).click();
+      await page.getByRole('button', { name: sendCopy.submitting, exact: true }).waitFor();
+
+      await move(page);
+      release();
+      await toast(page, sendCopy.transferCancelled).waitFor();
+      await toast(page, sendCopy.cancelledWalletChanged).waitFor();
+      expect(await key.inputValue()).toBe('');
+      expect(await page.getByLabel(sendCopy.recipient, { exact: true }).inputValue()).toBe(recipient.address);
+      await page.waitForTimeout(1000);
+      expect(await tokenBalance(recipient.address)).toBe(before);
+    });
+  }
+
+  it('refreshes an expired session on load, and says clearly when it cannot be refreshed', async () => {
+    const { page } = await openPortal();
+    await signUpThroughUi(page, 'faults-session');
+    const expire = (refreshToken: string | null) =>
+      page.evaluate((token) => {
+        const key = Object.keys(localStorage).find((name) => /^sb-.+-auth-token$/.test(name));
+        if (!key) throw new Error('no stored session');
+        const session = JSON.parse(localStorage.getItem(key) ?? '{}') as Record<string, unknown>;
+        session['expires_at'] = Math.floor(Date.now() / 1000) - 60;
+        if (token !== null) session['refresh_token'] = token;
+        localStorage.setItem(key, JSON.stringify(session));
+      }, refreshToken);
+
+    // Expired, with a good refresh token: the user stays signed in, nothing to say.
+    await expire(null);
+    await page.reload();
+    await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await toast(page, authCopy.sessionEnded.title).count()).toBe(0);
+
+    // Expired, and the refresh token no longer works: signed out, and told to log in again.
+    await expire('no-longer-valid');
+    await page.reload();
+    await toast(page, authCopy.sessionEnded.title).waitFor();
+    await toast(page, authCopy.sessionEnded.description).waitFor();
+    await page.getByRole('button', { name: authCopy.login, exact: true }).waitFor();
+  });
+});
