@@ -1,6 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import {
+  HEADERS_FILE,
+  headersFile,
+  pagePolicy,
+  POLICY_HEADER,
+  policyFromHeadersFile,
+  withPolicyMeta,
+} from './scripts/lib/content-security-policy.ts';
 import { BOOT_SHELL_CSS, BOOT_SHELL_HTML } from './src/app/boot-shell.ts';
+import type { RawEnv } from './src/config/app-config.ts';
 
 /** Writes the boot shell (src/app/boot-shell.ts) into index.html, so the first paint needs no JavaScript. */
 const bootShell = (): Plugin => ({
@@ -11,8 +22,58 @@ const bootShell = (): Plugin => ({
       .replace('<div id="root"></div>', `<div id="root">${BOOT_SHELL_HTML}</div>`),
 });
 
+/**
+ * The Content-Security-Policy (scripts/lib/content-security-policy.ts). The build computes it from
+ * the VITE_* values the bundle gets and the finished index.html, puts it in index.html as a <meta>
+ * and writes `_headers` next to it. `vite preview` sends that file's policy with every response: it
+ * is read from the build, not recomputed, because preview runs without the build's environment.
+ */
+const contentSecurityPolicy = (): Plugin => {
+  let env: RawEnv = {};
+  return {
+    name: 'ddex-content-security-policy',
+    configResolved(config) {
+      env = Object.fromEntries(
+        Object.entries(config.env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      );
+    },
+    generateBundle: {
+      // After Vite has written index.html (scripts, preloads, the boot shell): the hashes are of the final page.
+      order: 'post',
+      handler(_options, bundle) {
+        const page = bundle['index.html'];
+        if (page?.type !== 'asset')
+          return this.error('the build has no index.html for its Content-Security-Policy');
+        const html = typeof page.source === 'string' ? page.source : new TextDecoder().decode(page.source);
+        const policy = pagePolicy(env, html);
+        page.source = withPolicyMeta(html, policy.meta);
+        this.emitFile({ type: 'asset', fileName: HEADERS_FILE, source: headersFile(policy.header) });
+      },
+    },
+    configurePreviewServer(server) {
+      const file = resolve(server.config.root, server.config.build.outDir, HEADERS_FILE);
+      let warned = false;
+      server.middlewares.use((_request, response, next) => {
+        // Read per request: a rebuild (the e2e watch mode) replaces the file under a running preview.
+        let policy: string | null = null;
+        try {
+          policy = policyFromHeadersFile(readFileSync(file, 'utf8'));
+        } catch {
+          // No build in outDir (yet): served without the header, said once below.
+        }
+        if (policy) response.setHeader(POLICY_HEADER, policy);
+        else if (!warned) {
+          warned = true;
+          server.config.logger.warn(`No ${POLICY_HEADER} in ${file}: serving without the header.`);
+        }
+        next();
+      });
+    },
+  };
+};
+
 export default defineConfig({
-  plugins: [react(), bootShell()],
+  plugins: [react(), bootShell(), contentSecurityPolicy()],
   define: {
     // Vite turns `process.env` into `{}` in browser code. The Tatum SDK reads its REST base from
     // process.env.TATUM_URL (there is no option for it), which the Tatum service sets on
