@@ -95,6 +95,9 @@ function optional(value: string): string | null {
 export function isWebsiteAllowed(website: string): boolean {
   const value = website.trim();
   if (value === '') return true;
+  // The database's own rule (profiles_website_is_http): http:// or https:// and no spaces. URL parsing
+  // alone would let 'https:example.com' through, which the database then refuses in its own words.
+  if (!/^https?:\/\/\S+$/i.test(value)) return false;
   try {
     const { protocol } = new URL(value);
     return protocol === 'http:' || protocol === 'https:';

@@ -566,19 +566,25 @@ describe('profile machine: editing', () => {
     expect(t.state()).toEqual({ signedIn: 'ready' });
   });
 
-  it.each(['ftp://ada.dev', 'javascript:alert(1)', 'ada.dev', 'not a url'])(
-    "refuses the website %s before any request: 'Update Failed', the input kept",
-    async (website) => {
-      const t = await ready();
-      t.send({ type: 'profile.save', username: 'ada', full_name: 'Ada L', website });
-      expect(t.toasts).toEqual([
-        { title: profileCopy.updateFailed, description: profileCopy.websiteNotHttp, variant: 'destructive' },
-      ]);
-      expect(t.upserts).toHaveLength(0);
-      expect(t.state()).toEqual({ signedIn: 'ready' });
-      expect(t.context().draft).toEqual({ username: 'ada', full_name: 'Ada L', website });
-    },
-  );
+  it.each([
+    'ftp://ada.dev',
+    'javascript:alert(1)',
+    'ada.dev',
+    'not a url',
+    // URLs the database's check refuses although a URL parser takes them.
+    'https:ada.dev',
+    'http:/ada.dev',
+    'https://ada.dev/a b',
+  ])("refuses the website %s before any request: 'Update Failed', the input kept", async (website) => {
+    const t = await ready();
+    t.send({ type: 'profile.save', username: 'ada', full_name: 'Ada L', website });
+    expect(t.toasts).toEqual([
+      { title: profileCopy.updateFailed, description: profileCopy.websiteNotHttp, variant: 'destructive' },
+    ]);
+    expect(t.upserts).toHaveLength(0);
+    expect(t.state()).toEqual({ signedIn: 'ready' });
+    expect(t.context().draft).toEqual({ username: 'ada', full_name: 'Ada L', website });
+  });
 
   it("shows 'Update Failed' with the message and keeps what was typed and the uploaded avatar", async () => {
     const t = await ready();

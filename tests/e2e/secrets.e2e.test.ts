@@ -1,0 +1,481 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import {
+  createPublicClient,
+  decodeFunctionData,
+  erc20Abi,
+  http,
+  keccak256,
+  parseTransaction,
+  parseUnits,
+  type Hex,
+} from 'viem';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { JournalExport } from '../../src/app/journal-types.ts';
+import { authCopy, dialogCopy, sendCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { devtoolsCopy } from '../../src/ui/devtools/devtools.copy.ts';
+import { uniqueEmail } from '../support/clients.ts';
+import { e2eAccount } from './support/accounts.ts';
+import { openPortal, type Portal } from './support/browser.ts';
+import { e2e, gatewayFor } from './support/context.ts';
+import { toast } from './support/ui.ts';
+
+// Issue 7/7 "Secrets": after a real session — sign-up and sign-in with a
+// password typed into the dialog, a DDEX transfer signed with a private key
+// typed into the send form — neither secret is in any place a browser keeps
+// or shows: storage, IndexedDB, cookies, URLs, the console, the network (the
+// auth calls carry the password, as they must; the signed transaction carries
+// a signature, not the key), the event journal, the DOM. Each place is its own
+// test, so a failure names where the secret leaked; the last test plants a
+// secret in each place and sees every sweep find it, so a clean sweep means
+// something.
+
+const sender = e2eAccount('secrets');
+const recipient = e2eAccount('sink');
+
+const PASSWORD = `Secrets-${randomUUID()}`;
+const KEY = sender.privateKey;
+const KEY_DIGITS = KEY.slice(2).toLowerCase();
+/** As a wallet exports it: 64 hex digits, no 0x. */
+const KEY_AS_TYPED = KEY_DIGITS;
+const AMOUNT = '1.5';
+
+/** Every way each secret could be written down; hex is compared ignoring case, with or without 0x. */
+const SECRET_FORMS: { name: string; in: (text: string) => boolean }[] = [
+  { name: 'password', in: (text) => text.includes(PASSWORD) },
+  { name: 'password (base64)', in: (text) => text.includes(Buffer.from(PASSWORD).toString('base64')) },
+  { name: 'private key (hex)', in: (text) => text.toLowerCase().includes(KEY_DIGITS) },
+  { name: 'private key (decimal)', in: (text) => text.includes(BigInt(KEY).toString(10)) },
+  {
+    name: 'private key (base64)',
+    in: (text) =>
+      text.includes(Buffer.from(KEY_DIGITS, 'hex').toString('base64')) ||
+      text.includes(Buffer.from(KEY_DIGITS, 'hex').toString('base64url')),
+  },
+];
+
+/** The forms of either secret found in `text`. */
+const secretsIn = (text: string): string[] =>
+  SECRET_FORMS.filter((form) => form.in(text)).map((form) => form.name);
+
+const passwordOnly = (found: string[]) => found.every((name) => name.startsWith('password'));
+
+// ---- what the browser sent ----
+
+type SentRequest = { url: string; method: string; headers: string; body: string };
+type Traffic = {
+  requests(): Promise<SentRequest[]>;
+  /** The URL of every WebSocket the page opened (realtime). */
+  sockets: string[];
+  /** Every message the page sent over them. */
+  frames: string[];
+  /** Every URL any frame of the page navigated to, including history.pushState. */
+  navigations: string[];
+};
+
+async function describeRequest(request: Request): Promise<SentRequest> {
+  // allHeaders() adds what the network stack set (cookie, …); a request cut off may never report them.
+  const settled = new Promise<Record<string, string>>((resolve) =>
+    setTimeout(() => resolve(request.headers()), 5_000),
+  );
+  const headers = await Promise.race([request.allHeaders(), settled]);
+  return {
+    url: request.url(),
+    method: request.method(),
+    headers: JSON.stringify(headers),
+    body: request.postDataBuffer()?.toString('utf8') ?? '',
+  };
+}
+
+function recordTraffic(context: BrowserContext, page: Page): Traffic {
+  const requests: Promise<SentRequest>[] = [];
+  const sockets: string[] = [];
+  const frames: string[] = [];
+  const navigations: string[] = [];
+  context.on('request', (request) => requests.push(describeRequest(request)));
+  page.on('websocket', (socket) => {
+    sockets.push(socket.url());
+    socket.on('framesent', ({ payload }) => frames.push(String(payload)));
+  });
+  page.on('framenavigated', (frame) => navigations.push(frame.url()));
+  return { requests: () => Promise.all(requests), sockets, frames, navigations };
+}
+
+// ---- what the browser keeps ----
+
+type BrowserStorage = { localStorage: string; sessionStorage: string; indexedDB: string };
+
+/** Every key and value of both storages, and every record (keys and values) of every IndexedDB store. */
+function browserStorage(page: Page): Promise<BrowserStorage> {
+  return page.evaluate(async () => {
+    const dump = (storage: Storage) =>
+      JSON.stringify(Object.keys(storage).map((key) => [key, storage.getItem(key)]));
+    const ask = <T>(request: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
+      });
+    const hex = (bytes: Uint8Array) =>
+      Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+    // Bytes become hex, so a key stored as raw bytes is found like one stored as text.
+    const plain = async (value: unknown): Promise<unknown> => {
+      if (value instanceof ArrayBuffer) return hex(new Uint8Array(value));
+      if (ArrayBuffer.isView(value))
+        return hex(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      if (value instanceof Blob) return hex(new Uint8Array(await value.arrayBuffer()));
+      if (value instanceof Date) return value.toISOString();
+      if (value instanceof Map) return plain([...value.entries()]);
+      if (value instanceof Set) return plain([...value.values()]);
+      if (Array.isArray(value)) return Promise.all(value.map(plain));
+      if (typeof value === 'object' && value !== null) {
+        const entries = await Promise.all(
+          Object.entries(value).map(async ([key, item]) => [key, await plain(item)] as const),
+        );
+        return Object.fromEntries(entries);
+      }
+      return typeof value === 'bigint' ? value.toString() : value;
+    };
+    const records: unknown[] = [];
+    for (const { name } of await indexedDB.databases()) {
+      if (!name) continue;
+      const db = await ask(indexedDB.open(name));
+      for (const store of Array.from(db.objectStoreNames)) {
+        const objects = db.transaction(store, 'readonly').objectStore(store);
+        const [keys, values] = await Promise.all([ask(objects.getAllKeys()), ask(objects.getAll())]);
+        records.push({ database: name, store, keys: await plain(keys), values: await plain(values) });
+      }
+      db.close();
+    }
+    return {
+      localStorage: dump(localStorage),
+      sessionStorage: dump(sessionStorage),
+      indexedDB: JSON.stringify(records),
+    };
+  });
+}
+
+/** The markup of every frame and the live value of every field (outerHTML shows typed values nowhere). */
+async function domText(page: Page): Promise<{ markup: string; values: string }> {
+  const frames = await Promise.all(
+    page.frames().map((frame) =>
+      frame.evaluate(() => ({
+        markup: document.documentElement.outerHTML,
+        values: Array.from(
+          document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(
+            'input, textarea, select',
+          ),
+          (field) => field.value,
+        ).join('\n'),
+      })),
+    ),
+  );
+  return {
+    markup: frames.map((frame) => frame.markup).join('\n'),
+    values: frames.map((frame) => frame.values).join('\n'),
+  };
+}
+
+/** The page's URL and what it can see of its history: the Navigation API's entries, state, referrer. */
+function historyText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const navigation = (window as { navigation?: { entries(): { url: string | null }[] } }).navigation;
+    return JSON.stringify({
+      href: location.href,
+      referrer: document.referrer,
+      state: history.state as unknown,
+      entries: navigation?.entries().map((entry) => entry.url) ?? [],
+      loads: performance.getEntriesByType('navigation').map((entry) => entry.name),
+    });
+  });
+}
+
+const cookiesText = async (context: BrowserContext) => JSON.stringify(await context.cookies());
+
+const consoleAndErrors = (portal: Portal) =>
+  [portal.consoleText(), ...portal.pageErrors.map((error) => `${error.message}\n${error.stack ?? ''}`)].join(
+    '\n',
+  );
+
+// ---- the session ----
+
+async function authenticate(page: Page, mode: 'signUp' | 'login', email: string) {
+  const opener = mode === 'signUp' ? authCopy.signUp : authCopy.login;
+  await page.getByRole('button', { name: opener, exact: true }).click();
+  const dialog = page.getByRole('dialog', {
+    name: mode === 'signUp' ? authCopy.titleSignUp : authCopy.titleLogin,
+  });
+  await dialog.getByLabel(dialogCopy.auth.email, { exact: true }).fill(email);
+  await dialog.getByLabel(dialogCopy.auth.password, { exact: true }).fill(PASSWORD);
+  await dialog.getByRole('button', { name: opener, exact: true }).click();
+  await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+async function exportJournal(page: Page): Promise<string> {
+  await page.getByRole('button', { name: devtoolsCopy.toggleText, exact: true }).click();
+  const panel = page.getByRole('region', { name: devtoolsCopy.title, exact: true });
+  await panel.getByRole('tab', { name: devtoolsCopy.tabs.journal }).click();
+  const download = page.waitForEvent('download');
+  await panel.getByRole('button', { name: devtoolsCopy.journal.export }).click();
+  return readFile(await (await download).path(), 'utf8');
+}
+
+type Checkpoint = 'signed up' | 'transfer submitted' | 'signed in again';
+
+const session = {
+  portal: null as Portal | null,
+  traffic: null as Traffic | null,
+  storage: [] as [Checkpoint, BrowserStorage][],
+  cookies: [] as [Checkpoint, string][],
+  urls: [] as [string, string][],
+  dom: [] as [string, { markup: string; values: string }][],
+  journal: '',
+};
+
+beforeAll(async () => {
+  const portal = await openPortal({ path: '/?devtools', wallet: { account: sender } });
+  const { page, context } = portal;
+  session.portal = portal;
+  // From the first request of the page the secrets are typed into.
+  session.traffic = recordTraffic(context, page);
+  await page.reload();
+  const checkpoint = async (name: Checkpoint) => {
+    session.storage.push([name, await browserStorage(page)]);
+    session.cookies.push([name, await cookiesText(context)]);
+    session.urls.push([`page.url() ${name}`, page.url()], [`history ${name}`, await historyText(page)]);
+    session.dom.push([name, await domText(page)]);
+  };
+
+  const email = uniqueEmail('secrets');
+  await authenticate(page, 'signUp', email);
+  await checkpoint('signed up');
+
+  await page.getByRole('button', { name: walletCopy.connectYourWallet, exact: true }).click();
+  await page.getByText(shortAddress(sender.address), { exact: true }).waitFor();
+  await page.getByLabel(sendCopy.recipient, { exact: true }).fill(recipient.address);
+  await page.getByLabel(sendCopy.amount, { exact: true }).fill(AMOUNT);
+  await page.getByLabel(sendCopy.privateKey, { exact: true }).fill(KEY_AS_TYPED);
+  // A signed-in send is recorded in the history too: that call is part of the sweep.
+  const recorded = page.waitForResponse((response) =>
+    response.url().includes('/functions/v1/record-transaction'),
+  );
+  await page.getByRole('button', { name: sendCopy.submit, exact: true }).click();
+  session.dom.push(['right after Send was pressed', await domText(page)]);
+  await toast(page, sendCopy.transferSubmitted).waitFor({ timeout: 30_000 });
+  await recorded;
+  await checkpoint('transfer submitted');
+
+  await page.getByRole('button', { name: authCopy.logout, exact: true }).click();
+  await page.getByRole('button', { name: authCopy.login, exact: true }).waitFor();
+  await authenticate(page, 'login', email);
+  await checkpoint('signed in again');
+
+  session.journal = await exportJournal(page);
+  // With the panel open the journal's entries and payloads are in the DOM too.
+  session.dom.push(['with the journal shown', await domText(page)]);
+  session.urls.push(['page.url() at the end', page.url()]);
+});
+
+const started = () => {
+  const { portal, traffic } = session;
+  if (!portal || !traffic) throw new Error('the session did not run');
+  return { portal, traffic };
+};
+
+describe('after sign-up, a signed transfer and sign-in, neither the password nor the private key is', () => {
+  it('in localStorage', () => {
+    for (const [checkpoint, storage] of session.storage) {
+      expect(secretsIn(storage.localStorage), `localStorage, ${checkpoint}`).toEqual([]);
+    }
+    // The sweep read the stored session (supabase-js keeps it here): it is not looking at nothing.
+    expect(session.storage.at(-1)?.[1].localStorage).toMatch(/-auth-token/);
+  });
+
+  it('in sessionStorage', () => {
+    for (const [checkpoint, storage] of session.storage) {
+      expect(secretsIn(storage.sessionStorage), `sessionStorage, ${checkpoint}`).toEqual([]);
+    }
+  });
+
+  it('in IndexedDB (every database, store and record)', () => {
+    for (const [checkpoint, storage] of session.storage) {
+      expect(secretsIn(storage.indexedDB), `IndexedDB, ${checkpoint}`).toEqual([]);
+    }
+  });
+
+  it('in the storage state of any origin the browser kept', async () => {
+    const state = await started().portal.context.storageState({ indexedDB: true });
+    expect(secretsIn(JSON.stringify(state))).toEqual([]);
+  });
+
+  it('in cookies', () => {
+    for (const [checkpoint, cookies] of session.cookies) {
+      expect(secretsIn(cookies), `cookies, ${checkpoint}`).toEqual([]);
+    }
+  });
+
+  it('in the URL or any navigation or history entry', () => {
+    const { traffic } = started();
+    for (const [where, text] of session.urls) expect(secretsIn(text), where).toEqual([]);
+    expect(traffic.navigations.length).toBeGreaterThan(0);
+    for (const url of traffic.navigations) expect(secretsIn(url), `navigated to ${url}`).toEqual([]);
+  });
+
+  it('in the console or an uncaught error', () => {
+    const { portal } = started();
+    expect(secretsIn(consoleAndErrors(portal))).toEqual([]);
+  });
+
+  it('in any request URL or header', async () => {
+    const requests = await started().traffic.requests();
+    const leaks = requests.flatMap(({ method, url, headers }) => [
+      ...secretsIn(url).map((found) => `${found} in the URL of ${method} ${url}`),
+      ...secretsIn(headers).map((found) => `${found} in a header of ${method} ${url}`),
+    ]);
+    expect(leaks).toEqual([]);
+  });
+
+  it('in any request body but the sign-up and sign-in calls, which carry the password and nothing else secret', async () => {
+    const requests = await started().traffic.requests();
+    const gateway = gatewayFor('full').url;
+    const authCall = ({ method, url }: SentRequest): 'signUp' | 'signIn' | null => {
+      const { origin, pathname, searchParams } = new URL(url);
+      if (method !== 'POST' || origin !== gateway) return null;
+      if (pathname === '/auth/v1/signup') return 'signUp';
+      return pathname === '/auth/v1/token' && searchParams.get('grant_type') === 'password' ? 'signIn' : null;
+    };
+    const isAuthCall = (request: SentRequest) => authCall(request) !== null;
+    const leaks = requests
+      .filter((request) => !(isAuthCall(request) && passwordOnly(secretsIn(request.body))))
+      .flatMap(({ method, url, body }) => secretsIn(body).map((found) => `${found} in ${method} ${url}`));
+    expect(leaks).toEqual([]);
+
+    // The sweep reads bodies: the password is where it has to be, once for each time it was typed.
+    const signUps = requests.filter((request) => authCall(request) === 'signUp');
+    const signIns = requests.filter((request) => authCall(request) === 'signIn');
+    expect(signUps.map((request) => secretsIn(request.body))).toEqual([['password']]);
+    expect(signIns.map((request) => secretsIn(request.body))).toEqual([['password']]);
+  });
+
+  it('in the signed transaction sent to the chain, which is signed by the key without holding it', async () => {
+    const requests = await started().traffic.requests();
+    const { rpcUrl, tokenAddress } = e2e().chain;
+    const raw = requests
+      .filter((request) => request.url.startsWith(rpcUrl))
+      .flatMap((request) => {
+        const parsed = JSON.parse(request.body || 'null') as unknown;
+        const calls = (Array.isArray(parsed) ? parsed : [parsed]) as {
+          method?: string;
+          params?: unknown[];
+        }[];
+        return calls.filter((call) => call?.method === 'eth_sendRawTransaction');
+      })
+      .map((call) => call.params?.[0] as Hex);
+    expect(raw).toHaveLength(1);
+    const [signed = '0x'] = raw;
+    expect(secretsIn(signed)).toEqual([]);
+
+    // It is the transfer that was made: to the token, recipient and amount typed, mined from the key's account.
+    const transaction = parseTransaction(signed);
+    expect(transaction.to?.toLowerCase()).toBe(tokenAddress.toLowerCase());
+    expect(decodeFunctionData({ abi: erc20Abi, data: transaction.data ?? '0x' })).toMatchObject({
+      functionName: 'transfer',
+      args: [recipient.address, parseUnits(AMOUNT, 18)],
+    });
+    const receipt = await createPublicClient({ transport: http(rpcUrl) }).waitForTransactionReceipt({
+      hash: keccak256(signed),
+    });
+    expect(receipt.status).toBe('success');
+    expect(receipt.from.toLowerCase()).toBe(sender.address.toLowerCase());
+  });
+
+  it('in any WebSocket message (realtime)', () => {
+    const { traffic } = started();
+    expect(traffic.sockets.length).toBeGreaterThan(0);
+    expect(traffic.sockets.flatMap((url) => secretsIn(url))).toEqual([]);
+    // The realtime subscription's join was sent: the sweep sees what goes over the socket.
+    expect(traffic.frames.some((frame) => frame.includes('phx_join'))).toBe(true);
+    expect(traffic.frames.flatMap((frame) => secretsIn(frame))).toEqual([]);
+  });
+
+  it('in the exported event journal, which recorded both submits with the secrets redacted', () => {
+    expect(secretsIn(session.journal)).toEqual([]);
+    const { entries } = JSON.parse(session.journal) as JournalExport;
+    const submits = (type: string) =>
+      entries.filter((entry) => entry.event.type === type).map((e) => e.event);
+    expect(submits('auth.submit')).toEqual([
+      expect.objectContaining({ password: '[redacted]' }),
+      expect.objectContaining({ password: '[redacted]' }),
+    ]);
+    expect(submits('send.submit')).toEqual([
+      expect.objectContaining({ recipient: recipient.address, amount: AMOUNT, privateKey: '[redacted]' }),
+    ]);
+  });
+
+  it('in the DOM after submitting (markup and every field’s value)', () => {
+    expect(session.dom.map(([where]) => where)).toContain('right after Send was pressed');
+    for (const [where, dom] of session.dom) {
+      expect(secretsIn(dom.markup), `DOM markup, ${where}`).toEqual([]);
+      expect(secretsIn(dom.values), `field values, ${where}`).toEqual([]);
+    }
+  });
+});
+
+describe('the sweep', () => {
+  it('finds a secret planted in each place it looks', async () => {
+    const portal = await openPortal();
+    const { page, context } = portal;
+    const traffic = recordTraffic(context, page);
+    await page.evaluate(
+      async ({ digits, password }) => {
+        const bytes = Uint8Array.from(digits.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+        localStorage.setItem('planted', digits.toUpperCase());
+        sessionStorage.setItem('planted', `0x${digits}`);
+        await new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('planted', 1);
+          open.onupgradeneeded = () => open.result.createObjectStore('things');
+          open.onerror = () => reject(open.error ?? new Error('open failed'));
+          open.onsuccess = () => {
+            const db = open.result;
+            const write = db.transaction('things', 'readwrite');
+            write.objectStore('things').put({ raw: bytes }, 'key');
+            write.oncomplete = () => {
+              db.close();
+              resolve();
+            };
+            write.onerror = () => reject(write.error ?? new Error('write failed'));
+          };
+        });
+        document.cookie = `planted=${digits}`;
+        history.pushState(null, '', `?planted=${digits}`);
+        console.warn('planted', password);
+        const field = document.createElement('input');
+        document.body.append(field);
+        field.value = password;
+        await fetch(`/planted?${digits}`, {
+          method: 'POST',
+          headers: { 'x-planted': digits },
+          body: password,
+        });
+      },
+      { digits: KEY_DIGITS, password: PASSWORD },
+    );
+
+    const storage = await browserStorage(page);
+    expect(secretsIn(storage.localStorage)).toContain('private key (hex)');
+    expect(secretsIn(storage.sessionStorage)).toContain('private key (hex)');
+    expect(secretsIn(storage.indexedDB)).toContain('private key (hex)');
+    expect(secretsIn(await cookiesText(context))).toContain('private key (hex)');
+    expect(secretsIn(await historyText(page))).toContain('private key (hex)');
+    expect(secretsIn(traffic.navigations.join('\n'))).toContain('private key (hex)');
+    expect(secretsIn(consoleAndErrors(portal))).toEqual(['password']);
+    const dom = await domText(page);
+    expect(secretsIn(dom.markup)).toEqual([]);
+    expect(secretsIn(dom.values)).toEqual(['password']);
+    const planted = (await traffic.requests()).find((request) => request.url.includes('/planted?'));
+    expect(secretsIn(planted?.url ?? '')).toContain('private key (hex)');
+    expect(secretsIn(planted?.headers ?? '')).toContain('private key (hex)');
+    expect(secretsIn(planted?.body ?? '')).toEqual(['password']);
+  });
+});
