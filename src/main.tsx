@@ -47,25 +47,25 @@ const wallet = createWalletService({
 });
 const { tokenAddress, rpcUrl } = config;
 const tatum = rpcUrl
-  ? createDeferredTatumService(async () =>
-      (await import('./services/tatum/index.ts')).createTatumService({
+  ? createDeferredTatumService(async () => {
+      await painted;
+      const { createTatumService } = await import('./services/tatum/index.ts');
+      return createTatumService({
         apiKey: config.tatum.apiKey,
         apiUrl: config.tatum.apiUrl,
         rpcUrl,
         // Tatum knows mainnet and testnets; every chain but mainnet (Sepolia, the local one) is a testnet to it.
         network: config.chain.id === 1 ? 'ethereum' : 'ethereum-sepolia',
-      }),
-    )
+      });
+    })
   : null;
 const token =
   tokenAddress && rpcUrl
-    ? createDeferredTokenService(async () =>
-        (await painted.then(() => import('./services/token/index.ts'))).createTokenService({
-          rpcUrl,
-          chainId: config.chain.id,
-          tokenAddress,
-        }),
-      )
+    ? createDeferredTokenService(async () => {
+        await painted;
+        const { createTokenService } = await import('./services/token/index.ts');
+        return createTokenService({ rpcUrl, chainId: config.chain.id, tokenAddress });
+      })
     : null;
 
 const darkScheme = window.matchMedia('(prefers-color-scheme: dark)');
