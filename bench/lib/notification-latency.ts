@@ -1,12 +1,7 @@
 import type { Browser } from 'playwright-core';
-import { authCopy, dialogCopy, shellCopy } from '../../src/copy/index.ts';
-import {
-  anonClient,
-  PASSWORD,
-  serviceClient,
-  uniqueEmail,
-  type StackInfo,
-} from '../../tests/support/clients.ts';
+import { dialogCopy, shellCopy } from '../../src/copy/index.ts';
+import { signUpOnPage } from '../../tests/e2e/support/sign-up.ts';
+import { serviceClient, type StackInfo } from '../../tests/support/clients.ts';
 import { freshPage } from './browser.ts';
 
 // DB insert → on screen: a user signed up in the browser has the notifications
@@ -29,18 +24,7 @@ export async function notificationLatencies(
   const { context, page } = await freshPage(browser);
   try {
     await page.goto(appUrl, { waitUntil: 'load' });
-    const email = uniqueEmail('bench');
-    await page.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-    const signUp = page.getByRole('dialog', { name: authCopy.titleSignUp });
-    await signUp.getByLabel(dialogCopy.auth.email, { exact: true }).fill(email);
-    await signUp.getByLabel(dialogCopy.auth.password, { exact: true }).fill(PASSWORD);
-    await signUp.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-    await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
-
-    // The page keeps its session to itself; signing in from Node too reads the user id.
-    const { data, error } = await anonClient(stack).auth.signInWithPassword({ email, password: PASSWORD });
-    const userId = data.user?.id;
-    if (error || !userId) throw new Error(`the bench user is not there: ${error?.message ?? email}`);
+    const { userId } = await signUpOnPage(page, stack, 'bench');
     const admin = serviceClient(stack);
 
     await page.getByRole('button', { name: shellCopy.notifications(0), exact: true }).click();
