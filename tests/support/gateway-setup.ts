@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startChain, type ChainAccount } from '../../stack/chain/index.ts';
 import { startGateway } from '../../stack/gateway/index.ts';
-import { dropDatabaseExitCode } from './exit-code.ts';
+import { settleExitCode } from './exit-code.ts';
 
 // Starts the local stack as `npm run stack` does (a chain with DDEX, then the
 // gateway watching it) with empty data on free ports for the contract tests,
@@ -40,7 +40,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await gateway.close();
     await chain.close();
-    dropDatabaseExitCode();
+    settleExitCode(project);
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -8,7 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { buildPortal, closeServer, freePort, servePortal } from '../../../scripts/lib/portal-build.ts';
 import { startChain } from '../../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../../stack/gateway/index.ts';
-import { dropDatabaseExitCode } from '../../support/exit-code.ts';
+import { settleExitCode } from '../../support/exit-code.ts';
 import { chromiumPath, chromiumProblem } from './chromium.ts';
 import type { AppVariant, E2eApp, E2eContext, E2eGateway, GatewayName } from './context.ts';
 
@@ -34,7 +34,7 @@ export default async function setup(project: TestProject) {
         console.error('[e2e] teardown step failed:', error);
       }
     }
-    dropDatabaseExitCode();
+    settleExitCode(project);
   };
 
   try {
