@@ -88,6 +88,31 @@ describe('deferred supabase service', () => {
     expect(unsubscribed).toHaveBeenCalledTimes(1);
   });
 
+  it('attaches auth listeners on the next successful import when the first one failed', async () => {
+    const listeners: ((change: AuthChange) => void)[] = [];
+    const real = fakeSupabase({
+      onAuthChange: (listener) => {
+        listeners.push(listener);
+        return () => undefined;
+      },
+      signIn: () => Promise.resolve(USER),
+    });
+    const load = vi
+      .fn<() => Promise<SupabaseService>>()
+      .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
+      .mockResolvedValue(real);
+    const service = createDeferredSupabaseService({ url: 'http://127.0.0.1:1', load });
+    const seen: AuthChange[] = [];
+    service.onAuthChange((change) => seen.push(change));
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    expect(listeners).toHaveLength(0);
+    // The user logs in later: that call loads the client, and the session's listener comes with it.
+    await service.signIn({ email: 'a@ddex.example', password: 'x' });
+    expect(listeners).toHaveLength(1);
+    listeners[0]?.({ event: 'TOKEN_REFRESHED', user: USER });
+    expect(seen).toEqual([{ event: 'TOKEN_REFRESHED', user: USER }]);
+  });
+
   it('reports a notifications channel whose client cannot load as CHANNEL_ERROR', async () => {
     const service = createDeferredSupabaseService({
       url: 'http://127.0.0.1:1',

@@ -1,6 +1,6 @@
 import { avatarPublicUrl } from './avatars.ts';
 import { NETWORK_ERROR } from './errors.ts';
-import { BackendError, type SupabaseService } from './types.ts';
+import { BackendError, type AuthChange, type SupabaseService } from './types.ts';
 import { onFirstUse } from '../on-first-use.ts';
 
 // supabase-js is a third of the portal's JavaScript and nothing on the first
@@ -16,28 +16,34 @@ export type DeferredSupabaseConfig = {
 
 export function createDeferredSupabaseService({ url, load }: DeferredSupabaseConfig): SupabaseService {
   const loadOnce = onFirstUse(load);
+  // Auth listeners wait here until an import succeeds, so one that failed (a network blip) does not
+  // leave the session deaf for the rest of the page's life: the next call that loads attaches them.
+  type AuthListener = { listener: (change: AuthChange) => void; stop: (() => void) | null };
+  const authListeners = new Set<AuthListener>();
   const service = (): Promise<SupabaseService> =>
-    loadOnce().catch((error: unknown) => {
-      // A chunk that cannot be fetched is the backend being unreachable, as far as the user can tell.
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new BackendError(`The backend client could not be loaded: ${reason}`, NETWORK_ERROR);
-    });
+    loadOnce().then(
+      (loaded) => {
+        for (const entry of authListeners) entry.stop ??= loaded.onAuthChange(entry.listener);
+        return loaded;
+      },
+      (error: unknown) => {
+        // A chunk that cannot be fetched is the backend being unreachable, as far as the user can tell.
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new BackendError(`The backend client could not be loaded: ${reason}`, NETWORK_ERROR);
+      },
+    );
 
   return {
     available: true,
     getSession: () => service().then((s) => s.getSession()),
     onAuthChange(listener) {
-      let unsubscribe: (() => void) | null = null;
-      let active = true;
+      const entry: AuthListener = { listener, stop: null };
+      authListeners.add(entry);
       // A failed import is reported by getSession, which the auth machine calls first.
-      service()
-        .then((s) => {
-          if (active) unsubscribe = s.onAuthChange(listener);
-        })
-        .catch(() => undefined);
+      service().catch(() => undefined);
       return () => {
-        active = false;
-        unsubscribe?.();
+        authListeners.delete(entry);
+        entry.stop?.();
       };
     },
     signUp: (credentials) => service().then((s) => s.signUp(credentials)),
