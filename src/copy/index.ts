@@ -243,6 +243,8 @@ export const footerCopy = {
 /** ours: the header's and the toast's words the spec does not quote (accessible names, the brand). */
 export const shellCopy = {
   brand: 'DDEX',
+  /** ours: a lazily loaded part (a tab, a dialog, the user menu) whose code could not be fetched. */
+  partLoadFailed: 'This part of the portal could not be loaded. Check your connection and reload the page.',
   skipToContent: 'Skip to content',
   sections: 'Portal sections',
   themeToDark: 'Switch to dark theme',

@@ -1,4 +1,5 @@
 import { Suspense, useState, type ReactNode } from 'react';
+import { ChunkBoundary } from './ChunkBoundary.tsx';
 
 /**
  * Renders its (lazy) children from the first time `open` is true, and keeps them
@@ -9,5 +10,9 @@ export function MountOnceOpened({ open, children }: { open: boolean; children: R
   const [opened, setOpened] = useState(open);
   // Latching during render is React's documented way to derive state from a prop change.
   if (open && !opened) setOpened(true);
-  return opened ? <Suspense fallback={null}>{children}</Suspense> : null;
+  return opened ? (
+    <ChunkBoundary fallback={null}>
+      <Suspense fallback={null}>{children}</Suspense>
+    </ChunkBoundary>
+  ) : null;
 }

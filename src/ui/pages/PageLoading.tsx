@@ -1,10 +1,10 @@
 import styled, { keyframes } from 'styled-components';
 
-/** What a lazily loaded tab shows while its code arrives (spec §2's loading messages). */
-export function PageLoading({ message }: { message: string }) {
+/** What a lazily loaded tab shows while its code arrives (spec §2's loading messages), or why it did not. */
+export function PageLoading({ message, failed = false }: { message: string; failed?: boolean }) {
   return (
-    <Loading role="status">
-      <Ring aria-hidden="true" />
+    <Loading role={failed ? 'alert' : 'status'}>
+      {failed ? null : <Ring aria-hidden="true" />}
       {message}
     </Loading>
   );

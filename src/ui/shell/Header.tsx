@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import { shellCopy } from '../../copy/index.ts';
+import { ChunkBoundary } from '../common/ChunkBoundary.tsx';
 import { useChild, usePortalSelector } from '../portal-context.tsx';
 import { NotificationsButton } from './NotificationsButton.tsx';
 import { TabBar } from './TabBar.tsx';
@@ -37,9 +38,11 @@ export function Header() {
           {signedIn ? (
             <>
               <NotificationsButton />
-              <Suspense fallback={menuPending}>
-                <UserMenu />
-              </Suspense>
+              <ChunkBoundary fallback={menuPending}>
+                <Suspense fallback={menuPending}>
+                  <UserMenu />
+                </Suspense>
+              </ChunkBoundary>
             </>
           ) : null}
         </Actions>
