@@ -16,10 +16,14 @@ import type { RawEnv } from './src/config/app-config.ts';
 /** Writes the boot shell (src/app/boot-shell.ts) into index.html, so the first paint needs no JavaScript. */
 const bootShell = (): Plugin => ({
   name: 'ddex-boot-shell',
-  transformIndexHtml: (html) =>
-    html
+  transformIndexHtml(html) {
+    if (!html.includes('<div id="root"></div>') || !html.includes('</head>')) {
+      throw new Error('index.html has no empty <div id="root"></div> and </head> for the boot shell');
+    }
+    return html
       .replace('</head>', `<style>${BOOT_SHELL_CSS}</style></head>`)
-      .replace('<div id="root"></div>', `<div id="root">${BOOT_SHELL_HTML}</div>`),
+      .replace('<div id="root"></div>', `<div id="root">${BOOT_SHELL_HTML}</div>`);
+  },
 });
 
 /**

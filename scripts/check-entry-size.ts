@@ -19,6 +19,8 @@ try {
     VITE_DDEX_TOKEN_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
   });
   const entry = measureEntry(outDir);
+  // No entry scripts found means the build's index.html no longer looks as this check expects.
+  if (entry.files.length === 0) throw new Error(`found no scripts or modulepreloads in ${outDir}/index.html`);
   for (const file of entry.files) console.log(`  ${file.file.padEnd(48)} ${kB(file.gzip).padStart(9)} gzip`);
   const verdict = entry.gzip <= ENTRY_BUDGET_BYTES ? 'within' : 'OVER';
   console.log(

@@ -151,9 +151,10 @@ export const authMachine = setup({
           invoke: { id: 'authChanges', src: 'authChanges' },
           initial: 'loading',
           states: {
-            // Changes that arrive before getSession answers are ignored: the stream's first
-            // event (INITIAL_SESSION) says what getSession says, and anything later arrives
-            // after it and is handled below.
+            // Changes that arrive before getSession answers are ignored (the stream's first
+            // event, INITIAL_SESSION, says what getSession says, and anything later arrives
+            // after it and is handled below), except a SIGNED_OUT: the stored session was
+            // dropped as it was read, which 'Session Ended' then says.
             loading: {
               // supabase-js drops a stored session it cannot refresh (SIGNED_OUT) before the read answers.
               on: { 'auth.change': { guard: 'sessionEndedUnasked', actions: assign({ sessionLost: true }) } },

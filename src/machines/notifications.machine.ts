@@ -13,7 +13,7 @@ import { notProvided, report, showToast } from './shared.ts';
 //
 // While signed in, three things run side by side:
 // - list: the 20 newest rows, fetched once the live feed first reports (or
-//   after 2 s without a word from it), then again after every change the feed
+//   after 5 s without a word from it), then again after every change the feed
 //   announces (a fetch under way restarts, so the newest answer wins); a new
 //   row also gets a toast. Waiting for the feed makes sign-in one fetch, not
 //   two, and still misses nothing: whatever is inserted before the
@@ -131,7 +131,7 @@ export const notificationsMachine = setup({
     feedRetry5s: 5000,
     feedRetry10s: 10_000,
     /** How long the first list waits for the feed before it is fetched anyway. */
-    listWithoutFeed: 2000,
+    listWithoutFeed: 5000,
   },
 }).createMachine({
   id: 'notifications',

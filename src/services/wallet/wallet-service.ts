@@ -120,7 +120,15 @@ function parseChainId(value: unknown): number | null {
 const hexChainId = (id: number): string => `0x${id.toString(16)}`;
 
 /** EIP-3085's parameters for wallet_addEthereumChain. */
-function addChainParameters(chain: WalletChain) {
+type AddEthereumChainParameter = {
+  chainId: string;
+  chainName: string;
+  nativeCurrency: WalletChain['nativeCurrency'];
+  rpcUrls: string[];
+  blockExplorerUrls?: string[];
+};
+
+function addChainParameters(chain: WalletChain): AddEthereumChainParameter {
   return {
     chainId: hexChainId(chain.id),
     chainName: chain.name,
