@@ -16,6 +16,7 @@ import { IMAGES } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal, type Portal, type PortalOptions } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
+import { feedJoined } from './support/feed.ts';
 import { admin, signUpThroughUi, toast } from './support/ui.ts';
 
 // The production build's Content-Security-Policy as `vite preview` serves it
@@ -174,8 +175,9 @@ describe('Content-Security-Policy', () => {
     await toast(page, webhookCopy.active).waitFor();
 
     // Auth and the database over http, then a notification pushed over the realtime socket.
+    const joined = feedJoined(page);
     const { userId } = await signUpThroughUi(page, 'csp');
-    await button(page, shellCopy.notifications(0)).waitFor();
+    await joined;
     const { error } = await admin()
       .from('user_notifications')
       .insert({ user_id: userId, title: 'Policy Check', message: 'Delivered over the realtime socket.' });

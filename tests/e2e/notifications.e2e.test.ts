@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dialogCopy, notificationCopy, shellCopy } from '../../src/copy/index.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal } from './support/browser.ts';
+import { feedJoined } from './support/feed.ts';
 import { admin, signUpThroughUi, toast } from './support/ui.ts';
 
 // Spec §4 notifications (live feed, toast with the 50-character preview, the
@@ -36,7 +37,9 @@ const bell = (page: Page, unread: number) =>
 describe('notifications dialog', () => {
   it('shows a live notification as a toast and a dot, marks all read on open, one by one, and clears', async () => {
     const { page, pageErrors } = await openPortal();
+    const joined = feedJoined(page);
     const userId = await signUp(page);
+    await joined;
     await bell(page, 0).waitFor();
     expect(await page.locator('[data-unread-dot]').count()).toBe(0);
 

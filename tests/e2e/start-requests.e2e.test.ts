@@ -57,17 +57,20 @@ describe('start-up requests', () => {
     await signUpThroughUi(page, 'start');
     await balancesShown(page);
 
+    // Counted from the new document on: a request the old page still had in flight (its wallet
+    // link being written to the user's metadata, say) is not part of opening the portal. The new
+    // page's own requests need its scripts first, so none is missed.
+    await page.reload({ waitUntil: 'commit' });
     const requests = recordRequests(page);
-    await page.reload();
     await balancesShown(page);
     expect({
       profiles: count(requests, 'GET /rest/v1/profiles'),
       profileWrites: count(requests, 'POST /rest/v1/profiles'),
       notifications: count(requests, 'GET /rest/v1/user_notifications'),
-      auth: requests.filter((name) => name.includes('/auth/')).length,
+      auth: requests.filter((name) => name.includes('/auth/')),
       eth: count(requests, 'eth_getBalance'),
       ddex: count(requests, 'balanceOf'),
-    }).toEqual({ profiles: 1, profileWrites: 0, notifications: 1, auth: 0, eth: 1, ddex: 1 });
+    }).toEqual({ profiles: 1, profileWrites: 0, notifications: 1, auth: [], eth: 1, ddex: 1 });
 
     requests.length = 0;
     await page.getByRole('button', { name: portalCopy.refreshBalances }).click();

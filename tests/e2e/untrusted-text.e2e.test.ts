@@ -13,6 +13,7 @@ import { devtoolsCopy } from '../../src/ui/devtools/devtools.copy.ts';
 import { anonClient, IMAGES, PASSWORD, type Client } from '../support/clients.ts';
 import { openPortal, type Portal } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
+import { feedJoined } from './support/feed.ts';
 import { admin, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
 
 // Issue 7/7 "Untrusted text": what users and the backend write — notification
@@ -94,9 +95,9 @@ describe('untrusted text is shown as text', () => {
     const portal = await openPortal({ path: '/?devtools' });
     const { page, pageErrors } = portal;
     const alerts = watchAlerts(page);
+    const joined = feedJoined(page);
     const { userId } = await signUpThroughUi(page, 'untrusted-notice');
-    // The list has loaded, so the live feed is listening.
-    await page.getByRole('button', { name: shellCopy.notifications(0), exact: true }).waitFor();
+    await joined;
     const title = `${IMG} ${BOLD}`;
     const message = `${SCRIPT} ${BOLD} ${IMG}`;
     const { error } = await admin().from('user_notifications').insert({ user_id: userId, title, message });
