@@ -9,7 +9,8 @@ import { startGateway } from '../stack/gateway/index.ts';
 import { buildBarePage, serveBarePage } from './lib/bare-page.ts';
 import { launchChromium, paintTimes, scriptsToConnectedPortal, type PaintTimes } from './lib/browser.ts';
 import { timeNpm, timeNpmStart } from './lib/commands.ts';
-import { machineLine, median, percentile, writeDocsSection } from './lib/docs.ts';
+import { machineLine, writeDocsSection } from './lib/docs.ts';
+import { median, percentile } from './lib/stats.ts';
 import { notificationLatencies } from './lib/notification-latency.ts';
 
 // `npm run bench`: the portal's speed against architecture §8, in one run on
@@ -139,8 +140,8 @@ try {
   }
 
   const ratio = (portal: number, bare: number) => `${(portal / bare).toFixed(2)}×`;
-  const p50 = percentile(latencies, 50);
-  const p95 = percentile(latencies, 95);
+  const p50 = percentile(latencies, 0.5);
+  const p95 = percentile(latencies, 0.95);
   const overBudget = portalEntry.gzip > ENTRY_BUDGET_BYTES;
   const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
   const rows: [string, string, string, string, string][] = [

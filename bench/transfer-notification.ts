@@ -9,6 +9,7 @@ import { waitForTransactionReceipt, writeContract } from 'viem/actions';
 import WebSocket from 'ws';
 import { startChain } from '../stack/chain/index.ts';
 import { startGateway } from '../stack/gateway/index.ts';
+import { percentile } from './lib/stats.ts';
 import type { Database } from '../src/services/supabase/database.types.ts';
 
 // Transfer → notification latency on the local stack: from a DDEX transfer's
@@ -86,9 +87,7 @@ try {
     if (arrived === undefined) throw new Error(`no notification for ${hash} within 10 s`);
     latencies.push(arrived - mined);
   }
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? NaN;
+  const at = (q: number) => percentile(latencies, q);
   console.log(
     `transfer → notification over ${transfers} transfers: p50 ${at(0.5).toFixed(0)} ms, ` +
       `p95 ${at(0.95).toFixed(0)} ms, max ${at(1).toFixed(0)} ms`,

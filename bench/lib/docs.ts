@@ -29,12 +29,3 @@ export async function writeDocsSection(path: string, name: string, section: stri
       : `${current.trimEnd()}\n\n${block}\n`;
   writeFileSync(path, next);
 }
-
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index] ?? NaN;
-}
-
-export const median = (values: readonly number[]): number => percentile(values, 50);

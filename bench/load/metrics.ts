@@ -1,3 +1,5 @@
+import { percentile } from '../lib/stats.ts';
+
 // Latencies and failures per kind of operation. A failure is anything a user
 // would notice: a thrown call, a non-2xx answer, or an answer that says the
 // wrong thing; the first few reasons per kind are kept so a report can say why.
@@ -25,12 +27,6 @@ export type LatencySummary = { count: number; p50: number; p95: number; max: num
 export type OpSummary = LatencySummary & { kind: OpKind; errors: number };
 
 const REASONS_KEPT = 5;
-
-/** Nearest-rank percentile of ascending `sorted` (NaN when empty). */
-export function percentile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
-}
 
 export function summarize(samples: readonly number[]): LatencySummary {
   const sorted = [...samples].sort((a, b) => a - b);
