@@ -30,7 +30,7 @@ function TransactionList() {
         ? 'ready'
         : 'loading',
   );
-  const entries = rows.slice(0, 20).map(toHistoryEntry);
+  const entries = rows.map(toHistoryEntry);
 
   return (
     <>
