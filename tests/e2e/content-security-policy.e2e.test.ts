@@ -17,7 +17,7 @@ import { e2eAccount } from './support/accounts.ts';
 import { openPortal, type Portal, type PortalOptions } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
 import { feedJoined } from './support/feed.ts';
-import { admin, signUpThroughUi, toast } from './support/ui.ts';
+import { admin, balanceValue, openUserMenu, signUpThroughUi, toast } from './support/ui.ts';
 
 // The production build's Content-Security-Policy as `vite preview` serves it
 // (the header, from the build's `_headers`, and the <meta> in index.html):
@@ -90,12 +90,8 @@ async function openWatched(options: PortalOptions = {}) {
 
 const button = (page: Page, name: string | RegExp) => page.getByRole('button', { name, exact: true });
 
-/** The text of a balance, by its label (the <dd> after the <dt>). */
-const balance = (page: Page, label: string) =>
-  page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
-
 async function openFromUserMenu(page: Page, item: string, title: string) {
-  await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+  await openUserMenu(page);
   await page.getByRole('button', { name: item, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: title });
   await dialog.waitFor();
@@ -164,7 +160,7 @@ describe('Content-Security-Policy', () => {
     await button(page, walletCopy.connectWallet).click();
     await page.getByText(shortAddress(viewer.address), { exact: true }).waitFor();
     for (const label of [balanceCopy.native, balanceCopy.token]) {
-      await expect.poll(() => balance(page, label).textContent(), { timeout: 20_000 }).toMatch(/^\d/);
+      await expect.poll(() => balanceValue(page, label).textContent(), { timeout: 20_000 }).toMatch(/^\d/);
     }
 
     // The webhook demo reaches the Tatum emulator.

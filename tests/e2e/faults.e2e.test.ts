@@ -14,7 +14,7 @@ import {
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
-import { admin, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
+import { admin, balanceValue, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
 
 // Faults a real portal meets (issue 7/7): the backend down at load and in the
 // middle of an edit, the live feed's socket dropping, the wallet moving in the
@@ -43,10 +43,6 @@ async function takeBackendDown(page: Page): Promise<{ restore: () => void }> {
     else socket.connectToServer();
   });
   return { restore: () => void (down = false) };
-}
-
-function balance(page: Page, label: string) {
-  return page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
 }
 
 const menuButton = (page: Page, name: string) =>
@@ -81,7 +77,7 @@ describe('faults', () => {
       .waitFor();
     // Still signed in (the session is kept in the browser), and the chain is still there.
     await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
-    await expect.poll(() => balance(page, balanceCopy.token).textContent()).toMatch(/^[\d.]+$/);
+    await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toMatch(/^[\d.]+$/);
 
     // Something happens while the backend is away; the portal picks it up once it is back.
     await admin()

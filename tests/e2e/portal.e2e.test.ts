@@ -30,6 +30,7 @@ import { runAxe } from './support/axe.ts';
 import { openPortal, PHONE_VIEWPORT, type PortalOptions, type WalletSetup } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
 import { screenshot } from './support/screenshot.ts';
+import { balanceValue } from './support/ui.ts';
 
 // The portal screen (spec §2 portal screen and wallet panel): what a visitor
 // and a signed-in user see, the balances against the chain, the webhook demo,
@@ -49,11 +50,6 @@ function button(page: Page, name: string) {
   return page.getByRole('button', { name, exact: true });
 }
 
-/** The text shown for a balance, by its label (the <dd> after the <dt>). */
-function balance(page: Page, label: string) {
-  return page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
-}
-
 async function openWithWallet(setup: WalletSetup, options: Omit<PortalOptions, 'wallet'> = {}) {
   const portal = await openPortal({ ...options, wallet: setup });
   const { wallet } = portal;
@@ -67,8 +63,8 @@ async function connect(page: Page, address: string, label: string = walletCopy.c
 }
 
 async function balancesLoaded(page: Page) {
-  await expect.poll(() => balance(page, balanceCopy.native).textContent()).not.toBe(balanceCopy.loading);
-  await expect.poll(() => balance(page, balanceCopy.token).textContent()).not.toBe(balanceCopy.loading);
+  await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).not.toBe(balanceCopy.loading);
+  await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).not.toBe(balanceCopy.loading);
 }
 
 async function logIn(page: Page, user: TestUser) {
@@ -110,7 +106,7 @@ async function dangerColour(page: Page): Promise<string> {
 }
 
 const colourOf = (page: Page, label: string) =>
-  balance(page, label).evaluate((element) => getComputedStyle(element).color);
+  balanceValue(page, label).evaluate((element) => getComputedStyle(element).color);
 
 function chainClients() {
   const { rpcUrl, chainId, tokenAddress } = e2e().chain;
@@ -196,8 +192,8 @@ describe('portal screen', () => {
     await balancesLoaded(page);
 
     const before = await readBalances(balancesAccount.address);
-    expect(await balance(page, balanceCopy.native).textContent()).toBe(before.native);
-    expect(await balance(page, balanceCopy.token).textContent()).toBe(before.token);
+    expect(await balanceValue(page, balanceCopy.native).textContent()).toBe(before.native);
+    expect(await balanceValue(page, balanceCopy.token).textContent()).toBe(before.token);
 
     // Someone pays the account; a refresh shows it, with 'Loading...' and a disabled button meanwhile.
     const hashes = [
@@ -224,17 +220,17 @@ describe('portal screen', () => {
       await route.fallback();
     });
     const refresh = button(page, portalCopy.refreshBalances);
-    const boxBefore = await balance(page, balanceCopy.native).boundingBox();
+    const boxBefore = await balanceValue(page, balanceCopy.native).boundingBox();
     await refresh.click();
-    await expect.poll(() => balance(page, balanceCopy.native).textContent()).toBe(balanceCopy.loading);
-    expect(await balance(page, balanceCopy.token).textContent()).toBe(balanceCopy.loading);
+    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toBe(balanceCopy.loading);
+    expect(await balanceValue(page, balanceCopy.token).textContent()).toBe(balanceCopy.loading);
     expect(await refresh.isDisabled()).toBe(true);
     release();
-    await expect.poll(() => balance(page, balanceCopy.native).textContent()).toBe(after.native);
-    expect(await balance(page, balanceCopy.token).textContent()).toBe(after.token);
+    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toBe(after.native);
+    expect(await balanceValue(page, balanceCopy.token).textContent()).toBe(after.token);
     expect(await refresh.isEnabled()).toBe(true);
     // The values took the space reserved for them: nothing below moved.
-    expect(await balance(page, balanceCopy.native).boundingBox()).toEqual(boxBefore);
+    expect(await balanceValue(page, balanceCopy.native).boundingBox()).toEqual(boxBefore);
   });
 
   it("shows 'Error' in red and 'Balance Fetch Error' when the balances cannot be fetched, then recovers on refresh", async () => {
@@ -247,8 +243,8 @@ describe('portal screen', () => {
     await page.route(nodeDown, (route) => route.abort('connectionrefused'));
     await button(page, portalCopy.refreshBalances).click();
     await toast(page, balanceCopy.fetchError).waitFor();
-    await expect.poll(() => balance(page, balanceCopy.native).textContent()).toBe(balanceCopy.error);
-    expect(await balance(page, balanceCopy.token).textContent()).toBe(balanceCopy.error);
+    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toBe(balanceCopy.error);
+    expect(await balanceValue(page, balanceCopy.token).textContent()).toBe(balanceCopy.error);
     const red = await dangerColour(page);
     expect(await colourOf(page, balanceCopy.native)).toBe(red);
     expect(await colourOf(page, balanceCopy.token)).toBe(red);
@@ -256,8 +252,8 @@ describe('portal screen', () => {
     // The node is back: a refresh shows both balances again.
     await page.unroute(nodeDown);
     await button(page, portalCopy.refreshBalances).click();
-    await expect.poll(() => balance(page, balanceCopy.native).textContent()).toMatch(/^[\d.]+$/);
-    await expect.poll(() => balance(page, balanceCopy.token).textContent()).toMatch(/^[\d.]+$/);
+    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toMatch(/^[\d.]+$/);
+    await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toMatch(/^[\d.]+$/);
   });
 
   it('runs the webhook demo: create, list and delete the first, one operation at a time', async () => {
@@ -306,8 +302,8 @@ describe('portal screen', () => {
     expect(await page.getByText(appCopy.visitorPrompt).count()).toBe(0);
     // No avatar yet: the placeholder icon, no image.
     expect(await page.getByRole('img', { name: portalCopy.avatarAlt(name) }).count()).toBe(0);
-    expect(await balance(page, balanceCopy.native).textContent()).toBe(balanceCopy.empty);
-    expect(await balance(page, balanceCopy.token).textContent()).toBe(balanceCopy.empty);
+    expect(await balanceValue(page, balanceCopy.native).textContent()).toBe(balanceCopy.empty);
+    expect(await balanceValue(page, balanceCopy.token).textContent()).toBe(balanceCopy.empty);
 
     await button(page, webhookCopy.create).click();
     await toast(page, webhookCopy.walletRequired.title).waitFor();

@@ -6,6 +6,7 @@ import { e2eAccount } from './support/accounts.ts';
 import { tokenBalance } from './support/chain.ts';
 import { openPortal, type PortalOptions, type WalletSetup } from './support/browser.ts';
 import { e2e } from './support/context.ts';
+import { balanceValue } from './support/ui.ts';
 
 // The send form (spec §2 send form, §5 validation order, §4 after a transfer,
 // §8 send): what a visitor sees checking, refusing and making a real DDEX
@@ -42,10 +43,6 @@ function form(page: Page) {
     privateKey: page.getByLabel(sendCopy.privateKey, { exact: true }),
     submit: page.getByRole('button', { name: sendCopy.submit, exact: true }),
   };
-}
-
-function balance(page: Page, label: string) {
-  return page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
 }
 
 describe('send form', () => {
@@ -102,7 +99,9 @@ describe('send form', () => {
   it('makes a real transfer: Broadcasting..., Transfer Submitted with the hash, the recipient paid, the key gone', async () => {
     const { page, consoleText, pageErrors } = await openConnected({ account: sender });
     const fields = form(page);
-    await expect.poll(() => balance(page, balanceCopy.token).textContent()).not.toBe(balanceCopy.loading);
+    await expect
+      .poll(() => balanceValue(page, balanceCopy.token).textContent())
+      .not.toBe(balanceCopy.loading);
     const before = await tokenBalance(recipient.address);
 
     await fields.recipient.fill(recipient.address);
@@ -139,7 +138,7 @@ describe('send form', () => {
     expect(await fields.amount.inputValue()).toBe('');
     // The sender's balance is refreshed to the chain's.
     const senderTokens = formatUnits(await tokenBalance(sender.address), 18);
-    await expect.poll(() => balance(page, balanceCopy.token).textContent()).toBe(senderTokens);
+    await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toBe(senderTokens);
 
     // The key is nowhere in the page or its console.
     const digits = sender.privateKey.slice(2).toLowerCase();
@@ -171,9 +170,9 @@ describe('send form', () => {
 
   it("stops with 'Configuration Error' when no token contract is configured, and shows 'N/A (Config Error)' in red", async () => {
     const { page } = await openConnected({ account: viewer }, { variant: 'noToken' });
-    const token = balance(page, balanceCopy.token);
+    const token = balanceValue(page, balanceCopy.token);
     await expect.poll(() => token.textContent()).toBe(balanceCopy.configError);
-    await expect.poll(() => balance(page, balanceCopy.native).textContent()).toMatch(/^\d+(\.\d+)?$/);
+    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toMatch(/^\d+(\.\d+)?$/);
     const [colour, red] = await token.evaluate((element) => {
       const probe = document.createElement('span');
       probe.style.color = 'var(--color-danger)';

@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appCopy, dialogCopy, shellCopy, transactionCopy } from '../../src/copy/index.ts';
+import { appCopy, dialogCopy, transactionCopy } from '../../src/copy/index.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal, PHONE_VIEWPORT } from './support/browser.ts';
 import { e2e } from './support/context.ts';
-import { admin, signUpThroughUi, toast } from './support/ui.ts';
+import { admin, openUserMenu, signUpThroughUi, toast } from './support/ui.ts';
 
 // Spec §2 transaction history modal, §3 Transaction (type with underscores as
 // spaces, amount or asset_amount, symbol, hash), §7 (20 newest), §8, §9 (hash
@@ -16,7 +16,7 @@ const hash = (n: number) => `0x${String(n).repeat(64)}`;
 const signUp = async (page: Page) => (await signUpThroughUi(page, 'history')).userId;
 
 async function openHistory(page: Page) {
-  await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+  await openUserMenu(page);
   await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
   return page.getByRole('dialog', { name: dialogCopy.transactions.title });
 }
@@ -134,7 +134,7 @@ describe('transaction history dialog', () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const { page } = await openPortal({ colorScheme });
       await signUp(page);
-      await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+      await openUserMenu(page);
       await page.getByRole('button', { name: new RegExp(`^${appCopy.menu.apiKeys}`) }).click();
       let dialog = page.getByRole('dialog', { name: dialogCopy.apiKeys.title });
       await dialog.getByText(dialogCopy.apiKeys.body, { exact: true }).waitFor();
@@ -143,7 +143,7 @@ describe('transaction history dialog', () => {
       );
       await dialog.getByRole('button', { name: 'Close' }).click();
 
-      await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+      await openUserMenu(page);
       await page.getByRole('button', { name: new RegExp(`^${appCopy.menu.security}`) }).click();
       dialog = page.getByRole('dialog', { name: dialogCopy.security.title });
       await dialog.getByText(dialogCopy.security.body, { exact: true }).waitFor();

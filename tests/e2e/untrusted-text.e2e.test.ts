@@ -14,7 +14,7 @@ import { anonClient, IMAGES, PASSWORD, type Client } from '../support/clients.ts
 import { openPortal, type Portal } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
 import { feedJoined } from './support/feed.ts';
-import { admin, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
+import { admin, openProfileDialog, openUserMenu, signUpThroughUi, toast } from './support/ui.ts';
 
 // Issue 7/7 "Untrusted text": what users and the backend write — notification
 // titles and messages, usernames, transaction fields — is shown as text, never
@@ -72,9 +72,6 @@ async function closeDialogAndToast(page: Page, dialog: Locator) {
   await dismiss.click();
   await dismiss.waitFor({ state: 'detached' });
 }
-
-const openMenu = (page: Page) =>
-  page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
 
 async function storedProfile(userId: string) {
   const { data, error } = await admin().from('profiles').select('*').eq('id', userId).single();
@@ -190,7 +187,7 @@ describe('untrusted text is shown as text', () => {
       expect(refused.error?.message, column).toContain(`transactions_${column}_is_decimal`);
     }
 
-    await openMenu(page);
+    await openUserMenu(page);
     await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: dialogCopy.transactions.title });
     const items = dialog.getByRole('listitem');

@@ -17,9 +17,17 @@ export const admin = () => serviceClient(gatewayFor('full'));
 /** Signs up through the Sign Up dialog of the `full` variant (confirmations off). */
 export const signUpThroughUi = (page: Page, label: string) => signUpOnPage(page, gatewayFor('full'), label);
 
+/** Opens the signed-in user's menu, whatever their name. */
+export const openUserMenu = (page: Page) =>
+  page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+
+/** The text shown for a balance, by its label (the <dd> after the <dt>). */
+export const balanceValue = (page: Page, label: string) =>
+  page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+
 /** Opens Edit Profile from the user menu and waits until its form holds the loaded profile. */
 export async function openProfileDialog(page: Page): Promise<Locator> {
-  await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
+  await openUserMenu(page);
   await page.getByRole('button', { name: appCopy.menu.profile, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: dialogCopy.profile.title });
   await dialog.getByLabel(dialogCopy.profile.username, { exact: true }).waitFor();
