@@ -11,6 +11,7 @@ import { e2eAccount } from './support/accounts.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal, PHONE_VIEWPORT, type PortalOptions } from './support/browser.ts';
 import { gatewayFor } from './support/context.ts';
+import { openUserMenu, signUpThroughUi } from './support/ui.ts';
 
 // The shell of the portal as a person meets it: the header (tabs, theme
 // toggle, notifications, user menu), the footer, the toast and the lazily
@@ -190,6 +191,21 @@ describe('shell', () => {
     expect(await contact.getAttribute('href')).toBe('mailto:contact@ddex.example');
     const site = footer.getByRole('link', { name: footerCopy.productSite });
     expect(await site.getAttribute('href')).toMatch(/^https:\/\/ddex\.example\/?$/);
+  });
+
+  it('opens the user menu on the first click once its late code has arrived', async () => {
+    const { page } = await openPortal();
+    // The menu's chunk comes late, as on a slow connection: its stand-in is shown, not pressable.
+    await page.route(
+      (url) => /\/assets\/UserMenu-[^/]+\.js$/.test(url.pathname),
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      },
+    );
+    await signUpThroughUi(page, 'menu-early');
+    await openUserMenu(page);
+    await visible(page.getByRole('button', { name: appCopy.menu.profile, exact: true }));
   });
 
   it('gives a signed-in user the menu: dialogs, pages, Soon tags, About disabled, Log out', async () => {

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import { shellCopy } from '../../copy/index.ts';
 import { ChunkBoundary } from '../common/ChunkBoundary.tsx';
-import { useChild, usePortalSelector } from '../portal-context.tsx';
+import { usePortalSelector } from '../portal-context.tsx';
 import { NotificationsButton } from './NotificationsButton.tsx';
 import { TabBar } from './TabBar.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
@@ -16,14 +16,9 @@ const UserMenu = lazy(() => import('./UserMenu.tsx'));
 // for a signed-in user. On a phone the tab bar takes a row of its own.
 export function Header() {
   const signedIn = usePortalSelector((snapshot) => snapshot.context.user !== null);
-  const dialogs = useChild('dialogs');
-  // Until the menu's chunk arrives its button stands in; a click then opens the menu once it lands.
-  const menuPending = (
-    <UserMenuButton
-      aria-expanded={false}
-      onClick={() => dialogs.send({ type: 'menu.setOpen', open: true })}
-    />
-  );
+  // Until the menu's chunk arrives its button stands in, disabled: a press that began on it and
+  // ended on the real trigger, swapped in meanwhile, would be no click at all and open nothing.
+  const menuPending = <UserMenuButton disabled />;
   return (
     <Bar>
       <SkipLink href="#main">{shellCopy.skipToContent}</SkipLink>
