@@ -211,12 +211,18 @@ describe('webhooks while the receiver is down', () => {
       expect(gaps.at(-1)).toBeGreaterThan((gaps[0] ?? Infinity) * 1.5);
     }
 
-    // The emulator's own books agree: nothing is still owed, and it counted the same attempts.
-    const owed = await gateway.pg.query<{ delivered: boolean; attempts: number; body: string }>(
-      `select delivered_at is not null as delivered, attempts, body from _tatum.deliveries
-        where subscription_id = $1`,
-      [subscription.data?.id],
+    // The emulator's own books agree: nothing is still owed, and it counted the same attempts. It
+    // writes a delivery down once the receiver's answer is in, a moment after the proxy saw it.
+    const books = () =>
+      gateway.pg.query<{ delivered: boolean; attempts: number; body: string }>(
+        `select delivered_at is not null as delivered, attempts, body from _tatum.deliveries
+          where subscription_id = $1`,
+        [subscription.data?.id],
+      );
+    await until('the emulator to write every delivery down', async () =>
+      (await books()).rows.every((row) => row.delivered),
     );
+    const owed = await books();
     expect(owed.rows).toHaveLength(TRANSFERS.length);
     for (const row of owed.rows) {
       expect(row.delivered).toBe(true);
