@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
-import type { Database } from '../src/services/supabase/database.types.ts';
+import type { Database } from '../src/domain/database.types.ts';
 import { Metrics, summarize } from './load/metrics.ts';
 import { writeDocsSection } from './lib/docs.ts';
 import { docsSection, DOCS_SECTION, terminalReport, type NotificationFigures } from './load/report.ts';

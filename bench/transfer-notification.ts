@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { startChain } from '../stack/chain/index.ts';
 import { startGateway } from '../stack/gateway/index.ts';
 import { percentile } from './lib/stats.ts';
-import type { Database } from '../src/services/supabase/database.types.ts';
+import type { Database } from '../src/domain/database.types.ts';
 
 // Transfer → notification latency on the local stack: from a DDEX transfer's
 // receipt (mined) to the notification arriving over realtime at a signed-in

@@ -4,7 +4,7 @@ import {
   type SupabaseClient,
 } from '@supabase/supabase-js';
 import WebSocket from 'ws';
-import type { Database } from '../../src/services/supabase/database.types.ts';
+import type { Database } from '../../src/domain/database.types.ts';
 import type { Metrics, OpKind } from './metrics.ts';
 import type { StackDescription } from './stack.ts';
 import {

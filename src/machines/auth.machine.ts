@@ -1,7 +1,7 @@
 import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
 import type { EventObject } from 'xstate';
 import { authCopy } from '../copy/index.ts';
-import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../services/supabase/types.ts';
+import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../domain/auth.ts';
 import { notProvided, report, showToast } from './shared.ts';
 
 // Spec §2 auth modal, §4 auth, §8 auth toasts.

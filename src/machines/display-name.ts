@@ -1,5 +1,6 @@
 import { appCopy } from '../copy/index.ts';
-import type { AuthUser, Profile } from '../services/supabase/types.ts';
+import type { AuthUser } from '../domain/auth.ts';
+import type { Profile } from '../domain/profile.ts';
 
 // The two naming rules of the spec, kept pure so the profile machine (which
 // writes the default username) and the views (which show the display name)

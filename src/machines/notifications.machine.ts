@@ -1,12 +1,8 @@
 import { assign, enqueueActions, fromCallback, fromPromise, raise, setup } from 'xstate';
 import type { EventObject } from 'xstate';
 import { notificationCopy } from '../copy/index.ts';
-import type {
-  AuthUser,
-  NotificationChange,
-  NotificationRow,
-  SubscriptionStatus,
-} from '../services/supabase/types.ts';
+import type { AuthUser } from '../domain/auth.ts';
+import type { NotificationChange, NotificationRow, SubscriptionStatus } from '../domain/notifications.ts';
 import { notProvided, report, showToast } from './shared.ts';
 
 // The signed-in user's notifications (spec §4, §7 user_notifications, §8).

@@ -1,6 +1,7 @@
 import { assign, sendTo, setup } from 'xstate';
 import { appCopy } from '../copy/index.ts';
-import type { AuthUser, Profile } from '../services/supabase/types.ts';
+import type { AuthUser } from '../domain/auth.ts';
+import type { Profile } from '../domain/profile.ts';
 import { authMachine } from './auth.machine.ts';
 import { balancesMachine } from './balances.machine.ts';
 import { dialogsMachine, type DialogName } from './dialogs.machine.ts';

@@ -1,12 +1,7 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { authCopy, profileCopy } from '../copy/index.ts';
-import type {
-  AuthUser,
-  AvatarFile,
-  Profile,
-  ProfileUpsert,
-  UserMetadata,
-} from '../services/supabase/types.ts';
+import type { AuthUser, UserMetadata } from '../domain/auth.ts';
+import type { AvatarFile, Profile, ProfileUpsert } from '../domain/profile.ts';
 import { defaultUsername } from './display-name.ts';
 import { notProvided, report, showToast } from './shared.ts';
 

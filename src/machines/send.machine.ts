@@ -1,13 +1,13 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { sendCopy, tokenCopy } from '../copy/index.ts';
-import type { AuthUser } from '../services/supabase/types.ts';
+import type { AuthUser } from '../domain/auth.ts';
 import type {
   BroadcastTransferRequest,
   PreparedTransfer,
   SignedTransfer,
   TokenServiceErrorReason,
   TransferResult,
-} from '../services/token/types.ts';
+} from '../domain/token.ts';
 import { notProvided, report, showToast } from './shared.ts';
 import type { ToastRequest } from './shared.ts';
 

@@ -1,5 +1,5 @@
 import { transactionCopy } from '../copy/index.ts';
-import type { TransactionRow } from '../services/supabase/types.ts';
+import type { TransactionRow } from '../domain/transactions.ts';
 
 // One line of the transaction history (spec §3). Rows written by different
 // backends name the same fact differently; the first non-null name wins.

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { transactionCopy } from '../copy/index.ts';
-import type { AuthUser, TransactionRow } from '../services/supabase/types.ts';
+import type { AuthUser } from '../domain/auth.ts';
+import type { TransactionRow } from '../domain/transactions.ts';
 import { notProvided, showToast } from './shared.ts';
 
 // The transaction history (spec §2 history modal, §3 Transaction). Signed-in

@@ -1,6 +1,6 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import { walletCopy } from '../copy/index.ts';
-import type { AuthUser } from '../services/supabase/types.ts';
+import type { AuthUser } from '../domain/auth.ts';
 import { notProvided, report, showToast } from './shared.ts';
 
 // The browser wallet (spec §2 wallet panel, §4 wallet, §8 wallet errors), plus

@@ -10,7 +10,7 @@ import { createPgliteConnection } from '@supabase/lite/pglite';
 import type { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
-import type { Database } from '../../src/services/supabase/database.types.ts';
+import type { Database } from '../../src/domain/database.types.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
 import { createClaimsResolver } from './claims.ts';

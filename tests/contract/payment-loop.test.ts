@@ -5,7 +5,7 @@ import { createPublicClient, createWalletClient, erc20Abi, http, parseUnits, typ
 import { privateKeyToAccount } from 'viem/accounts';
 import { waitForTransactionReceipt, writeContract } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Database } from '../../src/services/supabase/database.types.ts';
+import type { Database } from '../../src/domain/database.types.ts';
 import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
 import { testAccount } from '../support/accounts.ts';
 import { serviceClient, signedInUser, type TestUser } from '../support/clients.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Database, Json } from '../../src/services/supabase/database.types.ts';
+import type { Database, Json } from '../../src/domain/database.types.ts';
 import { CLIENT_PROFILE_FIELDS } from '../../src/services/supabase/profile-fields.ts';
 import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
 import {

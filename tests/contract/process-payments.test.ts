@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RealtimePostgresInsertPayload } from '@supabase/supabase-js';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import type { Database } from '../../src/services/supabase/database.types.ts';
+import type { Database } from '../../src/domain/database.types.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
 import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
 import { subscribed } from '../support/realtime.ts';

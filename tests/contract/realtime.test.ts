@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RealtimeChannel, RealtimePostgresChangesPayload } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import type { Database } from '../../src/services/supabase/database.types.ts';
+import type { Database } from '../../src/domain/database.types.ts';
 import { subscribed } from '../support/realtime.ts';
 import { anonClient, serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 

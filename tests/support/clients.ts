@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
-import type { Database } from '../../src/services/supabase/database.types.ts';
+import type { Database } from '../../src/domain/database.types.ts';
 
 // supabase-js clients as the portal and the server functions make them. On
 // Node 20 realtime-js needs the ws package as its transport.

@@ -1,5 +1,5 @@
 import { createClient, type SupabaseClient, type WebSocketLikeConstructor } from '@supabase/supabase-js';
-import type { Database } from './database.types.ts';
+import type { Database } from '../../domain/database.types.ts';
 
 export type SupabaseClientConfig = {
   url: string;

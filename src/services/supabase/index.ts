@@ -21,4 +21,4 @@ export {
   type TransactionRow,
   type UserMetadata,
 } from './types.ts';
-export type { Database } from './database.types.ts';
+export type { Database } from '../../domain/database.types.ts';

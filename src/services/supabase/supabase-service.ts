@@ -7,7 +7,7 @@ import {
 } from '@supabase/supabase-js';
 import { toAuthUser } from './auth-user.ts';
 import { AVATAR_BUCKET, AVATAR_CACHE_SECONDS, avatarObjectName, avatarProblem } from './avatars.ts';
-import type { Database } from './database.types.ts';
+import type { Database } from '../../domain/database.types.ts';
 import { fromAuth, fromPostgrest, fromStorage, fromThrown, NETWORK_ERROR } from './errors.ts';
 import { clientProfileFields } from './profile-fields.ts';
 import { unavailableSupabaseService } from './unavailable-service.ts';

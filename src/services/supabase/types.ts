@@ -1,37 +1,26 @@
-import type { Database } from './database.types.ts';
+import type { AuthChange, AuthUser, Credentials, SignUpResult, UserMetadata } from '../../domain/auth.ts';
+import type { NotificationChange, NotificationRow, SubscriptionStatus } from '../../domain/notifications.ts';
+import type { AvatarFile, Profile, ProfileUpsert } from '../../domain/profile.ts';
+import type { TransactionRow } from '../../domain/transactions.ts';
 
-// The shapes the portal's machines work with. Machines import these types
-// (never the client), so they stay pure and the service can change underneath.
+// The backend contract the composition root builds the machines' actors from.
+// The shapes it speaks in live in src/domain/.
 
-export type Profile = Database['public']['Tables']['profiles']['Row'];
-export type ProfileUpsert = Database['public']['Tables']['profiles']['Insert'];
-export type NotificationRow = Database['public']['Tables']['user_notifications']['Row'];
-export type TransactionRow = Database['public']['Tables']['transactions']['Row'];
-
-/** Spec §3 "Auth user metadata". */
-export type UserMetadata = {
-  wallet_address?: string | null;
-  username?: string | null;
-  avatar_url?: string | null;
-  full_name?: string | null;
+export type { AuthChangeEvent } from '../../domain/auth.ts';
+export type {
+  AuthChange,
+  AuthUser,
+  AvatarFile,
+  Credentials,
+  NotificationChange,
+  NotificationRow,
+  Profile,
+  ProfileUpsert,
+  SignUpResult,
+  SubscriptionStatus,
+  TransactionRow,
+  UserMetadata,
 };
-
-export type AuthUser = {
-  id: string;
-  email: string | null;
-  /** Set once the address is confirmed (or when confirmations are off). */
-  emailConfirmedAt: string | null;
-  metadata: UserMetadata;
-};
-
-/** Spec §7 auth state change events, as supabase-js names them. */
-export type AuthChangeEvent =
-  'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'USER_UPDATED' | 'TOKEN_REFRESHED' | 'PASSWORD_RECOVERY';
-
-export type AuthChange = { event: AuthChangeEvent; user: AuthUser | null };
-
-/** Outcome of signUp: with confirmations on there is no session until the link is used. */
-export type SignUpResult = { user: AuthUser | null; hasSession: boolean };
 
 /** A failure the backend explained; `code` is PostgREST's / GoTrue's code when there is one. */
 export class BackendError extends Error {
@@ -45,26 +34,11 @@ export class BackendError extends Error {
   }
 }
 
-/** Spec §7 "realtime subscription to all events": a change to one of the user's notifications. */
-export type NotificationChange = {
-  eventType: 'INSERT' | 'UPDATE' | 'DELETE';
-  /** The new row, or for DELETE the old one (the table has full replica identity). */
-  row: NotificationRow;
-};
-
-/** Realtime's channel states as supabase-js reports them to `subscribe`. */
-export type SubscriptionStatus = 'SUBSCRIBED' | 'CHANNEL_ERROR' | 'TIMED_OUT' | 'CLOSED';
-
 export type NotificationHandlers = {
   onChange(change: NotificationChange): void;
   /** `error` is realtime's explanation for CHANNEL_ERROR, when it gave one. */
   onStatus(status: SubscriptionStatus, error?: string): void;
 };
-
-/** An avatar as the browser's file input gives it. */
-export type AvatarFile = { name: string; type: string; size: number; data: Blob };
-
-export type Credentials = { email: string; password: string };
 
 /**
  * Spec §7: every backend call the portal makes. Every promise rejects with a

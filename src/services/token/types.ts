@@ -1,4 +1,21 @@
-import type { Address, Hash, Hex } from 'viem';
+import type { Address, Hash } from 'viem';
+import type {
+  BroadcastTransferRequest,
+  PreparedTransfer,
+  SignedTransfer,
+  TokenBalance,
+  TokenServiceErrorReason,
+  TransferResult,
+} from '../../domain/token.ts';
+
+export type {
+  BroadcastTransferRequest,
+  PreparedTransfer,
+  SignedTransfer,
+  TokenBalance,
+  TokenServiceErrorReason,
+  TransferResult,
+};
 
 export type TokenServiceConfig = {
   /** JSON-RPC endpoint of the node; reads and sends both go through it. */
@@ -8,14 +25,6 @@ export type TokenServiceConfig = {
   tokenAddress: Address;
   /** How long a transfer waits for its receipt before giving up (default 2 minutes). */
   confirmationTimeoutMs?: number;
-};
-
-export type TokenBalance = {
-  /** In the token's smallest unit. */
-  raw: bigint;
-  /** `raw` as decimal text with the token's decimals, without trailing zeros ('12.5', '0'). */
-  formatted: string;
-  decimals: number;
 };
 
 export type TransferRequest = {
@@ -33,43 +42,10 @@ export type PrepareTransferRequest = TransferRequest & {
   expectedFrom: string;
 };
 
-/** A transfer checked against the chain (recipient, amount, balance), holding no key material. */
-export type PreparedTransfer = {
-  /** The sender: the key's address, equal to the connected wallet (checksummed). */
-  from: Address;
-  /** The recipient (checksummed). */
-  to: Address;
-  /** The amount in the token's smallest unit. */
-  raw: bigint;
-  /** `raw` as decimal text with the token's decimals ('12.5'). */
-  amount: string;
-  decimals: number;
-};
-
 export type SignTransferRequest = {
   /** Used to sign and then dropped; the service keeps no reference to it. */
   privateKey: string;
   prepared: PreparedTransfer;
-};
-
-/** A signed transaction, ready to broadcast; the signature reveals nothing of the key. */
-export type SignedTransfer = {
-  serialized: Hex;
-  /** The hash the transaction will have once broadcast. */
-  hash: Hash;
-};
-
-export type BroadcastTransferRequest = { serialized: Hex };
-
-export type TransferResult = {
-  hash: Hash;
-  /** The address the private key belongs to (checksummed). */
-  from: Address;
-  /** The recipient (checksummed). */
-  to: Address;
-  /** The amount moved, in the token's smallest unit. */
-  raw: bigint;
-  blockNumber: bigint;
 };
 
 export interface TokenService {
@@ -95,27 +71,6 @@ export interface TokenService {
   /** Sends a signed DDEX transfer for the configured chain and waits for its receipt. */
   broadcastTransfer(request: BroadcastTransferRequest): Promise<TransferResult>;
 }
-
-export type TokenServiceErrorReason =
-  | 'invalid-private-key'
-  /** The key is valid but belongs to another account than the connected wallet. */
-  | 'wrong-account'
-  | 'invalid-recipient'
-  /** readBalance was given something that is not an address. */
-  | 'invalid-address'
-  | 'invalid-amount'
-  | 'insufficient-token-balance'
-  | 'insufficient-funds-for-gas'
-  | 'wrong-chain'
-  /**
-   * The token contract refused the transfer for a reason not listed here: when the gas estimate
-   * already failed nothing was sent; with `hash` set it was mined, failed, and the fee is spent.
-   */
-  | 'reverted'
-  /** Sent, but no receipt came in time: it may still be mined, so a retry could pay twice. */
-  | 'confirmation-timeout'
-  | 'rpc-unavailable'
-  | 'unknown';
 
 /**
  * Every failure of the token service. `message` is meant for the user.

@@ -1,4 +1,7 @@
 import type { Address } from 'viem';
+import type { WalletError, WalletErrorCode } from '../../domain/wallet.ts';
+
+export type { WalletError, WalletErrorCode };
 
 // The wallet contract the wallet machine's actors are built from. Free of viem
 // code (types only), so machines and views may import it with `import type`.
@@ -62,16 +65,6 @@ export type WalletEventHandlers = {
   chainChanged?(chainId: number): void;
   disconnect?(): void;
 };
-
-export type WalletErrorCode = 'not-installed' | 'rejected' | 'pending' | 'unrecognized-chain' | 'unknown';
-
-/**
- * Every failure of the service: a plain, serialisable object (it may end up in the event
- * journal as an actor's error). `message` is set only for 'unknown': what the wallet or the
- * clipboard said, or a copy string for an answer the service cannot use; null when nothing was
- * said. The other codes map to catalogue texts (spec §8) and always carry null.
- */
-export type WalletError = { code: WalletErrorCode; message: string | null };
 
 export interface WalletService {
   /** The configured chain, for "wrong network" checks and the switch. */

@@ -1,4 +1,4 @@
-import type { AuthUser } from '../../services/supabase/types.ts';
+import type { AuthUser } from '../../domain/auth.ts';
 import { displayName } from '../../machines/display-name.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';

@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { displayName } from '../../machines/display-name.ts';
-import type { AuthUser, Profile } from '../../services/supabase/types.ts';
+import type { AuthUser } from '../../domain/auth.ts';
+import type { Profile } from '../../domain/profile.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { useChild } from '../portal-context.tsx';

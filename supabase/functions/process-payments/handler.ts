@@ -1,5 +1,5 @@
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2';
-import type { Database } from '../../../src/services/supabase/database.types.ts';
+import type { Database } from '../../../src/domain/database.types.ts';
 import { parseAddressEvent, type AddressEvent } from './address-event.ts';
 import { verifySignature } from './signature.ts';
 

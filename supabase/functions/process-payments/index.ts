@@ -4,7 +4,7 @@
 // Set TATUM_WEBHOOK_SECRET (and DDEX_TOKEN_ADDRESS) with `supabase secrets set`;
 // SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are provided by the platform.
 import { createClient } from 'npm:@supabase/supabase-js@2';
-import type { Database } from '../../../src/services/supabase/database.types.ts';
+import type { Database } from '../../../src/domain/database.types.ts';
 import { createProcessPaymentsHandler } from './handler.ts';
 
 declare const Deno: {

@@ -5,7 +5,7 @@
 // `supabase secrets set`; SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are
 // provided by the platform.
 import { createClient } from 'npm:@supabase/supabase-js@2';
-import type { Database } from '../../../src/services/supabase/database.types.ts';
+import type { Database } from '../../../src/domain/database.types.ts';
 import { createRecordTransactionHandler } from './handler.ts';
 
 declare const Deno: {

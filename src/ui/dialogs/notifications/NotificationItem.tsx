@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { dialogCopy } from '../../../copy/index.ts';
-import type { NotificationRow } from '../../../services/supabase/types.ts';
+import type { NotificationRow } from '../../../domain/notifications.ts';
 import { Button } from '../../common/Button.tsx';
 import { formatTime } from '../format-time.ts';
 import { Tag } from '../parts.tsx';

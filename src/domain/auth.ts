@@ -1,0 +1,29 @@
+// Who is signed in, as the portal's machines and views see it. Adapters map
+// their SDK's shapes into these; nothing here knows about any SDK.
+
+/** The auth user's metadata the portal keeps in step with the profile (docs/product.md#data). */
+export type UserMetadata = {
+  wallet_address?: string | null;
+  username?: string | null;
+  avatar_url?: string | null;
+  full_name?: string | null;
+};
+
+export type AuthUser = {
+  id: string;
+  email: string | null;
+  /** Set once the address is confirmed (or when confirmations are off). */
+  emailConfirmedAt: string | null;
+  metadata: UserMetadata;
+};
+
+/** Auth state changes, named as supabase-js names them. */
+export type AuthChangeEvent =
+  'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'USER_UPDATED' | 'TOKEN_REFRESHED' | 'PASSWORD_RECOVERY';
+
+export type AuthChange = { event: AuthChangeEvent; user: AuthUser | null };
+
+/** Outcome of signUp: with confirmations on there is no session until the link is used. */
+export type SignUpResult = { user: AuthUser | null; hasSession: boolean };
+
+export type Credentials = { email: string; password: string };

@@ -1,0 +1,3 @@
+import type { Database } from './database.types.ts';
+
+export type TransactionRow = Database['public']['Tables']['transactions']['Row'];
