@@ -1,4 +1,5 @@
 import type { ActorSystem, AnyActorRef, EventObject } from 'xstate';
+import { describeError } from './error-words.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the system's registry type is irrelevant here
 type AnySystem = ActorSystem<any>;
@@ -40,3 +41,20 @@ export function notProvided(name: string): () => never {
     throw new Error(`The ${name} actor was not provided; src/main.tsx provides it from the services.`);
   };
 }
+
+/**
+ * The words for a failure: what the service's error says (see error-words.ts), else `fallback`.
+ * Without a fallback a failure that says nothing gives undefined, and the toast shows its title alone.
+ */
+export function messageOf(error: unknown, fallback: string): string;
+export function messageOf(error: unknown): string | undefined;
+export function messageOf(error: unknown, fallback?: string): string | undefined {
+  return describeError(error) ?? fallback;
+}
+
+/** The wait before retry number `attempt` (1-based): 1, 2, 5, then every 10 s. */
+export function backoffMs(attempt: number): number {
+  return BACKOFF_MS[Math.min(Math.max(attempt, 1), BACKOFF_MS.length) - 1] ?? 10_000;
+}
+
+const BACKOFF_MS = [1000, 2000, 5000, 10_000] as const;
