@@ -1,13 +1,16 @@
-// The portal's words. Every string the spec quotes lives here exactly once;
-// machines, services, views and tests import it, so a wording change is one
+import { AVATAR_TYPES } from '../domain/profile.ts';
+
+// The portal's words. Every string the product shows lives here exactly once
+// (docs/product.md); machines, views and tests import it (services speak in
+// codes, which src/machines/error-words.ts words), so a wording change is one
 // edit and a test cannot drift from the product.
 //
-// Grouped by where the spec lists them (portal-spec.md; §8 is the error
-// catalogue). Strings the spec does not quote are marked "ours". A toast is a
+// Grouped by area, as docs/product.md lists them (its #errors section is the
+// toast catalogue). Strings the spec does not quote are marked "ours". A toast is a
 // title with an optional description; functions build the descriptions the
 // spec fills with a value.
 
-/** Spec §9: 6 leading and 4 trailing characters. */
+/** 6 leading and 4 trailing characters (docs/product.md#constants). */
 export function shortAddress(address: string): string {
   return address.length <= 10 ? address : `${address.slice(0, 6)}...${address.slice(-4)}`;
 }
@@ -16,7 +19,7 @@ export const appCopy = {
   heading: 'DDEX Token Portal',
   pageNotFound: 'Page not found.',
   visitorPrompt: 'Please login or connect your wallet to continue.',
-  /** Spec §1: public display name fallback. */
+  /** The last fallback of the display name (docs/product.md#display-name). */
   displayNameFallback: 'User',
   tabs: { portal: 'Token Portal', trading: 'DEX Trading', bots: 'Trading Bots' },
   menu: {
@@ -74,7 +77,10 @@ export const authCopy = {
     title: 'Session Ended',
     description: 'Your session has expired or was ended elsewhere. Please log in again.',
   },
-  /** ours: spec §5 requires both fields without quoting a message (a browser's `required` speaks first). */
+  /**
+   * ours: both fields are required (docs/product.md#email-and-password); the product quotes no
+   * message for it (a browser's `required` speaks first).
+   */
   credentialsRequired: { title: 'Missing Information', description: 'Please enter your email and password.' },
 } as const;
 
@@ -105,7 +111,10 @@ export const walletCopy = {
   /** ours: the wallet service's messages for answers it cannot use (shown under 'Wallet Connection Failed'). */
   noAccount: 'The wallet did not share any account.',
   invalidAnswer: 'The wallet gave an answer the portal cannot use.',
-  /** ours: descriptions under 'Network Switch Failed', worded like the connect errors of §8. */
+  /**
+   * ours: descriptions under 'Network Switch Failed', worded like those under 'Wallet Connection
+   * Failed' (docs/product.md#wallet-toasts).
+   */
   switchRejected: 'Network switch denied. Please approve the switch request in MetaMask.',
   switchPending: 'A request is already pending. Please check MetaMask.',
   chainNotAdded: (name: string) => `MetaMask could not add ${name}. Please add it in MetaMask.`,
@@ -152,7 +161,10 @@ export const sendCopy = {
   keyMismatch: 'This private key does not belong to the connected wallet.',
   transferFailed: 'Transfer Failed',
   historyNotSaved: 'Transfer not saved to history',
-  /** ours: the send machine's own outcomes beyond §5 (the key is cleared whenever a send stops). */
+  /**
+   * ours: the send machine's own outcomes after the checks (docs/product.md#send-steps); the key is
+   * cleared whenever a send stops.
+   */
   historyNotSavedDescription: (hash: string) =>
     `The transfer ${hash.slice(0, 10)}... was submitted, but it could not be added to your transaction history.`,
   keyCleared: 'Your private key was cleared; enter it again to retry.',
@@ -207,7 +219,7 @@ export const profileCopy = {
       ? `Your profile wallet is now ${shortAddress(address)}.`
       : 'Your profile no longer holds a wallet.',
   updatedDescription: 'Your profile has been saved.',
-  avatarTypes: ['image/png', 'image/jpeg', 'image/gif'],
+  avatarTypes: AVATAR_TYPES,
   avatarTypeRefused: 'The avatar must be a PNG, JPEG or GIF image.',
   avatarTooLarge: 'The avatar must be at most 2 MB.',
   websiteNotHttp: 'The website must be an http:// or https:// address.',
@@ -220,16 +232,16 @@ export const notificationCopy = {
   clearError: 'Error clearing notifications',
   cleared: { title: 'Notifications Cleared', description: 'All your notifications have been deleted.' },
   newFallbackTitle: 'New Notification',
-  /** Spec §4/§9: the first 50 characters of the message and '...'. */
+  /** The first 50 characters of the message and '...' (docs/product.md#constants). */
   preview: (message: string) => `${message.slice(0, 50)}...`,
 } as const;
 
 export const transactionCopy = {
   fetchError: 'Error fetching transactions',
   loginRequired: { title: 'Login Required', description: 'Please log in to view transactions.' },
-  /** Spec §3: the type with underscores shown as spaces. */
+  /** The type with underscores shown as spaces (docs/product.md#history-dialog). */
   typeLabel: (type: string) => type.replaceAll('_', ' '),
-  /** Spec §9: hash preview of 10 characters. */
+  /** Hash preview of 10 characters (docs/product.md#constants). */
   hashPreview: (hash: string) => `${hash.slice(0, 10)}...`,
 } as const;
 
@@ -313,7 +325,10 @@ export function chainName(id: number): string {
   return known ? `${known} (chain ${id})` : `chain ${id}`;
 }
 
-/** ours: the dialogs' words the spec does not quote (titles of §2's modals, labels, list states). */
+/**
+ * ours: the dialogs' words the spec does not quote (the titles of docs/product.md#dialogs, labels,
+ * list states).
+ */
 export const dialogCopy = {
   auth: {
     email: 'Email',

@@ -4,7 +4,16 @@
 /** The connected account and the chain the wallet is on. */
 export type WalletAccount = { address: string; chainId: number };
 
-export type WalletErrorCode = 'not-installed' | 'rejected' | 'pending' | 'unrecognized-chain' | 'unknown';
+export type WalletErrorCode =
+  | 'not-installed'
+  | 'rejected'
+  | 'pending'
+  | 'unrecognized-chain'
+  /** The wallet granted no account. */
+  | 'no-account'
+  /** The wallet answered with something that is not an account list or a chain id. */
+  | 'invalid-answer'
+  | 'unknown';
 
 /**
  * Every failure of the wallet service: a plain, serialisable object (it may end up in the event
@@ -13,8 +22,23 @@ export type WalletErrorCode = 'not-installed' | 'rejected' | 'pending' | 'unreco
  */
 export type WalletError = { code: WalletErrorCode; message: string | null };
 
+const WALLET_ERROR_CODES: ReadonlySet<string> = new Set<WalletErrorCode>([
+  'not-installed',
+  'rejected',
+  'pending',
+  'unrecognized-chain',
+  'no-account',
+  'invalid-answer',
+  'unknown',
+]);
+
+/** A wallet failure, also one that left out its message (read it as `message ?? null`). */
 export function isWalletError(value: unknown): value is WalletError {
   if (typeof value !== 'object' || value === null) return false;
-  const { code, message } = value as Partial<WalletError>;
-  return typeof code === 'string' && (message === null || typeof message === 'string');
+  const { code, message } = value as Record<string, unknown>;
+  return (
+    typeof code === 'string' &&
+    WALLET_ERROR_CODES.has(code) &&
+    (message == null || typeof message === 'string')
+  );
 }

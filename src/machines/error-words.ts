@@ -1,12 +1,129 @@
+import { authCopy, dataProviderCopy, sendCopy, tokenCopy, walletCopy } from '../copy/index.ts';
+import type {
+  BackendFailure,
+  DataProviderFailure,
+  DataProviderOperation,
+  TokenFailure,
+  TokenProblem,
+} from '../domain/errors.ts';
+import type { WalletError } from '../domain/wallet.ts';
+
 // The words a user reads for a failure a service reported. Services speak in
-// typed codes (src/domain); this is the one place that turns a code into the
-// copy's text, so no service needs to know the product's wording.
+// typed codes (src/domain/errors.ts, src/domain/wallet.ts); this is the one
+// place that turns a code into the copy's text, so no service needs to know
+// the product's wording. Failures are recognised by their shape, not their
+// class, so one revived from the event journal reads the same.
 
 /** What to tell the user about this failure, or null when it says nothing usable. */
 export function describeError(error: unknown): string | null {
+  if (isTokenFailure(error)) return tokenWords(error.problem);
+  if (isDataProviderFailure(error)) return DATA_PROVIDER_WORDS[error.operation];
+  if (isBackendFailure(error)) {
+    if (error.code === 'client_unavailable') return authCopy.clientUnavailable.description;
+  } else if (isWalletFailure(error)) {
+    return WALLET_WORDS[error.code];
+  }
+  // What the backend or the wallet said, or any other error's message.
   if (typeof error === 'object' && error !== null && 'message' in error) {
     const { message } = error;
     if (typeof message === 'string' && message.trim() !== '') return message;
   }
   return null;
+}
+
+function tokenWords(problem: TokenProblem): string {
+  switch (problem.code) {
+    case 'invalid-private-key-format':
+      return tokenCopy.invalidPrivateKeyFormat;
+    case 'invalid-private-key-value':
+      return tokenCopy.invalidPrivateKeyValue;
+    case 'key-mismatch':
+      return sendCopy.keyMismatch;
+    case 'invalid-recipient':
+      return tokenCopy.invalidRecipient;
+    case 'zero-recipient':
+      return tokenCopy.zeroRecipient;
+    case 'invalid-address':
+      return tokenCopy.invalidAddress;
+    case 'invalid-amount':
+      return tokenCopy.invalidAmount;
+    case 'zero-amount':
+      return tokenCopy.zeroAmount;
+    case 'too-many-decimals':
+      return tokenCopy.tooManyDecimals(problem.decimals);
+    case 'amount-too-large':
+      return tokenCopy.amountTooLarge;
+    case 'insufficient-token-balance':
+      return problem.figures === null
+        ? tokenCopy.insufficientTokenBalance
+        : tokenCopy.insufficientTokenBalanceOf(problem.figures.balance, problem.figures.needed);
+    case 'insufficient-funds-for-gas':
+      return tokenCopy.insufficientFundsForGas;
+    case 'wrong-chain':
+      return tokenCopy.wrongChain(problem.actual, problem.expected);
+    case 'chain-mismatch':
+      return tokenCopy.chainMismatch;
+    case 'invalid-receiver':
+      return tokenCopy.invalidReceiver;
+    case 'refused':
+      return problem.revertReason ? `${tokenCopy.refused} ${problem.revertReason}` : tokenCopy.refused;
+    case 'reverted':
+      return tokenCopy.reverted;
+    case 'not-confirmed':
+      return tokenCopy.notConfirmed(problem.seconds);
+    case 'sent-but-unchecked':
+      return `${tokenCopy.sentButUnchecked} ${tokenWords(problem.failure)}`;
+    case 'rpc-unavailable':
+      return problem.status === null
+        ? tokenCopy.rpcUnavailable
+        : tokenCopy.rpcUnavailableStatus(problem.status);
+    case 'no-token-contract':
+      return tokenCopy.noTokenContract;
+    case 'unknown':
+      return tokenCopy.unknown;
+  }
+}
+
+const DATA_PROVIDER_WORDS: Record<DataProviderOperation, string> = {
+  init: dataProviderCopy.initFailed,
+  getNativeBalance: dataProviderCopy.balanceUnknownError,
+  createAddressWebhook: dataProviderCopy.createWebhookFailed,
+  listWebhooks: dataProviderCopy.listWebhooksFailed,
+  deleteWebhook: dataProviderCopy.deleteWebhookFailed,
+};
+
+// Only the codes whose words do not depend on what was asked: a refusal or a
+// pending prompt reads differently for a connect and for a network switch, so
+// the wallet machine words those itself.
+const WALLET_WORDS = {
+  'no-account': walletCopy.noAccount,
+  'invalid-answer': walletCopy.invalidAnswer,
+} satisfies Partial<Record<WalletError['code'], string>>;
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null;
+
+const hasCode = (value: unknown): boolean => isObject(value) && typeof value['code'] === 'string';
+
+function isTokenFailure(error: unknown): error is TokenFailure {
+  return isObject(error) && error['name'] === 'TokenServiceError' && hasCode(error['problem']);
+}
+
+function isDataProviderFailure(error: unknown): error is DataProviderFailure {
+  return (
+    isObject(error) &&
+    error['name'] === 'TatumServiceError' &&
+    typeof error['operation'] === 'string' &&
+    Object.hasOwn(DATA_PROVIDER_WORDS, error['operation'])
+  );
+}
+
+function isBackendFailure(error: unknown): error is BackendFailure {
+  return isObject(error) && error['name'] === 'BackendError';
+}
+
+/** Only the wallet codes worded here; the others fall through to the message. */
+function isWalletFailure(error: unknown): error is { code: keyof typeof WALLET_WORDS } {
+  return hasCode(error) && Object.hasOwn(WALLET_WORDS, (error as Fields)['code'] as string);
 }

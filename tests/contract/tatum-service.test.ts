@@ -2,6 +2,7 @@ import { createPublicClient, formatEther, http } from 'viem';
 import { getBalance } from 'viem/actions';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { dataProviderCopy } from '../../src/copy/index.ts';
+import { describeError } from '../../src/machines/error-words.ts';
 import { createTatumService, TatumServiceError } from '../../src/services/tatum/index.ts';
 import { testAccount } from '../support/accounts.ts';
 
@@ -34,10 +35,8 @@ describe('Tatum service on the local stack', () => {
 
     const again = await tatum.deleteWebhook(created.id).catch((error: unknown) => error);
     expect(again).toBeInstanceOf(TatumServiceError);
-    expect(again).toMatchObject({
-      message: dataProviderCopy.deleteWebhookFailed,
-      detail: 'Subscription not found',
-    });
+    expect(again).toMatchObject({ operation: 'deleteWebhook', detail: 'Subscription not found' });
+    expect(describeError(again)).toBe(dataProviderCopy.deleteWebhookFailed);
   });
 
   it('reports a refused subscription with the spec’s message and the emulator’s reason', async () => {
@@ -45,8 +44,9 @@ describe('Tatum service on the local stack', () => {
       .createAddressWebhook({ address: reader.address, url: 'not a url' })
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({
-      message: dataProviderCopy.createWebhookFailed,
+      operation: 'createAddressWebhook',
       detail: expect.stringContaining('url must be an http(s) URL'),
     });
+    expect(describeError(refused)).toBe(dataProviderCopy.createWebhookFailed);
   });
 });

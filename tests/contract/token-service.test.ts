@@ -22,12 +22,16 @@ import {
   waitForTransactionReceipt,
 } from 'viem/actions';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { sendCopy, tokenCopy } from '../../src/copy/index.ts';
+import { describeError } from '../../src/machines/error-words.ts';
 import {
   createTokenService,
   TokenServiceError,
+  type PrepareTransferRequest,
+  type TokenService,
   type TokenServiceErrorReason,
+  type TransferResult,
 } from '../../src/services/token/index.ts';
-import { sendCopy } from '../../src/copy/index.ts';
 import { testAccount } from '../support/accounts.ts';
 
 // The token service against the stack's real chain: Hardhat with DDEX
@@ -61,10 +65,21 @@ async function rejection(promise: Promise<unknown>): Promise<TokenServiceError> 
   return outcome;
 }
 
+/** Rejected for `reason`, with words for the user. */
 async function expectRejected(promise: Promise<unknown>, reason: TokenServiceErrorReason) {
   const error = await rejection(promise);
-  expect({ reason: error.reason, message: error.message }).toEqual({ reason, message: expect.any(String) });
+  expect({ reason: error.reason, words: describeError(error) }).toEqual({
+    reason,
+    words: expect.any(String),
+  });
   return error;
+}
+
+/** A whole transfer as the send machine makes it: prepare, sign, broadcast. */
+async function send(on: TokenService, request: PrepareTransferRequest): Promise<TransferResult> {
+  const prepared = await on.prepareTransfer(request);
+  const signed = await on.signTransfer({ privateKey: request.privateKey, prepared });
+  return on.broadcastTransfer(signed);
 }
 
 /** Everything a caller, a logger or an error reporter could read off the error. */
@@ -79,7 +94,8 @@ function exposedText(error: unknown): string {
     );
     return [String(value), ...own].join('\n');
   };
-  return `${walk(error)}\n${inspect(error, { depth: Infinity, showHidden: true })}\n${JSON.stringify(error)}`;
+  const shown = `${describeError(error)}`;
+  return `${walk(error)}\n${inspect(error, { depth: Infinity, showHidden: true })}\n${JSON.stringify(error)}\n${shown}`;
 }
 
 function expectNoKeyIn(error: unknown, privateKey: Hex) {
@@ -93,7 +109,12 @@ async function freshAccount(funding: { ddex?: string; eth?: string }) {
   const privateKey = generatePrivateKey();
   const { address } = privateKeyToAccount(privateKey);
   if (funding.ddex)
-    await service.transfer({ privateKey: sender.privateKey, to: address, amount: funding.ddex });
+    await send(service, {
+      privateKey: sender.privateKey,
+      to: address,
+      amount: funding.ddex,
+      expectedFrom: sender.address,
+    });
   if (funding.eth) {
     const wallet = createWalletClient({
       account: privateKeyToAccount(sender.privateKey),
@@ -146,10 +167,11 @@ describe('token service: transfer', () => {
     ]);
     const amount = parseUnits('12.5', 18);
 
-    const result = await service.transfer({
+    const result = await send(service, {
       privateKey: sender.privateKey,
       to: recipient.address,
       amount: '12.5',
+      expectedFrom: sender.address,
     });
 
     expect(result).toMatchObject({ from: sender.address, to: recipient.address, raw: amount });
@@ -170,10 +192,11 @@ describe('token service: transfer', () => {
       .map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
       .join('')}`;
 
-    const result = await service.transfer({
+    const result = await send(service, {
       privateKey: ` ${sender.privateKey.slice(2).toUpperCase()} `,
       to: wrongChecksum,
       amount: '0.000000000000000001',
+      expectedFrom: sender.address,
     });
 
     expect(result).toMatchObject({ from: sender.address, to: recipient.address, raw: 1n });
@@ -187,13 +210,21 @@ describe('token service: transfer', () => {
     const balance = await ddexOf(sender.address);
     const expected = parseUnits(amount, 18);
     expect(expected > balance).toBe(true);
-    // More than the sender holds: refused, yet the figures in the message are exact.
+    // More than the sender holds: refused, yet the figures in the words are exact.
     const error = await expectRejected(
-      service.transfer({ privateKey: sender.privateKey, to: recipient.address, amount }),
+      send(service, {
+        privateKey: sender.privateKey,
+        to: recipient.address,
+        amount,
+        expectedFrom: sender.address,
+      }),
       'insufficient-token-balance',
     );
-    expect(error.message).toContain(formatUnits(balance, 18));
-    expect(error.message).toContain(amount);
+    expect(error.problem).toEqual({
+      code: 'insufficient-token-balance',
+      figures: { balance: formatUnits(balance, 18), needed: amount },
+    });
+    expect(describeError(error)).toBe(tokenCopy.insufficientTokenBalanceOf(formatUnits(balance, 18), amount));
     expect(await ddexOf(recipient.address)).toBe(recipientBefore);
   });
 });
@@ -203,6 +234,7 @@ describe('token service: refused inputs, before any transaction', () => {
     privateKey: sender.privateKey as string,
     to: recipient.address as string,
     amount: '1',
+    expectedFrom: sender.address as string,
   });
   const cases: [string, Partial<ReturnType<typeof valid>>, TokenServiceErrorReason][] = [
     ['a short key', { privateKey: '0x1234' }, 'invalid-private-key'],
@@ -235,13 +267,13 @@ describe('token service: refused inputs, before any transaction', () => {
       chainId: chain.chainId,
       tokenAddress: chain.tokenAddress,
     });
-    const error = await expectRejected(offline.transfer({ ...valid(), ...change }), reason);
+    const error = await expectRejected(send(offline, { ...valid(), ...change }), reason);
     expectNoKeyIn(error, sender.privateKey);
   });
 
   it.each(cases)('refuses %s and sends nothing on the real chain', async (_, change, reason) => {
     const nonce = await nonceOf(sender.address);
-    await expectRejected(service.transfer({ ...valid(), ...change }), reason);
+    await expectRejected(send(service, { ...valid(), ...change }), reason);
     expect(await nonceOf(sender.address)).toBe(nonce);
   });
 
@@ -249,17 +281,18 @@ describe('token service: refused inputs, before any transaction', () => {
     const nonce = await nonceOf(sender.address);
     const recipientBefore = await ddexOf(recipient.address);
     const error = await expectRejected(
-      service.transfer({ ...valid(), amount: '1.0000000000000000001' }),
+      send(service, { ...valid(), amount: '1.0000000000000000001' }),
       'invalid-amount',
     );
-    expect(error.message).toContain('18');
+    expect(error.problem).toEqual({ code: 'too-many-decimals', decimals: 18 });
+    expect(describeError(error)).toBe(tokenCopy.tooManyDecimals(18));
     expect(await nonceOf(sender.address)).toBe(nonce);
     expect(await ddexOf(recipient.address)).toBe(recipientBefore);
   });
 
   it('accepts trailing zeros beyond the decimals, which add no precision', async () => {
     const recipientBefore = await ddexOf(recipient.address);
-    await service.transfer({ ...valid(), amount: '2.50000000000000000000000' });
+    await send(service, { ...valid(), amount: '2.50000000000000000000000' });
     expect(await ddexOf(recipient.address)).toBe(recipientBefore + parseUnits('2.5', 18));
   });
 });
@@ -269,14 +302,17 @@ describe('token service: failures the chain reports', () => {
     const nonce = await nonceOf(sender.address);
     const balance = await ddexOf(sender.address);
     const error = await expectRejected(
-      service.transfer({
+      send(service, {
         privateKey: sender.privateKey,
         to: recipient.address,
         amount: formatUnits(balance + 1n, 18),
+        expectedFrom: sender.address,
       }),
       'insufficient-token-balance',
     );
-    expect(error.message).toContain(formatUnits(balance, 18));
+    expect(describeError(error)).toBe(
+      tokenCopy.insufficientTokenBalanceOf(formatUnits(balance, 18), formatUnits(balance + 1n, 18)),
+    );
     expect(await nonceOf(sender.address)).toBe(nonce);
     expect(await ddexOf(sender.address)).toBe(balance);
     expectNoKeyIn(error, sender.privateKey);
@@ -285,10 +321,16 @@ describe('token service: failures the chain reports', () => {
   it('reports no DDEX at all for an account with ETH only', async () => {
     const fresh = await freshAccount({ eth: '0.01' });
     const error = await expectRejected(
-      service.transfer({ privateKey: fresh.privateKey, to: recipient.address, amount: '1' }),
+      send(service, {
+        privateKey: fresh.privateKey,
+        to: recipient.address,
+        amount: '1',
+        expectedFrom: fresh.address,
+      }),
       'insufficient-token-balance',
     );
-    expect(error.message).toContain('holds 0 tokens');
+    expect(describeError(error)).toBe(tokenCopy.insufficientTokenBalanceOf('0', '1'));
+    expect(describeError(error)).toContain('holds 0 tokens');
     expect(await nonceOf(fresh.address)).toBe(0);
     expectNoKeyIn(error, fresh.privateKey);
   });
@@ -297,10 +339,15 @@ describe('token service: failures the chain reports', () => {
     const fresh = await freshAccount({ ddex: '5' });
     expect(await getBalance(client, { address: fresh.address })).toBe(0n);
     const error = await expectRejected(
-      service.transfer({ privateKey: fresh.privateKey, to: recipient.address, amount: '1' }),
+      send(service, {
+        privateKey: fresh.privateKey,
+        to: recipient.address,
+        amount: '1',
+        expectedFrom: fresh.address,
+      }),
       'insufficient-funds-for-gas',
     );
-    expect(error.message).toMatch(/ETH/);
+    expect(describeError(error)).toBe(tokenCopy.insufficientFundsForGas);
     expect(await ddexOf(fresh.address)).toBe(parseUnits('5', 18));
     expect(await nonceOf(fresh.address)).toBe(0);
     expectNoKeyIn(error, fresh.privateKey);
@@ -310,7 +357,12 @@ describe('token service: failures the chain reports', () => {
     // The node estimates gas without charging for it, so the token's refusal comes first.
     const privateKey = generatePrivateKey();
     const error = await expectRejected(
-      service.transfer({ privateKey, to: recipient.address, amount: '1' }),
+      send(service, {
+        privateKey,
+        to: recipient.address,
+        amount: '1',
+        expectedFrom: privateKeyToAccount(privateKey).address,
+      }),
       'insufficient-token-balance',
     );
     expectNoKeyIn(error, privateKey);
@@ -324,11 +376,18 @@ describe('token service: failures the chain reports', () => {
     });
     const nonce = await nonceOf(sender.address);
     const error = await expectRejected(
-      sepolia.transfer({ privateKey: sender.privateKey, to: recipient.address, amount: '1' }),
+      send(sepolia, {
+        privateKey: sender.privateKey,
+        to: recipient.address,
+        amount: '1',
+        expectedFrom: sender.address,
+      }),
       'wrong-chain',
     );
-    expect(error.message).toContain('11155111');
-    expect(error.message).toContain('31337');
+    expect(error.problem).toEqual({ code: 'wrong-chain', actual: chain.chainId, expected: 11155111 });
+    expect(describeError(error)).toBe(tokenCopy.wrongChain(chain.chainId, 11155111));
+    expect(describeError(error)).toContain('11155111');
+    expect(describeError(error)).toContain('31337');
     expect(await nonceOf(sender.address)).toBe(nonce);
     expectNoKeyIn(error, sender.privateKey);
     await expectRejected(sepolia.readBalance(sender.address), 'wrong-chain');
@@ -342,7 +401,12 @@ describe('token service: failures the chain reports', () => {
     });
     await expectRejected(offline.readBalance(sender.address), 'rpc-unavailable');
     const error = await expectRejected(
-      offline.transfer({ privateKey: sender.privateKey, to: recipient.address, amount: '1' }),
+      send(offline, {
+        privateKey: sender.privateKey,
+        to: recipient.address,
+        amount: '1',
+        expectedFrom: sender.address,
+      }),
       'rpc-unavailable',
     );
     expectNoKeyIn(error, sender.privateKey);
@@ -352,7 +416,12 @@ describe('token service: failures the chain reports', () => {
     // The node's own refusal (no ETH for gas), not one the service foresaw from the balance.
     const fresh = await freshAccount({ ddex: '1' });
     const error = await rejection(
-      service.transfer({ privateKey: fresh.privateKey.slice(2), to: recipient.address, amount: '1' }),
+      send(service, {
+        privateKey: fresh.privateKey.slice(2),
+        to: recipient.address,
+        amount: '1',
+        expectedFrom: fresh.address,
+      }),
     );
     expect(error.cause).toBeInstanceOf(Error);
     expect(String((error.cause as Error).message)).toMatch(/funds/i);
@@ -411,7 +480,8 @@ describe('token service: the split transfer (prepare, sign, broadcast)', () => {
       }),
       'wrong-account',
     );
-    expect(error.message).toBe(sendCopy.keyMismatch);
+    expect(error.problem).toEqual({ code: 'key-mismatch' });
+    expect(describeError(error)).toBe(sendCopy.keyMismatch);
     expectNoKeyIn(error, sender.privateKey);
     expect(await nonceOf(sender.address)).toBe(nonce);
     expect(await ddexOf(recipient.address)).toBe(recipientBefore);
@@ -429,8 +499,9 @@ describe('token service: the split transfer (prepare, sign, broadcast)', () => {
       }),
       'insufficient-token-balance',
     );
-    expect(error.message).toContain(formatUnits(balance, 18));
-    expect(error.message).toContain(formatUnits(balance + 1n, 18));
+    expect(describeError(error)).toBe(
+      tokenCopy.insufficientTokenBalanceOf(formatUnits(balance, 18), formatUnits(balance + 1n, 18)),
+    );
     expectNoKeyIn(error, sender.privateKey);
     expect(await nonceOf(sender.address)).toBe(nonce);
   });

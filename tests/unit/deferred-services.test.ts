@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { dataProviderCopy, tokenCopy } from '../../src/copy/index.ts';
+import { describeError } from '../../src/machines/error-words.ts';
 import { onFirstUse } from '../../src/services/on-first-use.ts';
 import { createDeferredSupabaseService } from '../../src/services/supabase/deferred-service.ts';
 import {
@@ -61,6 +62,8 @@ describe('deferred supabase service', () => {
     expect(error).toBeInstanceOf(BackendError);
     expect(error).toMatchObject({ code: NETWORK_ERROR });
     expect((error as Error).message).toContain('Failed to fetch dynamically imported module');
+    // What the user reads is that message: a backend failure the portal has no words of its own for.
+    expect(describeError(error)).toBe((error as Error).message);
     expect(await service.listTransactions('u1')).toEqual([]);
   });
 
@@ -149,7 +152,11 @@ describe('deferred token and Tatum services', () => {
     const service = createDeferredTokenService(() => Promise.reject(new TypeError('offline')));
     const error = await service.readBalance('0x0').catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(TokenServiceError);
-    expect(error).toMatchObject({ reason: 'rpc-unavailable', message: tokenCopy.rpcUnavailable });
+    expect(error).toMatchObject({
+      reason: 'rpc-unavailable',
+      problem: { code: 'rpc-unavailable', status: null },
+    });
+    expect(describeError(error)).toBe(tokenCopy.rpcUnavailable);
   });
 
   it('forwards token calls to the loaded service', async () => {
@@ -163,11 +170,8 @@ describe('deferred token and Tatum services', () => {
     const service = createDeferredTatumService(() => Promise.reject(new TypeError('offline')));
     const error = await service.listWebhooks().catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(TatumServiceError);
-    expect(error).toMatchObject({
-      operation: 'init',
-      message: dataProviderCopy.initFailed,
-      detail: 'offline',
-    });
+    expect(error).toMatchObject({ operation: 'init', detail: 'offline' });
+    expect(describeError(error)).toBe(dataProviderCopy.initFailed);
   });
 
   it('destroys nothing, and loads nothing, when the Tatum service was never used', async () => {

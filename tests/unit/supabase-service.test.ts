@@ -4,11 +4,11 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { profileCopy } from '../../src/copy/index.ts';
+import { AVATAR_MAX_BYTES, AVATAR_TYPES, avatarProblem } from '../../src/domain/profile.ts';
 import { toAuthUser } from '../../src/services/supabase/auth-user.ts';
-import { avatarObjectName, avatarProblem } from '../../src/services/supabase/avatars.ts';
+import { avatarObjectName } from '../../src/services/supabase/avatars.ts';
 import { clientProfileFields } from '../../src/services/supabase/profile-fields.ts';
 import {
-  AVATAR_MAX_BYTES,
   BackendError,
   CLIENT_PROFILE_FIELDS,
   createSupabaseClient,
@@ -59,23 +59,24 @@ const PROFILE: Profile = profileRow(
   },
 );
 
+// The avatar rules live in src/domain/profile.ts, where the profile machine checks a file before
+// it asks this service to upload it; the bucket enforces the same rules (tests/contract/storage.test.ts).
 describe('avatar checks and names', () => {
-  it.each(profileCopy.avatarTypes)('accepts %s up to 2 MB', (type) => {
+  it.each(AVATAR_TYPES)('accepts %s up to 2 MB', (type) => {
     expect(avatarProblem({ type, size: AVATAR_MAX_BYTES })).toBeNull();
   });
 
-  it.each(['image/svg+xml', 'text/plain', 'image/webp', ''])('refuses %j as invalid_type', (type) => {
-    expect(avatarProblem({ type, size: 10 })).toMatchObject({
-      code: 'invalid_type',
-      message: profileCopy.avatarTypeRefused,
-    });
+  it('offers the file picker exactly the accepted types', () => {
+    expect(profileCopy.avatarTypes).toEqual(['image/png', 'image/jpeg', 'image/gif']);
   });
 
-  it('refuses one byte over 2 MB as too_large', () => {
-    expect(avatarProblem({ type: 'image/png', size: AVATAR_MAX_BYTES + 1 })).toMatchObject({
-      code: 'too_large',
-      message: profileCopy.avatarTooLarge,
-    });
+  it.each(['image/svg+xml', 'text/plain', 'image/webp', ''])('refuses %j as invalid-type', (type) => {
+    expect(avatarProblem({ type, size: 10 })).toBe('invalid-type');
+  });
+
+  it('refuses one byte over 2 MB as too-large', () => {
+    expect(AVATAR_MAX_BYTES).toBe(2 * 1024 * 1024);
+    expect(avatarProblem({ type: 'image/png', size: AVATAR_MAX_BYTES + 1 })).toBe('too-large');
   });
 
   it.each([
@@ -259,7 +260,7 @@ describe('what goes on the wire', () => {
     expect(query).toBe(`eq.${USER_ID}`);
   });
 
-  it('uploads the avatar under its name with upsert and cache control 3600, and refuses a bad one unsent', async () => {
+  it('uploads the avatar under its name with upsert and cache control 3600, and passes on the bucket’s refusal', async () => {
     let upsert: string | null = null;
     let cacheControl: FormDataEntryValue | null = null;
     let path = '';
@@ -278,13 +279,28 @@ describe('what goes on the wire', () => {
     expect(upsert).toBe('true');
     expect(cacheControl).toBe('3600');
 
+    // The file is not checked here (the profile machine does that): the bucket's refusal comes back as it said it.
     path = '';
+    server.use(
+      http.post(`${ORIGIN}/storage/v1/object/avatars/:name`, ({ params }) => {
+        path = String(params['name']);
+        const message = 'mime type image/svg+xml is not supported';
+        return HttpResponse.json(
+          { statusCode: '415', code: 'invalid_mime_type', error: 'invalid_mime_type', message },
+          { status: 415 },
+        );
+      }),
+    );
     const svg = new Blob(['<svg/>'], { type: 'image/svg+xml' });
     const error = await refusal(
       service().uploadAvatar(USER_ID, { name: 'a.svg', type: 'image/svg+xml', size: 6, data: svg }),
     );
-    expect(error.code).toBe('invalid_type');
-    expect(path).toBe('');
+    expect(error).toMatchObject({
+      status: 415,
+      code: 'invalid_mime_type',
+      message: 'mime type image/svg+xml is not supported',
+    });
+    expect(path).toBe(`${USER_ID}-${NOW}.bin`);
   });
 
   it('builds the public avatar URL without a request', () => {

@@ -12,6 +12,7 @@ import {
   type MockInstance,
 } from 'vitest';
 import { dataProviderCopy } from '../../src/copy/index.ts';
+import { describeError } from '../../src/machines/error-words.ts';
 import {
   createTatumService,
   TatumServiceError,
@@ -138,7 +139,7 @@ describe('native balance', () => {
   it('gives up after the configured retries of a 5xx', async () => {
     server.use(http.post(RPC, () => new HttpResponse('Service Unavailable', { status: 503 })));
     const error = await failure(make({ retryCount: 3 }).getNativeBalance(ADDRESS));
-    expect(error.message).toBe(dataProviderCopy.balanceUnknownError);
+    expect(describeError(error)).toBe(dataProviderCopy.balanceUnknownError);
     expect(error.operation).toBe('getNativeBalance');
     expect(error.detail).toBe('Service Unavailable');
     // The SDK lists a custom node twice (LoadBalancer.js:55 and 79-100) and fails
@@ -158,7 +159,7 @@ describe('native balance', () => {
     server.use(handler());
     const error = await failure(make().getNativeBalance(ADDRESS));
     expect(error).toBeInstanceOf(TatumServiceError);
-    expect(error.message).toBe(dataProviderCopy.balanceUnknownError);
+    expect(describeError(error)).toBe(dataProviderCopy.balanceUnknownError);
   });
 
   it('says what was wrong with the answer', async () => {
@@ -231,7 +232,7 @@ describe('creating an address webhook', () => {
       ),
     );
     const error = await failure(make().createAddressWebhook({ address: 'nope', url: HOOK_URL }));
-    expect(error.message).toBe(dataProviderCopy.createWebhookFailed);
+    expect(describeError(error)).toBe(dataProviderCopy.createWebhookFailed);
     expect(error.operation).toBe('createAddressWebhook');
     // The SDK reports `data` instead of `message` and strips the 'attr.' prefix.
     expect(error.detail).toBe('address must be a valid address');
@@ -260,7 +261,7 @@ describe('creating an address webhook', () => {
       http.post(`${API}subscription`, () => tatumError(503, 'service.unavailable', 'Try again later')),
     );
     const error = await failure(make().createAddressWebhook({ address: ADDRESS, url: HOOK_URL }));
-    expect(error.message).toBe(dataProviderCopy.createWebhookFailed);
+    expect(describeError(error)).toBe(dataProviderCopy.createWebhookFailed);
     expect(error.detail).toBe('Try again later');
     expect(error.code).toBe('service.unavailable');
     expect(requests).toHaveLength(1 + FAST.retryCount);
@@ -274,7 +275,7 @@ describe('creating an address webhook', () => {
   ])('turns %s into the create error', async (_shape, reply, detail) => {
     server.use(http.post(`${API}subscription`, reply));
     const error = await failure(make().createAddressWebhook({ address: ADDRESS, url: HOOK_URL }));
-    expect(error.message).toBe(dataProviderCopy.createWebhookFailed);
+    expect(describeError(error)).toBe(dataProviderCopy.createWebhookFailed);
     expect(error.detail).toEqual(detail);
   });
 
@@ -335,7 +336,7 @@ describe('listing webhooks', () => {
   ])('turns %s into the list error', async (_shape, reply) => {
     server.use(http.get(`${API}subscription`, reply));
     const error = await failure(make().listWebhooks());
-    expect(error.message).toBe(dataProviderCopy.listWebhooksFailed);
+    expect(describeError(error)).toBe(dataProviderCopy.listWebhooksFailed);
     expect(error.operation).toBe('listWebhooks');
     expect(error.detail).toEqual(expect.any(String));
   });
@@ -355,7 +356,7 @@ describe('deleting a webhook', () => {
       ),
     );
     const error = await failure(make().deleteWebhook('gone'));
-    expect(error.message).toBe(dataProviderCopy.deleteWebhookFailed);
+    expect(describeError(error)).toBe(dataProviderCopy.deleteWebhookFailed);
     expect(error.detail).toBe('Subscription not found');
     expect(error.code).toBe('subscription.not.found');
   });
@@ -363,14 +364,14 @@ describe('deleting a webhook', () => {
   it('gives up after the configured retries of a 5xx', async () => {
     server.use(http.delete(`${API}subscription/:id`, () => new HttpResponse(null, { status: 500 })));
     const error = await failure(make().deleteWebhook('sub1'));
-    expect(error.message).toBe(dataProviderCopy.deleteWebhookFailed);
+    expect(describeError(error)).toBe(dataProviderCopy.deleteWebhookFailed);
     expect(error.detail).toBeNull();
     expect(requests).toHaveLength(1 + FAST.retryCount);
   });
 
   it('refuses an id that would name another resource, without a request', async () => {
     const error = await failure(make().deleteWebhook('../subscription'));
-    expect(error.message).toBe(dataProviderCopy.deleteWebhookFailed);
+    expect(describeError(error)).toBe(dataProviderCopy.deleteWebhookFailed);
     expect(requests).toEqual([]);
   });
 });
@@ -388,7 +389,7 @@ describe('lifecycle', () => {
     server.use(rpcReply(() => ({ result: '0x0' })));
     const service = make({}, { loadSdk });
     const error = await failure(service.getNativeBalance(ADDRESS));
-    expect(error.message).toBe(dataProviderCopy.initFailed);
+    expect(describeError(error)).toBe(dataProviderCopy.initFailed);
     expect(error.operation).toBe('init');
     expect(error.detail).toBe('Failed to fetch dynamically imported module: /assets/tatum.js');
     await expect(service.getNativeBalance(ADDRESS)).resolves.toEqual({ balance: '0', asset: 'ETH' });
@@ -410,7 +411,7 @@ describe('lifecycle', () => {
     [{ apiUrl: 'ftp://127.0.0.1/tatum/v4/' }, 'apiUrl must be an absolute http(s) URL'],
   ])('refuses to start with %j', async (config, detail) => {
     const error = await failure(make(config).listWebhooks());
-    expect(error.message).toBe(dataProviderCopy.initFailed);
+    expect(describeError(error)).toBe(dataProviderCopy.initFailed);
     expect(error.detail).toBe(detail);
     expect(requests).toEqual([]);
   });

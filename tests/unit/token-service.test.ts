@@ -22,6 +22,7 @@ import {
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendCopy, tokenCopy } from '../../src/copy/index.ts';
+import { describeError } from '../../src/machines/error-words.ts';
 import {
   checkAmountText,
   createTokenService,
@@ -31,7 +32,12 @@ import {
   tokenAbi,
   toTokenServiceError,
 } from '../../src/services/token/token-service.ts';
-import { TokenServiceError, type TokenServiceErrorReason } from '../../src/services/token/types.ts';
+import {
+  TokenServiceError,
+  type TokenProblem,
+  type TokenService,
+  type TokenServiceErrorReason,
+} from '../../src/services/token/types.ts';
 
 // The token service's pure parts, its error mapping and the paths the local
 // Hardhat chain cannot reach (a mined revert, a receipt that never comes),
@@ -52,6 +58,7 @@ function thrown(run: () => unknown): unknown {
 }
 
 const reasonOf = (run: () => unknown) => (thrown(run) as TokenServiceError).reason;
+const problemOf = (run: () => unknown) => (thrown(run) as TokenServiceError).problem;
 
 describe('amounts', () => {
   it('parses decimal text exactly into the smallest unit', () => {
@@ -72,16 +79,20 @@ describe('amounts', () => {
         text,
       ).toBe('invalid-amount');
     }
+    expect(problemOf(() => checkAmountText('00.000'))).toEqual({ code: 'zero-amount' });
+    expect(describeError(thrown(() => checkAmountText('1,5')))).toBe(tokenCopy.invalidAmount);
   });
 
   it('refuses more fraction digits than the token has instead of rounding', () => {
     expect(reasonOf(() => parseAmount('1.0000000000000000001', 18))).toBe('invalid-amount');
-    expect((thrown(() => parseAmount('1.5', 0)) as Error).message).toMatch(/whole number/);
-    expect((thrown(() => parseAmount('1.1234567', 6)) as Error).message).toMatch(/at most 6 digits/);
+    expect(problemOf(() => parseAmount('1.5', 0))).toEqual({ code: 'too-many-decimals', decimals: 0 });
+    expect(describeError(thrown(() => parseAmount('1.5', 0)))).toMatch(/whole number/);
+    expect(describeError(thrown(() => parseAmount('1.1234567', 6)))).toBe(tokenCopy.tooManyDecimals(6));
   });
 
   it('refuses amounts beyond uint256', () => {
     expect(reasonOf(() => parseAmount(`${2n ** 256n}`, 0))).toBe('invalid-amount');
+    expect(problemOf(() => parseAmount(`${2n ** 256n}`, 0))).toEqual({ code: 'amount-too-large' });
     expect(parseAmount(`${2n ** 256n - 1n}`, 0)).toBe(2n ** 256n - 1n);
   });
 });
@@ -107,7 +118,10 @@ describe('private keys and addresses', () => {
     for (const key of bad) {
       const error = thrown(() => normalizePrivateKey(key)) as TokenServiceError;
       expect(error.reason, key).toBe('invalid-private-key');
-      if (key.length > 2) expect(error.message).not.toContain(key.slice(2, 20));
+      if (key.length > 2) {
+        expect(error.message).not.toContain(key.slice(2, 20));
+        expect(describeError(error)).not.toContain(key.slice(2, 20));
+      }
     }
     expect(normalizePrivateKey(`0x${(order - 1n).toString(16)}`)).toBe(`0x${(order - 1n).toString(16)}`);
   });
@@ -125,6 +139,8 @@ describe('private keys and addresses', () => {
         to,
       ).toBe('invalid-recipient');
     }
+    expect(problemOf(() => parseRecipient(`0x${'0'.repeat(40)}`))).toEqual({ code: 'zero-recipient' });
+    expect(describeError(thrown(() => parseRecipient('vitalik.eth')))).toBe(tokenCopy.invalidRecipient);
   });
 });
 
@@ -148,12 +164,13 @@ describe('error mapping', () => {
       contractAddress: TOKEN,
     });
 
-  const cases: [string, () => unknown, TokenServiceErrorReason, RegExp][] = [
+  const cases: [string, () => unknown, TokenServiceErrorReason, TokenProblem, string][] = [
     [
       'OpenZeppelin 5 ERC20InsufficientBalance',
       () => wrapped(insufficientBalance()),
       'insufficient-token-balance',
-      /holds 2\.5 tokens, but the transfer needs 10\./,
+      { code: 'insufficient-token-balance', figures: { balance: '2.5', needed: '10' } },
+      tokenCopy.insufficientTokenBalanceOf('2.5', '10'),
     ],
     [
       'ERC20InvalidReceiver',
@@ -164,19 +181,22 @@ describe('error mapping', () => {
           data: encodeErrorResult({ abi: tokenAbi, errorName: 'ERC20InvalidReceiver', args: [TOKEN] }),
         }),
       'invalid-recipient',
-      /refuses this recipient/,
+      { code: 'invalid-receiver' },
+      tokenCopy.invalidReceiver,
     ],
     [
       'another revert',
       () => new ContractFunctionRevertedError({ abi: tokenAbi, functionName: 'transfer', message: 'paused' }),
       'reverted',
-      /refused the transfer/,
+      { code: 'refused', revertReason: 'paused' },
+      `${tokenCopy.refused} paused`,
     ],
     [
       'geth’s insufficient funds',
       () => wrapped(new InsufficientFundsError()),
       'insufficient-funds-for-gas',
-      /enough ETH/,
+      { code: 'insufficient-funds-for-gas' },
+      tokenCopy.insufficientFundsForGas,
     ],
     [
       'Hardhat’s insufficient funds',
@@ -194,40 +214,52 @@ describe('error mapping', () => {
           ),
         ),
       'insufficient-funds-for-gas',
-      /enough ETH/,
+      { code: 'insufficient-funds-for-gas' },
+      tokenCopy.insufficientFundsForGas,
     ],
     [
       'a chain mismatch',
       () => new ChainMismatchError({ chain: { id: 1 } as never, currentChainId: 31337 }),
       'wrong-chain',
-      /different chain/,
+      { code: 'chain-mismatch' },
+      tokenCopy.chainMismatch,
     ],
     [
       'a failed fetch',
       () => wrapped(new HttpRequestError({ url: 'http://127.0.0.1:1', details: 'fetch failed' })),
       'rpc-unavailable',
-      /could not be reached/,
+      { code: 'rpc-unavailable', status: null },
+      tokenCopy.rpcUnavailable,
     ],
     [
       'an HTTP error status',
       () => new HttpRequestError({ url: 'http://127.0.0.1:1', status: 503, details: 'Service Unavailable' }),
       'rpc-unavailable',
-      /HTTP 503/,
+      { code: 'rpc-unavailable', status: 503 },
+      tokenCopy.rpcUnavailableStatus(503),
     ],
     [
       'a timeout',
       () => new TimeoutError({ body: {}, url: 'http://127.0.0.1:1' }),
       'rpc-unavailable',
-      /could not be reached/,
+      { code: 'rpc-unavailable', status: null },
+      tokenCopy.rpcUnavailable,
     ],
-    ['something else', () => new RangeError('boom'), 'unknown', /unexpected/],
+    ['something else', () => new RangeError('boom'), 'unknown', { code: 'unknown' }, tokenCopy.unknown],
   ];
 
-  it.each(cases)('maps %s', (_, make, reason, message) => {
+  it.each(cases)('maps %s', (_, make, reason, problem, words) => {
     const error = toTokenServiceError(make(), { decimals: 18 });
     expect(error).toBeInstanceOf(TokenServiceError);
     expect(error.reason).toBe(reason);
-    expect(error.message).toMatch(message);
+    expect(error.problem).toEqual(problem);
+    expect(describeError(error)).toBe(words);
+  });
+
+  it('names no figures for a refused balance while the token’s decimals are unknown', () => {
+    const error = toTokenServiceError(wrapped(insufficientBalance()));
+    expect(error.problem).toEqual({ code: 'insufficient-token-balance', figures: null });
+    expect(describeError(error)).toBe(tokenCopy.insufficientTokenBalance);
   });
 
   it('keeps only a redacted one-line summary as the cause', () => {
@@ -257,7 +289,7 @@ describe('signing on demand', () => {
 });
 
 // A node that accepts any transaction and answers with a scripted receipt and balance.
-type Script = { receipt: 'reverted' | 'never'; balance?: bigint };
+type Script = { receipt: 'reverted' | 'never' | 'garbled'; balance?: bigint };
 let server: Server;
 let rpcUrl: string;
 let script: Script = { receipt: 'reverted' };
@@ -299,9 +331,10 @@ function answer(method: string, params: unknown[]): unknown {
         blockHash: word(1),
         blockNumber: '0x64',
         transactionIndex: '0x0',
-        from: ADDRESS.toLowerCase(),
+        // A mined receipt that names no sender is one the service cannot check.
+        from: script.receipt === 'garbled' ? '0xnot-an-address' : ADDRESS.toLowerCase(),
         to: TOKEN.toLowerCase(),
-        status: '0x0',
+        status: script.receipt === 'garbled' ? '0x1' : '0x0',
         type: '0x2',
         gasUsed: '0x5208',
         cumulativeGasUsed: '0x5208',
@@ -341,15 +374,23 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+/** A whole transfer as the send machine makes it: prepare, sign, broadcast. */
+async function send(service: TokenService, request: Parameters<TokenService['prepareTransfer']>[0]) {
+  const prepared = await service.prepareTransfer(request);
+  const signed = await service.signTransfer({ privateKey: request.privateKey, prepared });
+  return service.broadcastTransfer(signed);
+}
+
 describe('transfers a local chain cannot script', () => {
-  const request = { privateKey: KEY, to: TOKEN, amount: '1' };
+  const request = { privateKey: KEY, to: TOKEN, amount: '1', expectedFrom: ADDRESS };
 
   it('rejects a transfer that was mined but reverted, naming the transaction', async () => {
     script = { receipt: 'reverted' };
     const service = createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN });
-    const error = await service.transfer(request).catch((e: unknown) => e);
+    const error = await send(service, request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokenServiceError);
     expect(error).toMatchObject({ reason: 'reverted', hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(describeError(error)).toBe(tokenCopy.reverted);
     expect(calls).toContain('eth_sendRawTransaction');
   });
 
@@ -361,25 +402,43 @@ describe('transfers a local chain cannot script', () => {
       tokenAddress: TOKEN,
       confirmationTimeoutMs: 1_500,
     });
-    const error = await service.transfer(request).catch((e: unknown) => e);
+    const error = await send(service, request).catch((e: unknown) => e);
     expect(error).toMatchObject({
       reason: 'confirmation-timeout',
       hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-      message: expect.stringMatching(/may still go through/),
+      problem: { code: 'not-confirmed', seconds: 2 },
     });
+    expect(describeError(error)).toBe(tokenCopy.notConfirmed(2));
+    expect(describeError(error)).toMatch(/may still go through/);
+  });
+
+  it('says the transfer is out when its receipt cannot be read, so no one sends it twice', async () => {
+    script = { receipt: 'garbled' };
+    const service = createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN });
+    const error = await send(service, request).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      reason: 'unknown',
+      hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      problem: { code: 'sent-but-unchecked', failure: { code: 'unknown' } },
+    });
+    expect(describeError(error)).toBe(`${tokenCopy.sentButUnchecked} ${tokenCopy.unknown}`);
+    script = { receipt: 'reverted' };
   });
 
   it('sends nothing for invalid input', async () => {
     calls.length = 0;
     const service = createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN });
-    await expect(service.transfer({ ...request, amount: '0' })).rejects.toMatchObject({
+    await expect(send(service, { ...request, amount: '0' })).rejects.toMatchObject({
       reason: 'invalid-amount',
+      problem: { code: 'zero-amount' },
     });
-    await expect(service.transfer({ ...request, to: 'nobody' })).rejects.toMatchObject({
+    await expect(send(service, { ...request, to: 'nobody' })).rejects.toMatchObject({
       reason: 'invalid-recipient',
+      problem: { code: 'invalid-recipient' },
     });
-    await expect(service.transfer({ ...request, privateKey: 'secret' })).rejects.toMatchObject({
+    await expect(send(service, { ...request, privateKey: 'secret' })).rejects.toMatchObject({
       reason: 'invalid-private-key',
+      problem: { code: 'invalid-private-key-format' },
     });
     await expect(service.readBalance('nobody')).rejects.toMatchObject({ reason: 'invalid-address' });
     expect(calls).toEqual([]);
@@ -421,7 +480,8 @@ describe('the split transfer: prepare, sign, broadcast', () => {
       .prepareTransfer({ ...request, expectedFrom: OTHER_ADDRESS })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokenServiceError);
-    expect(error).toMatchObject({ reason: 'wrong-account', message: sendCopy.keyMismatch });
+    expect(error).toMatchObject({ reason: 'wrong-account', problem: { code: 'key-mismatch' } });
+    expect(describeError(error)).toBe(sendCopy.keyMismatch);
     hasNoKey({ message: (error as Error).message, cause: String((error as Error).cause) });
     expect(calls).toEqual([]);
   });
@@ -429,10 +489,14 @@ describe('the split transfer: prepare, sign, broadcast', () => {
   it('refuses an amount above the balance with both figures, before signing', async () => {
     script = { receipt: 'reverted', balance: 10n ** 18n };
     calls.length = 0;
-    await expect(service().prepareTransfer(request)).rejects.toMatchObject({
+    const error = await service()
+      .prepareTransfer(request)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
       reason: 'insufficient-token-balance',
-      message: tokenCopy.insufficientTokenBalanceOf('1', '1.5'),
+      problem: { code: 'insufficient-token-balance', figures: { balance: '1', needed: '1.5' } },
     });
+    expect(describeError(error)).toBe(tokenCopy.insufficientTokenBalanceOf('1', '1.5'));
     expect(calls).not.toContain('eth_estimateGas');
     script = { receipt: 'reverted' };
   });

@@ -2,6 +2,7 @@ import { runInNewContext } from 'node:vm';
 import { getAddress } from 'viem';
 import { describe, expect, it, vi } from 'vitest';
 import { walletCopy } from '../../src/copy/index.ts';
+import { describeError } from '../../src/machines/error-words.ts';
 import {
   createWalletService,
   toWalletError,
@@ -194,27 +195,26 @@ describe('requestAccounts', () => {
   it("passes any other failure on as unknown with the wallet's own message, not viem's", async () => {
     const { service, mock } = setup();
     mock.rejectNext(-32603, 'Internal JSON-RPC error.');
-    expect(await failure(service.requestAccounts())).toEqual({
-      code: 'unknown',
-      message: 'Internal JSON-RPC error.',
-    });
+    const said = await failure(service.requestAccounts());
+    expect(said).toEqual({ code: 'unknown', message: 'Internal JSON-RPC error.' });
+    expect(describeError(said)).toBe('Internal JSON-RPC error.');
     // Without words from the wallet the machine shows the catalogue's fallback.
     mock.rejectNext(4100, '');
-    expect(await failure(service.requestAccounts())).toEqual({ code: 'unknown', message: null });
+    const silent = await failure(service.requestAccounts());
+    expect(silent).toEqual({ code: 'unknown', message: null });
+    expect(describeError(silent)).toBeNull();
   });
 
-  it('refuses answers it cannot use with a clear message', async () => {
+  it('refuses answers it cannot use with a code of their own, which the machines word', async () => {
     const { service, mock } = setup();
     mock.setAccounts([]);
-    expect(await failure(service.requestAccounts())).toEqual({
-      code: 'unknown',
-      message: walletCopy.noAccount,
-    });
+    const none = await failure(service.requestAccounts());
+    expect(none).toEqual({ code: 'no-account', message: null });
+    expect(describeError(none)).toBe(walletCopy.noAccount);
     mock.setAccounts(['not an address']);
-    expect(await failure(service.requestAccounts())).toEqual({
-      code: 'unknown',
-      message: walletCopy.invalidAnswer,
-    });
+    const garbled = await failure(service.requestAccounts());
+    expect(garbled).toEqual({ code: 'invalid-answer', message: null });
+    expect(describeError(garbled)).toBe(walletCopy.invalidAnswer);
   });
 
   it('refuses a second prompt while one is open, without asking the wallet', async () => {

@@ -3,7 +3,10 @@ import type { AuthUser, UserMetadata } from './types.ts';
 
 const METADATA_FIELDS = ['wallet_address', 'username', 'avatar_url', 'full_name'] as const;
 
-/** Spec §3 metadata only, and only string or null values: user_metadata is whatever anyone wrote. */
+/**
+ * The fields of docs/product.md#auth-metadata only, and only string or null values: user_metadata
+ * is whatever anyone wrote.
+ */
 function metadataOf(raw: unknown): UserMetadata {
   const metadata: UserMetadata = {};
   if (typeof raw !== 'object' || raw === null) return metadata;

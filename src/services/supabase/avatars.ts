@@ -1,14 +1,12 @@
-import { profileCopy } from '../../copy/index.ts';
-import { BackendError, type AvatarFile } from './types.ts';
+import type { AvatarFile } from '../../domain/profile.ts';
 
-// Spec §5 avatars: png, jpeg or gif, stored as the user id, a timestamp and the
-// extension. The bucket (migration 20261121000004) enforces the same type list,
-// 2 MB, and that every object name starts with the uploader's id; checking here
-// first spares the upload and gives the user a plain reason.
+// Avatars are stored as the user id, a timestamp and the extension. The bucket
+// (migration 20261121000004) refuses any type but png, jpeg or gif, anything
+// over 2 MB, and any object name that does not start with the uploader's id;
+// the profile machine checks the first two before it uploads (src/domain/profile.ts).
 
 export const AVATAR_BUCKET = 'avatars';
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-/** Spec §9: avatar cache control, in seconds. */
+/** Avatar cache control, in seconds (docs/product.md#constants). */
 export const AVATAR_CACHE_SECONDS = '3600';
 
 const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
@@ -16,15 +14,6 @@ const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
   'image/jpeg': ['jpg', 'jpeg'],
   'image/gif': ['gif'],
 };
-
-/** Why this file cannot be an avatar, or null when it can. */
-export function avatarProblem(file: Pick<AvatarFile, 'type' | 'size'>): BackendError | null {
-  if (!(profileCopy.avatarTypes as readonly string[]).includes(file.type)) {
-    return new BackendError(profileCopy.avatarTypeRefused, 'invalid_type');
-  }
-  if (file.size > AVATAR_MAX_BYTES) return new BackendError(profileCopy.avatarTooLarge, 'too_large');
-  return null;
-}
 
 /**
  * `<user id>-<milliseconds>.<ext>`: the file's own extension when it fits its

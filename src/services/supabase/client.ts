@@ -11,7 +11,10 @@ export type SupabaseClientConfig = {
   realtimeTransport?: unknown;
 };
 
-/** The portal's one supabase-js client (spec §6: the anonymous key, the session as bearer token). */
+/**
+ * The portal's one supabase-js client: the anonymous key, the session as bearer token
+ * (docs/product.md#roles).
+ */
 export function createSupabaseClient(config: SupabaseClientConfig): SupabaseClient<Database> {
   return createClient<Database>(config.url, config.anonKey, {
     // The machines decide when to read again (the profile's and the feed's back-off, a user's

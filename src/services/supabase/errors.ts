@@ -1,15 +1,16 @@
-import { authCopy } from '../../copy/index.ts';
+import type { BackendErrorCode } from '../../domain/errors.ts';
 import { BackendError } from './types.ts';
 
 // Every supabase-js failure shape, turned into one BackendError that keeps the
 // server's own message, code and HTTP status. supabase-js reports a request
 // that never got an answer as status 0; that becomes code 'network_error'.
 
-export const NETWORK_ERROR = 'network_error';
-export const CLIENT_UNAVAILABLE = 'client_unavailable';
+export const NETWORK_ERROR = 'network_error' satisfies BackendErrorCode;
+export const CLIENT_UNAVAILABLE = 'client_unavailable' satisfies BackendErrorCode;
 
+/** The portal has no backend configured; the machines word it (the message is for developers). */
 export function clientUnavailable(): BackendError {
-  return new BackendError(authCopy.clientUnavailable.description, CLIENT_UNAVAILABLE);
+  return new BackendError('No backend is configured for this portal', CLIENT_UNAVAILABLE);
 }
 
 type ErrorLike = { message?: unknown; code?: unknown; status?: unknown; name?: unknown };

@@ -1,6 +1,5 @@
 export { createSupabaseClient, type SupabaseClientConfig } from './client.ts';
 export { createSupabaseService, LIST_LIMIT, type SupabaseServiceOptions } from './supabase-service.ts';
-export { AVATAR_MAX_BYTES } from './avatars.ts';
 export { CLIENT_UNAVAILABLE, NETWORK_ERROR } from './errors.ts';
 export { CLIENT_PROFILE_FIELDS, type ClientProfileFields } from './profile-fields.ts';
 export {

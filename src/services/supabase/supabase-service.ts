@@ -6,7 +6,7 @@ import {
   type SupabaseClient,
 } from '@supabase/supabase-js';
 import { toAuthUser } from './auth-user.ts';
-import { AVATAR_BUCKET, AVATAR_CACHE_SECONDS, avatarObjectName, avatarProblem } from './avatars.ts';
+import { AVATAR_BUCKET, AVATAR_CACHE_SECONDS, avatarObjectName } from './avatars.ts';
 import type { Database } from '../../domain/database.types.ts';
 import { fromAuth, fromPostgrest, fromStorage, fromThrown, NETWORK_ERROR } from './errors.ts';
 import { clientProfileFields } from './profile-fields.ts';
@@ -21,13 +21,13 @@ import {
 } from './types.ts';
 
 export type SupabaseServiceOptions = {
-  /** Where the sign-up confirmation link leads: the site origin (spec §7). */
+  /** Where the sign-up confirmation link leads: the site origin (docs/product.md#calls). */
   siteUrl: string;
   /** Test seam for the avatar timestamp. */
   now?: () => number;
 };
 
-/** Spec §9: notifications and transactions lists show the 20 newest. */
+/** Notifications and transactions lists show the 20 newest (docs/product.md#constants). */
 export const LIST_LIMIT = 20;
 const NOT_FOUND = 'PGRST116';
 const RECORD_TRANSACTION = 'record-transaction';
@@ -53,7 +53,7 @@ const SUBSCRIPTION_STATES: ReadonlySet<string> = new Set<SubscriptionStatus>([
 let channelSequence = 0;
 
 /**
- * The portal's backend calls (spec §7). With a null client (no configuration)
+ * The portal's backend calls (docs/product.md#calls). With a null client (no configuration)
  * every call fails with BackendError code 'client_unavailable'.
  */
 export function createSupabaseService(
@@ -216,8 +216,6 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
 
     uploadAvatar: (userId, file) =>
       guarded(async () => {
-        const problem = avatarProblem(file);
-        if (problem) throw problem;
         const name = avatarObjectName(userId, file, now());
         const { data, error } = await avatars().upload(name, file.data, {
           cacheControl: AVATAR_CACHE_SECONDS,

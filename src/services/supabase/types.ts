@@ -1,4 +1,5 @@
 import type { AuthChange, AuthUser, Credentials, SignUpResult, UserMetadata } from '../../domain/auth.ts';
+import type { BackendFailure } from '../../domain/errors.ts';
 import type { NotificationChange, NotificationRow, SubscriptionStatus } from '../../domain/notifications.ts';
 import type { AvatarFile, Profile, ProfileUpsert } from '../../domain/profile.ts';
 import type { TransactionRow } from '../../domain/transactions.ts';
@@ -22,13 +23,17 @@ export type {
   UserMetadata,
 };
 
-/** A failure the backend explained; `code` is PostgREST's / GoTrue's code when there is one. */
-export class BackendError extends Error {
+/**
+ * A failure the backend explained: `message` is what the server said, `code` its code (PostgREST's,
+ * GoTrue's, Storage's) or one of the portal's own (BackendErrorCode), whose words the machines choose.
+ */
+export class BackendError extends Error implements BackendFailure {
+  override readonly name = 'BackendError';
   readonly code: string | null;
   readonly status: number | null;
+
   constructor(message: string, code: string | null = null, status: number | null = null) {
     super(message);
-    this.name = 'BackendError';
     this.code = code;
     this.status = status;
   }
@@ -41,7 +46,7 @@ export type NotificationHandlers = {
 };
 
 /**
- * Spec §7: every backend call the portal makes. Every promise rejects with a
+ * Every backend call the portal makes (docs/product.md#calls). Every promise rejects with a
  * BackendError. Made without a client (missing configuration), every call
  * rejects with code 'client_unavailable'.
  */
@@ -85,7 +90,11 @@ export interface SupabaseService {
   listTransactions(userId: string): Promise<TransactionRow[]>;
 
   // Storage
-  /** Uploads to the avatars bucket as `<user id>-<timestamp>.<ext>` and resolves with that object name. */
+  /**
+   * Uploads to the avatars bucket as `<user id>-<timestamp>.<ext>` and resolves with that object name.
+   * The file is not checked here: the bucket refuses another type (415) or more than 2 MB (413),
+   * and callers check first with avatarProblem (src/domain/profile.ts).
+   */
   uploadAvatar(userId: string, file: AvatarFile): Promise<string>;
   /** The public URL of an avatar object, or null when there is none to give. */
   avatarPublicUrl(path: string): string | null;

@@ -1,4 +1,3 @@
-import { dataProviderCopy } from '../../copy/index.ts';
 import { onFirstUse } from '../on-first-use.ts';
 import { TatumServiceError, type TatumService } from './types.ts';
 
@@ -12,7 +11,7 @@ export function createDeferredTatumService(load: () => Promise<TatumService>): T
   const service = (): Promise<TatumService> => {
     loaded = loadOnce().catch((error: unknown) => {
       const detail = error instanceof Error ? error.message : String(error);
-      throw new TatumServiceError('init', dataProviderCopy.initFailed, detail);
+      throw new TatumServiceError('init', { detail });
     });
     return loaded;
   };

@@ -1,5 +1,4 @@
 import type { Ethereum, Network } from '@tatumio/tatum';
-import { dataProviderCopy } from '../../copy/index.ts';
 import {
   TatumServiceError,
   type AddressWebhook,
@@ -53,13 +52,12 @@ export function createTatumService(config: TatumServiceConfig, deps: TatumServic
 
   const fail = (
     operation: TatumOperation,
-    message: string,
     detail: string | null,
     code: string | null = null,
     cause?: unknown,
   ): TatumServiceError => {
     const safe = detail === null ? null : clip(redact(detail));
-    return new TatumServiceError(operation, message, safe, code, cause === undefined ? undefined : { cause });
+    return new TatumServiceError(operation, { detail: safe, code, cause });
   };
 
   function instance(): Promise<Instance> {
@@ -67,7 +65,7 @@ export function createTatumService(config: TatumServiceConfig, deps: TatumServic
     const started = start(config, apiKey, loadSdk).catch((error: unknown) => {
       // Forget the failure so the next call tries again (a chunk may load on retry).
       if (current === started) current = null;
-      throw fail('init', dataProviderCopy.initFailed, describeThrown(error), null, error);
+      throw fail('init', describeThrown(error), null, error);
     });
     current = started;
     return started;
@@ -75,7 +73,6 @@ export function createTatumService(config: TatumServiceConfig, deps: TatumServic
 
   async function call<T>(
     operation: Exclude<TatumOperation, 'init'>,
-    message: string,
     request: (client: SdkClient) => Promise<unknown>,
     parse: (data: unknown, sdk: SdkModule) => Parsed<T>,
   ): Promise<T> {
@@ -85,12 +82,12 @@ export function createTatumService(config: TatumServiceConfig, deps: TatumServic
       applyRestBase(config.apiUrl);
       response = await request(client);
     } catch (error) {
-      throw fail(operation, message, describeThrown(error), null, error);
+      throw fail(operation, describeThrown(error), null, error);
     }
     const outcome = unwrap(response);
-    if (!outcome.ok) throw fail(operation, message, outcome.detail, outcome.code);
+    if (!outcome.ok) throw fail(operation, outcome.detail, outcome.code);
     const parsed = parse(outcome.data, sdk);
-    if (!parsed.ok) throw fail(operation, message, `unexpected response: ${parsed.problem}`);
+    if (!parsed.ok) throw fail(operation, `unexpected response: ${parsed.problem}`);
     return parsed.value;
   }
 
@@ -98,7 +95,6 @@ export function createTatumService(config: TatumServiceConfig, deps: TatumServic
     getNativeBalance: (address) =>
       call(
         'getNativeBalance',
-        dataProviderCopy.balanceUnknownError,
         (client) => client.address.getBalance({ addresses: [address], tokenTypes: ['native'] }),
         parseBalance,
       ),
@@ -106,7 +102,6 @@ export function createTatumService(config: TatumServiceConfig, deps: TatumServic
     createAddressWebhook: ({ address, url }) =>
       call(
         'createAddressWebhook',
-        dataProviderCopy.createWebhookFailed,
         (client) => client.notification.subscribe.addressEvent({ address, url }),
         parseCreated,
       ),
@@ -116,7 +111,6 @@ export function createTatumService(config: TatumServiceConfig, deps: TatumServic
       for (let page = 0; page < MAX_PAGES; page++) {
         const rows = await call(
           'listWebhooks',
-          dataProviderCopy.listWebhooksFailed,
           // offset counts pages (the SDK passes its own `page` arguments as offset).
           (client) => client.notification.getAll({ pageSize: PAGE_SIZE, offset: page }),
           parseSubscriptions,
@@ -124,21 +118,16 @@ export function createTatumService(config: TatumServiceConfig, deps: TatumServic
         all.push(...rows.webhooks);
         if (rows.count < PAGE_SIZE) return all;
       }
-      throw fail(
-        'listWebhooks',
-        dataProviderCopy.listWebhooksFailed,
-        `more than ${MAX_PAGES * PAGE_SIZE} subscriptions`,
-      );
+      throw fail('listWebhooks', `more than ${MAX_PAGES * PAGE_SIZE} subscriptions`);
     },
 
     async deleteWebhook(id) {
       // The SDK pastes the id into the path; keep it from naming another resource.
       if (!SUBSCRIPTION_ID.test(id)) {
-        throw fail('deleteWebhook', dataProviderCopy.deleteWebhookFailed, 'not a subscription id');
+        throw fail('deleteWebhook', 'not a subscription id');
       }
       await call(
         'deleteWebhook',
-        dataProviderCopy.deleteWebhookFailed,
         (client) => client.notification.unsubscribe(id),
         () => ({ ok: true, value: undefined }),
       );
@@ -186,7 +175,7 @@ async function start(
     client,
     sdk,
     async release() {
-      for (const listener of leaked) globalThis.process.off('exit', listener);
+      for (const listener of leaked) nodeProcess()?.off?.('exit', listener);
       try {
         await client.destroy();
       } catch {
@@ -196,9 +185,21 @@ async function start(
   };
 }
 
-function listenersOf(event: 'exit') {
-  const proc = globalThis.process;
-  return proc && typeof proc.listeners === 'function' ? proc.listeners(event) : [];
+type ExitListener = (...args: unknown[]) => void;
+
+/** The slice of Node's `process` the SDK's exit listener concerns; there is none in the browser. */
+function nodeProcess():
+  | {
+      listeners?: (event: 'exit') => ExitListener[];
+      off?: (event: 'exit', listener: ExitListener) => unknown;
+    }
+  | undefined {
+  return (globalThis as { process?: ReturnType<typeof nodeProcess> }).process;
+}
+
+function listenersOf(event: 'exit'): ExitListener[] {
+  const proc = nodeProcess();
+  return typeof proc?.listeners === 'function' ? proc.listeners(event) : [];
 }
 
 // The SDK has no base-URL option: TatumConnector.getBaseUrl() reads

@@ -1,3 +1,5 @@
+import type { DataProviderFailure, DataProviderOperation } from '../../domain/errors.ts';
+
 // The data-provider contract the machines depend on. Kept free of the SDK so
 // importing it costs nothing: the ~78 KB SDK is loaded on first use only.
 
@@ -49,18 +51,16 @@ export interface TatumService {
   destroy(): Promise<void>;
 }
 
-export type TatumOperation =
-  'init' | 'getNativeBalance' | 'createAddressWebhook' | 'listWebhooks' | 'deleteWebhook';
+export type TatumOperation = DataProviderOperation;
 
 /**
- * Every failure of the service, whatever its shape on the wire. `message` is
- * the catalogue string for the operation (dataProviderCopy), so callers can
- * show it as is; `detail` is what Tatum, the node or the SDK said, or what was
- * wrong with their answer (null when nothing is known); `code` is Tatum's
- * errorCode when it sent one, e.g. 'subscription.not.found'. Neither ever
- * contains the API key.
+ * Every failure of the service, whatever its shape on the wire. `operation` says which call failed,
+ * and is what the machines word (src/machines/error-words.ts); `message` is for developers.
+ * `detail` is what Tatum, the node or the SDK said, or what was wrong with their answer (null when
+ * nothing is known); `code` is Tatum's errorCode when it sent one, e.g. 'subscription.not.found'.
+ * Neither ever contains the API key.
  */
-export class TatumServiceError extends Error {
+export class TatumServiceError extends Error implements DataProviderFailure {
   override readonly name = 'TatumServiceError';
   readonly operation: TatumOperation;
   readonly detail: string | null;
@@ -68,12 +68,16 @@ export class TatumServiceError extends Error {
 
   constructor(
     operation: TatumOperation,
-    message: string,
-    detail: string | null,
-    code: string | null = null,
-    options?: ErrorOptions,
+    {
+      detail = null,
+      code = null,
+      cause,
+    }: { detail?: string | null; code?: string | null; cause?: unknown } = {},
   ) {
-    super(message, options);
+    super(
+      detail === null ? `${operation} failed` : `${operation} failed: ${detail}`,
+      cause === undefined ? undefined : { cause },
+    );
     this.operation = operation;
     this.detail = detail;
     this.code = code;

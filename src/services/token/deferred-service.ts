@@ -1,4 +1,3 @@
-import { tokenCopy } from '../../copy/index.ts';
 import { onFirstUse } from '../on-first-use.ts';
 import { TokenServiceError, type TokenService } from './types.ts';
 
@@ -12,11 +11,10 @@ export function createDeferredTokenService(load: () => Promise<TokenService>): T
   const service = (): Promise<TokenService> =>
     loadOnce().catch((error: unknown) => {
       const cause = new Error(error instanceof Error ? error.message : String(error));
-      throw new TokenServiceError('rpc-unavailable', tokenCopy.rpcUnavailable, { cause });
+      throw new TokenServiceError({ code: 'rpc-unavailable', status: null }, { cause });
     });
   return {
     readBalance: (holder) => service().then((s) => s.readBalance(holder)),
-    transfer: (request) => service().then((s) => s.transfer(request)),
     prepareTransfer: (request) => service().then((s) => s.prepareTransfer(request)),
     signTransfer: (request) => service().then((s) => s.signTransfer(request)),
     broadcastTransfer: (request) => service().then((s) => s.broadcastTransfer(request)),

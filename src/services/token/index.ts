@@ -7,6 +7,7 @@ export {
   type SignedTransfer,
   type SignTransferRequest,
   type TokenBalance,
+  type TokenProblem,
   type TokenService,
   type TokenServiceConfig,
   type TokenServiceErrorReason,

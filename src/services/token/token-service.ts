@@ -1,4 +1,3 @@
-import { chainName, sendCopy, tokenCopy as tokenServiceMessages } from '../../copy/index.ts';
 import {
   BaseError,
   ContractFunctionRevertedError,
@@ -32,13 +31,13 @@ import {
   TokenServiceError,
   type BroadcastTransferRequest,
   type PreparedTransfer,
+  type PrepareTransferRequest,
   type SignedTransfer,
   type SignTransferRequest,
   type TokenBalance,
+  type TokenProblem,
   type TokenService,
   type TokenServiceConfig,
-  type TokenServiceErrorReason,
-  type TransferRequest,
   type TransferResult,
 } from './types.ts';
 
@@ -93,12 +92,12 @@ const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e
 export function normalizePrivateKey(text: string): Hex {
   const digits = text.trim().replace(/^0x/i, '');
   if (!/^[0-9a-fA-F]{64}$/.test(digits)) {
-    throw new TokenServiceError('invalid-private-key', tokenServiceMessages.invalidPrivateKeyFormat);
+    throw new TokenServiceError({ code: 'invalid-private-key-format' });
   }
   const key = `0x${digits.toLowerCase()}` as const;
   const scalar = BigInt(key);
   if (scalar === 0n || scalar >= SECP256K1_ORDER) {
-    throw new TokenServiceError('invalid-private-key', tokenServiceMessages.invalidPrivateKeyValue);
+    throw new TokenServiceError({ code: 'invalid-private-key-value' });
   }
   return key;
 }
@@ -107,11 +106,11 @@ export function normalizePrivateKey(text: string): Hex {
 export function parseRecipient(text: string): Address {
   const trimmed = text.trim();
   if (!isAddress(trimmed, { strict: false })) {
-    throw new TokenServiceError('invalid-recipient', tokenServiceMessages.invalidRecipient);
+    throw new TokenServiceError({ code: 'invalid-recipient' });
   }
   const address = getAddress(trimmed);
   if (address === zeroAddress) {
-    throw new TokenServiceError('invalid-recipient', tokenServiceMessages.zeroRecipient);
+    throw new TokenServiceError({ code: 'zero-recipient' });
   }
   return address;
 }
@@ -119,7 +118,7 @@ export function parseRecipient(text: string): Address {
 function parseHolder(text: string): Address {
   const trimmed = text.trim();
   if (!isAddress(trimmed, { strict: false })) {
-    throw new TokenServiceError('invalid-address', tokenServiceMessages.invalidAddress);
+    throw new TokenServiceError({ code: 'invalid-address' });
   }
   return getAddress(trimmed);
 }
@@ -133,10 +132,10 @@ export function checkAmountText(text: string): AmountText {
   // Trailing zeros add no precision, so '1.50' is as valid as '1.5' whatever the decimals.
   const fraction = (match?.[2] ?? '').replace(/0+$/, '');
   if (!match || (whole === '' && (match[2] ?? '') === '')) {
-    throw new TokenServiceError('invalid-amount', tokenServiceMessages.invalidAmount);
+    throw new TokenServiceError({ code: 'invalid-amount' });
   }
   if (/^0*$/.test(whole) && fraction === '') {
-    throw new TokenServiceError('invalid-amount', tokenServiceMessages.zeroAmount);
+    throw new TokenServiceError({ code: 'zero-amount' });
   }
   return { whole: whole || '0', fraction };
 }
@@ -148,10 +147,10 @@ export function checkAmountText(text: string): AmountText {
 export function parseAmount(text: string | AmountText, decimals: number): bigint {
   const { whole, fraction } = typeof text === 'string' ? checkAmountText(text) : text;
   if (fraction.length > decimals) {
-    throw new TokenServiceError('invalid-amount', tokenServiceMessages.tooManyDecimals(decimals));
+    throw new TokenServiceError({ code: 'too-many-decimals', decimals });
   }
   const raw = parseUnits(fraction ? `${whole}.${fraction}` : whole, decimals);
-  if (raw > maxUint256) throw new TokenServiceError('invalid-amount', tokenServiceMessages.amountTooLarge);
+  if (raw > maxUint256) throw new TokenServiceError({ code: 'amount-too-large' });
   return raw;
 }
 
@@ -163,24 +162,20 @@ type FailureContext = {
 };
 
 /**
- * Turns anything thrown while talking to the node into a TokenServiceError with a message for
- * the user. The viem error is not kept as the cause (its chain holds request details we do not
- * control); a redacted one-line summary is kept instead, for diagnostics.
+ * Turns anything thrown while talking to the node into a TokenServiceError saying what went wrong.
+ * The viem error is not kept as the cause (its chain holds request details we do not control); a
+ * redacted one-line summary is kept instead, for diagnostics.
  */
 export function toTokenServiceError(error: unknown, context: FailureContext = {}): TokenServiceError {
   if (error instanceof TokenServiceError) return error;
-  const { reason, message } = classify(error, context.decimals);
-  return new TokenServiceError(reason, message, {
+  return new TokenServiceError(classify(error, context.decimals), {
     cause: summarise(error, context.secrets ?? []),
     hash: context.hash,
   });
 }
 
-function classify(
-  error: unknown,
-  decimals: number | undefined,
-): { reason: TokenServiceErrorReason; message: string } {
-  if (!(error instanceof BaseError)) return { reason: 'unknown', message: tokenServiceMessages.unknown };
+function classify(error: unknown, decimals: number | undefined): TokenProblem {
+  if (!(error instanceof BaseError)) return { code: 'unknown' };
 
   const revert = error.walk((e) => e instanceof ContractFunctionRevertedError);
   if (revert instanceof ContractFunctionRevertedError) {
@@ -188,21 +183,15 @@ function classify(
     if (decoded?.errorName === 'ERC20InsufficientBalance') {
       const [, balance, needed] = decoded.args as readonly [Address, bigint, bigint];
       return {
-        reason: 'insufficient-token-balance',
-        message:
+        code: 'insufficient-token-balance',
+        figures:
           decimals === undefined
-            ? tokenServiceMessages.insufficientTokenBalance
-            : tokenServiceMessages.insufficientTokenBalanceOf(
-                formatUnits(balance, decimals),
-                formatUnits(needed, decimals),
-              ),
+            ? null
+            : { balance: formatUnits(balance, decimals), needed: formatUnits(needed, decimals) },
       };
     }
-    if (decoded?.errorName === 'ERC20InvalidReceiver') {
-      return { reason: 'invalid-recipient', message: tokenServiceMessages.invalidReceiver };
-    }
-    const why = revert.reason ? ` ${revert.reason}` : '';
-    return { reason: 'reverted', message: `${tokenServiceMessages.refused}${why}` };
+    if (decoded?.errorName === 'ERC20InvalidReceiver') return { code: 'invalid-receiver' };
+    return { code: 'refused', revertReason: revert.reason || null };
   }
 
   // Geth and most providers say "insufficient funds for gas * price + value"
@@ -211,37 +200,26 @@ function classify(
     error.walk((e) => (e as Error).name === 'InsufficientFundsError') ||
     matchesAnywhere(error, /insufficient funds|doesn't have enough funds/i)
   ) {
-    return { reason: 'insufficient-funds-for-gas', message: tokenServiceMessages.insufficientFundsForGas };
+    return { code: 'insufficient-funds-for-gas' };
   }
 
   const mismatch = error.walk((e) => (e as Error).name === 'ChainMismatchError');
-  if (mismatch || matchesAnywhere(error, /invalid chain ?id/i)) {
-    return { reason: 'wrong-chain', message: tokenServiceMessages.chainMismatch };
-  }
+  if (mismatch || matchesAnywhere(error, /invalid chain ?id/i)) return { code: 'chain-mismatch' };
 
   const http = error.walk((e) => (e as Error).name === 'HttpRequestError') as { status?: number } | null;
-  if (http) {
-    const status = http.status;
-    return {
-      reason: 'rpc-unavailable',
-      message:
-        status === undefined
-          ? tokenServiceMessages.rpcUnavailable
-          : tokenServiceMessages.rpcUnavailableStatus(status),
-    };
-  }
+  if (http) return { code: 'rpc-unavailable', status: http.status ?? null };
   if (
     error.walk((e) =>
       ['TimeoutError', 'WebSocketRequestError', 'SocketClosedError'].includes((e as Error).name),
     )
   ) {
-    return { reason: 'rpc-unavailable', message: tokenServiceMessages.rpcUnavailable };
+    return { code: 'rpc-unavailable', status: null };
   }
 
   if (error.walk((e) => (e as Error).name === 'ContractFunctionZeroDataError')) {
-    return { reason: 'unknown', message: tokenServiceMessages.noTokenContract };
+    return { code: 'no-token-contract' };
   }
-  return { reason: 'unknown', message: tokenServiceMessages.unknown };
+  return { code: 'unknown' };
 }
 
 function matchesAnywhere(error: BaseError, pattern: RegExp): boolean {
@@ -299,7 +277,7 @@ async function signerFor(privateKey: Hex): Promise<PrivateKeyAccount> {
     return privateKeyToAccount(privateKey);
   } catch {
     // Not rethrown: the signer's message can quote the key.
-    throw new TokenServiceError('invalid-private-key', tokenServiceMessages.invalidPrivateKeyValue);
+    throw new TokenServiceError({ code: 'invalid-private-key-value' });
   }
 }
 
@@ -311,7 +289,8 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
   const confirmationTimeoutMs = config.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
   const chain: Chain = {
     id: config.chainId,
-    name: chainName(config.chainId),
+    // Only viem's own messages use it, and those never reach the user.
+    name: `chain ${config.chainId}`,
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [config.rpcUrl] } },
   };
@@ -332,7 +311,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
   async function assertChain(): Promise<void> {
     const actual = await getChainId(reads);
     if (actual !== config.chainId) {
-      throw new TokenServiceError('wrong-chain', tokenServiceMessages.wrongChain(actual, config.chainId));
+      throw new TokenServiceError({ code: 'wrong-chain', actual, expected: config.chainId });
     }
   }
 
@@ -366,8 +345,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
 
   /** The DDEX transfer a signed transaction carries, refusing anything else before it is sent. */
   function transferIn(serialized: Hex): { to: Address; raw: bigint } {
-    const refuse = (why: string) =>
-      new TokenServiceError('unknown', tokenServiceMessages.unknown, { cause: new Error(why) });
+    const refuse = (why: string) => new TokenServiceError({ code: 'unknown' }, { cause: new Error(why) });
     let call;
     try {
       const tx = parseTransaction(serialized);
@@ -382,17 +360,12 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     return { to: getAddress(to), raw };
   }
 
-  async function prepare(
-    request: TransferRequest,
-    expectedFrom: string | undefined,
-  ): Promise<PreparedTransfer> {
+  async function prepare({ expectedFrom, ...request }: PrepareTransferRequest): Promise<PreparedTransfer> {
     const privateKey = normalizePrivateKey(request.privateKey);
     const secrets = secretsOf(privateKey);
-    const expected = expectedFrom === undefined ? undefined : parseHolder(expectedFrom);
+    const expected = parseHolder(expectedFrom);
     const { address: from } = await signerFor(privateKey);
-    if (expected !== undefined && from !== expected) {
-      throw new TokenServiceError('wrong-account', sendCopy.keyMismatch);
-    }
+    if (from !== expected) throw new TokenServiceError({ code: 'key-mismatch' });
     const to = parseRecipient(request.to);
     const amount = checkAmountText(request.amount);
     try {
@@ -411,13 +384,10 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
       ]);
       const raw = parseAmount(amount, decimals);
       if (balance < raw) {
-        throw new TokenServiceError(
-          'insufficient-token-balance',
-          tokenServiceMessages.insufficientTokenBalanceOf(
-            formatUnits(balance, decimals),
-            formatUnits(raw, decimals),
-          ),
-        );
+        throw new TokenServiceError({
+          code: 'insufficient-token-balance',
+          figures: { balance: formatUnits(balance, decimals), needed: formatUnits(raw, decimals) },
+        });
       }
       return { from, to, raw, amount: formatUnits(raw, decimals), decimals };
     } catch (error) {
@@ -430,7 +400,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     const secrets = secretsOf(privateKey);
     const account = await signerFor(privateKey);
     if (account.address !== getAddress(prepared.from)) {
-      throw new TokenServiceError('wrong-account', sendCopy.keyMismatch);
+      throw new TokenServiceError({ code: 'key-mismatch' });
     }
     const args = [parseRecipient(prepared.to), prepared.raw] as const;
     try {
@@ -467,7 +437,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
         pollingInterval: POLLING_INTERVAL_MS,
       });
       if (receipt.status !== 'success') {
-        throw new TokenServiceError('reverted', tokenServiceMessages.reverted, { hash });
+        throw new TokenServiceError({ code: 'reverted' }, { hash });
       }
       return { hash, from: getAddress(receipt.from), to, raw, blockNumber: receipt.blockNumber };
     } catch (error) {
@@ -476,8 +446,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
         error.walk((e) => (e as Error).name === 'WaitForTransactionReceiptTimeoutError')
       ) {
         throw new TokenServiceError(
-          'confirmation-timeout',
-          tokenServiceMessages.notConfirmed(Math.round(confirmationTimeoutMs / 1000)),
+          { code: 'not-confirmed', seconds: Math.round(confirmationTimeoutMs / 1000) },
           { hash, cause: summarise(error, []) },
         );
       }
@@ -485,8 +454,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
       if (hash === undefined || error instanceof TokenServiceError) throw failure;
       // The transaction is out; a user who retried now could pay twice.
       throw new TokenServiceError(
-        failure.reason,
-        `${tokenServiceMessages.sentButUnchecked} ${failure.message}`,
+        { code: 'sent-but-unchecked', failure: failure.problem },
         { hash, cause: failure.cause as Error | undefined },
       );
     }
@@ -512,13 +480,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
       }
     },
 
-    async transfer(request: TransferRequest): Promise<TransferResult> {
-      const prepared = await prepare(request, undefined);
-      const signed = await sign({ privateKey: request.privateKey, prepared });
-      return broadcast(signed);
-    },
-
-    prepareTransfer: ({ expectedFrom, ...request }) => prepare(request, expectedFrom),
+    prepareTransfer: prepare,
     signTransfer: sign,
     broadcastTransfer: broadcast,
   };

@@ -1,4 +1,5 @@
 import type { Address, Hash } from 'viem';
+import type { TokenFailure, TokenProblem } from '../../domain/errors.ts';
 import type {
   BroadcastTransferRequest,
   PreparedTransfer,
@@ -13,6 +14,7 @@ export type {
   PreparedTransfer,
   SignedTransfer,
   TokenBalance,
+  TokenProblem,
   TokenServiceErrorReason,
   TransferResult,
 };
@@ -48,14 +50,10 @@ export type SignTransferRequest = {
   prepared: PreparedTransfer;
 };
 
+/** The DDEX token on the configured chain. Every call rejects with a TokenServiceError. */
 export interface TokenService {
   /** The holder's token balance, formatted with the token's decimals (read once and cached). */
   readBalance(holder: string): Promise<TokenBalance>;
-  /**
-   * Signs an ERC-20 transfer locally, sends it raw through the RPC and waits for its receipt.
-   * Rejects with a TokenServiceError; inputs are checked before any network call.
-   */
-  transfer(request: TransferRequest): Promise<TransferResult>;
   /**
    * Every check that needs no signature, in this order: the key's format and range, the key's
    * address against `expectedFrom`, the recipient, the amount's syntax, the node's chain, the
@@ -73,24 +71,71 @@ export interface TokenService {
 }
 
 /**
- * Every failure of the token service. `message` is meant for the user.
+ * Every failure of the token service. `problem` says what went wrong, with the values its words
+ * need; the machines choose the words (src/machines/error-words.ts). `reason` is the broad kind,
+ * which follows from the problem. `message` is for developers.
  * `cause`, when present, is a plain Error summarising what the node or viem reported, with any key
  * material removed: the original viem error is deliberately not kept, so nothing reachable from
  * this error can carry the private key.
  */
-export class TokenServiceError extends Error {
+export class TokenServiceError extends Error implements TokenFailure {
   override readonly name = 'TokenServiceError';
   readonly reason: TokenServiceErrorReason;
+  readonly problem: TokenProblem;
   /** The transaction, when one was sent (reverted, confirmation-timeout). */
   readonly hash: Hash | undefined;
 
-  constructor(
-    reason: TokenServiceErrorReason,
-    message: string,
-    options: { cause?: Error | undefined; hash?: Hash | undefined } = {},
-  ) {
-    super(message, options.cause ? { cause: options.cause } : undefined);
-    this.reason = reason;
+  constructor(problem: TokenProblem, options: { cause?: Error | undefined; hash?: Hash | undefined } = {}) {
+    super(summaryOf(problem), options.cause ? { cause: options.cause } : undefined);
+    this.problem = problem;
+    this.reason = reasonOf(problem);
     this.hash = options.hash;
   }
+}
+
+/** The broad kind of a problem: what the send machine tells apart (a refused input, a timeout, ...). */
+function reasonOf(problem: TokenProblem): TokenServiceErrorReason {
+  switch (problem.code) {
+    case 'invalid-private-key-format':
+    case 'invalid-private-key-value':
+      return 'invalid-private-key';
+    case 'key-mismatch':
+      return 'wrong-account';
+    case 'invalid-recipient':
+    case 'zero-recipient':
+    case 'invalid-receiver':
+      return 'invalid-recipient';
+    case 'invalid-address':
+      return 'invalid-address';
+    case 'invalid-amount':
+    case 'zero-amount':
+    case 'too-many-decimals':
+    case 'amount-too-large':
+      return 'invalid-amount';
+    case 'insufficient-token-balance':
+      return 'insufficient-token-balance';
+    case 'insufficient-funds-for-gas':
+      return 'insufficient-funds-for-gas';
+    case 'wrong-chain':
+    case 'chain-mismatch':
+      return 'wrong-chain';
+    case 'refused':
+    case 'reverted':
+      return 'reverted';
+    case 'not-confirmed':
+      return 'confirmation-timeout';
+    case 'sent-but-unchecked':
+      return reasonOf(problem.failure);
+    case 'rpc-unavailable':
+      return 'rpc-unavailable';
+    case 'no-token-contract':
+    case 'unknown':
+      return 'unknown';
+  }
+}
+
+/** The code and its values on one line, e.g. `too-many-decimals {"decimals":6}`, for logs. */
+function summaryOf(problem: TokenProblem): string {
+  const { code, ...values } = problem;
+  return Object.keys(values).length === 0 ? code : `${code} ${JSON.stringify(values)}`;
 }

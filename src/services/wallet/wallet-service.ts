@@ -1,5 +1,5 @@
-import { walletCopy } from '../../copy/index.ts';
 import type { Address } from 'viem';
+import { isWalletError as isWalletErrorShape } from '../../domain/wallet.ts';
 import { checksumAddress, isAddress } from './address.ts';
 import type {
   Eip1193Provider,
@@ -27,26 +27,14 @@ const PROVIDER_CODES: ReadonlyMap<number, WalletErrorCode> = new Map([
   [-32002, 'pending'],
   [4902, 'unrecognized-chain'],
 ]);
-const ERROR_CODES: ReadonlySet<string> = new Set<WalletErrorCode>([
-  'not-installed',
-  'rejected',
-  'pending',
-  'unrecognized-chain',
-  'unknown',
-]);
-
 const walletError = (code: WalletErrorCode, message: string | null = null): WalletError => ({
   code,
   message,
 });
 
+/** Already one of ours: passed on as it is (a failure that left out its message is not). */
 function isWalletError(value: unknown): value is WalletError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    ERROR_CODES.has((value as { code?: unknown }).code as string) &&
-    'message' in value
-  );
+  return isWalletErrorShape(value) && 'message' in value;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -78,7 +66,7 @@ export function toWalletError(error: unknown): WalletError {
     else walletText = textOf(current.message);
     current = current.cause;
   }
-  // A known code has its catalogue text, which says it better than the wallet's wording.
+  // A known code has its own words (the machines choose them), which say it better than the wallet's.
   if (code) return walletError(code);
   return walletError('unknown', walletText !== undefined ? walletText : (textOf(error) ?? viemText));
 }
@@ -183,15 +171,15 @@ export function createWalletService(config: WalletServiceConfig): WalletService 
   // first download (the four wallet methods used here need no encoding).
   async function readChainId(provider: Eip1193Provider): Promise<number> {
     const chainId = parseChainId(await provider.request({ method: 'eth_chainId' }));
-    if (chainId === null) throw walletError('unknown', walletCopy.invalidAnswer);
+    if (chainId === null) throw walletError('invalid-answer');
     return chainId;
   }
 
   function firstAccount(value: unknown): Address {
     const accounts = parseAccounts(value);
-    if (!accounts) throw walletError('unknown', walletCopy.invalidAnswer);
+    if (!accounts) throw walletError('invalid-answer');
     const [first] = accounts;
-    if (!first) throw walletError('unknown', walletCopy.noAccount);
+    if (!first) throw walletError('no-account');
     return first;
   }
 
