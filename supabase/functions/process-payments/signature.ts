@@ -13,7 +13,7 @@ function bytes(value: SignedBody): Uint8Array<ArrayBuffer> {
   return typeof value === 'string' ? encoder.encode(value) : Uint8Array.from(value);
 }
 
-function importKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
+function importKey(secret: string, usage: 'sign' | 'verify'): ReturnType<typeof crypto.subtle.importKey> {
   if (secret === '') throw new Error('The webhook secret is empty; refusing to sign or verify with it');
   return crypto.subtle.importKey('raw', encoder.encode(secret), ALGORITHM, false, [usage]);
 }
