@@ -1,19 +1,19 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createActor } from 'xstate';
-import { browserInspector, combineInspectors, inspectRequested } from './app/inspector.ts';
 import { afterFirstPaint } from './app/first-paint.ts';
-import { createJournal } from './app/journal.ts';
-import type { JournalExport } from './app/journal-types.ts';
 import { providePortal, THEME_KEY } from './app/provide-portal.ts';
 import { readAppConfig } from './config/app-config.ts';
+import { browserInspector, combineInspectors, inspectRequested } from './devtools/inspector.ts';
+import { createJournal } from './devtools/journal.ts';
+import type { JournalExport } from './devtools/journal-types.ts';
+import { devtoolsEnabled } from './devtools/panel/gate.ts';
 import { createDeferredSupabaseService } from './services/supabase/deferred-service.ts';
 import { unavailableSupabaseService } from './services/supabase/unavailable-service.ts';
 import { createDeferredTatumService } from './services/tatum/deferred-service.ts';
 import { createDeferredTokenService } from './services/token/deferred-service.ts';
 import { createWalletService } from './services/wallet/index.ts';
 import { App } from './ui/App.tsx';
-import { devtoolsEnabled } from './ui/devtools/gate.ts';
 
 // Composition root: the only place that builds service implementations. It
 // reads the configuration, makes the services, provides them to the portal's
@@ -71,11 +71,11 @@ const token =
 const darkScheme = window.matchMedia('(prefers-color-scheme: dark)');
 const storedTheme = window.localStorage.getItem(THEME_KEY);
 
-// Every event that reaches the portal's actor system, redacted and bounded (src/app/journal.ts).
+// Every event that reaches the portal's actor system, redacted and bounded (src/devtools/journal.ts).
 const recorder = createJournal();
 
 // `?inspect`: Stately's browser inspector. It opens stately.ai (online only) and its SDK is loaded
-// on demand; without the flag nothing of it runs or downloads (src/app/inspector.ts).
+// on demand; without the flag nothing of it runs or downloads (src/devtools/inspector.ts).
 const stately = inspectRequested(window.location.search) ? browserInspector() : null;
 
 const portal = createActor(
@@ -104,7 +104,7 @@ const portal = createActor(
         stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
         systemPrefersDark: darkScheme.matches,
       },
-      auth: { clientAvailable: supabase.available, emailRedirectTo: window.location.origin },
+      auth: { clientAvailable: supabase.available },
       expectedChain: config.chain,
       tokenConfigured: token !== null,
       webhookCallbackUrl: config.supabase ? `${config.supabase.url}/functions/v1/process-payments` : '',
@@ -124,7 +124,7 @@ const devtools = devtoolsEnabled(window.location.search, import.meta.env.DEV)
   ? {
       journal: recorder.journal,
       replay: async (recording: JournalExport) => {
-        const result = (await import('./app/replay.ts')).replay(recording);
+        const result = (await import('./devtools/replay.ts')).replay(recording);
         result.portal.stop();
         return result.snapshots;
       },

@@ -3,12 +3,14 @@ import { authMachine } from '../machines/auth.machine.ts';
 import { balancesMachine } from '../machines/balances.machine.ts';
 import { notificationsMachine, type NotificationFeedEvent } from '../machines/notifications.machine.ts';
 import { portalMachine } from '../machines/portal.machine.ts';
+import { profileLoadMachine } from '../machines/profile-load.machine.ts';
 import { profileMachine } from '../machines/profile.machine.ts';
 import { sendMachine } from '../machines/send.machine.ts';
 import { themeMachine, type Theme, type ThemeStoreEvent } from '../machines/theme.machine.ts';
 import { transactionsMachine } from '../machines/transactions.machine.ts';
 import { walletMachine, type WalletAccount, type WalletProviderEvent } from '../machines/wallet.machine.ts';
 import { webhooksMachine, type WebhookSummary } from '../machines/webhooks.machine.ts';
+import type { Profile, ProfileUpsert } from '../domain/profile.ts';
 import type { SupabaseService } from '../services/supabase/types.ts';
 import type { TatumService } from '../services/tatum/types.ts';
 import type { TokenService } from '../services/token/types.ts';
@@ -66,13 +68,20 @@ export function providePortal(services: PortalServices) {
     },
   });
 
+  const upsertProfile = fromPromise<Profile, ProfileUpsert>(({ input }) => supabase.upsertProfile(input));
   const profile = profileMachine.provide({
     actors: {
-      fetchProfile: fromPromise(({ input }) => supabase.fetchProfile(input.userId)),
-      upsertProfile: fromPromise(({ input }) => supabase.upsertProfile(input)),
+      profileLoad: profileLoadMachine.provide({
+        actors: {
+          fetchProfile: fromPromise(({ input }) => supabase.fetchProfile(input.userId)),
+          upsertProfile,
+        },
+      }),
+      upsertProfile,
       updateMetadata: fromPromise(({ input }) => supabase.updateUserMetadata(input)),
-      uploadAvatar: fromPromise(({ input }) => supabase.uploadAvatar(input.userId, input.file)),
-      avatarPublicUrl: fromPromise(async ({ input }) => supabase.avatarPublicUrl(input.path)),
+      uploadAvatar: fromPromise(async ({ input }) =>
+        supabase.avatarPublicUrl(await supabase.uploadAvatar(input.userId, input.file)),
+      ),
     },
     actions: { logFailure: (_, params) => services.log.failure(params.what, params.error) },
   });

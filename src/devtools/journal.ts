@@ -1,10 +1,10 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import { actorName } from './actor-names.ts';
+import { actorName, noteActor } from './actor-names.ts';
 import type { Journal, JournalEntry, JournalExport } from './journal-types.ts';
 import { redact } from './redact.ts';
 
-// The portal's event journal (design §4 "Event-sourced"): every event that
-// reaches the actor system, appended as it is delivered, through XState's
+// The portal's event journal (docs/architecture.md#event-journal-replay-and-inspection):
+// every event that reaches the actor system, appended as it is delivered, through XState's
 // inspection API — pass `inspect` to createActor:
 //
 //   const recorder = createJournal();
@@ -118,6 +118,7 @@ export function createJournal({
   const inspect = (event: InspectionEvent) => {
     // An inspector that throws would break the actor system it watches.
     try {
+      noteActor(event);
       if (event.type === '@xstate.action') acting.enter(event.actorRef as AnyActorRef);
       else if (event.type === '@xstate.snapshot') acting.leave(event.actorRef as AnyActorRef);
       else if (event.type === '@xstate.event') record(event);

@@ -1,5 +1,5 @@
 import type { AnyActorRef } from 'xstate';
-import { actorName } from './actor-names.ts';
+import { actorName, childName } from './actor-names.ts';
 import type { JournalValue } from './journal-types.ts';
 import { redact } from './redact.ts';
 
@@ -20,16 +20,17 @@ type Inspectable = {
 
 export function machineSnapshots(root: AnyActorRef): Record<string, MachineSnapshot> {
   const out: Record<string, MachineSnapshot> = {};
-  const visit = (ref: AnyActorRef) => {
+  const visit = (ref: AnyActorRef, name: string) => {
     const snapshot = ref.getSnapshot() as Inspectable;
     if (!('value' in snapshot) || !('context' in snapshot)) return;
-    out[actorName(ref)] = {
+    out[name] = {
       value: redact(snapshot.value),
       context: redact(snapshot.context),
       status: String(snapshot.status),
     };
-    for (const child of Object.values(snapshot.children ?? {})) if (child) visit(child);
+    for (const child of Object.values(snapshot.children ?? {}))
+      if (child) visit(child, childName(name, child));
   };
-  visit(root);
+  visit(root, actorName(root));
   return out;
 }

@@ -142,10 +142,11 @@ export function replay(
 
   own.journal.subscribe((entry) => produced.push(entry));
   const inspect = (event: InspectionEvent) => {
+    // The journal goes first: it names each actor as it starts (actor-names.ts).
+    own.inspect(event);
     const ref = event.actorRef as AnyActorRef;
     if (event.type === '@xstate.event' && event.event.type === 'xstate.init' && isStandIn(ref))
       standIns.add(actorName(ref));
-    own.inspect(event);
   };
 
   const portal = createActor(withRecordedActors(machine), {

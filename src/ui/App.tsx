@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import styled, { ThemeProvider } from 'styled-components';
 import { GlobalStyle } from './common/GlobalStyle.tsx';
-import type { DevtoolsOptions } from './devtools/types.ts';
+import type { DevtoolsOptions } from '../devtools/panel/types.ts';
 import { Dialogs } from './dialogs/Dialogs.tsx';
 import { TabContent } from './pages/TabContent.tsx';
 import { PortalProvider, useChildSelector, type PortalActor } from './portal-context.tsx';
@@ -12,8 +12,8 @@ import { theme } from './theme.ts';
 import { Toaster } from './toast/Toaster.tsx';
 
 // The developer panel is a chunk of its own, requested only when the composition root passes
-// `devtools` (development builds, or `?devtools` in production: src/ui/devtools/gate.ts).
-const DevtoolsPanel = lazy(() => import('./devtools/DevtoolsPanel.tsx'));
+// `devtools` (development builds, or `?devtools` in production: src/devtools/panel/gate.ts).
+const DevtoolsPanel = lazy(() => import('../devtools/panel/DevtoolsPanel.tsx'));
 
 type AppProps = { portal: PortalActor; settings: UiSettings; devtools?: DevtoolsOptions | null };
 

@@ -11,7 +11,7 @@ import {
   walletCopy,
   webhookCopy,
 } from '../../src/copy/index.ts';
-import { devtoolsCopy } from '../../src/ui/devtools/devtools.copy.ts';
+import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { IMAGES } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal, type Portal, type PortalOptions } from './support/browser.ts';

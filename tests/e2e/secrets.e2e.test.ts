@@ -12,9 +12,9 @@ import {
   type Hex,
 } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { JournalExport } from '../../src/app/journal-types.ts';
+import type { JournalExport } from '../../src/devtools/journal-types.ts';
 import { authCopy, dialogCopy, sendCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
-import { devtoolsCopy } from '../../src/ui/devtools/devtools.copy.ts';
+import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { uniqueEmail } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal, type Portal } from './support/browser.ts';

@@ -9,7 +9,7 @@ import {
   shellCopy,
   transactionCopy,
 } from '../../src/copy/index.ts';
-import { devtoolsCopy } from '../../src/ui/devtools/devtools.copy.ts';
+import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { anonClient, IMAGES, PASSWORD, type Client } from '../support/clients.ts';
 import { openPortal, type Portal } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';

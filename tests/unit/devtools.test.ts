@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalExport } from '../../src/app/journal-types.ts';
+import type { JournalExport } from '../../src/devtools/journal-types.ts';
 import { walletMachine } from '../../src/machines/wallet.machine.ts';
-import { activeStateNodes, highlightedDiagram, nodeId } from '../../src/ui/devtools/diagram.ts';
-import { displayable, statePaths } from '../../src/ui/devtools/format.ts';
-import { parseJournal } from '../../src/ui/devtools/parse-journal.ts';
+import { activeStateNodes, highlightedDiagram, nodeId } from '../../src/devtools/panel/diagram.ts';
+import { displayable, statePaths } from '../../src/devtools/panel/format.ts';
+import { parseJournal } from '../../src/devtools/panel/parse-journal.ts';
 
 // The developer panel's pure parts: how it writes states and contexts, how it
 // checks an imported journal, and the highlight lines it adds to a diagram.

@@ -5,8 +5,8 @@ import {
   deferredInspector,
   inspectRequested,
   queryFlag,
-} from '../../src/app/inspector.ts';
-import { devtoolsEnabled } from '../../src/ui/devtools/gate.ts';
+} from '../../src/devtools/inspector.ts';
+import { devtoolsEnabled } from '../../src/devtools/panel/gate.ts';
 
 // The `?inspect` / `?devtools` flags, and how several inspectors share the
 // portal's one `inspect` option. The Stately SDK itself is never loaded here:

@@ -8,9 +8,10 @@ import {
   type AnyActorRef,
 } from 'xstate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createJournal } from '../../src/app/journal.ts';
-import type { JournalEntry } from '../../src/app/journal-types.ts';
-import { fromJournalValue } from '../../src/app/journal-value.ts';
+import { createJournal } from '../../src/devtools/journal.ts';
+import type { JournalEntry } from '../../src/devtools/journal-types.ts';
+import { fromJournalValue } from '../../src/devtools/journal-value.ts';
+import { machineSnapshots } from '../../src/devtools/machine-snapshots.ts';
 
 // The journal records every event that reaches an actor system, through
 // XState's inspection API: target and source by name, time, the event made
@@ -117,6 +118,28 @@ describe('journal: what it records', () => {
       ['parent', 'parent', 'xstate.after.soon.parent.waiting'],
     ]);
     expect(actor.getSnapshot().value).toBe('done');
+  });
+
+  it('names a grandchild by the whole path when no actor has a system id, as the snapshots do', async () => {
+    const leaf = fromCallback(({ sendBack }) => sendBack({ type: 'ready' }));
+    const middle = setup({ actors: { leaf } }).createMachine({
+      id: 'middle',
+      invoke: { id: 'leaf', src: 'leaf' },
+    });
+    const top = setup({ actors: { middle } }).createMachine({
+      id: 'top',
+      invoke: { id: 'middle', src: 'middle' },
+    });
+    const recorder = createJournal();
+    const actor = createActor(top, { id: 'top', inspect: recorder.inspect }).start();
+
+    expect(recorder.journal.entries().map(brief)).toEqual([
+      [null, 'top', 'xstate.init'],
+      ['top', 'top/middle', 'xstate.init'],
+      ['top/middle', 'top/middle/leaf', 'xstate.init'],
+      ['top/middle/leaf', 'top/middle', 'ready'],
+    ]);
+    expect(Object.keys(machineSnapshots(actor))).toEqual(['top', 'top/middle']);
   });
 
   it('numbers entries from 1 and times them from the journal’s start', async () => {

@@ -1,7 +1,7 @@
 import { createActor, fromPromise } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { createJournal } from '../../src/app/journal.ts';
-import { redact, REDACTED } from '../../src/app/redact.ts';
+import { createJournal } from '../../src/devtools/journal.ts';
+import { redact, REDACTED } from '../../src/devtools/redact.ts';
 import { sendMachine, type PrepareTransferInput } from '../../src/machines/send.machine.ts';
 import type { PreparedTransfer } from '../../src/services/token/types.ts';
 

@@ -1,11 +1,11 @@
 import { createActor, SimulatedClock, type Actor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { createJournal } from '../../src/app/journal.ts';
-import type { JournalExport } from '../../src/app/journal-types.ts';
-import { machineSnapshots } from '../../src/app/machine-snapshots.ts';
+import { createJournal } from '../../src/devtools/journal.ts';
+import type { JournalExport } from '../../src/devtools/journal-types.ts';
+import { machineSnapshots } from '../../src/devtools/machine-snapshots.ts';
 import { providePortal, type PortalServices } from '../../src/app/provide-portal.ts';
-import { replay, ReplayError } from '../../src/app/replay.ts';
-import { balanceCopy, sendCopy, walletCopy } from '../../src/copy/index.ts';
+import { replay, ReplayError } from '../../src/devtools/replay.ts';
+import { sendCopy, walletCopy } from '../../src/copy/index.ts';
 import type { portalMachine } from '../../src/machines/portal.machine.ts';
 import {
   BackendError,
@@ -151,11 +151,8 @@ function fakeServices() {
   } as const;
   const token: TokenService = {
     readBalance: () => count({ raw: 5_000_000_000_000_000_000n, formatted: '5', decimals: 18 }),
-    transfer: () => fail(new Error('not used')),
     prepareTransfer: ({ privateKey }) =>
-      privateKey === PRIVATE_KEY
-        ? count(prepared)
-        : fail(new TokenServiceError('wrong-account', 'This private key belongs to another account.')),
+      privateKey === PRIVATE_KEY ? count(prepared) : fail(new TokenServiceError({ code: 'key-mismatch' })),
     signTransfer: () =>
       count({ serialized: `0x02f8${'cd'.repeat(110)}` as const, hash: TX_HASH as `0x${string}` }),
     broadcastTransfer: () => count({ ...prepared, hash: TX_HASH as `0x${string}`, blockNumber: 7n }),
@@ -213,7 +210,7 @@ async function recordSession(limit?: number) {
 
   child(portal, 'wallet').send({ type: 'wallet.connect' });
   await settle();
-  expect(child(portal, 'balances').getSnapshot().context.nativeBalance).toBe(balanceCopy.error);
+  expect(child(portal, 'balances').getSnapshot().context.native).toEqual({ status: 'failed' });
   clock.increment(5000); // 'Login Recommended' follows 'Wallet Connected!'
   expect(child(portal, 'toast').getSnapshot().context.toast?.title).toBe(walletCopy.loginRecommended.title);
   child(portal, 'balances').send({ type: 'balances.refresh' });

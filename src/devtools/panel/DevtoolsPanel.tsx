@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
-import { IconButton } from '../common/Button.tsx';
+import { IconButton } from '../../ui/common/Button.tsx';
 import { devtoolsCopy } from './devtools.copy.ts';
 import { DiagramView } from './DiagramView.tsx';
 import { JournalView } from './JournalView.tsx';

@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import styled from 'styled-components';
 import type { StateValue } from 'xstate';
-import { Button } from '../common/Button.tsx';
-import { useChildSelector } from '../portal-context.tsx';
+import { Button } from '../../ui/common/Button.tsx';
+import { useChildSelector } from '../../ui/portal-context.tsx';
 import { devtoolsCopy } from './devtools.copy.ts';
 import { highlightedDiagram } from './diagram.ts';
 import { DiagramDrawing } from './DiagramDrawing.tsx';

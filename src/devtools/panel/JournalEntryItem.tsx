@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import type { JournalEntry } from '../../app/journal-types.ts';
+import type { JournalEntry } from '../journal-types.ts';
 import { devtoolsCopy } from './devtools.copy.ts';
 import { formatAt, toDisplayJson } from './format.ts';
 import { Mono, Pre } from './styles.ts';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import type { Journal } from '../../app/journal-types.ts';
-import { Button } from '../common/Button.tsx';
+import type { Journal } from '../journal-types.ts';
+import { Button } from '../../ui/common/Button.tsx';
 import { devtoolsCopy } from './devtools.copy.ts';
 import { downloadJson, journalFileName } from './download.ts';
 import { JournalEntryItem } from './JournalEntryItem.tsx';

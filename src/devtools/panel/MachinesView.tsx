@@ -1,4 +1,4 @@
-import { Button } from '../common/Button.tsx';
+import { Button } from '../../ui/common/Button.tsx';
 import { devtoolsCopy } from './devtools.copy.ts';
 import { SnapshotView } from './SnapshotView.tsx';
 import { Hint, PlainList, Section, SectionHeading } from './styles.ts';

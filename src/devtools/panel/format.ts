@@ -1,4 +1,4 @@
-import { isSecret, REDACTED } from '../../app/redact.ts';
+import { isSecret, REDACTED } from '../redact.ts';
 
 // How the panel writes machine states and values: a state value as dotted
 // paths (one per active leaf, parallel regions included), and any value as

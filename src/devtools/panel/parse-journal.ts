@@ -1,4 +1,4 @@
-import type { JournalEntry, JournalExport } from '../../app/journal-types.ts';
+import type { JournalEntry, JournalExport } from '../journal-types.ts';
 
 // Checks an imported file before it is replayed, so a wrong file gets a clear
 // reason instead of a replay that fails half-way: not JSON, a journal file cut

@@ -1,4 +1,5 @@
-import type { Journal, JournalExport } from '../../app/journal-types.ts';
+import { PORTAL_CHILDREN, SESSION_CHILDREN } from '../../machines/portal.machine.ts';
+import type { Journal, JournalExport } from '../journal-types.ts';
 
 // What the composition root hands the developer panel, and the machines it shows.
 
@@ -10,14 +11,11 @@ export type ReplayedSystem = Readonly<Record<string, MachineSnapshot>>;
 
 export type DevtoolsOptions = {
   journal: Journal;
-  /** Rebuilds the machines from a recording without any network (src/app/replay.ts, loaded on demand). */
+  /** Rebuilds the machines from a recording without any network (src/devtools/replay.ts, loaded on demand). */
   replay: (recording: JournalExport) => Promise<ReplayedSystem>;
 };
 
 /** The root and its children, by system id, in the order the panel lists them. */
-export const MACHINE_IDS = [
-  'portal', 'auth', 'profile', 'wallet', 'balances', 'send', 'notifications', 'transactions', 'webhooks',
-  'tab', 'theme', 'toast', 'dialogs',
-] as const; // prettier-ignore
+export const MACHINE_IDS = ['portal', ...PORTAL_CHILDREN, ...SESSION_CHILDREN] as const;
 
 export type MachineId = (typeof MACHINE_IDS)[number];

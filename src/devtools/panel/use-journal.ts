@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import type { Journal, JournalEntry } from '../../app/journal-types.ts';
+import type { Journal, JournalEntry } from '../journal-types.ts';
 
 // The journal's entries, re-rendering on each new one. The journal may hand
 // out the same (growing) array each time, so the store's snapshot is a key of

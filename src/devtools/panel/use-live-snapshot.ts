@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import type { AnyActorRef, AnyStateMachine } from 'xstate';
-import { usePortal } from '../portal-context.tsx';
+import { usePortal } from '../../ui/portal-context.tsx';
 import type { MachineId, MachineSnapshot } from './types.ts';
 
 // The panel reads the running actor system the way views do, but for any
