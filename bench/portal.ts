@@ -13,7 +13,7 @@ import { machineLine, writeDocsSection } from './lib/docs.ts';
 import { median, percentile } from './lib/stats.ts';
 import { notificationLatencies } from './lib/notification-latency.ts';
 
-// `npm run bench`: the portal's speed against architecture §8, in one run on
+// `npm run bench`: the portal's speed against its goals (docs/benchmarks.md), in one run on
 // this machine, everything on 127.0.0.1.
 // - builds the portal for production (against a local stack it starts) and a
 //   bare Vite React page beside it, and serves both with `vite preview`;

@@ -23,7 +23,7 @@ export const FIX_COMMAND = 'npm run docs:diagrams';
 /** One sentence per machine, in the order of the index. A machine without one stops the script. */
 export const summaries: Record<string, string> = {
   portal:
-    'The root of the actor system: it starts one child per concern, decides once whether a visitor gets the welcome toast, and routes the facts its children report to the children that react to them.',
+    'The root of the actor system: it starts one child per concern (profile, notifications and transactions only while signed in), decides once whether a visitor gets the welcome toast, and tells each child the facts the others report that it reacts to.',
   tab: "Which page the one-page portal shows; any value that is no tab shows 'Page not found.'.",
   theme:
     "Light or dark: the stored choice if there is one, else the system's preference, which it follows until the user picks a theme.",
@@ -31,16 +31,18 @@ export const summaries: Record<string, string> = {
     'The one toast on screen: a new one replaces the old and restarts the timer; it hides after its duration, on dismiss, or when its action is pressed.',
   auth: "Who is signed in (the stored session, then the backend's change stream), the login and sign-up dialog with its requests, and signing out, as three parallel regions.",
   profile:
-    "The signed-in user's profile: loading or creating it, keeping its wallet in step with the account and the connected wallet, saving edits and uploading the avatar.",
+    "The signed-in user's profile: keeping its wallet in step with the account and the connected wallet, saving edits and uploading the avatar, once profileLoad has read it.",
+  'profile-load':
+    "Reads the signed-in user's profile for the profile machine, creating the row when there is none, and tries again after 1, 2, 5, then every 10 s when the backend fails.",
   wallet:
     "The browser wallet: discovery, the silent reconnect on reload, connecting, the provider's account, chain and disconnect events, the wrong-network switch, and disconnecting.",
   balances:
     "The wallet panel's ETH and DDEX balances, fetched side by side; without a token contract the DDEX balance is 'N/A (Config Error)' and is not fetched.",
   send: "The DDEX send form: the checks in the spec's order, then prepare, sign (the private key is dropped once it has signed), broadcast and, when signed in, record in the history.",
   notifications:
-    "The signed-in user's notifications: the list, the live feed with its 1, 2, 5, 10 s back-off, marking read and clearing.",
+    "The signed-in user's notifications and their unread count: the list, the live feed with its 1, 2, 5, 10 s back-off, marking read and clearing.",
   transactions:
-    "The transaction history: the newest rows each time the dialog opens and after each transfer, or 'Login Required' when signed out.",
+    "The signed-in user's transaction history: the newest rows each time the dialog opens and after each transfer.",
   webhooks:
     "The Tatum webhooks demo: subscribe the connected wallet's address, list the subscriptions and delete the first one, one operation at a time.",
   dialogs: "Which of the portal's dialogs is open (at most one), and whether the user menu is open.",
@@ -53,7 +55,10 @@ export type MachineEntry = {
   source: string;
 };
 
-/** Imports every `<name>.machine.ts` under `root`/src/machines and takes its `<name>Machine` export. */
+/**
+ * Imports every `<name>.machine.ts` under `root`/src/machines and takes its `<name>Machine` export,
+ * the name in camel case (`profile-load.machine.ts` exports `profileLoadMachine`).
+ */
 export async function loadMachines(root = REPO_ROOT): Promise<MachineEntry[]> {
   const files = (await readdir(join(root, MACHINES_DIR))).filter((f) => f.endsWith('.machine.ts')).sort();
   const entries: MachineEntry[] = [];
@@ -63,9 +68,10 @@ export async function loadMachines(root = REPO_ROOT): Promise<MachineEntry[]> {
       string,
       unknown
     >;
-    const machine = module[`${name}Machine`];
+    const exported = `${name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())}Machine`;
+    const machine = module[exported];
     if (!isMachine(machine)) {
-      throw new Error(`${MACHINES_DIR}/${file} exports no \`${name}Machine\` (src/machines/README.md).`);
+      throw new Error(`${MACHINES_DIR}/${file} exports no \`${exported}\` (src/machines/README.md).`);
     }
     entries.push({ name, machine, source: `${MACHINES_DIR}/${file}` });
   }

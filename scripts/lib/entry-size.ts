@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-// What "entry JS" means for the budget (architecture §8): every script and
+// What "entry JS" means for the budget (its goal: docs/benchmarks.md): every script and
 // modulepreload that the built index.html names, i.e. all the JavaScript the
 // browser fetches before the first paint. Lazy chunks are not in it.
 

@@ -24,3 +24,20 @@ export function avatarProblem(file: Pick<AvatarFile, 'type' | 'size'>): AvatarPr
   if (file.size > AVATAR_MAX_BYTES) return 'too-large';
   return null;
 }
+
+/**
+ * The website field takes web addresses only (docs/product.md#validation): the database's own
+ * rule (profiles_website_is_http) is http:// or https:// and no spaces. URL parsing alone would
+ * let 'https:example.com' through, which the database then refuses in its own words.
+ */
+export function isWebsiteAllowed(website: string): boolean {
+  const value = website.trim();
+  if (value === '') return true;
+  if (!/^https?:\/\/\S+$/i.test(value)) return false;
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

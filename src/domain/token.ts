@@ -65,4 +65,3 @@ export type TokenServiceErrorReason =
   | 'confirmation-timeout'
   | 'rpc-unavailable'
   | 'unknown';
-

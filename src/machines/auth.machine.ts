@@ -2,9 +2,9 @@ import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn } fr
 import type { EventObject } from 'xstate';
 import { authCopy } from '../copy/index.ts';
 import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../domain/auth.ts';
-import { notProvided, report, showToast } from './shared.ts';
+import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
 
-// Spec §2 auth modal, §4 auth, §8 auth toasts.
+// The auth dialog, the session and their toasts: docs/product.md#auth-dialog, #session, #auth-toasts.
 //
 // Three parallel regions:
 // - session: what the backend says (getSession, then the auth change stream). Only this
@@ -23,12 +23,10 @@ import { notProvided, report, showToast } from './shared.ts';
 //   again.' — the form stays open with what was typed.
 
 export type AuthMode = 'login' | 'signup';
-export type SignUpInput = Credentials & { emailRedirectTo: string };
-export type AuthInput = { clientAvailable: boolean; emailRedirectTo: string };
+export type AuthInput = { clientAvailable: boolean };
 
 export type AuthContext = {
   clientAvailable: boolean;
-  emailRedirectTo: string;
   user: AuthUser | null;
   /** What the form holds; the check-your-email state shows `email`. */
   email: string;
@@ -59,15 +57,6 @@ export type AuthEvent =
   | { type: 'auth.confirmOk' }
   | { type: 'auth.signOut' };
 
-/** The server's explanation when there is one, else the spec's fallback. */
-function failureMessage(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'message' in error) {
-    const { message } = error;
-    if (typeof message === 'string' && message.trim() !== '') return message;
-  }
-  return authCopy.unexpectedError;
-}
-
 function changeOf(event: AuthEvent): AuthChange | null {
   return event.type === 'auth.change' ? event.change : null;
 }
@@ -79,6 +68,29 @@ function changeUser(event: AuthEvent): AuthUser {
   return user;
 }
 
+/**
+ * What the login and signup forms answer while the user types: the same checks in the same
+ * order, and the toggle to the other form. Submitting starts that form's own request.
+ */
+function editingHandlers(otherForm: '#auth.modal.login' | '#auth.modal.signup') {
+  return {
+    'auth.toggleMode': otherForm,
+    'auth.edit': { actions: 'editFields' },
+    'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' },
+    'auth.submit': [
+      {
+        guard: 'fieldsMissing',
+        actions: { type: 'showToast', params: { ...authCopy.credentialsRequired, variant: 'destructive' } },
+      },
+      {
+        guard: 'clientMissing',
+        actions: { type: 'showToast', params: { ...authCopy.clientUnavailable, variant: 'destructive' } },
+      },
+      { target: 'submitting', actions: 'takeSubmittedFields' },
+    ],
+  } as const;
+}
+
 export const authMachine = setup({
   types: {} as { context: AuthContext; events: AuthEvent; input: AuthInput },
   actors: {
@@ -86,13 +98,13 @@ export const authMachine = setup({
     /** Sends back `auth.change { change }` for every auth state change; unsubscribes when stopped. */
     authChanges: fromCallback<EventObject>(notProvided('authChanges')),
     signIn: fromPromise<AuthUser, Credentials>(notProvided('signIn')),
-    signUp: fromPromise<SignUpResult, SignUpInput>(notProvided('signUp')),
+    signUp: fromPromise<SignUpResult, Credentials>(notProvided('signUp')),
     /** Its output is not used. */
     signOut: fromPromise<unknown>(notProvided('signOut')),
   },
   actions: {
     showToast,
-    report: (args, params: AuthFact) => report(args, params),
+    report: reportFact<AuthFact>(),
     takeChangeUser: assign({ user: ({ event }) => changeOf(event)?.user ?? null }),
     forgetUser: assign({ user: null }),
     editFields: assign(({ context, event }) =>
@@ -128,7 +140,6 @@ export const authMachine = setup({
   type: 'parallel',
   context: ({ input }) => ({
     clientAvailable: input.clientAvailable,
-    emailRedirectTo: input.emailRedirectTo,
     user: null,
     email: '',
     password: '',
@@ -273,30 +284,7 @@ export const authMachine = setup({
         login: {
           initial: 'editing',
           states: {
-            editing: {
-              on: {
-                'auth.toggleMode': '#auth.modal.signup',
-                'auth.edit': { actions: 'editFields' },
-                'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' },
-                'auth.submit': [
-                  {
-                    guard: 'fieldsMissing',
-                    actions: {
-                      type: 'showToast',
-                      params: { ...authCopy.credentialsRequired, variant: 'destructive' },
-                    },
-                  },
-                  {
-                    guard: 'clientMissing',
-                    actions: {
-                      type: 'showToast',
-                      params: { ...authCopy.clientUnavailable, variant: 'destructive' },
-                    },
-                  },
-                  { target: 'submitting', actions: 'takeSubmittedFields' },
-                ],
-              },
-            },
+            editing: { on: editingHandlers('#auth.modal.signup') },
             // Closing is not offered while the request runs: its answer (and toast) is on its way.
             submitting: {
               invoke: {
@@ -322,7 +310,7 @@ export const authMachine = setup({
                       type: 'showToast',
                       params: ({ event }) => ({
                         title: authCopy.loginFailed,
-                        description: failureMessage(event.error),
+                        description: messageOf(event.error, authCopy.unexpectedError),
                         variant: 'destructive',
                       }),
                     },
@@ -335,39 +323,12 @@ export const authMachine = setup({
         signup: {
           initial: 'editing',
           states: {
-            editing: {
-              on: {
-                'auth.toggleMode': '#auth.modal.login',
-                'auth.edit': { actions: 'editFields' },
-                'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' },
-                'auth.submit': [
-                  {
-                    guard: 'fieldsMissing',
-                    actions: {
-                      type: 'showToast',
-                      params: { ...authCopy.credentialsRequired, variant: 'destructive' },
-                    },
-                  },
-                  {
-                    guard: 'clientMissing',
-                    actions: {
-                      type: 'showToast',
-                      params: { ...authCopy.clientUnavailable, variant: 'destructive' },
-                    },
-                  },
-                  { target: 'submitting', actions: 'takeSubmittedFields' },
-                ],
-              },
-            },
+            editing: { on: editingHandlers('#auth.modal.login') },
             submitting: {
               invoke: {
                 id: 'signUp',
                 src: 'signUp',
-                input: ({ context }) => ({
-                  email: context.email,
-                  password: context.password,
-                  emailRedirectTo: context.emailRedirectTo,
-                }),
+                input: ({ context }) => ({ email: context.email, password: context.password }),
                 onDone: [
                   {
                     // No session and no confirmed email: the account waits for the link.
@@ -401,7 +362,7 @@ export const authMachine = setup({
                       type: 'showToast',
                       params: ({ event }) => ({
                         title: authCopy.signupFailed,
-                        description: failureMessage(event.error),
+                        description: messageOf(event.error, authCopy.unexpectedError),
                         variant: 'destructive',
                       }),
                     },
@@ -445,7 +406,7 @@ export const authMachine = setup({
                 type: 'showToast',
                 params: ({ event }) => ({
                   title: authCopy.logoutFailed,
-                  description: failureMessage(event.error),
+                  description: messageOf(event.error, authCopy.unexpectedError),
                   variant: 'destructive',
                 }),
               },

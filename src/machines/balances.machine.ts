@@ -1,39 +1,48 @@
-import { and, assign, fromPromise, setup, stateIn } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import { balanceCopy, dataProviderCopy } from '../copy/index.ts';
-import { notProvided, showToast, type ToastRequest } from './shared.ts';
+import { messageOf, notProvided, showToast, type ToastRequest } from './shared.ts';
 
-// The wallet panel's two balances (spec §2 point 4, §8 'Balance Fetch Error').
+// The wallet panel's two balances (docs/product.md#balances).
 // The native balance (data provider) and the DDEX balance (token service) are
-// fetched in parallel; without a token contract the DDEX value is
-// 'N/A (Config Error)' and nothing is fetched for it. Any failure makes every
-// fetched value 'Error' (spec §8 "balances show 'Error'"), even one that had
+// fetched in parallel; without a token contract the DDEX balance is
+// `notConfigured` and nothing is fetched for it. Any failure marks every
+// fetched balance `failed` (they read 'Error', docs/product.md#balances), even one that had
 // already arrived, so the panel never mixes a fresh and a failed reading; a
-// config error is not a fetch and stays as it is. One toast per load: the
-// first failure stops the other fetch.
+// missing contract is not a fetch and stays as it is. One toast per load: the
+// first failure stops the other fetch. The words and colours for each status
+// are the view's (src/ui/portal/balance-text.ts).
 
 export type BalancesInput = { tokenConfigured: boolean };
 
 export type BalancesEvent =
   { type: 'wallet.changed'; address: string | null; chainId: number | null } | { type: 'balances.refresh' };
 
+/** One balance as last read: the decimal text the service returned, or why there is none. */
+export type BalanceReading =
+  | { status: 'none' }
+  | { status: 'loaded'; value: string }
+  | { status: 'failed' }
+  | { status: 'notConfigured' };
+
 export type BalancesContext = {
   tokenConfigured: boolean;
   address: string | null;
-  /** '' until known: the view shows balanceCopy.empty ('N/A'); while loading it shows balanceCopy.loading. */
-  nativeBalance: string;
-  ddexBalance: string;
+  /** The network's own coin, from the data provider. */
+  native: BalanceReading;
+  /** The DDEX token, from the token contract. */
+  ddex: BalanceReading;
 };
 
-function errorText(error: unknown): string {
-  return (error instanceof Error && error.message) || dataProviderCopy.balanceUnknownError;
-}
+const NONE: BalanceReading = { status: 'none' };
+const FAILED: BalanceReading = { status: 'failed' };
+const NOT_CONFIGURED: BalanceReading = { status: 'notConfigured' };
 
 /** 'Balance Fetch Error' with the failed fetch's message. */
 const FAILED_TOAST = {
   type: 'showToast',
   params: ({ event }: { event: { error: unknown } }): ToastRequest => ({
     title: balanceCopy.fetchError,
-    description: errorText(event.error),
+    description: messageOf(event.error, dataProviderCopy.balanceUnknownError),
     variant: 'destructive',
   }),
 } as const;
@@ -51,8 +60,8 @@ export const balancesMachine = setup({
   actions: {
     showToast,
     fetchFailed: assign(({ context }) => ({
-      nativeBalance: balanceCopy.error,
-      ddexBalance: context.tokenConfigured ? balanceCopy.error : balanceCopy.configError,
+      native: FAILED,
+      ddex: context.tokenConfigured ? FAILED : NOT_CONFIGURED,
     })),
   },
   guards: {
@@ -63,8 +72,8 @@ export const balancesMachine = setup({
   context: ({ input }) => ({
     tokenConfigured: input.tokenConfigured,
     address: null,
-    nativeBalance: '',
-    ddexBalance: '',
+    native: NONE,
+    ddex: NONE,
   }),
   on: {
     // Also on a chain change or an account switch: the reading belongs to the new wallet state.
@@ -72,7 +81,7 @@ export const balancesMachine = setup({
       {
         guard: ({ event }) => event.address === null,
         target: '.idle',
-        actions: assign({ address: null, nativeBalance: '', ddexBalance: '' }),
+        actions: assign({ address: null, native: NONE, ddex: NONE }),
       },
       { target: '.loading', reenter: true, actions: assign({ address: ({ event }) => event.address }) },
     ],
@@ -93,11 +102,7 @@ export const balancesMachine = setup({
       // The view shows 'Loading...' and disables the refresh button; a refresh here is ignored.
       tags: 'loading',
       type: 'parallel',
-      // Not `onDone` with final states: the model paths would then send `xstate.done.state.*` themselves.
-      always: {
-        guard: and([stateIn('#balances.loading.native.done'), stateIn('#balances.loading.token.done')]),
-        target: 'loaded',
-      },
+      onDone: 'loaded',
       states: {
         native: {
           initial: 'fetching',
@@ -109,12 +114,14 @@ export const balancesMachine = setup({
                 input: ({ context }) => ({ address: context.address ?? '' }),
                 onDone: {
                   target: 'done',
-                  actions: assign({ nativeBalance: ({ event }) => event.output.balance }),
+                  actions: assign({
+                    native: ({ event }) => ({ status: 'loaded', value: event.output.balance }),
+                  }),
                 },
                 onError: { target: '#balances.failed', actions: FAILED_TOAST },
               },
             },
-            done: {},
+            done: { type: 'final' },
           },
         },
         token: {
@@ -123,7 +130,7 @@ export const balancesMachine = setup({
             checking: {
               always: [
                 { guard: 'tokenConfigured', target: 'fetching' },
-                { target: 'done', actions: assign({ ddexBalance: balanceCopy.configError }) },
+                { target: 'done', actions: assign({ ddex: NOT_CONFIGURED }) },
               ],
             },
             fetching: {
@@ -133,12 +140,14 @@ export const balancesMachine = setup({
                 input: ({ context }) => ({ address: context.address ?? '' }),
                 onDone: {
                   target: 'done',
-                  actions: assign({ ddexBalance: ({ event }) => event.output.formatted }),
+                  actions: assign({
+                    ddex: ({ event }) => ({ status: 'loaded', value: event.output.formatted }),
+                  }),
                 },
                 onError: { target: '#balances.failed', actions: FAILED_TOAST },
               },
             },
-            done: {},
+            done: { type: 'final' },
           },
         },
       },

@@ -1,9 +1,9 @@
 import { assign, setup } from 'xstate';
-import { report } from './shared.ts';
+import { reportFact } from './shared.ts';
 
 // Which of the portal's dialogs is open (at most one; the auth dialog is the
-// auth machine's), and whether the user menu is open (spec §4 "User menu:
-// open or closed"). Opening a dialog is a fact other machines react to: the
+// auth machine's), and whether the user menu is open (docs/product.md#menu-and-dialogs).
+// Opening a dialog is a fact other machines react to: the
 // notifications list marks everything read, the history loads, and closing
 // the profile dialog discards unsaved edits (see the root's routing).
 
@@ -24,7 +24,7 @@ export type DialogsFact =
 export const dialogsMachine = setup({
   types: {} as { context: DialogsContext; events: DialogsEvent },
   actions: {
-    report: (args, params: DialogsFact) => report(args, params),
+    report: reportFact<DialogsFact>(),
   },
   guards: {
     // Each entry of the user menu closes the menu and opens its dialog.

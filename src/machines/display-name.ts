@@ -11,12 +11,18 @@ function emailLocalPart(email: string | null | undefined): string {
   return (email ?? '').split('@')[0]?.trim() ?? '';
 }
 
-/** Spec §3: the email's part before the at-sign, else 'user_' and the first 8 characters of the id. */
+/**
+ * The default username of a new profile (docs/product.md#tables): the email's part before the
+ * at-sign, else 'user_' and the first 8 characters of the id.
+ */
 export function defaultUsername(user: Pick<AuthUser, 'id' | 'email'>): string {
   return emailLocalPart(user.email) || `user_${user.id.slice(0, 8)}`;
 }
 
-/** Spec §1: the profile username, else the email's part before the at-sign, else 'User'. */
+/**
+ * The display name (docs/product.md#display-name): the profile username, else the email's part
+ * before the at-sign, else 'User'.
+ */
 export function displayName(
   profile: Pick<Profile, 'username'> | null | undefined,
   user: Pick<AuthUser, 'email'> | null | undefined,

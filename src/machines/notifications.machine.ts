@@ -1,13 +1,14 @@
-import { assign, enqueueActions, fromCallback, fromPromise, raise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, raise, setup } from 'xstate';
 import type { EventObject } from 'xstate';
 import { notificationCopy } from '../copy/index.ts';
 import type { AuthUser } from '../domain/auth.ts';
 import type { NotificationChange, NotificationRow, SubscriptionStatus } from '../domain/notifications.ts';
-import { notProvided, report, showToast } from './shared.ts';
+import { backoffMs, messageOf, notProvided, showToast } from './shared.ts';
 
-// The signed-in user's notifications (spec §4, §7 user_notifications, §8).
+// The signed-in user's notifications (docs/product.md#notifications). The root
+// invokes this machine for the length of a session, with its user.
 //
-// While signed in, three things run side by side:
+// Four things run side by side:
 // - list: the 20 newest rows, fetched once the live feed first reports (or
 //   after 5 s without a word from it), then again after every change the feed
 //   announces (a fetch under way restarts, so the newest answer wins); a new
@@ -18,15 +19,15 @@ import { notProvided, report, showToast } from './shared.ts';
 //   torn down and subscribed afresh after 1, 2, 5, then every 10 s; each
 //   later successful subscribe resets that back-off and re-fetches the list,
 //   since rows inserted while it was down never reached it.
-// - reads / clear: marking read is optimistic (the dot goes at once); the ids
+// - reads: marking read is optimistic (the dot goes at once); the ids
 //   wait in a queue and go to the backend one call at a time. If a call fails,
 //   its rows turn unread again and the list is re-fetched, so it ends as the
 //   backend has it. Clearing is not optimistic: the rows go when the delete
 //   has succeeded.
 //
-// The unread count lives in context and is reported to the root whenever it
-// changes. Which modal is open is the view's business; it sends
-// `notifications.open` when the list is shown.
+// The unread count lives in context, beside the rows it counts; the header's
+// dot reads it from here. Which modal is open is the view's business; it
+// sends `notifications.open` when the list is shown.
 
 /** The feed's states, as supabase-js reports them. */
 export type FeedStatus = SubscriptionStatus;
@@ -36,9 +37,9 @@ export type NotificationFeedEvent =
   | ({ type: 'notifications.changed' } & NotificationChange)
   | { type: 'notifications.feedStatus'; status: FeedStatus };
 
+export type NotificationsInput = { user: AuthUser };
+
 export type NotificationsEvent =
-  | { type: 'session.started'; user: AuthUser }
-  | { type: 'session.ended' }
   /** The notifications list was shown: every unread row is marked read. */
   | { type: 'notifications.open' }
   | { type: 'notifications.markOne'; id: string }
@@ -51,7 +52,7 @@ export type NotificationsEvent =
 export type ReadBatch = { ids: string[]; all: boolean };
 
 export type NotificationsContext = {
-  userId: string | null;
+  userId: string;
   /** Newest first, at most 20. */
   notifications: NotificationRow[];
   unreadCount: number;
@@ -63,20 +64,7 @@ export type NotificationsContext = {
   feedFailures: number;
 };
 
-/** Everything a session leaves behind but the unread count, which `syncUnread` brings to 0 and reports. */
-const cleared = {
-  userId: null,
-  notifications: [],
-  queuedReads: null,
-  sendingReads: null,
-  feedFailures: 0,
-} satisfies Omit<NotificationsContext, 'unreadCount'>;
-
 const MAX_FEED_FAILURES = 4;
-
-function errorMessage(error: unknown): string | undefined {
-  return error instanceof Error && error.message !== '' ? error.message : undefined;
-}
 
 function withRead(rows: NotificationRow[], ids: readonly string[], isRead: boolean): NotificationRow[] {
   return rows.map((row) => (ids.includes(row.id) ? { ...row, is_read: isRead } : row));
@@ -87,7 +75,7 @@ function merge(batch: ReadBatch | null, ids: string[], all: boolean): ReadBatch 
 }
 
 export const notificationsMachine = setup({
-  types: {} as { context: NotificationsContext; events: NotificationsEvent },
+  types: {} as { context: NotificationsContext; events: NotificationsEvent; input: NotificationsInput },
   actors: {
     listNotifications: fromPromise<NotificationRow[], { userId: string }>(notProvided('listNotifications')),
     markRead: fromPromise<unknown, { ids: string[] }>(notProvided('markRead')),
@@ -97,23 +85,15 @@ export const notificationsMachine = setup({
   },
   actions: {
     showToast,
-    report,
-    /** Keeps `unreadCount` in step with the rows and tells the root when it moves. */
-    syncUnread: enqueueActions(({ context, enqueue }) => {
-      const { notifications, unreadCount } = context as NotificationsContext;
-      const count = notifications.filter((row) => !row.is_read).length;
-      if (count === unreadCount) return;
-      const fact = { type: 'notifications.unread', count };
-      enqueue.assign({ unreadCount: count });
-      enqueue({ type: 'report', params: fact });
+    /** Keeps `unreadCount` in step with the rows. */
+    syncUnread: assign({
+      unreadCount: ({ context }) => context.notifications.filter((row) => !row.is_read).length,
     }),
   },
   guards: {
-    isOtherUser: ({ context, event }) => event.type === 'session.started' && event.user.id !== context.userId,
     isInsert: ({ event }) => event.type === 'notifications.changed' && event.eventType === 'INSERT',
     feedSubscribed: ({ event }) => event.type === 'notifications.feedStatus' && event.status === 'SUBSCRIBED',
     feedLost: ({ event }) => event.type === 'notifications.feedStatus' && event.status !== 'SUBSCRIBED',
-    feedFailuresAre: ({ context }, params: { count: number }) => context.feedFailures === params.count,
     hasUnread: ({ context }) => context.notifications.some((row) => !row.is_read),
     isUnread: ({ context, event }) =>
       event.type === 'notifications.markOne' &&
@@ -121,247 +101,219 @@ export const notificationsMachine = setup({
     hasQueuedReads: ({ context }) => context.queuedReads !== null,
   },
   delays: {
-    // The reconnect back-off of spec §9.
-    feedRetry1s: 1000,
-    feedRetry2s: 2000,
-    feedRetry5s: 5000,
-    feedRetry10s: 10_000,
+    // The reconnect back-off (docs/product.md#constants): 1, 2, 5, then every 10 s.
+    feedRetry: ({ context }) => backoffMs(context.feedFailures),
     /** How long the first list waits for the feed before it is fetched anyway. */
     listWithoutFeed: 5000,
   },
 }).createMachine({
   id: 'notifications',
-  context: { ...cleared, unreadCount: 0 },
-  initial: 'idle',
+  context: ({ input }) => ({
+    userId: input.user.id,
+    notifications: [],
+    unreadCount: 0,
+    queuedReads: null,
+    sendingReads: null,
+    feedFailures: 0,
+  }),
+  type: 'parallel',
   states: {
-    /** Signed out: no rows, no feed. */
-    idle: {
+    list: {
+      initial: 'awaitingFeed',
       on: {
-        'session.started': {
-          target: 'signedIn',
-          actions: assign({ userId: ({ event }) => event.user.id }),
-        },
-      },
-    },
-    signedIn: {
-      type: 'parallel',
-      on: {
-        'session.ended': { target: 'idle', actions: [assign(cleared), 'syncUnread'] },
-        'session.started': {
-          guard: 'isOtherUser',
-          target: 'signedIn',
-          reenter: true,
-          actions: [assign({ ...cleared, userId: ({ event }) => event.user.id }), 'syncUnread'],
-        },
+        'notifications.changed': [
+          {
+            guard: 'isInsert',
+            target: '.loading',
+            actions: {
+              type: 'showToast',
+              params: ({ event }) => {
+                const row = event.type === 'notifications.changed' ? event.row : null;
+                return {
+                  title: row?.title || notificationCopy.newFallbackTitle,
+                  description: notificationCopy.preview(row?.message ?? ''),
+                };
+              },
+            },
+          },
+          { target: '.loading' },
+        ],
+        'notifications.feedStatus': { guard: 'feedSubscribed', target: '.loading' },
+        'notifications.refresh': '.loading',
       },
       states: {
-        list: {
-          initial: 'awaitingFeed',
-          on: {
-            'notifications.changed': [
-              {
-                guard: 'isInsert',
-                target: '.loading',
-                actions: {
-                  type: 'showToast',
-                  params: ({ event }) => {
-                    const row = event.type === 'notifications.changed' ? event.row : null;
-                    return {
-                      title: row?.title || notificationCopy.newFallbackTitle,
-                      description: notificationCopy.preview(row?.message ?? ''),
-                    };
-                  },
-                },
-              },
-              { target: '.loading' },
-            ],
-            'notifications.feedStatus': { guard: 'feedSubscribed', target: '.loading' },
-            'notifications.refresh': '.loading',
-          },
-          states: {
-            /** Signed in: the first fetch waits for the feed's first word, whatever it is. */
-            awaitingFeed: {
-              after: { listWithoutFeed: 'loading' },
-              on: { 'notifications.feedStatus': 'loading' },
-            },
-            loading: {
-              invoke: {
-                id: 'listNotifications',
-                src: 'listNotifications',
-                input: ({ context }) => ({ userId: context.userId ?? '' }),
-                onDone: {
-                  target: 'ready',
-                  actions: [
-                    assign({
-                      // Rows marked read here but not yet at the backend stay read.
-                      notifications: ({ context, event }) =>
-                        withRead(
-                          event.output,
-                          [...(context.queuedReads?.ids ?? []), ...(context.sendingReads?.ids ?? [])],
-                          true,
-                        ),
-                    }),
-                    'syncUnread',
-                  ],
-                },
-                onError: {
-                  target: 'ready',
-                  actions: {
-                    type: 'showToast',
-                    params: ({ event }) => ({
-                      title: notificationCopy.fetchError,
-                      description: errorMessage(event.error),
-                      variant: 'destructive',
-                    }),
-                  },
-                },
-              },
-            },
-            /** Showing the last answer (or, after a failed fetch, what was there before). */
-            ready: {},
-          },
+        /** Signed in: the first fetch waits for the feed's first word, whatever it is. */
+        awaitingFeed: {
+          after: { listWithoutFeed: 'loading' },
+          on: { 'notifications.feedStatus': 'loading' },
         },
-        feed: {
-          initial: 'subscribing',
-          states: {
-            subscribing: {
-              invoke: {
-                id: 'notificationFeed',
-                src: 'notificationFeed',
-                input: ({ context }) => ({ userId: context.userId ?? '' }),
-                onError: 'lost',
-              },
-              initial: 'joining',
-              states: {
-                joining: {
-                  on: {
-                    'notifications.feedStatus': {
-                      guard: 'feedSubscribed',
-                      target: 'live',
-                      actions: assign({ feedFailures: 0 }),
-                    },
-                  },
-                },
-                live: {},
-              },
-              on: {
-                'notifications.feedStatus': { guard: 'feedLost', target: 'lost' },
-              },
-            },
-            /** Leaving `subscribing` stopped the feed (it unsubscribes); pick the wait. */
-            lost: {
-              entry: assign({
-                feedFailures: ({ context }) => Math.min(context.feedFailures + 1, MAX_FEED_FAILURES),
-              }),
-              always: [
-                { guard: { type: 'feedFailuresAre', params: { count: 1 } }, target: 'retryIn1s' },
-                { guard: { type: 'feedFailuresAre', params: { count: 2 } }, target: 'retryIn2s' },
-                { guard: { type: 'feedFailuresAre', params: { count: 3 } }, target: 'retryIn5s' },
-                { target: 'retryIn10s' },
-              ],
-            },
-            retryIn1s: { after: { feedRetry1s: 'subscribing' } },
-            retryIn2s: { after: { feedRetry2s: 'subscribing' } },
-            retryIn5s: { after: { feedRetry5s: 'subscribing' } },
-            retryIn10s: { after: { feedRetry10s: 'subscribing' } },
-          },
-        },
-        reads: {
-          initial: 'idle',
-          on: {
-            'notifications.open': {
-              guard: 'hasUnread',
+        loading: {
+          invoke: {
+            id: 'listNotifications',
+            src: 'listNotifications',
+            input: ({ context }) => ({ userId: context.userId }),
+            onDone: {
+              target: 'ready',
               actions: [
-                assign(({ context }) => {
-                  const ids = context.notifications.filter((row) => !row.is_read).map((row) => row.id);
-                  return {
-                    notifications: withRead(context.notifications, ids, true),
-                    queuedReads: merge(context.queuedReads, ids, true),
-                  };
+                assign({
+                  // Rows marked read here but not yet at the backend stay read.
+                  notifications: ({ context, event }) =>
+                    withRead(
+                      event.output,
+                      [...(context.queuedReads?.ids ?? []), ...(context.sendingReads?.ids ?? [])],
+                      true,
+                    ),
                 }),
                 'syncUnread',
               ],
             },
-            'notifications.markOne': {
-              guard: 'isUnread',
-              actions: [
-                assign(({ context, event }) => ({
-                  notifications: withRead(context.notifications, [event.id], true),
-                  queuedReads: merge(context.queuedReads, [event.id], false),
-                })),
-                'syncUnread',
-              ],
-            },
-          },
-          states: {
-            idle: {
-              always: {
-                guard: 'hasQueuedReads',
-                target: 'sending',
-                actions: assign(({ context }) => ({ sendingReads: context.queuedReads, queuedReads: null })),
-              },
-            },
-            sending: {
-              invoke: {
-                id: 'markRead',
-                src: 'markRead',
-                input: ({ context }) => ({ ids: context.sendingReads?.ids ?? [] }),
-                onDone: { target: 'idle', actions: assign({ sendingReads: null }) },
-                onError: {
-                  target: 'idle',
-                  actions: [
-                    {
-                      type: 'showToast',
-                      params: ({ context, event }) => ({
-                        title: context.sendingReads?.all
-                          ? notificationCopy.markError
-                          : notificationCopy.markOneError,
-                        description: errorMessage(event.error),
-                        variant: 'destructive',
-                      }),
-                    },
-                    assign(({ context }) => ({
-                      notifications: withRead(context.notifications, context.sendingReads?.ids ?? [], false),
-                      sendingReads: null,
-                    })),
-                    'syncUnread',
-                    raise({ type: 'notifications.refresh' }),
-                  ],
-                },
+            onError: {
+              target: 'ready',
+              actions: {
+                type: 'showToast',
+                params: ({ event }) => ({
+                  title: notificationCopy.fetchError,
+                  description: messageOf(event.error),
+                  variant: 'destructive',
+                }),
               },
             },
           },
         },
-        clear: {
-          initial: 'idle',
+        /** Showing the last answer (or, after a failed fetch, what was there before). */
+        ready: {},
+      },
+    },
+    feed: {
+      initial: 'subscribing',
+      states: {
+        subscribing: {
+          invoke: {
+            id: 'notificationFeed',
+            src: 'notificationFeed',
+            input: ({ context }) => ({ userId: context.userId }),
+            onError: 'lost',
+          },
+          initial: 'joining',
           states: {
-            idle: { on: { 'notifications.clearAll': 'clearing' } },
-            clearing: {
-              invoke: {
-                id: 'clearNotifications',
-                src: 'clearNotifications',
-                input: ({ context }) => ({ userId: context.userId ?? '' }),
-                onDone: {
-                  target: 'idle',
-                  actions: [
-                    assign({ notifications: [] }),
-                    'syncUnread',
-                    { type: 'showToast', params: notificationCopy.cleared },
-                    // A fetch answered before the delete may still land; this one comes after it.
-                    raise({ type: 'notifications.refresh' }),
-                  ],
+            joining: {
+              on: {
+                'notifications.feedStatus': {
+                  guard: 'feedSubscribed',
+                  target: 'live',
+                  actions: assign({ feedFailures: 0 }),
                 },
-                onError: {
-                  target: 'idle',
-                  actions: {
-                    type: 'showToast',
-                    params: ({ event }) => ({
-                      title: notificationCopy.clearError,
-                      description: errorMessage(event.error),
-                      variant: 'destructive',
-                    }),
-                  },
+              },
+            },
+            live: {},
+          },
+          on: {
+            'notifications.feedStatus': { guard: 'feedLost', target: 'lost' },
+          },
+        },
+        /** Leaving `subscribing` stopped the feed (it unsubscribes); pick the wait. */
+        lost: {
+          entry: assign({
+            feedFailures: ({ context }) => Math.min(context.feedFailures + 1, MAX_FEED_FAILURES),
+          }),
+          after: { feedRetry: 'subscribing' },
+        },
+      },
+    },
+    reads: {
+      initial: 'idle',
+      on: {
+        'notifications.open': {
+          guard: 'hasUnread',
+          actions: [
+            assign(({ context }) => {
+              const ids = context.notifications.filter((row) => !row.is_read).map((row) => row.id);
+              return {
+                notifications: withRead(context.notifications, ids, true),
+                queuedReads: merge(context.queuedReads, ids, true),
+              };
+            }),
+            'syncUnread',
+          ],
+        },
+        'notifications.markOne': {
+          guard: 'isUnread',
+          actions: [
+            assign(({ context, event }) => ({
+              notifications: withRead(context.notifications, [event.id], true),
+              queuedReads: merge(context.queuedReads, [event.id], false),
+            })),
+            'syncUnread',
+          ],
+        },
+      },
+      states: {
+        idle: {
+          always: {
+            guard: 'hasQueuedReads',
+            target: 'sending',
+            actions: assign(({ context }) => ({ sendingReads: context.queuedReads, queuedReads: null })),
+          },
+        },
+        sending: {
+          invoke: {
+            id: 'markRead',
+            src: 'markRead',
+            input: ({ context }) => ({ ids: context.sendingReads?.ids ?? [] }),
+            onDone: { target: 'idle', actions: assign({ sendingReads: null }) },
+            onError: {
+              target: 'idle',
+              actions: [
+                {
+                  type: 'showToast',
+                  params: ({ context, event }) => ({
+                    title: context.sendingReads?.all
+                      ? notificationCopy.markError
+                      : notificationCopy.markOneError,
+                    description: messageOf(event.error),
+                    variant: 'destructive',
+                  }),
                 },
+                assign(({ context }) => ({
+                  notifications: withRead(context.notifications, context.sendingReads?.ids ?? [], false),
+                  sendingReads: null,
+                })),
+                'syncUnread',
+                raise({ type: 'notifications.refresh' }),
+              ],
+            },
+          },
+        },
+      },
+    },
+    clear: {
+      initial: 'idle',
+      states: {
+        idle: { on: { 'notifications.clearAll': 'clearing' } },
+        clearing: {
+          invoke: {
+            id: 'clearNotifications',
+            src: 'clearNotifications',
+            input: ({ context }) => ({ userId: context.userId }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                assign({ notifications: [] }),
+                'syncUnread',
+                { type: 'showToast', params: notificationCopy.cleared },
+                // A fetch answered before the delete may still land; this one comes after it.
+                raise({ type: 'notifications.refresh' }),
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: {
+                type: 'showToast',
+                params: ({ event }) => ({
+                  title: notificationCopy.clearError,
+                  description: messageOf(event.error),
+                  variant: 'destructive',
+                }),
               },
             },
           },

@@ -1,30 +1,30 @@
-import { assign, sendTo, setup } from 'xstate';
-import { appCopy } from '../copy/index.ts';
+import { assign, enqueueActions, sendTo, setup } from 'xstate';
+import { appCopy, transactionCopy } from '../copy/index.ts';
 import type { AuthUser } from '../domain/auth.ts';
-import type { Profile } from '../domain/profile.ts';
-import { authMachine } from './auth.machine.ts';
+import { authMachine, type AuthFact, type AuthInput } from './auth.machine.ts';
 import { balancesMachine } from './balances.machine.ts';
-import { dialogsMachine, type DialogName } from './dialogs.machine.ts';
+import { dialogsMachine, type DialogsFact } from './dialogs.machine.ts';
 import { notificationsMachine } from './notifications.machine.ts';
 import { profileMachine } from './profile.machine.ts';
-import { sendMachine } from './send.machine.ts';
+import { sendMachine, type SendFact } from './send.machine.ts';
 import { showToast } from './shared.ts';
 import { tabMachine } from './tab.machine.ts';
-import { themeMachine } from './theme.machine.ts';
-import { toastDurations, toastMachine } from './toast.machine.ts';
+import { themeMachine, type ThemeInput } from './theme.machine.ts';
+import { toastDurations, toastMachine, type ToastFact } from './toast.machine.ts';
 import { transactionsMachine } from './transactions.machine.ts';
-import { walletMachine } from './wallet.machine.ts';
+import { walletMachine, type WalletFact } from './wallet.machine.ts';
 import { webhooksMachine } from './webhooks.machine.ts';
 
 // The root of the portal's actor system. It owns one child per concern (each
 // with a system id, so views and toasts can find it), receives the facts the
-// children report and forwards each to the children that react to it (the
-// table in README.md). It holds only what several views need at once: the
-// user, the profile, the wallet address and the unread count.
+// children report and tells the children that react to each one (the table in
+// README.md). Profile, notifications and transactions exist only while a user
+// is signed in: they are invoked in `session.signedIn` with that user and
+// stopped on sign-out, so nothing of one session survives into the next.
 
 export type PortalInput = {
-  theme: { stored: 'light' | 'dark' | null; systemPrefersDark: boolean };
-  auth: { clientAvailable: boolean; emailRedirectTo: string };
+  theme: ThemeInput;
+  auth: AuthInput;
   expectedChain: { id: number; name: string };
   tokenConfigured: boolean;
   webhookCallbackUrl: string;
@@ -34,36 +34,24 @@ export type PortalContext = {
   /** The portal's configuration (its input), which the children start from. */
   config: PortalInput;
   user: AuthUser | null;
-  profile: Profile | null;
   walletAddress: string | null;
-  unread: number;
+  walletChainId: number | null;
   authReady: boolean;
   walletReady: boolean;
 };
 
-export type PortalEvent =
-  | { type: 'auth.ready'; user: AuthUser | null }
-  | { type: 'auth.signedIn'; user: AuthUser }
-  | { type: 'auth.signedOut' }
-  | { type: 'auth.userUpdated'; user: AuthUser }
-  | { type: 'profile.loaded'; profile: Profile | null }
-  | { type: 'wallet.ready'; address: string | null }
-  | { type: 'wallet.connected'; address: string; chainId: number }
-  | { type: 'wallet.accountChanged'; address: string; chainId?: number | null }
-  | { type: 'wallet.disconnected' }
-  | { type: 'wallet.chainChanged'; chainId: number; onExpectedChain: boolean }
-  | { type: 'send.transferSubmitted'; hash: string }
-  | { type: 'notifications.unread'; count: number }
-  | { type: 'dialogs.opened'; dialog: DialogName }
-  | { type: 'dialogs.closed'; dialog: DialogName };
+/** Everything the root hears: the facts its children report, and nothing else. */
+export type PortalEvent = AuthFact | WalletFact | SendFact | DialogsFact | ToastFact;
 
-const CHILDREN = [
-  'toast', 'tab', 'theme', 'auth', 'profile', 'wallet', 'balances', 'send', 'notifications', 'transactions', 'webhooks',
-  'dialogs',
+/** The children that live as long as the portal; each is found by its system id. */
+export const PORTAL_CHILDREN = [
+  'toast', 'tab', 'theme', 'auth', 'wallet', 'balances', 'send', 'webhooks', 'dialogs',
 ] as const; // prettier-ignore
-const SESSION_CHILDREN = ['profile', 'notifications', 'transactions', 'dialogs'] as const;
-const SESSION_WATCHERS = ['wallet', 'send', 'webhooks'] as const;
-const WALLET_WATCHERS = ['balances', 'send', 'webhooks'] as const;
+
+/** The children that live as long as a signed-in session. */
+export const SESSION_CHILDREN = ['profile', 'notifications', 'transactions'] as const;
+
+export type PortalChildId = (typeof PORTAL_CHILDREN)[number] | (typeof SESSION_CHILDREN)[number];
 
 export const portalMachine = setup({
   types: {} as { context: PortalContext; events: PortalEvent; input: PortalInput },
@@ -83,45 +71,56 @@ export const portalMachine = setup({
   },
   actions: {
     showToast,
-    sessionStarted: ({ context, system }, params: { user: AuthUser }) => {
-      for (const id of SESSION_CHILDREN) system.get(id)?.send({ type: 'session.started', user: params.user });
-      for (const id of SESSION_WATCHERS) system.get(id)?.send({ type: 'session.changed', user: params.user });
-      // A wallet connected before logging in is linked to the profile now.
-      if (context.walletAddress)
-        system.get('profile')?.send({ type: 'wallet.linked', address: context.walletAddress });
-    },
-    sessionEnded: ({ system }) => {
-      for (const id of SESSION_CHILDREN) system.get(id)?.send({ type: 'session.ended' });
-      for (const id of SESSION_WATCHERS) system.get(id)?.send({ type: 'session.changed', user: null });
-    },
-    // A toast's action button (and any view that talks to the root) sends an
-    // event named for the machine that handles it, e.g. `wallet.switchNetwork`.
-    forwardToOwner: ({ event, system }) => {
-      const { type } = event as { type: string };
-      // Facts a child reported that no state is waiting for (a late `*.ready`) go nowhere.
-      if (type.endsWith('.ready')) return;
-      const owner = type.split('.')[0];
-      if ((CHILDREN as readonly string[]).includes(owner ?? '')) system.get(owner ?? '')?.send(event);
-    },
-    walletChanged: ({ system }, params: { address: string | null; chainId: number | null }) => {
-      for (const id of WALLET_WATCHERS) system.get(id)?.send({ type: 'wallet.changed', ...params });
-    },
+    /** Wallet, send and webhooks keep who is signed in (the login hint, recording, hooks). */
+    tellSessionWatchers: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendTo('wallet', { type: 'session.changed', user: context.user });
+      enqueue.sendTo('send', { type: 'session.changed', user: context.user });
+      enqueue.sendTo('webhooks', { type: 'session.changed', user: context.user });
+    }),
+    /** The root's own record of the wallet, which its watchers are then told. */
+    followWallet: assign(({ event }) => {
+      switch (event.type) {
+        case 'wallet.connected':
+        case 'wallet.accountChanged':
+          return { walletAddress: event.address, walletChainId: event.chainId };
+        case 'wallet.chainChanged':
+          return { walletChainId: event.chainId };
+        case 'wallet.disconnected':
+          return { walletAddress: null, walletChainId: null };
+        default:
+          return {};
+      }
+    }),
+    /** Balances, send and webhooks follow the connected wallet and its chain. */
+    tellWalletWatchers: enqueueActions(({ context, enqueue }) => {
+      const wallet = { address: context.walletAddress, chainId: context.walletChainId };
+      enqueue.sendTo('balances', { type: 'wallet.changed', ...wallet });
+      enqueue.sendTo('send', { type: 'wallet.changed', ...wallet });
+      enqueue.sendTo('webhooks', { type: 'wallet.changed', ...wallet });
+    }),
+    refreshBalances: sendTo('balances', { type: 'balances.refresh' }),
+    /** The profile keeps the connected wallet linked, or unlinks it. */
+    tellProfileWallet: sendTo('profile', ({ event }) =>
+      event.type === 'wallet.connected' || event.type === 'wallet.accountChanged'
+        ? { type: 'wallet.linked', address: event.address }
+        : { type: 'wallet.unlinked' },
+    ),
   },
   guards: {
-    // "Loading has finished" (spec §2): both the session and the wallet's
+    // "Loading has finished" (docs/product.md#loading): both the session and the wallet's
     // silent reconnect have settled, and neither found anybody.
     nobodyAfterLoading: ({ context }) =>
       context.authReady && context.walletReady && context.user === null && context.walletAddress === null,
     loadingFinished: ({ context }) => context.authReady && context.walletReady,
+    isOtherUser: ({ context, event }) => event.type === 'auth.signedIn' && event.user.id !== context.user?.id,
   },
 }).createMachine({
   id: 'portal',
   context: ({ input }) => ({
     config: input,
     user: null,
-    profile: null,
     walletAddress: null,
-    unread: 0,
+    walletChainId: null,
     authReady: false,
     walletReady: false,
   }),
@@ -131,7 +130,6 @@ export const portalMachine = setup({
     { id: 'dialogs', systemId: 'dialogs', src: 'dialogs' },
     { id: 'theme', systemId: 'theme', src: 'theme', input: ({ context }) => context.config.theme },
     { id: 'auth', systemId: 'auth', src: 'auth', input: ({ context }) => context.config.auth },
-    { id: 'profile', systemId: 'profile', src: 'profile' },
     {
       id: 'wallet',
       systemId: 'wallet',
@@ -150,8 +148,6 @@ export const portalMachine = setup({
       src: 'send',
       input: ({ context }) => ({ tokenConfigured: context.config.tokenConfigured }),
     },
-    { id: 'notifications', systemId: 'notifications', src: 'notifications' },
-    { id: 'transactions', systemId: 'transactions', src: 'transactions' },
     {
       id: 'webhooks',
       systemId: 'webhooks',
@@ -159,118 +155,137 @@ export const portalMachine = setup({
       input: ({ context }) => ({ callbackUrl: context.config.webhookCallbackUrl }),
     },
   ],
-  initial: 'loading',
+  type: 'parallel',
+  // A toast's action button asks the machine that showed it to act again.
+  on: { 'toast.actionPressed': { actions: sendTo('wallet', ({ event }) => event.action) } },
   states: {
-    loading: {
-      on: {
-        'auth.ready': [
-          {
+    // Decides once, when both the session and the wallet have settled, whether the visitor
+    // gets the welcome toast.
+    boot: {
+      initial: 'loading',
+      states: {
+        loading: {
+          on: {
+            'auth.ready': { target: 'settling', actions: assign({ authReady: true }) },
+            'wallet.ready': {
+              target: 'settling',
+              actions: assign({ walletReady: true, walletAddress: ({ event }) => event.address }),
+            },
+          },
+        },
+        settling: {
+          always: [
+            {
+              guard: 'nobodyAfterLoading',
+              target: 'ready',
+              actions: {
+                type: 'showToast',
+                params: { ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true },
+              },
+            },
+            { guard: 'loadingFinished', target: 'ready' },
+            { target: 'loading' },
+          ],
+        },
+        ready: {},
+      },
+    },
+    session: {
+      initial: 'signedOut',
+      states: {
+        signedOut: {
+          on: {
             // A stored session: the user is signed in from the start.
-            guard: ({ event }) => event.user !== null,
-            target: 'settling',
-            actions: [
-              assign({ authReady: true, user: ({ event }) => event.user }),
-              { type: 'sessionStarted', params: ({ event }) => ({ user: event.user as AuthUser }) },
+            'auth.ready': {
+              guard: ({ event }) => event.user !== null,
+              target: 'signedIn',
+              actions: assign({ user: ({ event }) => event.user }),
+            },
+            'auth.signedIn': { target: 'signedIn', actions: assign({ user: ({ event }) => event.user }) },
+            'wallet.connected': { actions: ['followWallet', 'tellWalletWatchers'] },
+            'wallet.accountChanged': { actions: ['followWallet', 'tellWalletWatchers'] },
+            'wallet.disconnected': { actions: ['followWallet', 'tellWalletWatchers'] },
+            'wallet.chainChanged': { actions: ['followWallet', 'tellWalletWatchers'] },
+            'send.transferSubmitted': { actions: 'refreshBalances' },
+            // The history needs an account: say so instead of an empty list.
+            'dialogs.opened': {
+              guard: ({ event }) => event.dialog === 'transactions',
+              actions: {
+                type: 'showToast',
+                params: { ...transactionCopy.loginRequired, variant: 'destructive' },
+              },
+            },
+          },
+        },
+        signedIn: {
+          entry: 'tellSessionWatchers',
+          exit: [assign({ user: null }), 'tellSessionWatchers', sendTo('dialogs', { type: 'session.ended' })],
+          invoke: [
+            {
+              id: 'profile',
+              systemId: 'profile',
+              src: 'profile',
+              // A wallet connected before logging in is linked to the profile now.
+              input: ({ context }) => ({
+                user: context.user as AuthUser,
+                walletAddress: context.walletAddress,
+              }),
+            },
+            {
+              id: 'notifications',
+              systemId: 'notifications',
+              src: 'notifications',
+              input: ({ context }) => ({ user: context.user as AuthUser }),
+            },
+            {
+              id: 'transactions',
+              systemId: 'transactions',
+              src: 'transactions',
+              input: ({ context }) => ({ user: context.user as AuthUser }),
+            },
+          ],
+          on: {
+            'auth.signedOut': 'signedOut',
+            // Another account without a sign-out in between: a new session from scratch.
+            'auth.signedIn': {
+              guard: 'isOtherUser',
+              target: 'signedIn',
+              reenter: true,
+              actions: assign({ user: ({ event }) => event.user }),
+            },
+            'auth.userUpdated': {
+              actions: [
+                assign({ user: ({ event }) => event.user }),
+                sendTo('profile', ({ event }) => ({ type: 'session.userUpdated', user: event.user })),
+              ],
+            },
+            // As signed out, and the profile keeps the wallet linked.
+            'wallet.connected': { actions: ['followWallet', 'tellWalletWatchers', 'tellProfileWallet'] },
+            'wallet.accountChanged': { actions: ['followWallet', 'tellWalletWatchers', 'tellProfileWallet'] },
+            'wallet.disconnected': { actions: ['followWallet', 'tellWalletWatchers', 'tellProfileWallet'] },
+            'wallet.chainChanged': { actions: ['followWallet', 'tellWalletWatchers'] },
+            'send.transferSubmitted': {
+              actions: ['refreshBalances', sendTo('transactions', { type: 'transactions.refresh' })],
+            },
+            // Opening the notifications marks them read; opening the history loads it.
+            'dialogs.opened': [
+              {
+                guard: ({ event }) => event.dialog === 'notifications',
+                actions: sendTo('notifications', { type: 'notifications.open' }),
+              },
+              {
+                guard: ({ event }) => event.dialog === 'transactions',
+                actions: sendTo('transactions', { type: 'transactions.open' }),
+              },
             ],
-          },
-          { target: 'settling', actions: assign({ authReady: true }) },
-        ],
-        'wallet.ready': {
-          target: 'settling',
-          actions: assign({ walletReady: true, walletAddress: ({ event }) => event.address }),
-        },
-      },
-    },
-    // Decides once whether the visitor gets the welcome toast.
-    settling: {
-      always: [
-        {
-          guard: 'nobodyAfterLoading',
-          target: 'ready',
-          actions: {
-            type: 'showToast',
-            params: { ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true },
+            // Closing the profile dialog without saving drops the edits (docs/product.md#profile).
+            'dialogs.closed': {
+              guard: ({ event }) => event.dialog === 'profile',
+              actions: sendTo('profile', { type: 'profile.discardEdits' }),
+            },
           },
         },
-        { guard: 'loadingFinished', target: 'ready' },
-        { target: 'loading' },
-      ],
-    },
-    ready: {},
-  },
-  on: {
-    'auth.signedIn': {
-      actions: [
-        assign({ user: ({ event }) => event.user }),
-        { type: 'sessionStarted', params: ({ event }) => ({ user: event.user }) },
-      ],
-    },
-    'auth.signedOut': {
-      actions: [assign({ user: null, profile: null, unread: 0 }), 'sessionEnded'],
-    },
-    'auth.userUpdated': {
-      actions: [
-        assign({ user: ({ event }) => event.user }),
-        sendTo('profile', ({ event }) => ({ type: 'session.userUpdated', user: event.user })),
-      ],
-    },
-    'profile.loaded': { actions: assign({ profile: ({ event }) => event.profile }) },
-    'wallet.connected': {
-      actions: [
-        assign({ walletAddress: ({ event }) => event.address }),
-        {
-          type: 'walletChanged',
-          params: ({ event }) => ({ address: event.address, chainId: event.chainId }),
-        },
-        sendTo('profile', ({ event }) => ({ type: 'wallet.linked', address: event.address })),
-      ],
-    },
-    'wallet.accountChanged': {
-      actions: [
-        assign({ walletAddress: ({ event }) => event.address }),
-        {
-          type: 'walletChanged',
-          params: ({ event }) => ({ address: event.address, chainId: event.chainId ?? null }),
-        },
-        sendTo('profile', ({ event }) => ({ type: 'wallet.linked', address: event.address })),
-      ],
-    },
-    'wallet.disconnected': {
-      actions: [
-        assign({ walletAddress: null }),
-        { type: 'walletChanged', params: { address: null, chainId: null } },
-        sendTo('profile', { type: 'wallet.unlinked' }),
-      ],
-    },
-    'wallet.chainChanged': {
-      actions: {
-        type: 'walletChanged',
-        params: ({ context, event }) => ({ address: context.walletAddress, chainId: event.chainId }),
       },
     },
-    'send.transferSubmitted': {
-      actions: [
-        sendTo('balances', { type: 'balances.refresh' }),
-        sendTo('transactions', { type: 'transactions.refresh' }),
-      ],
-    },
-    'notifications.unread': { actions: assign({ unread: ({ event }) => event.count }) },
-    // Opening the notifications marks them read; opening the history loads it.
-    'dialogs.opened': [
-      {
-        guard: ({ event }) => event.dialog === 'notifications',
-        actions: sendTo('notifications', { type: 'notifications.open' }),
-      },
-      {
-        guard: ({ event }) => event.dialog === 'transactions',
-        actions: sendTo('transactions', { type: 'transactions.open' }),
-      },
-    ],
-    // Closing the profile dialog without saving drops the edits (spec §4: persisted only on Save).
-    'dialogs.closed': {
-      guard: ({ event }) => event.dialog === 'profile',
-      actions: sendTo('profile', { type: 'profile.discardEdits' }),
-    },
-    '*': { actions: 'forwardToOwner' },
   },
 });

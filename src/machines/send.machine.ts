@@ -8,18 +8,18 @@ import type {
   TokenServiceErrorReason,
   TransferResult,
 } from '../domain/token.ts';
-import { notProvided, report, showToast } from './shared.ts';
+import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
 import type { ToastRequest } from './shared.ts';
 
-// The token send form (spec §2 send form, §5 validation order, §4 after a
-// transfer, §8 send). A submit is checked in the spec's order; with a token
+// The token send form (docs/product.md#send-form, #send-steps, #send-toasts). A submit is
+// checked in the order of docs/product.md#send-form-order; with a token
 // contract configured it then goes through the token service in three steps,
 // so the private key is dropped the moment it has signed:
 //
 //   editing → sending.unsigned.preparing → sending.unsigned.signing → sending.broadcasting
 //           → sending.recording (signed in only) → editing
 //
-// The key enters context only when the submit passes §5, sealed (see
+// The key enters context only when the submit passes those checks, sealed (see
 // SealedKey), and is set to null on every transition out of `unsigned`:
 // signed, failed, or cancelled because the wallet or the session changed
 // before anything was broadcast. A failure returns to `editing` keeping the
@@ -30,7 +30,7 @@ import type { ToastRequest } from './shared.ts';
  * The private key as the machine holds it and hands it to its actors. XState reports every
  * actor's input through inspection (`xstate.init` events, child snapshots), so the text is kept
  * in a closure: `reveal()` is the only way to it; JSON and string conversions say '[private key]'.
- * The providers in src/main.tsx call `reveal()` when they pass the key to the token service.
+ * The providers in src/app/provide-portal.ts call `reveal()` when they pass the key to the token service.
  */
 export type SealedKey = { readonly reveal: () => string; toJSON(): string; toString(): string };
 
@@ -72,6 +72,9 @@ export type SendEvent =
   | { type: 'wallet.changed'; address: string | null; chainId: number | null }
   | { type: 'session.changed'; user: AuthUser | null };
 
+/** The fact this machine reports to the root: a transfer went out (and was recorded, when signed in). */
+export type SendFact = { type: 'send.transferSubmitted'; hash: string };
+
 export type PrepareTransferInput = {
   privateKey: SealedKey;
   to: string;
@@ -98,8 +101,7 @@ type Failure = { reason: string | undefined; message: string; hash: string | und
 
 function failureOf(error: unknown): Failure {
   const fields = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
-  const message =
-    typeof fields.message === 'string' && fields.message !== '' ? fields.message : tokenCopy.unknown;
+  const message = messageOf(error, tokenCopy.unknown);
   return {
     reason: typeof fields.reason === 'string' ? fields.reason : undefined,
     message,
@@ -153,7 +155,7 @@ export const sendMachine = setup({
   },
   actions: {
     showToast,
-    report,
+    report: reportFact<SendFact>(),
     rememberWallet: assign(({ event }) =>
       event.type === 'wallet.changed' ? { walletAddress: event.address, chainId: event.chainId } : {},
     ),
@@ -205,7 +207,7 @@ export const sendMachine = setup({
     editing: {
       entry: 'forgetTransfer',
       on: {
-        // Spec §5, in this order.
+        // The checks of docs/product.md#send-form-order, in this order.
         'send.submit': [
           {
             guard: 'noWallet',

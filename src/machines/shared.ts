@@ -1,20 +1,24 @@
-import type { ActorSystem, AnyActorRef, EventObject } from 'xstate';
+import { enqueueActions, type ActorSystem, type AnyActorRef, type EventObject } from 'xstate';
 import { describeError } from './error-words.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the system's registry type is irrelevant here
 type AnySystem = ActorSystem<any>;
 
 // What every machine shares: how it shows a toast, how it reports a fact to
-// the root, and the stand-in for actors that src/main.tsx (or a test) provides.
+// the root, how it words a failure and waits before a retry, and the stand-in
+// for actors that src/app/provide-portal.ts (or a test) provides.
 
 export type ToastVariant = 'default' | 'destructive';
+
+/** What a toast's button may ask for; the root routes each one to the machine that handles it. */
+export type ToastAction = { type: 'wallet.switchNetwork' };
 
 export type ToastRequest = {
   title: string;
   description?: string;
   variant?: ToastVariant;
-  /** An optional button; pressing it sends `event` to the machine that showed the toast. */
-  action?: { label: string; event: EventObject };
+  /** An optional button; pressing it has the root send `event` to the machine that showed the toast. */
+  action?: { label: string; event: ToastAction };
   /** Overrides the toast machine's default duration (the welcome toast's 6000 ms). */
   durationMs?: number;
   /** Show only if no other toast is on screen (the welcome must not hide what a user just did). */
@@ -25,20 +29,39 @@ export type ToastRequest = {
 // fits every machine's setup(). Sending to another actor from an action is
 // what sendTo does too; the receiver queues the event in its own mailbox.
 
-/** Sends `toast.show` to the actor with system id `toast`, when the system has one. */
-export function showToast({ system }: { system: AnySystem }, params: ToastRequest): void {
-  (system.get('toast') as AnyActorRef | undefined)?.send({ type: 'toast.show', toast: params });
-}
+// showToast and report are built-in sends (enqueued, delivered once the sender's step is done),
+// not custom actions that call `send`: the receiver then never runs its own step inside the
+// sender's action (XState warns about built-in actions resolved there). XState's own types for a
+// standalone `enqueueActions` do not fit each machine's `setup`, so each is typed as the plain
+// action it stands for; XState still runs it as the built-in it is.
 
-/** Sends a fact to the root (system id `portal`), which routes it; see README.md. */
-export function report({ system }: { system: AnySystem }, params: EventObject): void {
-  (system.get('portal') as AnyActorRef | undefined)?.send(params);
+/** The type a machine's `setup({ actions })` sees for an action with these params. */
+type SystemAction<Params> = (args: { system: AnySystem }, params: Params) => void;
+
+/** Sends `toast.show` to the actor with system id `toast`, when the system has one. */
+export const showToast = enqueueActions(({ system, enqueue }, params: ToastRequest) => {
+  const toast = (system as AnySystem).get('toast') as AnyActorRef | undefined;
+  if (toast) enqueue.sendTo(toast, { type: 'toast.show', toast: params });
+}) as unknown as SystemAction<ToastRequest>;
+
+/**
+ * The `report` action of a child: sends one of the child's facts to the root (system id `portal`),
+ * when there is one. Each child binds it to the union of facts it exports, so a fact with a wrong
+ * payload does not compile, and the root's event type is the union of those unions.
+ */
+export function reportFact<Fact extends EventObject>(): SystemAction<Fact> {
+  return enqueueActions(({ system, enqueue }, fact: Fact) => {
+    const portal = (system as AnySystem).get('portal') as AnyActorRef | undefined;
+    if (portal) enqueue.sendTo(portal, fact);
+  }) as unknown as SystemAction<Fact>;
 }
 
 /** Placeholder body for an actor declared in setup() and provided by the composition root or a test. */
 export function notProvided(name: string): () => never {
   return () => {
-    throw new Error(`The ${name} actor was not provided; src/main.tsx provides it from the services.`);
+    throw new Error(
+      `The ${name} actor was not provided; src/app/provide-portal.ts provides it from the services.`,
+    );
   };
 }
 

@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 
-// Which page the one-page portal shows (spec §2: no URL routes, tabs held in
+// Which page the one-page portal shows (docs/product.md#tabs-and-pages: no URL routes, tabs held in
 // state). The tab bar and the user menu's shortcuts send the same event; any
 // value that is no tab shows 'Page not found.' (appCopy.pageNotFound).
 

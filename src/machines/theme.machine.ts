@@ -1,9 +1,9 @@
 import { assign, fromCallback, sendTo, setup } from 'xstate';
 import { notProvided } from './shared.ts';
 
-// Light or dark (spec §3, §9): the stored choice if there is one, else the
+// Light or dark (docs/product.md#theme): the stored choice if there is one, else the
 // system's preference; a toggle switches and persists it. The browser facts
-// live in the `themeStore` callback actor that src/main.tsx provides: it is
+// live in the `themeStore` callback actor that src/app/provide-portal.ts provides: it is
 // told `theme.persist` to write the `theme` localStorage key, and it may report
 // `theme.systemChanged` when the system preference changes, which the machine
 // follows only as long as the user has stored no choice.

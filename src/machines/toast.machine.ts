@@ -1,16 +1,15 @@
 import { assign, setup } from 'xstate';
-import type { EventObject } from 'xstate';
-import { report } from './shared.ts';
-import type { ToastRequest, ToastVariant } from './shared.ts';
+import { reportFact } from './shared.ts';
+import type { ToastAction, ToastRequest, ToastVariant } from './shared.ts';
 
-// The one toast on screen (spec §4, §9): a new one replaces the old and starts
+// The one toast on screen (docs/product.md#toasts): a new one replaces the old and starts
 // its timer again; it hides after its duration, on dismiss, or when its action
 // button is pressed (the action's event then goes to the root, which routes it).
 
 export const toastDurations = {
-  /** Spec §9: default toast duration. */
+  /** Default toast duration (docs/product.md#constants). */
   default: 5000,
-  /** Spec §2/§9: the welcome toast stays 6 seconds (pass as `durationMs`). */
+  /** The welcome toast stays 6 seconds (docs/product.md#loading; pass as `durationMs`). */
   welcome: 6000,
 } as const;
 
@@ -25,17 +24,20 @@ export type ToastEvent =
   /** The user pressed the toast's action button. */
   | { type: 'toast.action' };
 
-/** The event of the shown toast's action; the `hasAction` guard runs first, so it is there. */
-function actionEvent({ context }: { context: ToastContext }): EventObject {
-  const event = context.toast?.action?.event;
-  if (!event) throw new Error('toast.action taken without an action on the toast');
-  return event;
+/** The fact this machine reports to the root: the user pressed the shown toast's button. */
+export type ToastFact = { type: 'toast.actionPressed'; action: ToastAction };
+
+/** The shown toast's action as a fact; the `hasAction` guard runs first, so it is there. */
+function actionPressed({ context }: { context: ToastContext }): ToastFact {
+  const action = context.toast?.action?.event;
+  if (!action) throw new Error('toast.action taken without an action on the toast');
+  return { type: 'toast.actionPressed', action };
 }
 
 export const toastMachine = setup({
   types: {} as { context: ToastContext; events: ToastEvent },
   actions: {
-    report,
+    report: reportFact<ToastFact>(),
     show: assign(({ context, event }) => {
       if (event.type !== 'toast.show') return {};
       const id = context.shown + 1;
@@ -72,7 +74,7 @@ export const toastMachine = setup({
         'toast.action': {
           guard: 'hasAction',
           target: 'idle',
-          actions: { type: 'report', params: actionEvent },
+          actions: { type: 'report', params: actionPressed },
         },
       },
     },

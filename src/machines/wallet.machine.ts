@@ -1,9 +1,10 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import { walletCopy } from '../copy/index.ts';
 import type { AuthUser } from '../domain/auth.ts';
-import { notProvided, report, showToast } from './shared.ts';
+import { isWalletError, type WalletAccount, type WalletError } from '../domain/wallet.ts';
+import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
 
-// The browser wallet (spec §2 wallet panel, §4 wallet, §8 wallet errors), plus
+// The browser wallet (docs/product.md#wallet, #wallet-toasts), plus
 // what wagmi/RainbowKit users expect beyond the spec: following the provider's
 // account, chain and disconnect events, a silent reconnect on reload, a
 // wrong-network state with a switch, and one wallet request at a time (a
@@ -19,18 +20,7 @@ import { notProvided, report, showToast } from './shared.ts';
 
 export type WalletInput = { expectedChain: { id: number; name: string } };
 
-/** What a successful account request or silent reconnect yields. */
-export type WalletAccount = { address: string; chainId: number };
-
-/**
- * How every wallet actor fails; the service's errors are adapted to it in src/main.tsx.
- * `message` is shown only for 'unknown' (and 'unrecognized-chain'): the other codes have their
- * catalogue text. A plain `Error` is treated as 'unknown' with its message.
- */
-export type WalletFailure = {
-  code: 'not-installed' | 'rejected' | 'pending' | 'unrecognized-chain' | 'unknown';
-  message: string | null;
-};
+export type { WalletAccount };
 
 /** Events the `providerEvents` callback actor sends back while connected. */
 export type WalletProviderEvent =
@@ -47,10 +37,9 @@ export type WalletEvent =
   | WalletProviderEvent;
 
 /** The facts this machine reports to the root (README table). */
-export type WalletReport =
+export type WalletFact =
   | { type: 'wallet.ready'; address: string | null }
   | { type: 'wallet.connected'; address: string; chainId: number }
-  // chainId is more than the README's payload: the root forwards it as wallet.changed.
   | { type: 'wallet.accountChanged'; address: string; chainId: number | null }
   | { type: 'wallet.disconnected' }
   | { type: 'wallet.chainChanged'; chainId: number; onExpectedChain: boolean };
@@ -63,30 +52,15 @@ export type WalletContext = {
   signedIn: boolean;
 };
 
-const FAILURE_CODES: ReadonlySet<string> = new Set<WalletFailure['code']>([
-  'not-installed',
-  'rejected',
-  'pending',
-  'unrecognized-chain',
-  'unknown',
-]);
-
-export function isWalletFailure(value: unknown): value is WalletFailure {
-  if (typeof value !== 'object' || value === null) return false;
-  const { code, message } = value as Record<string, unknown>;
-  return (
-    typeof code === 'string' && FAILURE_CODES.has(code) && (message == null || typeof message === 'string')
-  );
+/**
+ * The service's failures keep their code; anything else a wallet actor threw is 'unknown'. The
+ * message is what error-words.ts says of it: the wording of a coded failure, or what was said.
+ */
+function failureOf(error: unknown): WalletError {
+  return { code: isWalletError(error) ? error.code : 'unknown', message: messageOf(error) ?? null };
 }
 
-function failureOf(error: unknown): WalletFailure {
-  // `?? null`: a failure that left out its message is still recognised by its code.
-  if (isWalletFailure(error)) return { code: error.code, message: error.message ?? null };
-  if (error instanceof Error) return { code: 'unknown', message: error.message };
-  return { code: 'unknown', message: null };
-}
-
-/** Spec §8 wallet: the description under 'Wallet Connection Failed'. */
+/** The description under 'Wallet Connection Failed' (docs/product.md#wallet-toasts). */
 function connectFailureText(error: unknown): string {
   const failure = failureOf(error);
   switch (failure.code) {
@@ -147,7 +121,7 @@ export const walletMachine = setup({
   },
   actions: {
     showToast,
-    report: (args: Parameters<typeof report>[0], params: WalletReport) => report(args, params),
+    report: reportFact<WalletFact>(),
     setAccount: assign((_, params: WalletAccount) => ({ address: params.address, chainId: params.chainId })),
     setChain: assign((_, params: { chainId: number }) => ({ chainId: params.chainId })),
     clearAccount: assign({ address: null, chainId: null }),
@@ -313,7 +287,7 @@ export const walletMachine = setup({
           },
         ],
         'wallet.providerDisconnected': { target: 'disconnected', actions: WENT_AWAY },
-        // Cleared at once (spec §4: "clears address and balances locally"); persisting follows.
+        // The address and balances are cleared at once (docs/product.md#wallet); persisting follows.
         'wallet.disconnect': { target: 'disconnecting', actions: WENT_AWAY },
       },
       states: {

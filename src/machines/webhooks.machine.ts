@@ -1,8 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { dataProviderCopy, webhookCopy } from '../copy/index.ts';
-import { notProvided, showToast } from './shared.ts';
+import { messageOf, notProvided, showToast } from './shared.ts';
 
-// The 'Tatum Webhooks (Demo)' section (spec §2 point 5, §8 webhook demo):
+// The 'Tatum Webhooks (Demo)' section (docs/product.md#webhook-demo, #webhook-toasts):
 // subscribe the connected wallet's address to the payment-processing
 // function, list the subscriptions, delete the first one listed. One
 // operation at a time: the buttons' events are ignored while one runs, so a
@@ -37,7 +37,7 @@ export type WebhooksEvent =
  */
 export function webhookFailure(error: unknown, fallback: string): string {
   if (!(error instanceof Error)) return fallback;
-  const message = error.message || fallback;
+  const message = messageOf(error, fallback);
   const detail = 'detail' in error && typeof error.detail === 'string' ? error.detail : null;
   return webhookCopy.failureDescription(message, detail === message ? null : detail);
 }
@@ -149,7 +149,7 @@ export const webhooksMachine = setup({
       entry: { type: 'showToast', params: webhookCopy.deleting },
       initial: 'finding',
       states: {
-        // "Delete First Hook removes only the first listed webhook" (spec §9):
+        // Delete First Hook removes only the first listed webhook (docs/product.md#constants):
         // list afresh, so "first" is what the provider holds now.
         finding: {
           invoke: {

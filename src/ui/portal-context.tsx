@@ -1,41 +1,29 @@
 import { useSelector } from '@xstate/react';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Actor, ActorRefFrom, AnyActorRef, SnapshotFrom } from 'xstate';
-import type { authMachine } from '../machines/auth.machine.ts';
-import type { balancesMachine } from '../machines/balances.machine.ts';
-import type { dialogsMachine } from '../machines/dialogs.machine.ts';
-import type { notificationsMachine } from '../machines/notifications.machine.ts';
-import type { portalMachine } from '../machines/portal.machine.ts';
-import type { profileMachine } from '../machines/profile.machine.ts';
-import type { sendMachine } from '../machines/send.machine.ts';
-import type { tabMachine } from '../machines/tab.machine.ts';
-import type { themeMachine } from '../machines/theme.machine.ts';
-import type { toastMachine } from '../machines/toast.machine.ts';
-import type { transactionsMachine } from '../machines/transactions.machine.ts';
-import type { walletMachine } from '../machines/wallet.machine.ts';
-import type { webhooksMachine } from '../machines/webhooks.machine.ts';
+import type { Profile } from '../domain/profile.ts';
+import type { PORTAL_CHILDREN, SESSION_CHILDREN, portalMachine } from '../machines/portal.machine.ts';
 
 // How views reach the statecharts: the portal actor comes from the
 // composition root through context; a view picks one child by its system id
 // and reads only the slice it renders (useSelector re-renders on that slice
-// alone), and sends events to that child.
+// alone), and sends events to that child. The session's children (profile,
+// notifications, transactions) exist only while a user is signed in, so their
+// hooks say "none" when nobody is.
 
 export type PortalActor = Actor<typeof portalMachine>;
 
+type PortalActors = NonNullable<Parameters<typeof portalMachine.provide>[0]['actors']>;
+
+/** Every child of the portal, by system id, as its actor ref. */
 export type Children = {
-  auth: ActorRefFrom<typeof authMachine>;
-  balances: ActorRefFrom<typeof balancesMachine>;
-  dialogs: ActorRefFrom<typeof dialogsMachine>;
-  notifications: ActorRefFrom<typeof notificationsMachine>;
-  profile: ActorRefFrom<typeof profileMachine>;
-  send: ActorRefFrom<typeof sendMachine>;
-  tab: ActorRefFrom<typeof tabMachine>;
-  theme: ActorRefFrom<typeof themeMachine>;
-  toast: ActorRefFrom<typeof toastMachine>;
-  transactions: ActorRefFrom<typeof transactionsMachine>;
-  wallet: ActorRefFrom<typeof walletMachine>;
-  webhooks: ActorRefFrom<typeof webhooksMachine>;
+  [K in (typeof PORTAL_CHILDREN)[number] | (typeof SESSION_CHILDREN)[number]]: ActorRefFrom<
+    NonNullable<PortalActors[K]>
+  >;
 };
+
+type PortalChild = (typeof PORTAL_CHILDREN)[number];
+type SessionChild = (typeof SESSION_CHILDREN)[number];
 
 const PortalContext = createContext<PortalActor | null>(null);
 
@@ -49,15 +37,15 @@ export function usePortal(): PortalActor {
   return portal;
 }
 
-/** The child with this system id; the root starts every child with it, so it always exists. */
-export function useChild<K extends keyof Children>(id: K): Children[K] {
+/** A child that lives as long as the portal; the root starts each with its system id. */
+export function useChild<K extends PortalChild>(id: K): Children[K] {
   const child = usePortal().system.get(id) as Children[K] | undefined;
   if (!child) throw new Error(`The portal has no ${id} actor`);
   return child;
 }
 
 /** Reads one slice of a child's snapshot; the view re-renders only when that slice changes. */
-export function useChildSelector<K extends keyof Children, T>(
+export function useChildSelector<K extends PortalChild, T>(
   id: K,
   selector: (snapshot: SnapshotFrom<Children[K]>) => T,
   compare?: (a: T, b: T) => boolean,
@@ -67,7 +55,32 @@ export function useChildSelector<K extends keyof Children, T>(
   return useSelector(useChild(id) as AnyActorRef, selector as (snapshot: unknown) => T, compare);
 }
 
-/** Reads one slice of the root's snapshot (user, profile, wallet address, unread count). */
+/** A child of the signed-in session, or undefined while nobody is signed in. */
+export function useSessionChild<K extends SessionChild>(id: K): Children[K] | undefined {
+  return usePortalSelector((snapshot) => snapshot.children[id]) as Children[K] | undefined;
+}
+
+/** Reads one slice of a session child's snapshot; `signedOut` while nobody is signed in. */
+export function useSessionSelector<K extends SessionChild, T>(
+  id: K,
+  selector: (snapshot: SnapshotFrom<Children[K]>) => T,
+  signedOut: T,
+  compare?: (a: T, b: T) => boolean,
+): T {
+  const child = useSessionChild(id) as AnyActorRef | undefined;
+  return useSelector(
+    child,
+    (snapshot: unknown) => (snapshot === undefined ? signedOut : (selector as (s: unknown) => T)(snapshot)),
+    compare,
+  );
+}
+
+/** Reads one slice of the root's snapshot (user, wallet address, loading). */
 export function usePortalSelector<T>(selector: (snapshot: SnapshotFrom<PortalActor>) => T): T {
   return useSelector(usePortal(), selector);
+}
+
+/** The signed-in user's profile, read from its one home (the profile machine); null until loaded. */
+export function useProfile(): Profile | null {
+  return useSessionSelector('profile', (snapshot) => snapshot.context.profile, null);
 }

@@ -1,4 +1,4 @@
--- Profiles (spec §3): one row per auth user, keyed by the user id.
+-- Profiles (docs/product.md#tables): one row per auth user, keyed by the user id.
 create table public.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
   email text,

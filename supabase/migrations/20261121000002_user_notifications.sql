@@ -1,4 +1,4 @@
--- Notifications (spec §3). Only the server (service role) inserts them; the
+-- Notifications (docs/product.md#tables). Only the server (service role) inserts them; the
 -- owner reads them, marks them read and deletes them.
 create table public.user_notifications (
   id uuid primary key default gen_random_uuid(),

@@ -1,4 +1,4 @@
--- Transaction history (spec §3). Rows are written only by server functions
+-- Transaction history (docs/product.md#tables). Rows are written only by server functions
 -- (process-payments, record-transaction); clients read their own.
 -- The spec's readers accept either amount/asset_amount, token_symbol/asset_symbol
 -- and tx_hash/transaction_hash; the server writes the first of each pair.

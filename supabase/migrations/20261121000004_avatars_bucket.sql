@@ -1,4 +1,4 @@
--- Avatars (spec §5, §7): public read, png/jpeg/gif only, 2 MB, and every
+-- Avatars (docs/product.md#avatars-bucket): public read, png/jpeg/gif only, 2 MB, and every
 -- object name starts with the uploader's user id (the portal names files
 -- "<user id>-<timestamp>.<ext>").
 insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)

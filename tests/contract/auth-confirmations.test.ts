@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
 import { anonClient, PASSWORD, uniqueEmail } from '../support/clients.ts';
 
-// The other sign-up outcome of spec §4: with confirmations on, sign-up
+// The other sign-up outcome (docs/product.md#session): with confirmations on, sign-up
 // returns a user but no session (the portal's 'Confirm Your Email' state)
 // until the emailed link is followed.
 let gateway: Gateway;

@@ -2,7 +2,7 @@ import type { AuthChangeEvent } from '@supabase/supabase-js';
 import { describe, expect, inject, it } from 'vitest';
 import { anonClient, PASSWORD, signedInUser, uniqueEmail } from '../support/clients.ts';
 
-// Spec §7 auth calls against the local stack with email confirmations off
+// The auth calls (docs/product.md#calls) against the local stack with email confirmations off
 // (the default): sign-up yields a session straight away.
 const stack = inject('gateway');
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyActorRef } from 'xstate';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createJournal } from '../../src/app/journal.ts';
-import type { Journal, JournalExport } from '../../src/app/journal-types.ts';
-import { machineSnapshots, type MachineSnapshot } from '../../src/app/machine-snapshots.ts';
-import { replay } from '../../src/app/replay.ts';
+import { createJournal } from '../../src/devtools/journal.ts';
+import type { Journal, JournalExport } from '../../src/devtools/journal-types.ts';
+import { machineSnapshots, type MachineSnapshot } from '../../src/devtools/machine-snapshots.ts';
+import { replay } from '../../src/devtools/replay.ts';
 import { authCopy, sendCopy, walletCopy } from '../../src/copy/index.ts';
 import { testAccount } from '../support/accounts.ts';
 import { uniqueEmail } from '../support/clients.ts';
@@ -45,7 +45,7 @@ afterAll(() => headless?.stop());
 
 describe('the event journal of a real session', () => {
   it('records sign-up, the wallet, balances, a DDEX send and the history', async () => {
-    await until(headless.portal, (s) => s.matches('ready'));
+    await until(headless.portal, (s) => s.matches({ boot: 'ready' }));
     const email = uniqueEmail('journal');
     child('auth').send({ type: 'auth.open', mode: 'signup' });
     child('auth').send({ type: 'auth.edit', email, password });
@@ -57,10 +57,10 @@ describe('the event journal of a real session', () => {
     await toastTitled(walletCopy.connected);
     await until(child('balances'), (s) => s.matches('loaded'));
     await until(
-      headless.portal,
+      child('profile'),
       (s) => s.context.profile?.wallet_address?.toLowerCase() === wallet.address.toLowerCase(),
     );
-    await until(child('profile'), (s) => s.matches({ signedIn: 'ready' }));
+    await until(child('profile'), (s) => s.matches('ready'));
 
     child('send').send({
       type: 'send.submit',
@@ -72,16 +72,14 @@ describe('the event journal of a real session', () => {
     hash = child('send').getSnapshot().context.lastHash as string;
     const recorded = (s: ReturnType<AnyActorRef['getSnapshot']>) =>
       (s.context.rows as { tx_hash: string }[]).some((row) => row.tx_hash === hash);
-    await until(child('transactions'), (s) => s.matches({ signedIn: 'ready' }) && recorded(s));
+    await until(child('transactions'), (s) => s.matches('ready') && recorded(s));
     await until(child('balances'), (s) => s.matches('loaded'));
 
     // The history dialog loads it again.
     child('dialogs').send({ type: 'dialogs.open', dialog: 'transactions' });
-    await until(child('transactions'), (s) => s.matches({ signedIn: 'loading' }));
-    await until(child('transactions'), (s) => s.matches({ signedIn: 'ready' }) && recorded(s));
-    await until(child('notifications'), (s) =>
-      s.matches({ signedIn: { list: 'ready', feed: { subscribing: 'live' } } }),
-    );
+    await until(child('transactions'), (s) => s.matches('loading'));
+    await until(child('transactions'), (s) => s.matches('ready') && recorded(s));
+    await until(child('notifications'), (s) => s.matches({ list: 'ready', feed: { subscribing: 'live' } }));
     // A real timer in the recording: the last toast goes after its 5 s.
     await until(child('toast'), (s) => s.matches('idle'), 10_000);
 
@@ -99,7 +97,7 @@ describe('the event journal of a real session', () => {
       'xstate.done.actor.broadcastTransfer',
     ])
       expect(types).toContain(type);
-    expect(live.transactions?.value).toEqual({ signedIn: 'ready' });
+    expect(live.transactions?.value).toBe('ready');
   }, 60_000);
 
   it('holds neither the password nor the private key, with or without 0x', () => {

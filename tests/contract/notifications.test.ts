@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
 
-// Spec §7 user_notifications calls: list newest first (20), mark one read,
+// The user_notifications calls (docs/product.md#calls): list newest first (20), mark one read,
 // mark a set read, clear all. Only the server inserts notifications.
 const stack = inject('gateway');
 const service = serviceClient(stack);

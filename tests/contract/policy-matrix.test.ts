@@ -25,7 +25,7 @@ import {
 // every table to the API roles at runtime, so there RLS alone decides and
 // answers with zero rows. Either way nothing is shown or changed.
 //
-// The avatars bucket is public (spec §7: upload, then the public URL). The
+// The avatars bucket is public (docs/product.md#avatars-bucket: upload, then the public URL). The
 // migrations also let the owner list and delete their objects, but the local
 // storage endpoint serves neither call (the portal makes neither).
 

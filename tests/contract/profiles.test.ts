@@ -1,11 +1,11 @@
 import { describe, expect, inject, it } from 'vitest';
 import { anonClient, serviceClient, signedInUser } from '../support/clients.ts';
 
-// Spec §3 profiles and the §7 calls on them: select single (PGRST116 when
+// The profiles table and its calls (docs/product.md#tables, #calls): select single (PGRST116 when
 // there is no row yet), upsert on conflict id returning the row.
 const stack = inject('gateway');
 
-// Spec §9, "Default profile values".
+// The profile defaults (docs/product.md#tables).
 const SPEC_DEFAULTS = {
   role: 'user',
   account_tier: 'basic',

@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
 
-// Spec §7 transactions: the owner lists the 20 newest; only server functions
+// The transactions calls (docs/product.md#calls): the owner lists the 20 newest; only server functions
 // write rows, and one transfer is recorded once per user.
 const stack = inject('gateway');
 const service = serviceClient(stack);

@@ -7,7 +7,7 @@ import { openPortal } from './support/browser.ts';
 import { gatewayFor } from './support/context.ts';
 import { confirmationLink } from './support/mailbox.ts';
 
-// Spec §2 auth modal, §4 auth, §5 (both fields required), §8 auth toasts: what a
+// docs/product.md#auth-dialog, #session, #email-and-password and #auth-toasts: what a
 // person sees signing up (both confirmation modes), logging in and closing the dialog.
 
 /** The toast regions stay in the accessibility tree's live regions even under a modal. */
@@ -151,7 +151,7 @@ describe('auth dialog', () => {
     expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
   });
 
-  it('requires both fields (spec §5)', async () => {
+  it('requires both fields (docs/product.md#email-and-password)', async () => {
     const { page } = await openPortal();
     const dialog = await openAuth(page, 'signup');
     const email = dialog.getByLabel(dialogCopy.auth.email, { exact: true });

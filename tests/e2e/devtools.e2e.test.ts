@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { JournalExport } from '../../src/app/journal-types.ts';
+import type { JournalExport } from '../../src/devtools/journal-types.ts';
 import { authCopy, dialogCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
-import { devtoolsCopy } from '../../src/ui/devtools/devtools.copy.ts';
-import { MACHINE_IDS } from '../../src/ui/devtools/types.ts';
+import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
+import { MACHINE_IDS } from '../../src/devtools/panel/types.ts';
 import { uniqueEmail } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { runAxe } from './support/axe.ts';
@@ -38,6 +38,9 @@ async function openPanel(page: Page): Promise<Locator> {
   await panel.waitFor();
   return panel;
 }
+
+/** The root's regions once loading has finished, for a visitor: settled, and nobody signed in. */
+const PORTAL_VISITOR_STATES = ['boot.ready', 'session.signedOut'];
 
 const machine = (scope: Locator, id: string) => scope.getByRole('article', { name: id, exact: true });
 
@@ -121,7 +124,7 @@ describe('developer panel', () => {
     const panel = await openPanel(page);
     const wallet = machine(panel, 'wallet');
     await expect.poll(() => statesOf(wallet, 'wallet')).toEqual(['disconnected']);
-    expect(await statesOf(machine(panel, 'portal'), 'portal')).toEqual(['ready']);
+    expect(await statesOf(machine(panel, 'portal'), 'portal')).toEqual(PORTAL_VISITOR_STATES);
     expect(await statesOf(machine(panel, 'theme'), 'theme')).toEqual(['light']);
 
     // The journal, open while the wallet connects: the view's event arrives on its own.
@@ -219,7 +222,7 @@ describe('developer panel', () => {
   it('says clearly why a file cannot be replayed', async () => {
     const { page } = await openPortal({ path: '/?devtools' });
     const panel = await openPanel(page);
-    await expect.poll(() => statesOf(machine(panel, 'portal'), 'portal')).toEqual(['ready']);
+    await expect.poll(() => statesOf(machine(panel, 'portal'), 'portal')).toEqual(PORTAL_VISITOR_STATES);
     const good = await exportJournal(page, panel);
     const recording = JSON.parse(good.text) as JournalExport;
     const alert = panel.getByRole('alert');
@@ -291,7 +294,7 @@ describe('developer panel', () => {
       const { page } = await openPortal({ path: '/?devtools', colorScheme });
       const panel = await openPanel(page);
       const scope = { include: '#devtools-panel' };
-      await expect.poll(() => statesOf(machine(panel, 'portal'), 'portal')).toEqual(['ready']);
+      await expect.poll(() => statesOf(machine(panel, 'portal'), 'portal')).toEqual(PORTAL_VISITOR_STATES);
       await machine(panel, 'portal').locator('summary').click();
       expect(await runAxe(page, `devtools machines, ${colorScheme}`, scope)).toEqual([]);
 
@@ -305,7 +308,7 @@ describe('developer panel', () => {
 
       await panel.getByRole('tab', { name: copy.tabs.diagram }).click();
       await panel
-        .getByRole('img', { name: copy.diagram.label('portal', 'ready') })
+        .getByRole('img', { name: copy.diagram.label('portal', PORTAL_VISITOR_STATES.join(', ')) })
         .waitFor({ timeout: 30_000 });
       expect(await runAxe(page, `devtools diagram, ${colorScheme}`, scope)).toEqual([]);
       // The whole page too: the toggle and the open sheet must not break the portal's own checks.

@@ -6,8 +6,8 @@ import { openPortal } from './support/browser.ts';
 import { feedJoined } from './support/feed.ts';
 import { admin, signUpThroughUi, toast } from './support/ui.ts';
 
-// Spec §4 notifications (live feed, toast with the 50-character preview, the
-// dot, read on open, mark one, clear all), §7 user_notifications, §8, §9. The
+// docs/product.md#notifications (live feed, toast with the 50-character preview, the
+// dot, read on open, mark one, clear all), #calls, #notification-and-history-toasts, #constants. The
 // rows are inserted with the service role, as the payment backend writes them.
 
 const signUp = async (page: Page) => (await signUpThroughUi(page, 'notified')).userId;

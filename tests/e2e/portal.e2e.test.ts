@@ -32,7 +32,7 @@ import { e2e, gatewayFor } from './support/context.ts';
 import { screenshot } from './support/screenshot.ts';
 import { balanceValue } from './support/ui.ts';
 
-// The portal screen (spec §2 portal screen and wallet panel): what a visitor
+// The portal screen (docs/product.md#portal-screen, #wallet-panel): what a visitor
 // and a signed-in user see, the balances against the chain, the webhook demo,
 // axe in both themes, and the README screenshots.
 

@@ -6,8 +6,8 @@ import { runAxe } from './support/axe.ts';
 import { openPortal, PHONE_VIEWPORT } from './support/browser.ts';
 import { admin, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
 
-// Spec §2 edit profile, §4 "an avatar upload fills the avatar URL but is
-// persisted only on Save", §5 profile fields, §8 profile toasts.
+// docs/product.md#profile-dialog (an uploaded avatar is kept only on Save), #profile-fields,
+// #avatar and #profile-toasts.
 
 const signUp = async (page: Page) => (await signUpThroughUi(page, 'profile')).email;
 

@@ -8,12 +8,12 @@ import { openPortal, type PortalOptions, type WalletSetup } from './support/brow
 import { e2e } from './support/context.ts';
 import { balanceValue } from './support/ui.ts';
 
-// The send form (spec §2 send form, §5 validation order, §4 after a transfer,
-// §8 send): what a visitor sees checking, refusing and making a real DDEX
+// The send form (docs/product.md#send-form, #send-form-order, #send-steps,
+// #send-toasts): what a visitor sees checking, refusing and making a real DDEX
 // transfer on the local chain, and the 'Configuration Error' build.
 //
-// §5's first rule, 'Wallet Not Connected', cannot be reached from the page:
-// the form is shown only while a wallet is connected (spec §2), so its
+// The first check (docs/product.md#send-form-order), 'Wallet Not Connected', cannot be reached
+// from the page: the form is shown only while a wallet is connected (docs/product.md#send-form), so its
 // refusal is covered by the send machine's unit and model tests instead.
 
 const sender = e2eAccount('sender');
@@ -65,13 +65,13 @@ describe('send form', () => {
     expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(sendCopy.privateKeyWarning);
     // Not saved to history while logged out.
     await page.getByText(sendCopy.visitorNote, { exact: true }).waitFor();
-    // The machine checks in §5 order; the browser's own checks must not speak first.
+    // The machine checks in the order of docs/product.md#send-form-order; the browser must not speak first.
     for (const field of [fields.recipient, fields.amount, fields.privateKey]) {
       expect(await field.getAttribute('required')).toBeNull();
     }
   });
 
-  it('refuses in §5 order: Missing Information, then Private Key Required, keeping what was typed', async () => {
+  it('refuses in order: Missing Information, then Private Key Required, keeping what was typed', async () => {
     const { page } = await openConnected({ account: sender });
     const fields = form(page);
 

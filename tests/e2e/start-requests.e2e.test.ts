@@ -6,7 +6,7 @@ import { openPortal } from './support/browser.ts';
 import { e2e } from './support/context.ts';
 import { signUpThroughUi } from './support/ui.ts';
 
-// Architecture §8 "no wasted work": a signed-in user with a connected wallet
+// No wasted work at start (docs/architecture.md#what-loads-when): a signed-in user with a connected wallet
 // who opens the portal costs one profile read, one notifications read and one
 // read of each balance (the session comes from storage, not the network), and
 // a refresh one read of each balance again. And the balances arriving do not

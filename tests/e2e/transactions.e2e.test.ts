@@ -6,8 +6,8 @@ import { openPortal, PHONE_VIEWPORT } from './support/browser.ts';
 import { e2e } from './support/context.ts';
 import { admin, openUserMenu, signUpThroughUi, toast } from './support/ui.ts';
 
-// Spec §2 transaction history modal, §3 Transaction (type with underscores as
-// spaces, amount or asset_amount, symbol, hash), §7 (20 newest), §8, §9 (hash
+// docs/product.md#history-dialog (type with underscores as spaces, amount or asset_amount,
+// symbol, hash), #calls (20 newest), #notification-and-history-toasts, #constants (hash
 // preview). Rows are recorded with the service role, as the backend records
 // transfers.
 

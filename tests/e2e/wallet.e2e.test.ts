@@ -6,7 +6,7 @@ import { e2eAccount } from './support/accounts.ts';
 import { openPortal, type WalletHandle, type WalletSetup } from './support/browser.ts';
 import { e2e } from './support/context.ts';
 
-// The wallet on the portal screen (spec §2 wallet panel, §4 wallet, §8 wallet):
+// The wallet on the portal screen (docs/product.md#wallet-panel, #wallet, #wallet-toasts):
 // connect through the mock EIP-6963 wallet, the 6 + 4 address, copy,
 // disconnect, each connection error, and the account and chain changes a
 // wallet announces. Read-only accounts: nothing here sends.

@@ -1,9 +1,8 @@
 import { expect } from 'vitest';
 import { fromCallback } from 'xstate';
-import type { EventObject } from 'xstate';
-import { authMachine, type AuthContext } from '../../src/machines/auth.machine.ts';
+import type { AuthUser } from '../../src/domain/auth.ts';
+import { authMachine, type AuthContext, type AuthFact } from '../../src/machines/auth.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import type { AuthUser } from '../../src/services/supabase/types.ts';
 import { describeModel } from './support/index.ts';
 
 const ada: AuthUser = { id: 'u-1', email: 'ada@example.com', emailConfirmedAt: '2024-01-01', metadata: {} };
@@ -11,12 +10,12 @@ const bob: AuthUser = { id: 'u-2', email: 'bob@example.com', emailConfirmedAt: '
 const unconfirmed: AuthUser = { ...ada, emailConfirmedAt: null };
 
 const toasts: ToastRequest[] = [];
-const reports: EventObject[] = [];
+const reports: AuthFact[] = [];
 
 const provide = {
   actions: {
     showToast: (_: unknown, params: ToastRequest) => void toasts.push(params),
-    report: (_: unknown, params: EventObject) => void reports.push(params),
+    report: (_: unknown, params: AuthFact) => void reports.push(params),
   },
   // The paths send the stream's `auth.change` events themselves.
   actors: { authChanges: fromCallback(() => {}) },
@@ -30,7 +29,7 @@ describeModel({
   machine: authMachine,
   deferredActors: ['getSession', 'signIn', 'signUp', 'signOut'],
   provide,
-  input: { clientAvailable: true, emailRedirectTo: 'http://127.0.0.1:5173' },
+  input: { clientAvailable: true },
   // The form's text is not part of a vertex: what matters is the state, who is signed in and
   // whether a stored session was dropped while it was read.
   serializeState: (snapshot) =>
@@ -91,7 +90,7 @@ describeModel({
   name: 'auth',
   machine: authMachine,
   provide,
-  input: { clientAvailable: false, emailRedirectTo: 'http://127.0.0.1:5173' },
+  input: { clientAvailable: false },
   events: {
     'auth.open': [
       { type: 'auth.open', mode: 'login' },

@@ -1,11 +1,13 @@
 import { expect } from 'vitest';
-import { balanceCopy } from '../../src/copy/index.ts';
 import { balancesMachine } from '../../src/machines/balances.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { describeModel } from './support/index.ts';
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const toasts: ToastRequest[] = [];
+const NONE = { status: 'none' };
+const FAILED = { status: 'failed' };
+const NOT_CONFIGURED = { status: 'notConfigured' };
 
 const events = {
   'wallet.changed': [
@@ -37,17 +39,18 @@ for (const tokenConfigured of [true, false]) {
     input: { tokenConfigured },
     events,
     states: {
-      idle: (s) => expect(s.context).toMatchObject({ address: null, nativeBalance: '', ddexBalance: '' }),
+      idle: (s) => expect(s.context).toMatchObject({ address: null, native: NONE, ddex: NONE }),
       loading: (s) => expect(s.hasTag('loading')).toBe(true),
+      // Reached only through `onDone` of the parallel `loading`: the paths never send `xstate.done.state.*`.
       loaded: (s) =>
         expect(s.context).toMatchObject({
-          nativeBalance: '0.75',
-          ddexBalance: tokenConfigured ? '12.5' : balanceCopy.configError,
+          native: { status: 'loaded', value: '0.75' },
+          ddex: tokenConfigured ? { status: 'loaded', value: '12.5' } : NOT_CONFIGURED,
         }),
       failed: (s) =>
         expect(s.context).toMatchObject({
-          nativeBalance: balanceCopy.error,
-          ddexBalance: tokenConfigured ? balanceCopy.error : balanceCopy.configError,
+          native: FAILED,
+          ddex: tokenConfigured ? FAILED : NOT_CONFIGURED,
         }),
     },
   });

@@ -1,18 +1,14 @@
-import { beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { fromCallback } from 'xstate';
 import type { EventObject } from 'xstate';
 import { notificationCopy } from '../../src/copy/index.ts';
 import { notificationsMachine } from '../../src/machines/notifications.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import type { AuthUser, NotificationRow } from '../../src/services/supabase/types.ts';
+import type { AuthUser } from '../../src/domain/auth.ts';
+import type { NotificationRow } from '../../src/domain/notifications.ts';
 import { describeModel } from './support/index.ts';
 
-const user = (id: string): AuthUser => ({
-  id,
-  email: `${id}@example.com`,
-  emailConfirmedAt: null,
-  metadata: {},
-});
+const alice: AuthUser = { id: 'alice', email: 'alice@example.com', emailConfirmedAt: null, metadata: {} };
 const unread: NotificationRow = {
   id: 'n1',
   user_id: 'alice',
@@ -25,11 +21,6 @@ const unread: NotificationRow = {
 
 const toasts: ToastRequest[] = [];
 let checked = 0;
-const reports: EventObject[] = [];
-// Each path is a new actor under a new root.
-beforeEach(() => {
-  reports.length = 0;
-});
 
 describeModel({
   name: 'notifications',
@@ -38,16 +29,13 @@ describeModel({
   provide: {
     actions: {
       showToast: (_, params: ToastRequest) => void toasts.push(params),
-      report: (_, params: EventObject) => void reports.push(params),
     },
     // The paths send the feed's events themselves; the feed only has to exist.
     actors: { notificationFeed: fromCallback<EventObject, { userId: string }>(() => () => undefined) },
   },
+  // The root starts this machine when a session begins, with its user.
+  input: { user: alice },
   events: {
-    'session.started': [
-      { type: 'session.started', user: user('alice') },
-      { type: 'session.started', user: user('bob') },
-    ],
     'notifications.markOne': [{ type: 'notifications.markOne', id: 'n1' }],
     'notifications.changed': [
       { type: 'notifications.changed', eventType: 'INSERT', row: unread },
@@ -82,7 +70,6 @@ describeModel({
   serializeState: (snapshot) =>
     JSON.stringify({
       value: snapshot.value,
-      user: snapshot.context.userId,
       rows: snapshot.context.notifications.map((row) => row.is_read),
       queued: snapshot.context.queuedReads,
       sending: snapshot.context.sendingReads,
@@ -90,11 +77,10 @@ describeModel({
     }),
   states: {
     '*': (snapshot) => {
-      const { notifications, unreadCount } = snapshot.context;
+      const { notifications, unreadCount, userId } = snapshot.context;
+      // The header's dot reads this count: it is always that of the rows on show.
       expect(unreadCount).toBe(notifications.filter((row) => !row.is_read).length);
-      // The root always knows the latest count (it starts at 0).
-      const last = reports.at(-1) as (EventObject & { count: number }) | undefined;
-      if (last) expect(last.count).toBe(unreadCount);
+      expect(userId).toBe(alice.id);
       const failures: string[] = [
         notificationCopy.fetchError,
         notificationCopy.markError,
@@ -106,10 +92,9 @@ describeModel({
       }
       checked = toasts.length;
     },
-    idle: (snapshot) => {
-      expect(snapshot.context.userId).toBeNull();
-      expect(snapshot.context.notifications).toEqual([]);
-    },
-    signedIn: (snapshot) => expect(snapshot.context.userId).not.toBeNull(),
+    'list.awaitingFeed': (snapshot) => expect(snapshot.context.notifications).toEqual([]),
+    // Waiting to resubscribe: at least one failure counted, and never past the 10 s step.
+    'feed.lost': (snapshot) => expect([1, 2, 3, 4]).toContain(snapshot.context.feedFailures),
+    'feed.subscribing.live': (snapshot) => expect(snapshot.context.feedFailures).toBe(0),
   },
 });

@@ -1,9 +1,8 @@
 import { expect } from 'vitest';
-import type { EventObject } from 'xstate';
-import { sendCopy, tokenCopy } from '../../src/copy/index.ts';
-import { sendBusyTag, sendMachine } from '../../src/machines/send.machine.ts';
+import { sendCopy } from '../../src/copy/index.ts';
+import type { AuthUser } from '../../src/domain/auth.ts';
+import { sendBusyTag, sendMachine, type SendFact } from '../../src/machines/send.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import type { AuthUser } from '../../src/services/supabase/types.ts';
 import {
   TokenServiceError,
   type PreparedTransfer,
@@ -50,12 +49,12 @@ const toastTitles = new Set<string>([
 ]);
 
 let toasts: ToastRequest[] = [];
-let reports: EventObject[] = [];
+let reports: SendFact[] = [];
 
 const provide = {
   actions: {
     showToast: (_: unknown, params: ToastRequest) => void toasts.push(params),
-    report: (_: unknown, params: EventObject) => void reports.push(params),
+    report: (_: unknown, params: SendFact) => void reports.push(params),
   },
 };
 
@@ -119,20 +118,17 @@ describeModel({
     ],
     'xstate.done.actor.prepareTransfer': [{ type: 'xstate.done.actor.prepareTransfer', output: prepared }],
     'xstate.error.actor.prepareTransfer': [
-      {
-        type: 'xstate.error.actor.prepareTransfer',
-        error: new TokenServiceError('wrong-account', sendCopy.keyMismatch),
-      },
+      { type: 'xstate.error.actor.prepareTransfer', error: new TokenServiceError({ code: 'key-mismatch' }) },
     ],
     'xstate.done.actor.signTransfer': [{ type: 'xstate.done.actor.signTransfer', output: signed }],
     'xstate.error.actor.signTransfer': [
-      { type: 'xstate.error.actor.signTransfer', error: new TokenServiceError('unknown', tokenCopy.unknown) },
+      { type: 'xstate.error.actor.signTransfer', error: new TokenServiceError({ code: 'unknown' }) },
     ],
     'xstate.done.actor.broadcastTransfer': [{ type: 'xstate.done.actor.broadcastTransfer', output: result }],
     'xstate.error.actor.broadcastTransfer': [
       {
         type: 'xstate.error.actor.broadcastTransfer',
-        error: new TokenServiceError('insufficient-funds-for-gas', tokenCopy.insufficientFundsForGas),
+        error: new TokenServiceError({ code: 'insufficient-funds-for-gas' }),
       },
     ],
     'xstate.done.actor.recordTransaction': [
@@ -145,7 +141,7 @@ describeModel({
   states,
 });
 
-// Without one: §5's last step, the only way a submit ends.
+// Without one: the last check of docs/product.md#send-form-order, the only way a submit ends.
 describeModel({
   name: 'send',
   machine: sendMachine,

@@ -1,11 +1,11 @@
 import { beforeEach, expect } from 'vitest';
-import type { EventObject } from 'xstate';
 import { appCopy } from '../../src/copy/index.ts';
-import type { ToastRequest } from '../../src/machines/shared.ts';
+import type { ToastAction, ToastRequest } from '../../src/machines/shared.ts';
 import { toastDurations, toastMachine } from '../../src/machines/toast.machine.ts';
+import type { ToastFact } from '../../src/machines/toast.machine.ts';
 import { describeModel } from './support/index.ts';
 
-const retry = { type: 'webhooks.list' };
+const switchNetwork: ToastAction = { type: 'wallet.switchNetwork' };
 const requests: ToastRequest[] = [
   { title: 'Saved' },
   { ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true },
@@ -13,11 +13,11 @@ const requests: ToastRequest[] = [
     title: 'Failed',
     description: 'Try again',
     variant: 'destructive',
-    action: { label: 'Retry', event: retry },
+    action: { label: 'Switch', event: switchNetwork },
   },
 ];
 
-const reported: EventObject[] = [];
+const reported: ToastFact[] = [];
 beforeEach(() => {
   reported.length = 0;
 });
@@ -32,8 +32,10 @@ describeModel({
   states: {
     idle: (snapshot) => {
       expect(snapshot.context.toast).toBeNull();
-      // Only the action button reports, once, with the toast's own event.
-      expect(reported).toEqual(reported.length ? [retry] : []);
+      // Only the action button reports, once, with the toast's own action.
+      expect(reported).toEqual(
+        reported.length ? [{ type: 'toast.actionPressed', action: switchNetwork }] : [],
+      );
     },
     showing: (snapshot) => {
       const shown = requests.find((request) => request.title === snapshot.context.toast?.title);

@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
 import { fromCallback } from 'xstate';
-import { walletMachine, type WalletFailure, type WalletReport } from '../../src/machines/wallet.machine.ts';
+import type { AuthUser } from '../../src/domain/auth.ts';
+import type { WalletError } from '../../src/domain/wallet.ts';
+import { walletMachine, type WalletFact } from '../../src/machines/wallet.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import type { AuthUser } from '../../src/services/supabase/types.ts';
 import { describeModel } from './support/index.ts';
 
 const SEPOLIA = { id: 11155111, name: 'Sepolia' };
@@ -10,10 +11,10 @@ const OTHER_CHAIN = 1;
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const BOB = '0xb0b0000000000000000000000000000000000b0b';
 const ada: AuthUser = { id: 'u-1', email: 'ada@example.com', emailConfirmedAt: null, metadata: {} };
-const rejected: WalletFailure = { code: 'rejected', message: null };
+const rejected: WalletError = { code: 'rejected', message: null };
 
 const toasts: ToastRequest[] = [];
-const reports: WalletReport[] = [];
+const reports: WalletFact[] = [];
 
 const events = {
   'xstate.done.actor.discover': [

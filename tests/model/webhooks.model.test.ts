@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { dataProviderCopy, webhookCopy } from '../../src/copy/index.ts';
+import { webhookCopy } from '../../src/copy/index.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { webhooksMachine, type WebhookSummary } from '../../src/machines/webhooks.machine.ts';
 import { TatumServiceError } from '../../src/services/tatum/types.ts';
@@ -38,11 +38,7 @@ describeModel({
     'xstate.error.actor.createWebhook': [
       {
         type: 'xstate.error.actor.createWebhook',
-        error: new TatumServiceError(
-          'createAddressWebhook',
-          dataProviderCopy.createWebhookFailed,
-          'HTTP 403',
-        ),
+        error: new TatumServiceError('createAddressWebhook', { detail: 'HTTP 403' }),
       },
     ],
     'xstate.done.actor.listWebhooks': [
@@ -52,7 +48,7 @@ describeModel({
     'xstate.error.actor.listWebhooks': [
       {
         type: 'xstate.error.actor.listWebhooks',
-        error: new TatumServiceError('listWebhooks', dataProviderCopy.listWebhooksFailed, null),
+        error: new TatumServiceError('listWebhooks'),
       },
     ],
     'xstate.done.actor.listBeforeDelete': [
@@ -62,14 +58,14 @@ describeModel({
     'xstate.error.actor.listBeforeDelete': [
       {
         type: 'xstate.error.actor.listBeforeDelete',
-        error: new TatumServiceError('listWebhooks', dataProviderCopy.listWebhooksFailed, null),
+        error: new TatumServiceError('listWebhooks'),
       },
     ],
     'xstate.done.actor.deleteWebhook': [{ type: 'xstate.done.actor.deleteWebhook', output: undefined }],
     'xstate.error.actor.deleteWebhook': [
       {
         type: 'xstate.error.actor.deleteWebhook',
-        error: new TatumServiceError('deleteWebhook', dataProviderCopy.deleteWebhookFailed, 'not found'),
+        error: new TatumServiceError('deleteWebhook', { detail: 'not found' }),
       },
     ],
   },

@@ -1,7 +1,7 @@
 import type { AuthUser, Profile } from '../../src/services/supabase/types.ts';
 
-// A profile row as the database returns one for `user`: every spec §3 field
-// at its §9 default, then `fields`. Tests change only what they are about.
+// A profile row as the database returns one for `user`: every field at its default
+// (docs/product.md#tables), then `fields`. Tests change only what they are about.
 export function profileRow(user: Pick<AuthUser, 'id' | 'email'>, fields: Partial<Profile> = {}): Profile {
   return {
     id: user.id,

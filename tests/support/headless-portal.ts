@@ -79,7 +79,7 @@ export function startHeadlessPortal(options: {
     inspect: options.inspect,
     input: {
       theme: { stored: null, systemPrefersDark: true },
-      auth: { clientAvailable: true, emailRedirectTo: 'http://127.0.0.1:5173' },
+      auth: { clientAvailable: true },
       expectedChain: { id: chain.chainId, name: 'Hardhat (local)' },
       tokenConfigured: true,
       webhookCallbackUrl: `${stack.url}/functions/v1/process-payments`,

@@ -187,7 +187,7 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
         applied: (target, after) => (after as { username?: string } | null)?.username === target.value,
       },
       upsert: {
-        // The portal's save (spec §7): upsert on conflict id, returning the row.
+        // The portal's save (docs/product.md#calls): upsert on conflict id, returning the row.
         arrange: async () => ({ owner, key: owner.id, value: unique('upserted') }),
         act: async ({ client }, target) =>
           fromPostgrest(
@@ -257,7 +257,7 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
         applied: (_target, after) => Array.isArray(after) && after.length === 1,
       },
       'update read state': {
-        // The portal's "mark read" (spec §7): is_read and read_at by id.
+        // The portal's "mark read" (docs/product.md#calls): is_read and read_at by id.
         arrange: freshNotification,
         act: async ({ client }, target) =>
           fromPostgrest(
@@ -367,7 +367,8 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
     },
     avatars: {
       upload: {
-        // The portal's upload (spec §7): cache control 3600 and upsert, named "<user id>-<time>.<ext>".
+        // The portal's upload (docs/product.md#avatars-bucket): cache control 3600 and upsert,
+        // named "<user id>-<time>.<ext>".
         arrange: async () => ({ owner, key: avatarName(), value: 'png' }),
         act: async ({ client }, target) => {
           const { data, error } = await avatars(client).upload(target.key, image(IMAGES.png, 'image/png'), {

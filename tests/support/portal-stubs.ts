@@ -1,21 +1,28 @@
 import { createMachine, type AnyEventObject } from 'xstate';
-import type { portalMachine } from '../../src/machines/portal.machine.ts';
+import { PORTAL_CHILDREN, SESSION_CHILDREN, type portalMachine } from '../../src/machines/portal.machine.ts';
+import type { PortalInput } from '../../src/machines/portal.machine.ts';
 
 type PortalActors = NonNullable<Parameters<typeof portalMachine.provide>[0]['actors']>;
 
 // Stand-ins for the portal's children that only record what the root sends
-// them, so the root's routing is tested on its own.
+// them (and the input each was started with), so the root's routing is tested
+// on its own.
 
-export const CHILD_IDS = [
-  'toast', 'tab', 'theme', 'auth', 'profile', 'wallet', 'balances', 'send', 'notifications', 'transactions', 'webhooks',
-  'dialogs',
-] as const; // prettier-ignore
+export const CHILD_IDS = [...PORTAL_CHILDREN, ...SESSION_CHILDREN] as const;
 
 export type Delivery = { to: string; event: AnyEventObject };
+
+/** The event a recorder logs when it is started, with the input it was given. */
+export type Started = { type: 'started'; input: unknown };
 
 export function recordingChildren(log: Delivery[]): PortalActors {
   const child = (to: string) =>
     createMachine({
+      types: {} as { context: { input: unknown }; input: unknown },
+      context: ({ input }) => ({ input }),
+      entry: ({ context }) => {
+        log.push({ to, event: { type: 'started', input: context.input } satisfies Started });
+      },
       on: {
         '*': {
           actions: ({ event }) => {
@@ -31,8 +38,8 @@ export function recordingChildren(log: Delivery[]): PortalActors {
 
 export const PORTAL_INPUT = {
   theme: { stored: null, systemPrefersDark: false },
-  auth: { clientAvailable: true, emailRedirectTo: 'http://127.0.0.1:5173' },
+  auth: { clientAvailable: true },
   expectedChain: { id: 31337, name: 'Hardhat (local)' },
   tokenConfigured: true,
   webhookCallbackUrl: 'http://127.0.0.1:54321/functions/v1/process-payments',
-} as const;
+} as const satisfies PortalInput;

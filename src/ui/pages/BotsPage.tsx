@@ -6,7 +6,7 @@ import { useChild } from '../portal-context.tsx';
 import { botsCopy as copy } from './bots.copy.ts';
 import { Notice, Page, PageTitle, Paragraph, SectionTitle } from './PageLayout.tsx';
 
-/** The Trading Bots tab (lazily loaded; spec §2: it receives the user). */
+/** The Trading Bots tab (lazily loaded; it receives the user: docs/product.md#tabs-and-pages). */
 export function BotsPage({ user }: { user: AuthUser | null }) {
   const tab = useChild('tab');
   return (

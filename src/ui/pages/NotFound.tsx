@@ -1,7 +1,7 @@
 import { appCopy } from '../../copy/index.ts';
 import { Page, PageTitle } from './PageLayout.tsx';
 
-/** Spec §2: any tab value that is no tab. */
+/** Any tab value that is no tab (docs/product.md#tabs-and-pages). */
 export function NotFound() {
   return (
     <Page>

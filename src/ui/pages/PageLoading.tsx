@@ -1,6 +1,9 @@
 import styled, { keyframes } from 'styled-components';
 
-/** What a lazily loaded tab shows while its code arrives (spec §2's loading messages), or why it did not. */
+/**
+ * What a lazily loaded tab shows while its code arrives (its loading message,
+ * docs/product.md#tabs-and-pages), or why it did not.
+ */
 export function PageLoading({ message, failed = false }: { message: string; failed?: boolean }) {
   return (
     <Loading role={failed ? 'alert' : 'status'}>

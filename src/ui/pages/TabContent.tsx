@@ -1,11 +1,11 @@
 import { lazy } from 'react';
 import { appCopy } from '../../copy/index.ts';
 import { PortalScreen } from '../portal/PortalScreen.tsx';
-import { useChildSelector, usePortalSelector } from '../portal-context.tsx';
+import { useChildSelector, usePortalSelector, useProfile } from '../portal-context.tsx';
 import { LazyTab as Lazy } from './LazyTab.tsx';
 import { NotFound } from './NotFound.tsx';
 
-// The page the tab machine is on (spec §2). The portal screen is part of the
+// The page the tab machine is on (docs/product.md#tabs-and-pages). The portal screen is part of the
 // main bundle; the other tabs load on first visit, each showing its own
 // loading message meanwhile.
 
@@ -18,7 +18,7 @@ const TermsPage = lazy(() => import('./TermsPage.tsx').then((m) => ({ default: m
 export function TabContent() {
   const tab = useChildSelector('tab', (snapshot) => snapshot.value);
   const user = usePortalSelector((snapshot) => snapshot.context.user);
-  const profile = usePortalSelector((snapshot) => snapshot.context.profile);
+  const profile = useProfile();
   const walletAddress = usePortalSelector((snapshot) => snapshot.context.walletAddress);
   switch (tab) {
     case 'portal':

@@ -12,8 +12,9 @@ import { tradingCopy as copy } from './trading.copy.ts';
 type Props = { user: AuthUser | null; profile: Profile | null; walletAddress: string | null };
 
 /**
- * The DEX Trading tab (lazily loaded; spec §2: it receives the user, the profile and the wallet
- * address). There are no markets on this testnet demo, so it shows the account's context as it is.
+ * The DEX Trading tab (lazily loaded; it receives the user, the profile and the wallet address:
+ * docs/product.md#tabs-and-pages). There are no markets on this testnet demo, so it shows the
+ * account's context as it is.
  */
 export function TradingPage({ user, profile, walletAddress }: Props) {
   const { chainName, tokenConfigured, explorerUrl } = useSettings();

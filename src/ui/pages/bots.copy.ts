@@ -1,6 +1,6 @@
 import { appCopy, webhookCopy } from '../../copy/index.ts';
 
-// ours: the Trading Bots page (spec §1: its content is not shown).
+// ours: the Trading Bots page (its content is our own: docs/product.md#overview).
 export const botsCopy = {
   title: appCopy.tabs.bots,
   unavailable:

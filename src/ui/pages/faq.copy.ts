@@ -1,7 +1,7 @@
 import { appCopy, webhookCopy } from '../../copy/index.ts';
 import type { ProseSection } from './ProsePage.tsx';
 
-// ours: the FAQ page (spec §1: its content is not shown): what a visitor of
+// ours: the FAQ page (its content is our own: docs/product.md#overview): what a visitor of
 // this portal asks, answered for this portal.
 export const faqCopy = {
   title: 'Frequently Asked Questions',

@@ -1,8 +1,8 @@
 import { appCopy } from '../../copy/index.ts';
 import type { ProseSection } from './ProsePage.tsx';
 
-// ours: the Privacy Policy (spec §1: its content is not shown), written for
-// what this testnet demo actually stores (spec §3).
+// ours: the Privacy Policy (its content is our own: docs/product.md#overview), written
+// for what this testnet demo actually stores (docs/product.md#data).
 export const privacyCopy = {
   title: appCopy.menu.privacy,
   intro:

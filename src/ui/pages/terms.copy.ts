@@ -1,7 +1,7 @@
 import { appCopy } from '../../copy/index.ts';
 import type { ProseSection } from './ProsePage.tsx';
 
-// ours: the Terms of Service (spec §1: its content is not shown), for a
+// ours: the Terms of Service (its content is our own: docs/product.md#overview), for a
 // testnet demonstration.
 export const termsCopy = {
   title: appCopy.menu.terms,

@@ -1,6 +1,6 @@
 import { appCopy } from '../../copy/index.ts';
 
-// ours: the DEX Trading page (spec §1: its content is not shown). It shows the
+// ours: the DEX Trading page (its content is our own: docs/product.md#overview). It shows the
 // account's context as it is and says plainly that there is no trading here.
 export const tradingCopy = {
   title: appCopy.tabs.trading,

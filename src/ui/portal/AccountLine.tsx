@@ -1,14 +1,18 @@
 import styled from 'styled-components';
 import { portalCopy } from '../../copy/index.ts';
 import { displayName } from '../../machines/display-name.ts';
-import { usePortalSelector } from '../portal-context.tsx';
+import { usePortalSelector, useProfile } from '../portal-context.tsx';
 import { UserIcon } from './icons.tsx';
 
-// Spec §2 wallet panel point 1: the display name, with the profile's avatar
+// The account line (docs/product.md#wallet-panel): the display name, with the profile's avatar
 // when it has one, else a placeholder icon.
 export function AccountLine() {
-  const name = usePortalSelector((snapshot) => displayName(snapshot.context.profile, snapshot.context.user));
-  const avatarUrl = usePortalSelector((snapshot) => snapshot.context.profile?.avatar_url ?? null);
+  const profile = useProfile();
+  const name = displayName(
+    profile,
+    usePortalSelector((snapshot) => snapshot.context.user),
+  );
+  const avatarUrl = profile?.avatar_url ?? null;
 
   return (
     <Line>

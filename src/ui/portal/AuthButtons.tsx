@@ -3,7 +3,7 @@ import { authCopy } from '../../copy/index.ts';
 import { Button } from '../common/Button.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
 
-// Spec §2: Login and Sign Up when logged out, Logout when logged in.
+// Login and Sign Up when logged out, Logout when logged in (docs/product.md#portal-screen).
 export function AuthButtons() {
   const auth = useChild('auth');
   const signedIn = usePortalSelector((snapshot) => snapshot.context.user !== null);

@@ -2,17 +2,20 @@ import styled from 'styled-components';
 import { balanceCopy, portalCopy } from '../../copy/index.ts';
 import { IconButton, Spinner } from '../common/Button.tsx';
 import { useChild, useChildSelector } from '../portal-context.tsx';
+import { balanceText } from './balance-text.ts';
 import { RefreshIcon } from './icons.tsx';
 
-// Spec §2 wallet panel point 4: the native and DDEX balances ('Loading...'
-// while loading, 'N/A' when empty, red for 'Error' and 'N/A (Config Error)')
-// and a refresh button that is disabled and spins while loading. Each value
-// has its space reserved, so nothing moves when the numbers arrive.
+// The native and DDEX balances (docs/product.md#wallet-panel; their words and
+// colour from balance-text.ts) and a refresh button that is disabled and spins
+// while loading. Each value has its space reserved, so nothing moves when the
+// numbers arrive.
 export function Balances() {
   const balances = useChild('balances');
   const loading = useChildSelector('balances', (snapshot) => snapshot.hasTag('loading'));
-  const native = useChildSelector('balances', (snapshot) => snapshot.context.nativeBalance);
-  const token = useChildSelector('balances', (snapshot) => snapshot.context.ddexBalance);
+  const nativeReading = useChildSelector('balances', (snapshot) => snapshot.context.native);
+  const tokenReading = useChildSelector('balances', (snapshot) => snapshot.context.ddex);
+  const native = balanceText(nativeReading, loading);
+  const token = balanceText(tokenReading, loading);
 
   return (
     <section aria-labelledby="balances-title">
@@ -33,24 +36,15 @@ export function Balances() {
       <List aria-busy={loading}>
         <Item>
           <dt>{balanceCopy.native}</dt>
-          <Value $alarm={isAlarm(native)}>{shown(native, loading)}</Value>
+          <Value $alarm={native.alarm}>{native.text}</Value>
         </Item>
         <Item>
           <dt>{balanceCopy.token}</dt>
-          <Value $alarm={isAlarm(token)}>{shown(token, loading)}</Value>
+          <Value $alarm={token.alarm}>{token.text}</Value>
         </Item>
       </List>
     </section>
   );
-}
-
-function shown(value: string, loading: boolean): string {
-  if (loading) return balanceCopy.loading;
-  return value === '' ? balanceCopy.empty : value;
-}
-
-function isAlarm(value: string): boolean {
-  return value === balanceCopy.error || value === balanceCopy.configError;
 }
 
 const Header = styled.div`

@@ -7,7 +7,7 @@ import { SendForm } from './SendForm.tsx';
 import { VisitorPrompt } from './VisitorPrompt.tsx';
 import { WalletPanel } from './WalletPanel.tsx';
 
-// Spec §2 "Portal screen": the heading with Login / Sign Up or Logout; with
+// The portal screen (docs/product.md#portal-screen): the heading with Login / Sign Up or Logout; with
 // neither a wallet nor a user, the visitor prompt; otherwise the wallet card,
 // and with a wallet the send form beside it.
 export function PortalScreen() {

@@ -7,8 +7,9 @@ import { Card } from '../common/Card.tsx';
 import { Field } from '../common/Field.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
 
-// Spec §2 "Send form". Uncontrolled inputs read with FormData on submit; the
-// send machine validates in §5 order (hence noValidate and no `required`).
+// The send form (docs/product.md#send-form). Uncontrolled inputs read with FormData on submit;
+// the send machine checks in its own order (docs/product.md#send-form-order), hence noValidate and
+// no `required`.
 // The private key leaves the DOM as soon as it is handed over; recipient and
 // amount stay after a refusal and go after a transfer (a new `lastHash`).
 export function SendForm() {

@@ -4,8 +4,8 @@ import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { useChild, useChildSelector } from '../portal-context.tsx';
 
-// Spec §2: with no wallet and no user, the prompt and a Connect Wallet button
-// ('Connecting Wallet...' while the wallet is discovering, reconnecting or connecting).
+// With no wallet and no user (docs/product.md#visitor-prompt), the prompt and a Connect Wallet
+// button ('Connecting Wallet...' while the wallet is discovering, reconnecting or connecting).
 export function VisitorPrompt() {
   const wallet = useChild('wallet');
   const busy = useChildSelector('wallet', (snapshot) => snapshot.hasTag('connecting'));

@@ -5,7 +5,7 @@ import { useChild } from '../portal-context.tsx';
 import { CopyIcon, DisconnectIcon } from './icons.tsx';
 import { VisuallyHidden } from '../common/VisuallyHidden.tsx';
 
-// Spec §2 wallet panel point 3: the address shortened 6 + 4 (the full one on
+// The wallet's address (docs/product.md#wallet-panel), shortened 6 + 4 (the full one on
 // hover and for screen readers), a copy button and a disconnect button.
 export function WalletAddress({ address }: { address: string }) {
   const wallet = useChild('wallet');

@@ -8,14 +8,14 @@ import { Balances } from './Balances.tsx';
 import { WalletAddress } from './WalletAddress.tsx';
 import { WebhookDemo } from './WebhookDemo.tsx';
 
-// Spec §2 "Wallet panel": the logged-in line, 'Connect Your Wallet' for a
+// The wallet panel (docs/product.md#wallet-panel): the logged-in line, 'Connect Your Wallet' for a
 // signed-in user without a wallet (once loading has finished), the connected
 // address with copy and disconnect, the two balances and the webhook demo.
 export function WalletPanel() {
   const wallet = useChild('wallet');
   const signedIn = usePortalSelector((snapshot) => snapshot.context.user !== null);
   const address = usePortalSelector((snapshot) => snapshot.context.walletAddress);
-  const loaded = usePortalSelector((snapshot) => snapshot.matches('ready'));
+  const loaded = usePortalSelector((snapshot) => snapshot.matches({ boot: 'ready' }));
   const busy = useChildSelector('wallet', (snapshot) => snapshot.hasTag('connecting'));
 
   return (

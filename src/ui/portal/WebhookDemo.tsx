@@ -3,7 +3,7 @@ import { webhookCopy } from '../../copy/index.ts';
 import { Button } from '../common/Button.tsx';
 import { useChild, useChildSelector } from '../portal-context.tsx';
 
-// Spec §2 wallet panel point 5: the Tatum webhook demo. One operation at a
+// The Tatum webhook demo (docs/product.md#webhook-demo). One operation at a
 // time: the buttons are disabled until the webhooks machine is idle again.
 export function WebhookDemo() {
   const webhooks = useChild('webhooks');

@@ -2,8 +2,8 @@ import styled from 'styled-components';
 import { footerCopy } from '../../copy/index.ts';
 import { useSettings } from '../settings-context.tsx';
 
-// Spec §1: the demonstration notice, the contact address and the product
-// site, both from the configuration.
+// The footer (docs/product.md#footer): the demonstration notice, the contact address
+// and the product site, both from the configuration.
 export function Footer() {
   const { contactEmail, productSite } = useSettings();
   return (

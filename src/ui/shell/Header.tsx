@@ -12,7 +12,7 @@ import { UserMenuButton } from './UserMenuButton.tsx';
 const UserMenu = lazy(() => import('./UserMenu.tsx'));
 
 // The top of every page: the brand, the tab bar and the top-right area
-// (spec §2): the theme toggle always, the notifications and the user menu only
+// (docs/product.md#header): the theme toggle always, the notifications and the user menu only
 // for a signed-in user. On a phone the tab bar takes a row of its own.
 export function Header() {
   const signedIn = usePortalSelector((snapshot) => snapshot.context.user !== null);

@@ -1,14 +1,14 @@
 import styled from 'styled-components';
 import { shellCopy } from '../../copy/index.ts';
-import { useChild, usePortalSelector } from '../portal-context.tsx';
+import { useChild, useSessionSelector } from '../portal-context.tsx';
 import { BellIcon } from './icons.tsx';
 import { HeaderIconButton } from './HeaderIconButton.tsx';
 
 // Opens the notifications dialog (which marks them read). The dot shows only
-// while something is unread (spec §4); the count is in the button's name.
+// while something is unread (docs/product.md#notifications); the count is in the button's name.
 export function NotificationsButton() {
   const dialogs = useChild('dialogs');
-  const unread = usePortalSelector((snapshot) => snapshot.context.unread);
+  const unread = useSessionSelector('notifications', (snapshot) => snapshot.context.unreadCount, 0);
   const label = shellCopy.notifications(unread);
   return (
     <HeaderIconButton

@@ -2,7 +2,7 @@ import styled from 'styled-components';
 import { appCopy, shellCopy } from '../../copy/index.ts';
 import { useChild, useChildSelector } from '../portal-context.tsx';
 
-// The three tabs of spec §2. The current one carries aria-current and the
+// The three tabs of docs/product.md#tabs-and-pages. The current one carries aria-current and the
 // accent underline; the pages reached from the user menu (FAQ, Privacy,
 // Terms) highlight none. On a narrow phone the row scrolls sideways.
 

@@ -3,7 +3,7 @@ import { useChild, useChildSelector } from '../portal-context.tsx';
 import { HeaderIconButton } from './HeaderIconButton.tsx';
 import { MoonIcon, SunIcon } from './icons.tsx';
 
-// Always visible (spec §2). Its name says what pressing it does, and so does
+// Always visible (docs/product.md#header). Its name says what pressing it does, and so does
 // its icon; the theme machine stores the choice.
 export function ThemeToggle() {
   const theme = useChild('theme');

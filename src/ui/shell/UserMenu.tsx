@@ -2,19 +2,19 @@ import * as Popover from '@radix-ui/react-popover';
 import styled from 'styled-components';
 import { shellCopy } from '../../copy/index.ts';
 import { displayName } from '../../machines/display-name.ts';
-import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
+import { useChild, useChildSelector, usePortalSelector, useProfile } from '../portal-context.tsx';
 import { UserMenuButton } from './UserMenuButton.tsx';
 import { UserMenuItems } from './UserMenuItems.tsx';
 
-// The signed-in user's dropdown (spec §2), on Radix Popover: Escape and a
+// The signed-in user's dropdown (docs/product.md#header), on Radix Popover: Escape and a
 // click outside close it, focus moves into it and back. Whether it is open is
-// the dialogs machine's `menuOpen` (spec §4 "User menu: open or closed").
+// the dialogs machine's `menuOpen` (docs/product.md#menu-and-dialogs).
 // A lazy chunk: the header shows the bare UserMenuButton until it arrives.
 export default function UserMenu() {
   const dialogs = useChild('dialogs');
   const open = useChildSelector('dialogs', (snapshot) => snapshot.context.menuOpen);
   const user = usePortalSelector((snapshot) => snapshot.context.user);
-  const profile = usePortalSelector((snapshot) => snapshot.context.profile);
+  const profile = useProfile();
   const name = displayName(profile, user);
   return (
     <Popover.Root open={open} onOpenChange={(next) => dialogs.send({ type: 'menu.setOpen', open: next })}>

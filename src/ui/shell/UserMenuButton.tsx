@@ -2,7 +2,7 @@ import type { ComponentPropsWithRef } from 'react';
 import styled from 'styled-components';
 import { shellCopy } from '../../copy/index.ts';
 import { displayName } from '../../machines/display-name.ts';
-import { usePortalSelector } from '../portal-context.tsx';
+import { usePortalSelector, useProfile } from '../portal-context.tsx';
 import { ChevronDownIcon, UserIcon } from './icons.tsx';
 
 // The user menu's trigger: avatar, name, chevron. It has no Radix in it, so
@@ -10,7 +10,7 @@ import { ChevronDownIcon, UserIcon } from './icons.tsx';
 // in; Radix's Popover wraps it once its chunk has arrived.
 export function UserMenuButton(props: ComponentPropsWithRef<'button'>) {
   const user = usePortalSelector((snapshot) => snapshot.context.user);
-  const profile = usePortalSelector((snapshot) => snapshot.context.profile);
+  const profile = useProfile();
   const name = displayName(profile, user);
   const avatar = profile?.avatar_url ?? null;
   return (

@@ -4,7 +4,7 @@ import type { DialogName } from '../../machines/dialogs.machine.ts';
 import { useChild } from '../portal-context.tsx';
 import { UserMenuItem as Item } from './UserMenuItem.tsx';
 
-// The entries of the user menu, in spec §2's order and in four groups: the
+// The entries of the user menu, in the order of docs/product.md#header and in four groups: the
 // dialogs, the pages, the placeholders (API Keys and Security are Soon, About
 // is disabled) and Log out in red.
 

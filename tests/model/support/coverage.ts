@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getStateNodes as getActiveStateNodes, isMachineSnapshot } from 'xstate';
 import type {
   AnyMachineSnapshot,
   AnyStateMachine,
@@ -44,9 +45,20 @@ export function allTransitionKeys(machine: AnyStateMachine): string[] {
   ]);
 }
 
+/**
+ * The state nodes a snapshot is in, read from its state value, in document order; the root is
+ * left out (it is always in).
+ */
+export function activeStateNodes(snapshot: AnyMachineSnapshot): AnyStateNode[] {
+  const { root } = snapshot.machine;
+  // XState's walk repeats the root and the parents of parallel regions.
+  return [...new Set(getActiveStateNodes(root, snapshot.value))]
+    .filter((node) => node !== root)
+    .sort((a, b) => a.order - b.order);
+}
+
 export function activeStateIds(snapshot: AnyMachineSnapshot): string[] {
-  const rootId = snapshot.machine.root.id;
-  return snapshot._nodes.map((node) => node.id).filter((id) => id !== rootId);
+  return activeStateNodes(snapshot).map((node) => node.id);
 }
 
 /**
@@ -61,7 +73,8 @@ export function microstepCoverage(event: InspectedMicrostepEvent): {
   const snapshot = event.snapshot as AnyMachineSnapshot;
   const rootId = snapshot.machine.root.id;
   const states = new Set(activeStateIds(snapshot));
-  for (const transition of event._transitions) {
+  const taken = transitionsTaken(event);
+  for (const transition of taken) {
     for (
       let node: AnyStateNode | undefined = transition.source;
       node && node.id !== rootId;
@@ -70,7 +83,16 @@ export function microstepCoverage(event: InspectedMicrostepEvent): {
       states.add(node.id);
     }
   }
-  return { states: [...states], transitions: event._transitions.map(transitionKey) };
+  return { states: [...states], transitions: taken.map(transitionKey) };
+}
+
+/**
+ * The transitions a microstep took. XState 5 reports them only on this field of its exported
+ * `InspectedMicrostepEvent` type; recomputing them from the snapshots would mean evaluating
+ * `always` guards, for which it has no public function.
+ */
+function transitionsTaken(event: InspectedMicrostepEvent): readonly AnyTransitionDefinition[] {
+  return event._transitions;
 }
 
 /** Collects what a machine's actors did, across all the paths of one test file. */
@@ -91,8 +113,8 @@ export class CoverageRecorder {
   };
 
   private addSnapshot(snapshot: unknown): void {
-    if (snapshot && typeof snapshot === 'object' && '_nodes' in snapshot) {
-      for (const id of activeStateIds(snapshot as AnyMachineSnapshot)) this.states.add(id);
+    if (isMachineSnapshot(snapshot)) {
+      for (const id of activeStateIds(snapshot)) this.states.add(id);
     }
   }
 }

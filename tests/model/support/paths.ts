@@ -2,7 +2,7 @@ import { createEmptyActor } from 'xstate';
 import type { ActorScope, AnyMachineSnapshot, AnyStateMachine, EventObject, InspectionEvent } from 'xstate';
 import { TestModel } from 'xstate/graph';
 import type { AdjacencyMap, StatePath, Step } from 'xstate/graph';
-import { activeStateIds, microstepCoverage } from './coverage.ts';
+import { activeStateIds, activeStateNodes, microstepCoverage } from './coverage.ts';
 
 // Path generation. xstate/graph's shortest paths reach every *snapshot* once,
 // but a snapshot usually has several ways out, so they miss transitions. On
@@ -46,11 +46,27 @@ function matchesDescriptor(type: string, descriptor: string): boolean {
   return descriptor.endsWith('.*') && type.startsWith(descriptor.slice(0, -1));
 }
 
+/**
+ * `xstate.done.state.<id>`: XState raises it itself, in the same macrostep, once every region of a
+ * parallel state (or the child of a compound one) is final; it is never sent from outside, and
+ * sending it would fake a completion the chart has not reached. The graph reaches `onDone` through
+ * the step that enters the last final state, which also covers the `onDone` transition.
+ */
+function raisedInternally(descriptor: string): boolean {
+  return descriptor.startsWith('xstate.done.state.');
+}
+
 /** The events a snapshot can take: its own event types, with the given payloads or a bare `{ type }`. */
 function eventsFor(events: PathOptions['events']) {
+  const raised = Object.keys(events).filter(raisedInternally);
+  if (raised.length > 0)
+    throw new Error(
+      `events lists ${raised.join(', ')}: XState raises these once the final states are reached; remove them`,
+    );
   const supplied = Object.values(events).flat();
   return (snapshot: Snapshot): EventObject[] => {
-    const descriptors = [...new Set(snapshot._nodes.flatMap((node) => node.ownEvents))];
+    const own = [snapshot.machine.root, ...activeStateNodes(snapshot)].flatMap((node) => node.ownEvents);
+    const descriptors = [...new Set(own)].filter((descriptor) => !raisedInternally(descriptor));
     return descriptors.flatMap((descriptor) => {
       if (descriptor.includes('*'))
         return supplied.filter((event) => matchesDescriptor(event.type, descriptor));
@@ -59,10 +75,13 @@ function eventsFor(events: PathOptions['events']) {
   };
 }
 
-/** The actor scope xstate/graph uses for its pure traversal, plus an inspector to see the transitions taken. */
-function inspectingScope(onEvent: (event: InspectionEvent) => void): ActorScope<Snapshot, EventObject> {
+/**
+ * An actor scope like the one xstate/graph uses for its pure traversal (nothing runs), on a system of
+ * its own, with an optional inspector to see the transitions taken.
+ */
+function pureScope(onEvent?: (event: InspectionEvent) => void): ActorScope<Snapshot, EventObject> {
   const empty = createEmptyActor();
-  empty.system.inspect(onEvent);
+  if (onEvent) empty.system.inspect(onEvent);
   return {
     self: empty,
     logger: () => {},
@@ -79,7 +98,7 @@ function inspectingScope(onEvent: (event: InspectionEvent) => void): ActorScope<
 /** What taking `event` in `snapshot` covers: the transitions (incl. eventless follow-ups) and the states entered. */
 function coverageOfEdge(machine: AnyStateMachine, snapshot: Snapshot, event: EventObject): string[] {
   const keys: string[] = [];
-  const scope = inspectingScope((inspection) => {
+  const scope = pureScope((inspection) => {
     if (inspection.type !== '@xstate.microstep') return;
     const { states, transitions } = microstepCoverage(inspection);
     keys.push(...transitions, ...states.map((id) => `state ${id}`));
@@ -101,8 +120,29 @@ function withoutPrefixes(paths: ModelPath[]): ModelPath[] {
   });
 }
 
+function isIn(snapshot: Snapshot, id: string): boolean {
+  return id === snapshot.machine.root.id || activeStateIds(snapshot).includes(id);
+}
+
+/**
+ * The machine as the graph explores it: every step on a system of its own. xstate/graph keeps one
+ * system for the whole traversal, and a system refuses a second actor with the same `systemId`, so
+ * a child invoked with a system id in a state that several branches enter (the root's
+ * session-scoped children) would stop the exploration at the second branch.
+ */
+function explorable(machine: AnyStateMachine): AnyStateMachine {
+  return Object.create(machine, {
+    transition: {
+      value: (snapshot: Snapshot, event: EventObject) => machine.transition(snapshot, event, pureScope()),
+    },
+    getInitialSnapshot: {
+      value: (_scope: unknown, input: unknown) => machine.getInitialSnapshot(pureScope(), input),
+    },
+  }) as AnyStateMachine;
+}
+
 export function createModel(machine: AnyStateMachine, options: PathOptions) {
-  return new TestModel<Snapshot, EventObject, unknown>(machine, {
+  return new TestModel<Snapshot, EventObject, unknown>(explorable(machine), {
     events: eventsFor(options.events),
     serializeState: (snapshot) => options.serializeState(snapshot),
     serializeEvent: (event) => stableJson(event),
@@ -110,8 +150,7 @@ export function createModel(machine: AnyStateMachine, options: PathOptions) {
     limit: options.limit,
     // Which `states` assertions run on a step: '*' always, others as `snapshot.matches` (or `#id`).
     stateMatcher: (snapshot, key) =>
-      key === '*' ||
-      (key.startsWith('#') ? snapshot._nodes.some((node) => `#${node.id}` === key) : snapshot.matches(key)),
+      key === '*' || (key.startsWith('#') ? isIn(snapshot, key.slice(1)) : snapshot.matches(key)),
   });
 }
 

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
-import type { EventObject } from 'xstate';
 import { authCopy } from '../../../src/copy/index.ts';
-import { authMachine, type AuthEvent, type SignUpInput } from '../../../src/machines/auth.machine.ts';
+import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../../../src/domain/auth.ts';
+import { authMachine, type AuthEvent, type AuthFact } from '../../../src/machines/auth.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import type {
-  AuthChange,
-  AuthUser,
-  Credentials,
-  SignUpResult,
-} from '../../../src/services/supabase/types.ts';
 
-const REDIRECT = 'http://127.0.0.1:5173';
 const ada: AuthUser = {
   id: '11111111-aaaa-4aaa-8aaa-111111111111',
   email: 'ada@example.com',
@@ -36,7 +29,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function start({ clientAvailable = true } = {}) {
   const toasts: ToastRequest[] = [];
-  const reports: EventObject[] = [];
+  const reports: AuthFact[] = [];
   const sessions: Deferred<AuthUser | null>[] = [];
   const signIns: Deferred<AuthUser>[] = [];
   const signUps: Deferred<SignUpResult>[] = [];
@@ -50,7 +43,7 @@ function start({ clientAvailable = true } = {}) {
     actors: {
       getSession: deferredActor<AuthUser | null, unknown>(sessions),
       signIn: deferredActor<AuthUser, Credentials>(signIns),
-      signUp: deferredActor<SignUpResult, SignUpInput>(signUps),
+      signUp: deferredActor<SignUpResult, Credentials>(signUps),
       signOut: deferredActor<unknown, unknown>(signOuts),
       authChanges: fromCallback(({ sendBack }) => {
         stream.subscribed += 1;
@@ -59,7 +52,7 @@ function start({ clientAvailable = true } = {}) {
       }),
     },
   });
-  const actor = createActor(machine, { input: { clientAvailable, emailRedirectTo: REDIRECT } }).start();
+  const actor = createActor(machine, { input: { clientAvailable } }).start();
   const send = (event: AuthEvent) => actor.send(event);
   const snapshot = () => actor.getSnapshot();
   const matches = (path: string) => snapshot().matches(toValue(path));
@@ -370,14 +363,10 @@ describe('auth machine: signup', () => {
     return t;
   }
 
-  it('signs up with the redirect for the confirmation link', async () => {
+  it('signs up with the submitted credentials', async () => {
     const t = await submitting();
     expect(t.matches('modal.signup.submitting')).toBe(true);
-    expect(t.signUps[0]?.input).toEqual({
-      email: 'ada@example.com',
-      password: 'hunter22',
-      emailRedirectTo: REDIRECT,
-    });
+    expect(t.signUps[0]?.input).toEqual({ email: 'ada@example.com', password: 'hunter22' });
     t.send({ type: 'auth.close' });
     expect(t.matches('modal.signup.submitting')).toBe(true);
   });

@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { balanceCopy, dataProviderCopy } from '../../../src/copy/index.ts';
-import { balancesMachine } from '../../../src/machines/balances.machine.ts';
+import { balancesMachine, type BalanceReading } from '../../../src/machines/balances.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { TatumServiceError } from '../../../src/services/tatum/types.ts';
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const BOB = '0xb0b0000000000000000000000000000000000b0b';
 const SEPOLIA = 11155111;
+const NONE: BalanceReading = { status: 'none' };
+const FAILED: BalanceReading = { status: 'failed' };
+const NOT_CONFIGURED: BalanceReading = { status: 'notConfigured' };
+const loaded = (value: string): BalanceReading => ({ status: 'loaded', value });
 
 type Deferred<T> = { input: unknown; resolve: (value: T) => void; reject: (error: unknown) => void };
 
@@ -61,10 +64,10 @@ const fetchErrorToast = (description: string): ToastRequest => ({
 });
 
 describe('balances machine', () => {
-  it('starts idle with empty values (the panel shows N/A)', () => {
+  it('starts idle with no readings (the panel shows N/A)', () => {
     const b = start();
     expect(b.snapshot().value).toBe('idle');
-    expect(b.snapshot().context).toMatchObject({ address: null, nativeBalance: '', ddexBalance: '' });
+    expect(b.snapshot().context).toEqual({ tokenConfigured: true, address: null, native: NONE, ddex: NONE });
     expect(b.snapshot().hasTag('loading')).toBe(false);
   });
 
@@ -89,46 +92,42 @@ describe('balances machine', () => {
     await settle();
     expect(b.snapshot().value).toBe('loaded');
     expect(b.snapshot().hasTag('loading')).toBe(false);
+    // The decimal text as the services return it; the view chooses the words around it.
     expect(b.snapshot().context).toMatchObject({
       address: ALICE,
-      nativeBalance: '0.75',
-      ddexBalance: '12.5',
+      native: loaded('0.75'),
+      ddex: loaded('12.5'),
     });
     expect(b.toasts).toEqual([]);
   });
 
-  it('without a token contract: "N/A (Config Error)" and no token fetch', async () => {
+  it('without a token contract: DDEX not configured and no token fetch', async () => {
     const b = start({ tokenConfigured: false });
     b.connect();
     expect(b.tokens).toHaveLength(0);
-    expect(b.snapshot().context.ddexBalance).toBe(balanceCopy.configError);
+    expect(b.snapshot().context.ddex).toEqual(NOT_CONFIGURED);
     last(b.natives).resolve({ balance: '1', asset: 'ETH' });
     await settle();
     expect(b.snapshot().value).toBe('loaded');
-    expect(b.snapshot().context).toMatchObject({ nativeBalance: '1', ddexBalance: balanceCopy.configError });
+    expect(b.snapshot().context).toMatchObject({ native: loaded('1'), ddex: NOT_CONFIGURED });
   });
 
-  it('a failed native fetch: both values "Error" and "Balance Fetch Error" with its message', async () => {
+  it('a failed native fetch: both balances failed and "Balance Fetch Error" with its message', async () => {
     const b = start();
     b.connect();
-    last(b.natives).reject(
-      new TatumServiceError('getNativeBalance', dataProviderCopy.balanceUnknownError, null),
-    );
+    last(b.natives).reject(new Error('The data provider could not be reached.'));
     await settle();
     expect(b.snapshot().value).toBe('failed');
-    expect(b.snapshot().context).toMatchObject({
-      nativeBalance: balanceCopy.error,
-      ddexBalance: balanceCopy.error,
-    });
-    expect(b.toasts).toEqual([fetchErrorToast(dataProviderCopy.balanceUnknownError)]);
-    // The token answer that comes after is ignored: one toast, values stay 'Error'.
+    expect(b.snapshot().context).toMatchObject({ native: FAILED, ddex: FAILED });
+    expect(b.toasts).toEqual([fetchErrorToast('The data provider could not be reached.')]);
+    // The token answer that comes after is ignored: one toast, both stay failed.
     last(b.tokens).resolve({ formatted: '3' });
     await settle();
-    expect(b.snapshot().context.ddexBalance).toBe(balanceCopy.error);
+    expect(b.snapshot().context.ddex).toEqual(FAILED);
     expect(b.toasts).toHaveLength(1);
   });
 
-  it('a failed token fetch after the native one arrived: both values "Error"', async () => {
+  it('a failed token fetch after the native one arrived: both balances failed', async () => {
     const b = start();
     b.connect();
     last(b.natives).resolve({ balance: '0.75', asset: 'ETH' });
@@ -136,10 +135,7 @@ describe('balances machine', () => {
     last(b.tokens).reject(new Error('The blockchain node could not be reached.'));
     await settle();
     expect(b.snapshot().value).toBe('failed');
-    expect(b.snapshot().context).toMatchObject({
-      nativeBalance: balanceCopy.error,
-      ddexBalance: balanceCopy.error,
-    });
+    expect(b.snapshot().context).toMatchObject({ native: FAILED, ddex: FAILED });
     expect(b.toasts).toEqual([fetchErrorToast('The blockchain node could not be reached.')]);
   });
 
@@ -151,15 +147,12 @@ describe('balances machine', () => {
     expect(b.toasts).toEqual([fetchErrorToast(dataProviderCopy.balanceUnknownError)]);
   });
 
-  it('without a token contract a failure keeps "N/A (Config Error)" for the token', async () => {
+  it('without a token contract a failure keeps the token not configured', async () => {
     const b = start({ tokenConfigured: false });
     b.connect();
     last(b.natives).reject(new Error('down'));
     await settle();
-    expect(b.snapshot().context).toMatchObject({
-      nativeBalance: balanceCopy.error,
-      ddexBalance: balanceCopy.configError,
-    });
+    expect(b.snapshot().context).toMatchObject({ native: FAILED, ddex: NOT_CONFIGURED });
   });
 
   it('ignores refresh while loading (the button is disabled)', () => {
@@ -183,7 +176,8 @@ describe('balances machine', () => {
     b.actor.send({ type: 'balances.refresh' });
     expect(b.snapshot().hasTag('loading')).toBe(true);
     await b.answer('3', '4');
-    expect(b.snapshot().context).toMatchObject({ nativeBalance: '3', ddexBalance: '4' });
+    expect(b.snapshot().value).toBe('loaded');
+    expect(b.snapshot().context).toMatchObject({ native: loaded('3'), ddex: loaded('4') });
   });
 
   it('an account or chain change reloads for the new wallet state', async () => {
@@ -209,16 +203,16 @@ describe('balances machine', () => {
     expect(b.toasts).toEqual([]);
     expect(b.snapshot().hasTag('loading')).toBe(true);
     await b.answer('5', '6');
-    expect(b.snapshot().context).toMatchObject({ address: BOB, nativeBalance: '5', ddexBalance: '6' });
+    expect(b.snapshot().context).toMatchObject({ address: BOB, native: loaded('5'), ddex: loaded('6') });
   });
 
-  it('a disconnect clears the values (N/A) and a refresh then asks for a wallet', async () => {
+  it('a disconnect clears the readings (N/A) and a refresh then asks for a wallet', async () => {
     const b = start();
     b.connect();
     await b.answer('1', '2');
     b.connect(null);
     expect(b.snapshot().value).toBe('idle');
-    expect(b.snapshot().context).toMatchObject({ address: null, nativeBalance: '', ddexBalance: '' });
+    expect(b.snapshot().context).toMatchObject({ address: null, native: NONE, ddex: NONE });
     b.actor.send({ type: 'balances.refresh' });
     expect(b.toasts).toEqual([{ ...balanceCopy.walletNotConnected, variant: 'destructive' }]);
   });
@@ -229,6 +223,6 @@ describe('balances machine', () => {
     b.connect(null);
     await b.answer('1', '2');
     expect(b.snapshot().value).toBe('idle');
-    expect(b.snapshot().context).toMatchObject({ nativeBalance: '', ddexBalance: '' });
+    expect(b.snapshot().context).toMatchObject({ native: NONE, ddex: NONE });
   });
 });

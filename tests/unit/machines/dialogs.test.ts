@@ -1,10 +1,11 @@
-import { createActor, type EventObject } from 'xstate';
+import { createActor } from 'xstate';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { dialogsMachine } from '../../../src/machines/dialogs.machine.ts';
+import type { DialogsFact } from '../../../src/machines/dialogs.machine.ts';
 
 // One dialog at a time, the user menu's open state, and the facts the root
 // routes (notifications marked read, history loaded, profile edits dropped).
-let reports: EventObject[];
+let reports: DialogsFact[];
 const start = () =>
   createActor(
     dialogsMachine.provide({ actions: { report: (_, params) => void reports.push(params) } }),

@@ -4,7 +4,7 @@ import { defaultUsername, displayName } from '../../../src/machines/display-name
 
 const id = '0123456789abcdef-0000-4000-8000-000000000000';
 
-describe('displayName (spec §1)', () => {
+describe('displayName (docs/product.md#display-name)', () => {
   it('is the profile username first', () => {
     expect(displayName({ username: 'satoshi' }, { email: 'ada@example.com' })).toBe('satoshi');
   });
@@ -22,7 +22,7 @@ describe('displayName (spec §1)', () => {
   });
 });
 
-describe('defaultUsername (spec §3)', () => {
+describe('defaultUsername (docs/product.md#tables)', () => {
   it('is the part of the email before the at-sign', () => {
     expect(defaultUsername({ id, email: 'ada@example.com' })).toBe('ada');
   });

@@ -8,7 +8,8 @@ import {
   type NotificationFeedEvent,
 } from '../../../src/machines/notifications.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import type { AuthUser, NotificationRow } from '../../../src/services/supabase/types.ts';
+import type { AuthUser } from '../../../src/domain/auth.ts';
+import type { NotificationRow } from '../../../src/domain/notifications.ts';
 
 const alice: AuthUser = { id: 'alice', email: 'alice@example.com', emailConfirmedAt: null, metadata: {} };
 const bob: AuthUser = { id: 'bob', email: 'bob@example.com', emailConfirmedAt: null, metadata: {} };
@@ -39,9 +40,9 @@ function deferred<O, I>(calls: Deferred<I, O>[]) {
 
 type Feed = { userId: string; send: (event: NotificationFeedEvent) => void; stopped: boolean };
 
-function setup(options: { feedThrows?: boolean } = {}) {
+/** Starts the machine as the root does when a session begins: with its user. */
+function setup(options: { feedThrows?: boolean; user?: AuthUser } = {}) {
   const toasts: ToastRequest[] = [];
-  const reports: EventObject[] = [];
   const lists: Deferred<{ userId: string }, NotificationRow[]>[] = [];
   const marks: Deferred<{ ids: string[] }, unknown>[] = [];
   const clears: Deferred<{ userId: string }, unknown>[] = [];
@@ -50,7 +51,6 @@ function setup(options: { feedThrows?: boolean } = {}) {
   const machine = notificationsMachine.provide({
     actions: {
       showToast: (_, params) => void toasts.push(params),
-      report: (_, params) => void reports.push(params),
     },
     actors: {
       listNotifications: deferred<NotificationRow[], { userId: string }>(lists),
@@ -66,7 +66,13 @@ function setup(options: { feedThrows?: boolean } = {}) {
       }),
     },
   });
-  const actor = createActor(machine, { clock }).start();
+  const actor = createActor(machine, { input: { user: options.user ?? alice }, clock });
+  // What the header's dot shows: the count each time a snapshot brings a new one.
+  const unreadCounts: number[] = [];
+  actor.subscribe(({ context }) => {
+    if (context.unreadCount !== (unreadCounts.at(-1) ?? 0)) unreadCounts.push(context.unreadCount);
+  });
+  actor.start();
   const lastFeed = () => {
     const feed = feeds.at(-1);
     if (!feed) throw new Error('no feed was started');
@@ -74,12 +80,11 @@ function setup(options: { feedThrows?: boolean } = {}) {
   };
   const status = (value: FeedStatus) => lastFeed().send({ type: 'notifications.feedStatus', status: value });
   const context = () => actor.getSnapshot().context;
-  const unreadReports = () => reports.map((event) => (event as EventObject & { count: number }).count);
   return {
     actor,
     clock,
     toasts,
-    reports,
+    unreadCounts,
     lists,
     marks,
     clears,
@@ -87,7 +92,6 @@ function setup(options: { feedThrows?: boolean } = {}) {
     lastFeed,
     status,
     context,
-    unreadReports,
   };
 }
 
@@ -95,38 +99,37 @@ type Harness = ReturnType<typeof setup>;
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** Signs in, brings the feed up (which starts the one fetch) and answers that fetch with `rows`. */
+/** Brings the feed up (which starts the one fetch) and answers that fetch with `rows`. */
 async function signedInWith(h: Harness, rows: NotificationRow[]) {
-  h.actor.send({ type: 'session.started', user: alice });
   h.status('SUBSCRIBED');
   h.lists.at(-1)?.resolve(rows);
   await settle();
 }
 
 describe('notifications machine: list', () => {
-  it('is idle and fetches nothing while signed out', () => {
+  it('subscribes for its user and fetches their rows once, when the feed is up', async () => {
     const h = setup();
-    h.actor.send({ type: 'notifications.open' });
-    h.actor.send({ type: 'notifications.clearAll' });
-    expect(h.actor.getSnapshot().value).toBe('idle');
-    expect([h.lists.length, h.marks.length, h.clears.length, h.feeds.length]).toEqual([0, 0, 0, 0]);
-  });
-
-  it('subscribes on sign-in and fetches the user’s rows once, when the feed is up', async () => {
-    const h = setup();
-    h.actor.send({ type: 'session.started', user: alice });
     expect(h.feeds.map((feed) => feed.userId)).toEqual(['alice']);
     expect(h.lists).toHaveLength(0);
     h.status('SUBSCRIBED');
     expect(h.lists.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
-    expect(h.actor.getSnapshot().matches({ signedIn: { list: 'loading' } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ list: 'loading' })).toBe(true);
 
     h.lists[0]?.resolve([note('n2'), note('n1', true)]);
     await settle();
-    expect(h.actor.getSnapshot().matches({ signedIn: { list: 'ready' } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ list: 'ready' })).toBe(true);
     expect(h.context().notifications.map((row) => row.id)).toEqual(['n2', 'n1']);
     expect(h.context().unreadCount).toBe(1);
-    expect(h.reports).toEqual([{ type: 'notifications.unread', count: 1 }]);
+    expect(h.unreadCounts).toEqual([1]);
+  });
+
+  it('subscribes, fetches and clears for the user it was started with', async () => {
+    const h = setup({ user: bob });
+    expect(h.feeds.map((feed) => feed.userId)).toEqual(['bob']);
+    await signedInWith(h, [note('n1')]);
+    h.actor.send({ type: 'notifications.clearAll' });
+    expect(h.lists.map((call) => call.input)).toEqual([{ userId: 'bob' }]);
+    expect(h.clears.map((call) => call.input)).toEqual([{ userId: 'bob' }]);
   });
 
   it('shows a failed fetch with its message and keeps the rows it had', async () => {
@@ -139,24 +142,28 @@ describe('notifications machine: list', () => {
       { title: notificationCopy.fetchError, description: 'JWT expired', variant: 'destructive' },
     ]);
     expect(h.context().notifications.map((row) => row.id)).toEqual(['n1']);
-    expect(h.actor.getSnapshot().matches({ signedIn: { list: 'ready' } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ list: 'ready' })).toBe(true);
   });
 
-  it('reports the unread count only when it changes', async () => {
+  it('keeps the unread count in step with every answer', async () => {
     const h = setup();
     await signedInWith(h, [note('n1'), note('n2')]);
     h.actor.send({ type: 'notifications.refresh' });
     h.lists.at(-1)?.resolve([note('n1'), note('n2')]);
     await settle();
-    expect(h.unreadReports()).toEqual([2]);
+    expect(h.unreadCounts).toEqual([2]);
     h.actor.send({ type: 'notifications.refresh' });
     h.lists.at(-1)?.resolve([note('n3'), note('n1'), note('n2', true)]);
     await settle();
-    expect(h.unreadReports()).toEqual([2]);
+    expect(h.unreadCounts).toEqual([2]);
+    h.actor.send({ type: 'notifications.refresh' });
+    h.lists.at(-1)?.resolve([note('n4'), note('n3'), note('n1'), note('n2', true)]);
+    await settle();
+    expect(h.unreadCounts).toEqual([2, 3]);
     h.actor.send({ type: 'notifications.refresh' });
     h.lists.at(-1)?.resolve([]);
     await settle();
-    expect(h.unreadReports()).toEqual([2, 0]);
+    expect(h.unreadCounts).toEqual([2, 3, 0]);
   });
 });
 
@@ -177,12 +184,11 @@ describe('notifications machine: live feed', () => {
     h.lists.at(-1)?.resolve([row]);
     await settle();
     expect(h.context().unreadCount).toBe(1);
-    expect(h.unreadReports()).toEqual([1]);
+    expect(h.unreadCounts).toEqual([1]);
   });
 
   it('falls back to the generic title when the new row has none', () => {
     const h = setup();
-    h.actor.send({ type: 'session.started', user: alice });
     h.lastFeed().send({
       type: 'notifications.changed',
       eventType: 'INSERT',
@@ -205,7 +211,6 @@ describe('notifications machine: live feed', () => {
 
   it('lets only the newest of overlapping fetches land', async () => {
     const h = setup();
-    h.actor.send({ type: 'session.started', user: alice });
     h.status('SUBSCRIBED');
     h.lastFeed().send({ type: 'notifications.changed', eventType: 'UPDATE', row: note('n1', true) });
     expect(h.lists).toHaveLength(2);
@@ -217,12 +222,10 @@ describe('notifications machine: live feed', () => {
 
   it('fetches without the feed when it fails or stays silent, so the list never waits long', async () => {
     const failing = setup();
-    failing.actor.send({ type: 'session.started', user: alice });
     failing.status('CHANNEL_ERROR');
     expect(failing.lists).toHaveLength(1);
 
     const silent = setup();
-    silent.actor.send({ type: 'session.started', user: alice });
     silent.clock.increment(4999);
     expect(silent.lists).toHaveLength(0);
     silent.clock.increment(1);
@@ -238,11 +241,9 @@ describe('notifications machine: live feed', () => {
     expect(h.lists).toHaveLength(1);
     h.status('CHANNEL_ERROR');
     h.clock.increment(1000);
-    expect(h.actor.getSnapshot().matches({ signedIn: { feed: { subscribing: 'joining' } } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ feed: { subscribing: 'joining' } })).toBe(true);
     h.status('SUBSCRIBED');
-    expect(
-      h.actor.getSnapshot().matches({ signedIn: { feed: { subscribing: 'live' }, list: 'loading' } }),
-    ).toBe(true);
+    expect(h.actor.getSnapshot().matches({ feed: { subscribing: 'live' }, list: 'loading' })).toBe(true);
     expect(h.lists).toHaveLength(2);
   });
 
@@ -261,6 +262,7 @@ describe('notifications machine: live feed', () => {
       const started = h.feeds.length;
       h.status(failure);
       expect(feed.stopped).toBe(true);
+      expect(h.actor.getSnapshot().matches({ feed: 'lost' })).toBe(true);
       h.clock.increment(ms - 1);
       expect(h.feeds.length).toBe(started);
       h.clock.increment(1);
@@ -288,12 +290,19 @@ describe('notifications machine: live feed', () => {
     expect(h.feeds.length).toBe(started + 1);
   });
 
-  it('treats a feed that fails to start like a lost one', () => {
+  it('treats a feed that fails to start like a lost one, with the same back-off', () => {
     const h = setup({ feedThrows: true });
-    h.actor.send({ type: 'session.started', user: alice });
-    expect(h.actor.getSnapshot().matches({ signedIn: { feed: 'retryIn1s' } })).toBe(true);
-    h.clock.increment(1000);
-    expect(h.actor.getSnapshot().matches({ signedIn: { feed: 'retryIn2s' } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ feed: 'lost' })).toBe(true);
+    expect(h.context().feedFailures).toBe(1);
+    h.clock.increment(999);
+    expect(h.context().feedFailures).toBe(1);
+    h.clock.increment(1);
+    expect(h.actor.getSnapshot().matches({ feed: 'lost' })).toBe(true);
+    expect(h.context().feedFailures).toBe(2);
+    h.clock.increment(1999);
+    expect(h.context().feedFailures).toBe(2);
+    h.clock.increment(1);
+    expect(h.context().feedFailures).toBe(3);
     expect(h.actor.getSnapshot().status).toBe('active');
   });
 
@@ -302,7 +311,7 @@ describe('notifications machine: live feed', () => {
     await signedInWith(h, []);
     const fetches = h.lists.length;
     h.status('SUBSCRIBED');
-    expect(h.actor.getSnapshot().matches({ signedIn: { feed: { subscribing: 'live' } } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ feed: { subscribing: 'live' } })).toBe(true);
     expect(h.feeds).toHaveLength(1);
     expect(h.lists.length).toBe(fetches + 1);
   });
@@ -314,12 +323,12 @@ describe('notifications machine: marking read', () => {
     await signedInWith(h, [note('n3'), note('n2', true), note('n1')]);
     h.actor.send({ type: 'notifications.open' });
     expect(h.context().notifications.every((row) => row.is_read)).toBe(true);
-    expect(h.unreadReports()).toEqual([2, 0]);
+    expect(h.unreadCounts).toEqual([2, 0]);
     expect(h.marks.map((call) => call.input)).toEqual([{ ids: ['n3', 'n1'] }]);
-    expect(h.actor.getSnapshot().matches({ signedIn: { reads: 'sending' } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ reads: 'sending' })).toBe(true);
     h.marks[0]?.resolve(undefined);
     await settle();
-    expect(h.actor.getSnapshot().matches({ signedIn: { reads: 'idle' } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ reads: 'idle' })).toBe(true);
     expect(h.context().sendingReads).toBeNull();
     expect(h.toasts).toEqual([]);
   });
@@ -347,7 +356,7 @@ describe('notifications machine: marking read', () => {
         .notifications.filter((row) => !row.is_read)
         .map((row) => row.id),
     ).toEqual(['n2', 'n1']);
-    expect(h.unreadReports()).toEqual([2, 0, 2]);
+    expect(h.unreadCounts).toEqual([2, 0, 2]);
     expect(h.lists.length).toBe(fetches + 1);
   });
 
@@ -357,7 +366,7 @@ describe('notifications machine: marking read', () => {
     h.actor.send({ type: 'notifications.markOne', id: 'n1' });
     expect(h.marks.map((call) => call.input)).toEqual([{ ids: ['n1'] }]);
     expect(h.context().notifications.map((row) => row.is_read)).toEqual([false, true]);
-    expect(h.unreadReports()).toEqual([2, 1]);
+    expect(h.unreadCounts).toEqual([2, 1]);
   });
 
   it('says it could not mark one row, and turns it unread again', async () => {
@@ -431,9 +440,9 @@ describe('notifications machine: clear all', () => {
     await settle();
     expect(h.context().notifications).toEqual([]);
     expect(h.toasts).toEqual([notificationCopy.cleared]);
-    expect(h.unreadReports()).toEqual([2, 0]);
+    expect(h.unreadCounts).toEqual([2, 0]);
     expect(h.lists.length).toBe(fetches + 1);
-    expect(h.actor.getSnapshot().matches({ signedIn: { clear: 'idle' } })).toBe(true);
+    expect(h.actor.getSnapshot().matches({ clear: 'idle' })).toBe(true);
   });
 
   it('keeps the rows and says so when the delete fails', async () => {
@@ -462,52 +471,21 @@ describe('notifications machine: clear all', () => {
   });
 });
 
-describe('notifications machine: session', () => {
-  it('forgets everything, stops the feed and reports no unread on sign-out', async () => {
+describe('notifications machine: end of the session', () => {
+  // The root stops this actor when the session ends; nothing it started may outlive it.
+  it('unsubscribes the feed when stopped', async () => {
     const h = setup();
     await signedInWith(h, [note('n1')]);
-    h.actor.send({ type: 'notifications.refresh' });
-    const late = h.lists.at(-1);
-    h.actor.send({ type: 'session.ended' });
-    expect(h.actor.getSnapshot().value).toBe('idle');
+    h.actor.stop();
     expect(h.lastFeed().stopped).toBe(true);
-    expect(h.context()).toEqual({
-      userId: null,
-      notifications: [],
-      unreadCount: 0,
-      queuedReads: null,
-      sendingReads: null,
-      feedFailures: 0,
-    });
-    expect(h.unreadReports()).toEqual([1, 0]);
-    late?.resolve([note('late')]);
-    await settle();
-    expect(h.context().notifications).toEqual([]);
   });
 
-  it('does not resubscribe after sign-out during a back-off wait', async () => {
+  it('does not resubscribe when stopped during a back-off wait', async () => {
     const h = setup();
     await signedInWith(h, []);
     h.status('CHANNEL_ERROR');
-    h.actor.send({ type: 'session.ended' });
+    h.actor.stop();
     h.clock.increment(10_000);
     expect(h.feeds).toHaveLength(1);
-  });
-
-  it('starts afresh for another account, and ignores a repeated start for the same one', async () => {
-    const h = setup();
-    await signedInWith(h, [note('n1')]);
-    const fetches = h.lists.length;
-    h.actor.send({ type: 'session.started', user: alice });
-    expect(h.lists.length).toBe(fetches);
-    expect(h.feeds).toHaveLength(1);
-
-    h.actor.send({ type: 'session.started', user: bob });
-    expect(h.feeds[0]?.stopped).toBe(true);
-    expect(h.lastFeed().userId).toBe('bob');
-    h.status('SUBSCRIBED');
-    expect(h.lists.at(-1)?.input).toEqual({ userId: 'bob' });
-    expect(h.context().notifications).toEqual([]);
-    expect(h.unreadReports()).toEqual([1, 0]);
   });
 });

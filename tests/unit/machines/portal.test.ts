@@ -1,16 +1,18 @@
 import { createActor } from 'xstate';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { appCopy } from '../../../src/copy/index.ts';
-import { portalMachine } from '../../../src/machines/portal.machine.ts';
+import { appCopy, transactionCopy } from '../../../src/copy/index.ts';
+import type { AuthUser } from '../../../src/domain/auth.ts';
+import { portalMachine, SESSION_CHILDREN } from '../../../src/machines/portal.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { toastDurations } from '../../../src/machines/toast.machine.ts';
-import type { AuthUser } from '../../../src/services/supabase/types.ts';
-import { PORTAL_INPUT, recordingChildren, type Delivery } from '../../support/portal-stubs.ts';
+import { PORTAL_INPUT, recordingChildren, type Delivery, type Started } from '../../support/portal-stubs.ts';
 
-// The root routes the facts its children report (README's table) and decides
-// the welcome toast. Its children are recorders here.
+// The root tells its children what the others reported (README's table),
+// starts and stops the session's children, and decides the welcome toast.
+// Its children are recorders here.
 
 const user: AuthUser = { id: 'u1', email: 'ada@example.com', emailConfirmedAt: 'now', metadata: {} };
+const bob: AuthUser = { ...user, id: 'u2', email: 'bob@example.com' };
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 let log: Delivery[];
@@ -24,7 +26,16 @@ function start() {
   return createActor(machine, { input: PORTAL_INPUT, systemId: 'portal' }).start();
 }
 
-const sentTo = (to: string) => log.filter((d) => d.to === to).map((d) => d.event);
+/** What the root sent a child, after it started. */
+const sentTo = (to: string) =>
+  log.filter((d) => d.to === to && d.event.type !== 'started').map((d) => d.event);
+/** The inputs a child was started with, one per start. */
+const startsOf = (to: string) =>
+  log
+    .filter((d) => d.to === to && d.event.type === 'started')
+    .map((d) => (d.event as unknown as Started).input);
+const sessionChildren = (portal: ReturnType<typeof start>) =>
+  SESSION_CHILDREN.filter((id) => portal.getSnapshot().children[id] !== undefined);
 
 beforeEach(() => {
   log = [];
@@ -38,7 +49,7 @@ describe('portal: the welcome toast', () => {
     expect(toasts).toEqual([]);
     portal.send({ type: 'wallet.ready', address: null });
     expect(toasts).toEqual([{ ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true }]);
-    expect(portal.getSnapshot().value).toBe('ready');
+    expect(portal.getSnapshot().matches({ boot: 'ready' })).toBe(true);
   });
 
   it('does not welcome a returning user or a connected wallet', () => {
@@ -49,55 +60,95 @@ describe('portal: the welcome toast', () => {
     withWallet.send({ type: 'auth.ready', user: null });
     withWallet.send({ type: 'wallet.ready', address: ADDRESS });
     expect(toasts).toEqual([]);
-    expect(signedIn.getSnapshot().value).toBe('ready');
-    expect(withWallet.getSnapshot().value).toBe('ready');
+    expect(signedIn.getSnapshot().matches({ boot: 'ready' })).toBe(true);
+    expect(withWallet.getSnapshot().matches({ boot: 'ready' })).toBe(true);
+  });
+
+  it('welcomes nobody twice: a late ready fact changes nothing', () => {
+    const portal = start();
+    portal.send({ type: 'auth.ready', user: null });
+    portal.send({ type: 'wallet.ready', address: null });
+    portal.send({ type: 'wallet.ready', address: null });
+    expect(toasts).toHaveLength(1);
   });
 });
 
-describe('portal: routing', () => {
-  it('starts the session everywhere on sign-in, linking a wallet connected before', () => {
+describe('portal: the session', () => {
+  it('has no session children while nobody is signed in', () => {
+    const portal = start();
+    portal.send({ type: 'auth.ready', user: null });
+    expect(sessionChildren(portal)).toEqual([]);
+  });
+
+  it('starts profile, notifications and transactions with the user, and the profile with a wallet connected before', () => {
     const portal = start();
     portal.send({ type: 'wallet.connected', address: ADDRESS, chainId: 31337 });
     log.length = 0;
     portal.send({ type: 'auth.signedIn', user });
-    for (const to of ['profile', 'notifications', 'transactions']) {
-      expect(sentTo(to)).toContainEqual({ type: 'session.started', user });
-    }
+    expect(sessionChildren(portal)).toEqual(['profile', 'notifications', 'transactions']);
+    expect(startsOf('profile')).toEqual([{ user, walletAddress: ADDRESS }]);
+    expect(startsOf('notifications')).toEqual([{ user }]);
+    expect(startsOf('transactions')).toEqual([{ user }]);
     for (const to of ['wallet', 'send', 'webhooks'])
       expect(sentTo(to)).toEqual([{ type: 'session.changed', user }]);
-    expect(sentTo('profile')).toContainEqual({ type: 'wallet.linked', address: ADDRESS });
     expect(portal.getSnapshot().context.user).toEqual(user);
   });
 
   it('treats a stored session at start as a sign-in', () => {
     const portal = start();
     portal.send({ type: 'auth.ready', user });
-    expect(sentTo('profile')).toEqual([{ type: 'session.started', user }]);
+    expect(startsOf('profile')).toEqual([{ user, walletAddress: null }]);
     expect(portal.getSnapshot().context.user).toEqual(user);
   });
 
-  it('ends the session on sign-out and forgets the profile and unread count', () => {
+  it('stops the session children on sign-out and tells the watchers and the dialogs', () => {
     const portal = start();
     portal.send({ type: 'auth.signedIn', user });
-    portal.send({ type: 'notifications.unread', count: 3 });
-    portal.send({ type: 'profile.loaded', profile: null });
     log.length = 0;
     portal.send({ type: 'auth.signedOut' });
-    for (const to of ['profile', 'notifications', 'transactions'])
-      expect(sentTo(to)).toEqual([{ type: 'session.ended' }]);
+    expect(sessionChildren(portal)).toEqual([]);
     for (const to of ['wallet', 'send', 'webhooks']) {
       expect(sentTo(to)).toEqual([{ type: 'session.changed', user: null }]);
     }
-    expect(portal.getSnapshot().context).toMatchObject({ user: null, profile: null, unread: 0 });
+    expect(sentTo('dialogs')).toEqual([{ type: 'session.ended' }]);
+    expect(portal.getSnapshot().context.user).toBeNull();
   });
 
-  it('re-fetches the profile when the user is updated', () => {
+  it('starts a fresh session for another account signed in without a sign-out', () => {
+    const portal = start();
+    portal.send({ type: 'auth.signedIn', user });
+    const first = portal.getSnapshot().children.profile;
+    log.length = 0;
+    portal.send({ type: 'auth.signedIn', user: bob });
+    expect(portal.getSnapshot().children.profile).not.toBe(first);
+    expect(startsOf('profile')).toEqual([{ user: bob, walletAddress: null }]);
+    expect(sentTo('wallet')).toEqual([
+      { type: 'session.changed', user: null },
+      { type: 'session.changed', user: bob },
+    ]);
+  });
+
+  it('keeps the session when the same account signs in again', () => {
+    const portal = start();
+    portal.send({ type: 'auth.signedIn', user });
+    const first = portal.getSnapshot().children.profile;
+    portal.send({ type: 'auth.signedIn', user });
+    expect(portal.getSnapshot().children.profile).toBe(first);
+  });
+
+  it('tells the profile when the user is updated, and only while signed in', () => {
     const portal = start();
     portal.send({ type: 'auth.userUpdated', user });
-    expect(sentTo('profile')).toEqual([{ type: 'session.userUpdated', user }]);
+    portal.send({ type: 'auth.signedIn', user });
+    portal.send({ type: 'auth.userUpdated', user: { ...user, metadata: { username: 'ada' } } });
+    expect(sentTo('profile')).toEqual([
+      { type: 'session.userUpdated', user: { ...user, metadata: { username: 'ada' } } },
+    ]);
   });
+});
 
-  it('tells balances, send and webhooks about the wallet, and the profile to link or unlink it', () => {
+describe('portal: the wallet', () => {
+  it('tells balances, send and webhooks about the wallet and its chain', () => {
     const portal = start();
     portal.send({ type: 'wallet.connected', address: ADDRESS, chainId: 31337 });
     portal.send({ type: 'wallet.chainChanged', chainId: 1, onExpectedChain: false });
@@ -111,23 +162,39 @@ describe('portal: routing', () => {
     ]);
     expect(sentTo('send')).toEqual(sentTo('balances'));
     expect(sentTo('webhooks')).toEqual(sentTo('balances'));
+    expect(portal.getSnapshot().context.walletAddress).toBeNull();
+  });
+
+  it('has the profile link and unlink the wallet while signed in', () => {
+    const portal = start();
+    portal.send({ type: 'auth.signedIn', user });
+    portal.send({ type: 'wallet.connected', address: ADDRESS, chainId: 31337 });
+    portal.send({ type: 'wallet.chainChanged', chainId: 1, onExpectedChain: false });
+    portal.send({ type: 'wallet.accountChanged', address: '0xabc', chainId: 1 });
+    portal.send({ type: 'wallet.disconnected' });
     expect(sentTo('profile')).toEqual([
       { type: 'wallet.linked', address: ADDRESS },
       { type: 'wallet.linked', address: '0xabc' },
       { type: 'wallet.unlinked' },
     ]);
-    expect(portal.getSnapshot().context.walletAddress).toBeNull();
+    expect(sentTo('balances')).toHaveLength(4);
   });
+});
 
-  it('refreshes balances and history after a transfer', () => {
+describe('portal: transfers, dialogs and toasts', () => {
+  it('refreshes balances after a transfer, and the history too when signed in', () => {
     const portal = start();
     portal.send({ type: 'send.transferSubmitted', hash: '0x1234' });
     expect(sentTo('balances')).toEqual([{ type: 'balances.refresh' }]);
+    portal.send({ type: 'auth.signedIn', user });
+    portal.send({ type: 'send.transferSubmitted', hash: '0x5678' });
+    expect(sentTo('balances')).toEqual([{ type: 'balances.refresh' }, { type: 'balances.refresh' }]);
     expect(sentTo('transactions')).toEqual([{ type: 'transactions.refresh' }]);
   });
 
   it('marks notifications read when their dialog opens, loads history when its opens, drops profile edits on close', () => {
     const portal = start();
+    portal.send({ type: 'auth.signedIn', user });
     portal.send({ type: 'dialogs.opened', dialog: 'notifications' });
     portal.send({ type: 'dialogs.opened', dialog: 'transactions' });
     portal.send({ type: 'dialogs.opened', dialog: 'profile' });
@@ -136,21 +203,19 @@ describe('portal: routing', () => {
     expect(sentTo('notifications')).toEqual([{ type: 'notifications.open' }]);
     expect(sentTo('transactions')).toEqual([{ type: 'transactions.open' }]);
     expect(sentTo('profile')).toEqual([{ type: 'profile.discardEdits' }]);
+    expect(toasts).toEqual([]);
   });
 
-  it('keeps the unread count and the profile for the header', () => {
+  it("says 'Login Required' when the history opens signed out", () => {
     const portal = start();
-    portal.send({ type: 'notifications.unread', count: 2 });
-    expect(portal.getSnapshot().context.unread).toBe(2);
+    portal.send({ type: 'dialogs.opened', dialog: 'transactions' });
+    portal.send({ type: 'dialogs.opened', dialog: 'notifications' });
+    expect(toasts).toEqual([{ ...transactionCopy.loginRequired, variant: 'destructive' }]);
   });
 
-  it('passes an event named for a child (a toast’s action button) to that child, and drops the rest', () => {
+  it("sends a toast's action to the machine that handles it", () => {
     const portal = start();
-    portal.send({ type: 'wallet.switchNetwork' } as never);
-    portal.send({ type: 'nobody.listens' } as never);
-    portal.send({ type: 'auth.ready', user: null });
-    portal.send({ type: 'wallet.ready', address: null });
-    portal.send({ type: 'wallet.ready', address: null });
-    expect(log).toEqual([{ to: 'wallet', event: { type: 'wallet.switchNetwork' } }]);
+    portal.send({ type: 'toast.actionPressed', action: { type: 'wallet.switchNetwork' } });
+    expect(sentTo('wallet')).toContainEqual({ type: 'wallet.switchNetwork' });
   });
 });

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type AnyActorRef, type EventObject, type InspectionEvent } from 'xstate';
+import { createActor, fromPromise, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { sendCopy, tokenCopy } from '../../../src/copy/index.ts';
 import {
   sendBusyTag,
@@ -8,10 +8,12 @@ import {
   type PrepareTransferInput,
   type RecordTransactionInput,
   type SealedKey,
+  type SendFact,
   type SignTransferInput,
 } from '../../../src/machines/send.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import type { AuthUser } from '../../../src/services/supabase/types.ts';
+import type { AuthUser } from '../../../src/domain/auth.ts';
+import type { TokenProblem } from '../../../src/domain/errors.ts';
 import {
   TokenServiceError,
   type BroadcastTransferRequest,
@@ -60,7 +62,7 @@ function deferredActor<T, I>(calls: Deferred<T, I>[]) {
 
 function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
   const toasts: ToastRequest[] = [];
-  const reports: EventObject[] = [];
+  const reports: SendFact[] = [];
   const inspected: InspectionEvent[] = [];
   const prepares: Deferred<PreparedTransfer, PrepareTransferInput>[] = [];
   const signs: Deferred<SignedTransfer, SignTransferInput>[] = [];
@@ -136,7 +138,7 @@ function expectKeyGone(h: Harness) {
   expect(holdsKey(reachableText(h.actor.getPersistedSnapshot()))).toBe(false);
 }
 
-describe('send machine: §5 validation order', () => {
+describe('send machine: the validation order (docs/product.md#send-form-order)', () => {
   it('asks for a wallet first, whatever else is missing', () => {
     const h = setup({ tokenConfigured: false });
     h.actor.send(submit({ recipient: '', amount: '', privateKey: '' }));
@@ -319,13 +321,12 @@ describe('send machine: a transfer', () => {
 
 describe('send machine: failures keep the form, not the key', () => {
   type Stage = 'preparing' | 'signing' | 'broadcasting';
-  const refusal = (reason: TokenServiceError['reason'], message: string, hash?: `0x${string}`) =>
-    new TokenServiceError(reason, message, { hash });
+  const refusal = (problem: TokenProblem, hash?: `0x${string}`) => new TokenServiceError(problem, { hash });
   const cases: [string, Stage, unknown, ToastRequest][] = [
     [
       'a key of another wallet',
       'preparing',
-      refusal('wrong-account', sendCopy.keyMismatch),
+      refusal({ code: 'key-mismatch' }),
       {
         title: sendCopy.invalidTransfer,
         description: `${sendCopy.keyMismatch} ${sendCopy.keyCleared}`,
@@ -335,7 +336,7 @@ describe('send machine: failures keep the form, not the key', () => {
     [
       'a malformed key',
       'preparing',
-      refusal('invalid-private-key', tokenCopy.invalidPrivateKeyFormat),
+      refusal({ code: 'invalid-private-key-format' }),
       {
         title: sendCopy.invalidTransfer,
         description: `${tokenCopy.invalidPrivateKeyFormat} ${sendCopy.keyCleared}`,
@@ -345,7 +346,7 @@ describe('send machine: failures keep the form, not the key', () => {
     [
       'a recipient that is no address',
       'preparing',
-      refusal('invalid-recipient', tokenCopy.invalidRecipient),
+      refusal({ code: 'invalid-recipient' }),
       {
         title: sendCopy.invalidTransfer,
         description: `${tokenCopy.invalidRecipient} ${sendCopy.keyCleared}`,
@@ -355,7 +356,7 @@ describe('send machine: failures keep the form, not the key', () => {
     [
       'too many decimals',
       'preparing',
-      refusal('invalid-amount', tokenCopy.tooManyDecimals(18)),
+      refusal({ code: 'too-many-decimals', decimals: 18 }),
       {
         title: sendCopy.invalidTransfer,
         description: `${tokenCopy.tooManyDecimals(18)} ${sendCopy.keyCleared}`,
@@ -365,7 +366,7 @@ describe('send machine: failures keep the form, not the key', () => {
     [
       'an amount above the balance',
       'preparing',
-      refusal('insufficient-token-balance', tokenCopy.insufficientTokenBalanceOf('1', '12.5')),
+      refusal({ code: 'insufficient-token-balance', figures: { balance: '1', needed: '12.5' } }),
       {
         title: sendCopy.invalidTransfer,
         description: `${tokenCopy.insufficientTokenBalanceOf('1', '12.5')} ${sendCopy.keyCleared}`,
@@ -375,7 +376,7 @@ describe('send machine: failures keep the form, not the key', () => {
     [
       'an unreachable node',
       'preparing',
-      refusal('rpc-unavailable', tokenCopy.rpcUnavailable),
+      refusal({ code: 'rpc-unavailable', status: null }),
       {
         title: sendCopy.transferFailed,
         description: `${tokenCopy.rpcUnavailable} ${sendCopy.keyCleared}`,
@@ -385,7 +386,7 @@ describe('send machine: failures keep the form, not the key', () => {
     [
       'a failed signature',
       'signing',
-      refusal('unknown', tokenCopy.unknown),
+      refusal({ code: 'unknown' }),
       {
         title: sendCopy.transferFailed,
         description: `${tokenCopy.unknown} ${sendCopy.keyCleared}`,
@@ -395,7 +396,7 @@ describe('send machine: failures keep the form, not the key', () => {
     [
       'no ETH for gas',
       'broadcasting',
-      refusal('insufficient-funds-for-gas', tokenCopy.insufficientFundsForGas),
+      refusal({ code: 'insufficient-funds-for-gas' }),
       {
         title: sendCopy.transferFailed,
         description: `${tokenCopy.insufficientFundsForGas} ${sendCopy.keyCleared}`,
@@ -405,13 +406,13 @@ describe('send machine: failures keep the form, not the key', () => {
     [
       'a mined revert (sent: no retry hint)',
       'broadcasting',
-      refusal('reverted', tokenCopy.reverted, HASH),
+      refusal({ code: 'reverted' }, HASH),
       { title: sendCopy.transferFailed, description: tokenCopy.reverted, variant: 'destructive' },
     ],
     [
       'a receipt that never came',
       'broadcasting',
-      refusal('confirmation-timeout', tokenCopy.notConfirmed(120), HASH),
+      refusal({ code: 'not-confirmed', seconds: 120 }, HASH),
       {
         title: sendCopy.transferNotConfirmed,
         description: tokenCopy.notConfirmed(120),
@@ -460,7 +461,7 @@ describe('send machine: failures keep the form, not the key', () => {
     const h = setup();
     connect(h);
     h.actor.send(submit({ privateKey: '(((( not a key ))))' }));
-    h.prepares[0]?.reject(new TokenServiceError('invalid-private-key', tokenCopy.invalidPrivateKeyFormat));
+    h.prepares[0]?.reject(new TokenServiceError({ code: 'invalid-private-key-format' }));
     await settle();
     expect(h.toasts[0]?.description).toBe(`${tokenCopy.invalidPrivateKeyFormat} ${sendCopy.keyCleared}`);
     expect(h.snapshot().context.privateKey).toBeNull();
@@ -470,7 +471,7 @@ describe('send machine: failures keep the form, not the key', () => {
     const h = setup();
     connect(h);
     await runTo(h, 'preparing');
-    h.prepares[0]?.reject(new TokenServiceError('rpc-unavailable', tokenCopy.rpcUnavailable));
+    h.prepares[0]?.reject(new TokenServiceError({ code: 'rpc-unavailable', status: null }));
     await settle();
     h.actor.send(submit());
     expect(h.prepares).toHaveLength(2);
@@ -600,7 +601,7 @@ describe('send machine: the key in what the actor system sees', () => {
     h.records[0]?.resolve({ recorded: true });
     await settle();
     await runTo(h, 'signing');
-    h.signs[1]?.reject(new TokenServiceError('unknown', tokenCopy.unknown));
+    h.signs[1]?.reject(new TokenServiceError({ code: 'unknown' }));
     await settle();
     await runTo(h, 'preparing');
     connect(h, RECIPIENT);

@@ -1,22 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, setup } from 'xstate';
 import type { EventObject } from 'xstate';
-import { appCopy, webhookCopy } from '../../../src/copy/index.ts';
+import { appCopy, walletCopy, webhookCopy } from '../../../src/copy/index.ts';
 import { showToast } from '../../../src/machines/shared.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
+import type { ToastAction, ToastRequest } from '../../../src/machines/shared.ts';
 import { toastDurations, toastMachine } from '../../../src/machines/toast.machine.ts';
+import type { ToastFact } from '../../../src/machines/toast.machine.ts';
 
 const welcome: ToastRequest = { ...appCopy.welcome, durationMs: toastDurations.welcome };
 const failed: ToastRequest = { title: webhookCopy.walletRequired.title, variant: 'destructive' };
-const listHooks = { type: 'webhooks.list' };
+const switchNetwork: ToastAction = { type: 'wallet.switchNetwork' };
 const withAction: ToastRequest = {
-  title: webhookCopy.created,
-  action: { label: webhookCopy.list, event: listHooks },
+  title: walletCopy.wrongNetwork('Sepolia'),
+  action: { label: walletCopy.switchNetwork, event: switchNetwork },
 };
+const actionPressed: ToastFact = { type: 'toast.actionPressed', action: switchNetwork };
 
 function start() {
   const clock = new SimulatedClock();
-  const reported: EventObject[] = [];
+  const reported: ToastFact[] = [];
   const machine = toastMachine.provide({ actions: { report: (_, params) => void reported.push(params) } });
   const actor = createActor(machine, { clock }).start();
   const show = (toast: ToastRequest) => actor.send({ type: 'toast.show', toast });
@@ -61,7 +63,7 @@ describe('toast machine', () => {
     show(failed);
     expect(shown()).toEqual({ title: webhookCopy.walletRequired.title, variant: 'destructive', id: 1 });
     show(withAction);
-    expect(shown()?.action).toEqual({ label: webhookCopy.list, event: listHooks });
+    expect(shown()?.action).toEqual({ label: walletCopy.switchNetwork, event: switchNetwork });
   });
 
   it('hides a toast after 5000 ms', () => {
@@ -117,11 +119,11 @@ describe('toast machine', () => {
     expect(shown()).toBeNull();
   });
 
-  it("reports the action's event to the root and hides when the action button is pressed", () => {
+  it('reports the pressed action to the root and hides when the action button is pressed', () => {
     const { actor, reported, show, shown } = start();
     show(withAction);
     actor.send({ type: 'toast.action' });
-    expect(reported).toEqual([listHooks]);
+    expect(reported).toEqual([actionPressed]);
     expect(shown()).toBeNull();
   });
 
@@ -144,15 +146,22 @@ describe('toast machine', () => {
   it('works with the shared actions: showToast reaches it by system id, the action reaches the root', () => {
     // A stand-in root with system id `portal` that owns the toast as the real root does.
     const received: EventObject[] = [];
-    const root = setup({ actors: { toast: toastMachine } }).createMachine({
+    const root = setup({
+      types: {} as { events: { type: 'show' } | EventObject },
+      actors: { toast: toastMachine },
+      actions: { showToast },
+    }).createMachine({
       invoke: { id: 'toast', systemId: 'toast', src: 'toast' },
-      on: { '*': { actions: ({ event }) => void received.push(event) } },
+      on: {
+        show: { actions: { type: 'showToast', params: withAction } },
+        '*': { actions: ({ event }) => void received.push(event) },
+      },
     });
     const portal = createActor(root, { systemId: 'portal' }).start();
-    showToast({ system: portal.system }, withAction);
+    portal.send({ type: 'show' });
     const toast = portal.system.get('toast');
-    expect(toast?.getSnapshot().context.toast?.title).toBe(webhookCopy.created);
+    expect(toast?.getSnapshot().context.toast?.title).toBe(walletCopy.wrongNetwork('Sepolia'));
     toast?.send({ type: 'toast.action' });
-    expect(received).toEqual([listHooks]);
+    expect(received).toEqual([actionPressed]);
   });
 });

@@ -3,7 +3,8 @@ import { createActor, fromPromise } from 'xstate';
 import { transactionCopy } from '../../../src/copy/index.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { transactionsMachine } from '../../../src/machines/transactions.machine.ts';
-import type { AuthUser, TransactionRow } from '../../../src/services/supabase/types.ts';
+import type { AuthUser } from '../../../src/domain/auth.ts';
+import type { TransactionRow } from '../../../src/domain/transactions.ts';
 
 const alice: AuthUser = { id: 'alice', email: 'alice@example.com', emailConfirmedAt: null, metadata: {} };
 const bob: AuthUser = { id: 'bob', email: 'bob@example.com', emailConfirmedAt: null, metadata: {} };
@@ -26,7 +27,7 @@ function txRow(id: string, userId = 'alice'): TransactionRow {
 
 type Call = { userId: string; resolve: (rows: TransactionRow[]) => void; reject: (error: unknown) => void };
 
-function setup() {
+function setup(user: AuthUser = alice) {
   const toasts: ToastRequest[] = [];
   const calls: Call[] = [];
   const machine = transactionsMachine.provide({
@@ -40,7 +41,7 @@ function setup() {
       ),
     },
   });
-  const actor = createActor(machine).start();
+  const actor = createActor(machine, { input: { user } }).start();
   const lastCall = (): Call => {
     const call = calls.at(-1);
     if (!call) throw new Error('listTransactions was not called');
@@ -52,32 +53,29 @@ function setup() {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('transactions machine', () => {
-  it('tells a signed-out visitor to log in and loads nothing', () => {
-    const { actor, toasts, calls } = setup();
-    actor.send({ type: 'transactions.open' });
-    expect(toasts).toEqual([{ ...transactionCopy.loginRequired, variant: 'destructive' }]);
-    expect(calls).toHaveLength(0);
-    expect(actor.getSnapshot().value).toBe('signedOut');
-  });
-
-  it('does not load on sign-in, only when the history opens', async () => {
+  it('does not load when the session starts, only when the history opens', async () => {
     const { actor, calls, lastCall } = setup();
-    actor.send({ type: 'session.started', user: alice });
-    expect(actor.getSnapshot().matches({ signedIn: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context).toEqual({ userId: 'alice', rows: [] });
     expect(calls).toHaveLength(0);
 
     actor.send({ type: 'transactions.open' });
-    expect(actor.getSnapshot().matches({ signedIn: 'loading' })).toBe(true);
+    expect(actor.getSnapshot().value).toBe('loading');
     expect(lastCall().userId).toBe('alice');
     lastCall().resolve([txRow('t2'), txRow('t1')]);
     await settle();
-    expect(actor.getSnapshot().matches({ signedIn: 'ready' })).toBe(true);
+    expect(actor.getSnapshot().value).toBe('ready');
     expect(actor.getSnapshot().context.rows.map((r) => r.id)).toEqual(['t2', 't1']);
+  });
+
+  it("loads the rows of the session's own user", () => {
+    const { actor, lastCall } = setup(bob);
+    actor.send({ type: 'transactions.open' });
+    expect(lastCall().userId).toBe('bob');
   });
 
   it('shows the fetch error with the message and keeps the rows it had', async () => {
     const { actor, toasts, lastCall } = setup();
-    actor.send({ type: 'session.started', user: alice });
     actor.send({ type: 'transactions.open' });
     lastCall().resolve([txRow('t1')]);
     await settle();
@@ -85,7 +83,7 @@ describe('transactions machine', () => {
     actor.send({ type: 'transactions.open' });
     lastCall().reject(new Error('permission denied for table transactions'));
     await settle();
-    expect(actor.getSnapshot().matches({ signedIn: 'error' })).toBe(true);
+    expect(actor.getSnapshot().value).toBe('error');
     expect(toasts).toEqual([
       {
         title: transactionCopy.fetchError,
@@ -98,7 +96,6 @@ describe('transactions machine', () => {
 
   it('shows the fetch error without a description when the failure has no message', async () => {
     const { actor, toasts, lastCall } = setup();
-    actor.send({ type: 'session.started', user: alice });
     actor.send({ type: 'transactions.open' });
     lastCall().reject('offline');
     await settle();
@@ -107,9 +104,8 @@ describe('transactions machine', () => {
     ]);
   });
 
-  it('reloads on refresh (after a transfer) from every signed-in state', async () => {
+  it('reloads on refresh (after a transfer) from every state', async () => {
     const { actor, calls, lastCall } = setup();
-    actor.send({ type: 'session.started', user: alice });
     actor.send({ type: 'transactions.refresh' });
     expect(calls).toHaveLength(1);
     lastCall().resolve([txRow('t1')]);
@@ -119,7 +115,7 @@ describe('transactions machine', () => {
     expect(calls).toHaveLength(2);
     lastCall().reject(new Error('x'));
     await settle();
-    expect(actor.getSnapshot().matches({ signedIn: 'error' })).toBe(true);
+    expect(actor.getSnapshot().value).toBe('error');
 
     actor.send({ type: 'transactions.refresh' });
     expect(calls).toHaveLength(3);
@@ -128,16 +124,8 @@ describe('transactions machine', () => {
     expect(actor.getSnapshot().context.rows.map((r) => r.id)).toEqual(['t2', 't1']);
   });
 
-  it('ignores refresh while signed out', () => {
-    const { actor, calls, toasts } = setup();
-    actor.send({ type: 'transactions.refresh' });
-    expect(calls).toHaveLength(0);
-    expect(toasts).toHaveLength(0);
-  });
-
   it('restarts a load under way, so a stale answer never lands', async () => {
     const { actor, calls } = setup();
-    actor.send({ type: 'session.started', user: alice });
     actor.send({ type: 'transactions.open' });
     actor.send({ type: 'transactions.refresh' });
     expect(calls).toHaveLength(2);
@@ -145,39 +133,5 @@ describe('transactions machine', () => {
     calls[0]?.resolve([txRow('old')]);
     await settle();
     expect(actor.getSnapshot().context.rows.map((r) => r.id)).toEqual(['new']);
-  });
-
-  it('forgets the rows on sign-out and drops a load under way', async () => {
-    const { actor, toasts, lastCall } = setup();
-    actor.send({ type: 'session.started', user: alice });
-    actor.send({ type: 'transactions.open' });
-    lastCall().resolve([txRow('t1')]);
-    await settle();
-    actor.send({ type: 'transactions.open' });
-    actor.send({ type: 'session.ended' });
-    lastCall().resolve([txRow('late')]);
-    await settle();
-    expect(actor.getSnapshot().value).toBe('signedOut');
-    expect(actor.getSnapshot().context).toEqual({ userId: null, rows: [] });
-    actor.send({ type: 'transactions.open' });
-    expect(toasts).toEqual([{ ...transactionCopy.loginRequired, variant: 'destructive' }]);
-  });
-
-  it('starts afresh when another account signs in, and ignores a repeated start for the same one', async () => {
-    const { actor, calls, lastCall } = setup();
-    actor.send({ type: 'session.started', user: alice });
-    actor.send({ type: 'transactions.open' });
-    lastCall().resolve([txRow('t1')]);
-    await settle();
-
-    actor.send({ type: 'session.started', user: alice });
-    expect(actor.getSnapshot().matches({ signedIn: 'ready' })).toBe(true);
-    expect(actor.getSnapshot().context.rows).toHaveLength(1);
-
-    actor.send({ type: 'session.started', user: bob });
-    expect(actor.getSnapshot().matches({ signedIn: 'idle' })).toBe(true);
-    expect(actor.getSnapshot().context).toEqual({ userId: 'bob', rows: [] });
-    actor.send({ type: 'transactions.open' });
-    expect(calls.at(-1)?.userId).toBe('bob');
   });
 });

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
 import { walletCopy } from '../../../src/copy/index.ts';
+import type { AuthUser } from '../../../src/domain/auth.ts';
+import { isWalletError, type WalletError } from '../../../src/domain/wallet.ts';
 import {
-  isWalletFailure,
   walletMachine,
   type WalletAccount,
-  type WalletFailure,
+  type WalletFact,
   type WalletProviderEvent,
-  type WalletReport,
 } from '../../../src/machines/wallet.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import type { AuthUser } from '../../../src/services/supabase/types.ts';
 
 const SEPOLIA = { id: 11155111, name: 'Sepolia' };
 const OTHER_CHAIN = 1;
@@ -39,7 +38,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function start() {
   const toasts: ToastRequest[] = [];
-  const reports: WalletReport[] = [];
+  const reports: WalletFact[] = [];
   const discovers: Deferred<{ available: boolean }>[] = [];
   const reconnects: Deferred<WalletAccount | null>[] = [];
   const requests: Deferred<WalletAccount>[] = [];
@@ -168,7 +167,7 @@ describe('wallet machine: start-up', () => {
   it('treats a failed silent reconnect as disconnected', async () => {
     const w = start();
     await w.discovered(true);
-    last(w.reconnects).reject({ code: 'unknown', message: 'nope' } satisfies WalletFailure);
+    last(w.reconnects).reject({ code: 'unknown', message: 'nope' } satisfies WalletError);
     await settle();
     expect(w.snapshot().value).toBe('disconnected');
     expect(w.reports).toEqual([{ type: 'wallet.ready', address: null }]);
@@ -238,7 +237,7 @@ describe('wallet machine: connect', () => {
     expect(w.toasts).toEqual([
       { title: walletCopy.connected, description: walletCopy.connectedDescription(ALICE) },
     ]);
-    // Spec §9: 6 leading and 4 trailing characters.
+    // 6 leading and 4 trailing characters (docs/product.md#constants).
     expect(w.toasts[0]?.description).toContain('0x1234...abcd');
     expect(w.reports).toEqual([{ type: 'wallet.connected', address: ALICE, chainId: SEPOLIA.id }]);
     expect(w.provider.subscribed).toBe(1);
@@ -623,15 +622,16 @@ describe('wallet machine: disconnect', () => {
   });
 });
 
-describe('isWalletFailure', () => {
+describe('isWalletError', () => {
   it('recognises the failure shape and nothing else', () => {
-    expect(isWalletFailure({ code: 'rejected', message: null })).toBe(true);
-    expect(isWalletFailure({ code: 'unknown', message: 'x' })).toBe(true);
-    expect(isWalletFailure({ code: 4001, message: 'x' })).toBe(false);
-    expect(isWalletFailure({ code: 'other', message: null })).toBe(false);
-    expect(isWalletFailure({ code: 'pending' })).toBe(true);
-    expect(isWalletFailure({ code: 'pending', message: 42 })).toBe(false);
-    expect(isWalletFailure(null)).toBe(false);
-    expect(isWalletFailure('rejected')).toBe(false);
+    expect(isWalletError({ code: 'rejected', message: null })).toBe(true);
+    expect(isWalletError({ code: 'unknown', message: 'x' })).toBe(true);
+    expect(isWalletError({ code: 'no-account', message: null })).toBe(true);
+    expect(isWalletError({ code: 4001, message: 'x' })).toBe(false);
+    expect(isWalletError({ code: 'other', message: null })).toBe(false);
+    expect(isWalletError({ code: 'pending' })).toBe(true);
+    expect(isWalletError({ code: 'pending', message: 42 })).toBe(false);
+    expect(isWalletError(null)).toBe(false);
+    expect(isWalletError('rejected')).toBe(false);
   });
 });

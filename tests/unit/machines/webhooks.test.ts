@@ -88,11 +88,9 @@ describe('webhooks machine: Create Hook', () => {
     connect(actor);
     actor.send({ type: 'webhooks.create' });
     creates[0]?.reject(
-      new TatumServiceError(
-        'createAddressWebhook',
-        dataProviderCopy.createWebhookFailed,
-        'Subscription for type ADDRESS_EVENT on the address already exists.',
-      ),
+      new TatumServiceError('createAddressWebhook', {
+        detail: 'Subscription for type ADDRESS_EVENT on the address already exists.',
+      }),
     );
     await settle();
     expect(state()).toBe('idle');
@@ -112,9 +110,7 @@ describe('webhooks machine: Create Hook', () => {
     const { actor, toasts, creates } = setup();
     connect(actor);
     actor.send({ type: 'webhooks.create' });
-    creates[0]?.reject(
-      new TatumServiceError('createAddressWebhook', dataProviderCopy.createWebhookFailed, null),
-    );
+    creates[0]?.reject(new TatumServiceError('createAddressWebhook'));
     await settle();
     expect(toasts.at(-1)?.description).toBe(dataProviderCopy.createWebhookFailed);
 
@@ -163,7 +159,7 @@ describe('webhooks machine: List Hooks', () => {
   it('shows the failure with its message', async () => {
     const { actor, toasts, lists, state } = setup();
     actor.send({ type: 'webhooks.list' });
-    lists[0]?.reject(new TatumServiceError('listWebhooks', dataProviderCopy.listWebhooksFailed, 'HTTP 401'));
+    lists[0]?.reject(new TatumServiceError('listWebhooks', { detail: 'HTTP 401' }));
     await settle();
     expect(state()).toBe('idle');
     expect(toasts.at(-1)).toEqual({
@@ -212,12 +208,10 @@ describe('webhooks machine: Delete First Hook', () => {
     lists[0]?.resolve([hook('first')]);
     await settle();
     deletes[0]?.reject(
-      new TatumServiceError(
-        'deleteWebhook',
-        dataProviderCopy.deleteWebhookFailed,
-        'Subscription not found',
-        'subscription.not.found',
-      ),
+      new TatumServiceError('deleteWebhook', {
+        detail: 'Subscription not found',
+        code: 'subscription.not.found',
+      }),
     );
     await settle();
     expect(state()).toBe('idle');
@@ -234,7 +228,7 @@ describe('webhooks machine: Delete First Hook', () => {
   it('reports a failed listing as a failed deletion', async () => {
     const { actor, toasts, lists, deletes } = setup();
     actor.send({ type: 'webhooks.deleteFirst' });
-    lists[0]?.reject(new TatumServiceError('listWebhooks', dataProviderCopy.listWebhooksFailed, null));
+    lists[0]?.reject(new TatumServiceError('listWebhooks'));
     await settle();
     expect(deletes).toHaveLength(0);
     expect(toasts.at(-1)).toEqual({

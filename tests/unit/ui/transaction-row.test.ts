@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { transactionCopy } from '../../../src/copy/index.ts';
-import { toHistoryEntry } from '../../../src/machines/transaction-row.ts';
+import { toHistoryEntry } from '../../../src/ui/dialogs/transactions/transaction-row.ts';
 import type { TransactionRow } from '../../../src/services/supabase/types.ts';
 
 const HASH = '0xabcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789';

@@ -2,9 +2,10 @@ import styled from 'styled-components';
 import { dialogCopy } from '../../../copy/index.ts';
 import { Button } from '../../common/Button.tsx';
 import { Dialog } from '../../common/Dialog.tsx';
-import { useChild, useChildSelector } from '../../portal-context.tsx';
+import { useSessionChild, useSessionSelector } from '../../portal-context.tsx';
 import { Actions, StatusText } from '../parts.tsx';
 import { useDialog } from '../useDialog.ts';
+import type { NotificationRow } from '../../../domain/notifications.ts';
 import { NotificationItem } from './NotificationItem.tsx';
 
 // The signed-in user's 20 newest notifications, newest first (the machine's
@@ -19,14 +20,20 @@ export function NotificationsDialog() {
   );
 }
 
+const NONE: readonly NotificationRow[] = [];
+
 function NotificationList() {
-  const notifications = useChild('notifications');
-  const rows = useChildSelector('notifications', (snapshot) => snapshot.context.notifications);
-  const loading = useChildSelector('notifications', (snapshot) =>
-    snapshot.matches({ signedIn: { list: 'loading' } }),
+  const notifications = useSessionChild('notifications');
+  const rows = useSessionSelector('notifications', (snapshot) => snapshot.context.notifications, NONE);
+  const loading = useSessionSelector(
+    'notifications',
+    (snapshot) => snapshot.matches({ list: 'loading' }),
+    false,
   );
-  const clearing = useChildSelector('notifications', (snapshot) =>
-    snapshot.matches({ signedIn: { clear: 'clearing' } }),
+  const clearing = useSessionSelector(
+    'notifications',
+    (snapshot) => snapshot.matches({ clear: 'clearing' }),
+    false,
   );
 
   return (
@@ -37,7 +44,7 @@ function NotificationList() {
             <NotificationItem
               key={row.id}
               row={row}
-              onMarkRead={() => notifications.send({ type: 'notifications.markOne', id: row.id })}
+              onMarkRead={() => notifications?.send({ type: 'notifications.markOne', id: row.id })}
             />
           ))}
         </List>
@@ -53,7 +60,7 @@ function NotificationList() {
           // aria-disabled rather than disabled: focus stays on the button when the list empties.
           aria-disabled={clearing || rows.length === 0 || undefined}
           onClick={() => {
-            if (!clearing && rows.length > 0) notifications.send({ type: 'notifications.clearAll' });
+            if (!clearing && rows.length > 0) notifications?.send({ type: 'notifications.clearAll' });
           }}
         >
           {clearing ? dialogCopy.notifications.clearing : dialogCopy.notifications.clearAll}

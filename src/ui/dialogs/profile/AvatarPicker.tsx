@@ -2,7 +2,7 @@ import type { ChangeEvent } from 'react';
 import { useId } from 'react';
 import styled from 'styled-components';
 import { dialogCopy, profileCopy } from '../../../copy/index.ts';
-import { useChild, useChildSelector } from '../../portal-context.tsx';
+import { useSessionChild, useSessionSelector } from '../../portal-context.tsx';
 import { Tag } from '../parts.tsx';
 import { AvatarPlaceholder } from './AvatarPlaceholder.tsx';
 
@@ -10,23 +10,22 @@ import { AvatarPlaceholder } from './AvatarPlaceholder.tsx';
 // machine at once (it uploads it and keeps the URL as a draft); the preview
 // shows that draft until Save persists it, else the saved avatar.
 export function AvatarPicker() {
-  const profile = useChild('profile');
+  const profile = useSessionChild('profile');
   const id = useId();
-  const saved = useChildSelector('profile', (snapshot) => snapshot.context.profile?.avatar_url ?? null);
-  const draft = useChildSelector('profile', (snapshot) => snapshot.context.draftAvatarUrl);
-  const uploading = useChildSelector(
+  const saved = useSessionSelector(
     'profile',
-    (snapshot) =>
-      snapshot.matches({ signedIn: 'uploadingAvatar' }) ||
-      snapshot.matches({ signedIn: 'resolvingAvatarUrl' }),
+    (snapshot) => snapshot.context.profile?.avatar_url ?? null,
+    null,
   );
+  const draft = useSessionSelector('profile', (snapshot) => snapshot.context.draftAvatarUrl, null);
+  const uploading = useSessionSelector('profile', (snapshot) => snapshot.matches('uploadingAvatar'), false);
   const src = draft ?? saved;
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const input = event.currentTarget;
     const file = input.files?.[0];
     if (!file) return;
-    profile.send({
+    profile?.send({
       type: 'profile.uploadAvatar',
       file: { name: file.name, type: file.type, size: file.size, data: file },
     });

@@ -3,7 +3,7 @@ import { Dialog } from '../../common/Dialog.tsx';
 import { useDialog } from '../useDialog.ts';
 import { ProfileEditor } from './ProfileEditor.tsx';
 
-// Edit profile (spec §2, §4): opened from the user menu; closing it without
+// Edit profile (docs/product.md#profile-dialog): opened from the user menu; closing it without
 // saving drops the unsaved edits and any uploaded avatar (the root tells the
 // profile machine).
 export function ProfileDialog() {

@@ -4,7 +4,7 @@ import { dialogCopy } from '../../../copy/index.ts';
 import type { ProfileEdits } from '../../../machines/profile.machine.ts';
 import { Button } from '../../common/Button.tsx';
 import { Field } from '../../common/Field.tsx';
-import { useChild, useChildSelector } from '../../portal-context.tsx';
+import { useSessionChild, useSessionSelector } from '../../portal-context.tsx';
 import { Actions } from '../parts.tsx';
 
 // Username, full name and website, prefilled from what the user last submitted
@@ -14,9 +14,11 @@ import { Actions } from '../parts.tsx';
 
 const fields = ['username', 'full_name', 'website'] as const satisfies readonly (keyof ProfileEdits)[];
 
+const EMPTY: ProfileEdits = { username: '', full_name: '', website: '' };
+
 export function ProfileForm() {
-  const profile = useChild('profile');
-  const values = useChildSelector(
+  const profile = useSessionChild('profile');
+  const values = useSessionSelector(
     'profile',
     (snapshot): ProfileEdits => {
       const { draft, profile: saved } = snapshot.context;
@@ -26,21 +28,26 @@ export function ProfileForm() {
         website: draft?.website ?? saved?.website ?? '',
       };
     },
+    EMPTY,
     (a, b) => fields.every((name) => a[name] === b[name]),
   );
-  const savedKey = useChildSelector('profile', (snapshot) => {
-    const saved = snapshot.context.profile;
-    return JSON.stringify([saved?.id, saved?.username, saved?.full_name, saved?.website]);
-  });
-  const ready = useChildSelector('profile', (snapshot) => snapshot.matches({ signedIn: 'ready' }));
-  const saving = useChildSelector('profile', (snapshot) => snapshot.matches({ signedIn: 'saving' }));
+  const savedKey = useSessionSelector(
+    'profile',
+    (snapshot) => {
+      const saved = snapshot.context.profile;
+      return JSON.stringify([saved?.id, saved?.username, saved?.full_name, saved?.website]);
+    },
+    '',
+  );
+  const ready = useSessionSelector('profile', (snapshot) => snapshot.matches('ready'), false);
+  const saving = useSessionSelector('profile', (snapshot) => snapshot.matches('saving'), false);
 
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!ready) return;
     const data = new FormData(event.currentTarget);
     const read = (name: keyof ProfileEdits) => String(data.get(name) ?? '');
-    profile.send({
+    profile?.send({
       type: 'profile.save',
       username: read('username'),
       full_name: read('full_name'),

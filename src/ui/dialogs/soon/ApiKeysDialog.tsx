@@ -3,7 +3,7 @@ import { Dialog } from '../../common/Dialog.tsx';
 import { useDialog } from '../useDialog.ts';
 import { UnderConstruction } from './UnderConstruction.tsx';
 
-/** API key management (spec §2): under construction. */
+/** API key management (docs/product.md#api-keys-and-security): under construction. */
 export function ApiKeysDialog() {
   const { open, close } = useDialog('apiKeys');
   return (

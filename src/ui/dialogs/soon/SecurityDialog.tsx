@@ -5,7 +5,10 @@ import { Tag } from '../parts.tsx';
 import { useDialog } from '../useDialog.ts';
 import { UnderConstruction } from './UnderConstruction.tsx';
 
-/** Security settings (spec §2, §9): under construction; two-factor authentication is coming. */
+/**
+ * Security settings (docs/product.md#api-keys-and-security): under construction; two-factor
+ * authentication is coming.
+ */
 export function SecurityDialog() {
   const { open, close } = useDialog('security');
   return (

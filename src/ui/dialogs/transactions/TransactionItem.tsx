@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { dialogCopy } from '../../../copy/index.ts';
-import type { HistoryEntry } from '../../../machines/transaction-row.ts';
+import type { HistoryEntry } from './transaction-row.ts';
 import { useSettings } from '../../settings-context.tsx';
 import { formatTime } from '../format-time.ts';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';

@@ -1,14 +1,15 @@
 import styled from 'styled-components';
 import { dialogCopy } from '../../../copy/index.ts';
-import { toHistoryEntry } from '../../../machines/transaction-row.ts';
+import { toHistoryEntry } from './transaction-row.ts';
 import { Button } from '../../common/Button.tsx';
 import { Dialog } from '../../common/Dialog.tsx';
-import { useChild, useChildSelector } from '../../portal-context.tsx';
+import type { TransactionRow } from '../../../domain/transactions.ts';
+import { useSessionChild, useSessionSelector } from '../../portal-context.tsx';
 import { Actions, StatusText } from '../parts.tsx';
 import { useDialog } from '../useDialog.ts';
 import { TransactionItem } from './TransactionItem.tsx';
 
-// The history modal (spec §2, §3, §9): the 20 newest transactions, loaded each
+// The history modal (docs/product.md#history-dialog): the 20 newest transactions, loaded each
 // time it opens (the root routes that). Rows of an earlier load stay on show
 // while a new one runs or after it fails.
 export function TransactionsDialog() {
@@ -20,15 +21,15 @@ export function TransactionsDialog() {
   );
 }
 
+const NONE: readonly TransactionRow[] = [];
+
 function TransactionList() {
-  const transactions = useChild('transactions');
-  const rows = useChildSelector('transactions', (snapshot) => snapshot.context.rows);
-  const status = useChildSelector('transactions', (snapshot) =>
-    snapshot.matches({ signedIn: 'error' })
-      ? 'error'
-      : snapshot.matches({ signedIn: 'ready' })
-        ? 'ready'
-        : 'loading',
+  const transactions = useSessionChild('transactions');
+  const rows = useSessionSelector('transactions', (snapshot) => snapshot.context.rows, NONE);
+  const status = useSessionSelector(
+    'transactions',
+    (snapshot) => (snapshot.matches('error') ? 'error' : snapshot.matches('ready') ? 'ready' : 'loading'),
+    'loading',
   );
   const entries = rows.map(toHistoryEntry);
 
@@ -52,7 +53,7 @@ function TransactionList() {
             <Button
               type="button"
               $variant="secondary"
-              onClick={() => transactions.send({ type: 'transactions.refresh' })}
+              onClick={() => transactions?.send({ type: 'transactions.refresh' })}
             >
               {dialogCopy.transactions.retry}
             </Button>

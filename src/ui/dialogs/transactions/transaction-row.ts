@@ -1,7 +1,7 @@
-import { transactionCopy } from '../copy/index.ts';
-import type { TransactionRow } from '../domain/transactions.ts';
+import { transactionCopy } from '../../../copy/index.ts';
+import type { TransactionRow } from '../../../domain/transactions.ts';
 
-// One line of the transaction history (spec §3). Rows written by different
+// One line of the transaction history (docs/product.md#history-dialog). Rows written by different
 // backends name the same fact differently; the first non-null name wins.
 
 export type HistoryEntry = {
@@ -15,7 +15,7 @@ export type HistoryEntry = {
   symbol: string;
   /** tx_hash, else transaction_hash, else ''. */
   hash: string;
-  /** The first 10 characters of the hash and '...' (spec §9); '' when there is no hash. */
+  /** The first 10 characters of the hash and '...' (docs/product.md#constants); '' without a hash. */
   hashPreview: string;
   createdAt: string;
 };
