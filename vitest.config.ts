@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// Four layers: unit tests run in isolation; model tests run the paths
+// Five layers: unit tests run in isolation; model tests run the paths
 // generated from each statechart and print their coverage table at the end
 // (tests/model/support/); contract tests drive the real local stack, which
-// their global setup starts on free ports with empty data; e2e tests drive the
-// built portal in Debian's Chromium against a stack of their own
-// (tests/e2e/support/).
+// their global setup starts on free ports with empty data; postgres tests run
+// the migrations and the access-policy matrix on a real PostgreSQL 17 loaded
+// like a hosted project (tests/postgres/support/); e2e tests drive the built
+// portal in Debian's Chromium against a stack of their own (tests/e2e/support/).
 export default defineConfig({
   test: {
     projects: [
@@ -27,6 +28,15 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['tests/support/gateway-setup.ts'],
           testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'postgres',
+          include: ['tests/postgres/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/postgres/support/global-setup.ts'],
           hookTimeout: 60_000,
         },
       },

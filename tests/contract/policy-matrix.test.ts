@@ -3,69 +3,21 @@ import type { Database, Json } from '../../src/domain/database.types.ts';
 import { CLIENT_PROFILE_FIELDS } from '../../src/services/supabase/profile-fields.ts';
 import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
 import {
-  ACTORS,
   createProbes,
-  type Actor,
-  type Outcome,
-  type PolicyRow,
   type Probe,
   type Probes,
   type Session,
   type Target,
 } from '../support/policy-matrix.ts';
+import { CELLS, ROWS, rowsOf, verdictOf, type Actor } from '../support/policy-table.ts';
 
-// Who may do what, as the local stack enforces it (supabase/migrations), in
-// one table. Every cell acts on a row or object of "the owner" and is judged
-// on what the service role reads back afterwards, not only on the answer: a
-// forbidden update or delete under row level security succeeds and touches
-// nothing, so only the state tells.
-//
-// "invisible" cells would be "denied" on a hosted project: the migrations
-// revoke the table grants behind them, but the local gateway's lite grants
-// every table to the API roles at runtime, so there RLS alone decides and
-// answers with zero rows. Either way nothing is shown or changed.
-//
-// The avatars bucket is public (docs/product.md#avatars-bucket: upload, then the public URL). The
-// migrations also let the owner list and delete their objects, but the local
-// storage endpoint serves neither call (the portal makes neither).
+// The policy matrix (tests/support/policy-table.ts) on the local stack: every
+// cell's call goes through supabase-js to the gateway, and is judged by what
+// the table expects of lite. The same table runs at the SQL level on a real
+// PostgreSQL in tests/postgres/policy-matrix.test.ts.
 
 const stack = inject('gateway');
 const service = serviceClient(stack);
-
-// prettier-ignore
-const POLICY: PolicyRow[] = [
-  // resource             verb                   anon          other user    owner
-  ['profiles',           'select',              'invisible',  'invisible',  'allowed'],
-  ['profiles',           'insert',              'denied',     'denied',     'allowed'],
-  ['profiles',           'upsert',              'denied',     'denied',     'allowed'],
-  ['profiles',           'update',              'invisible',  'invisible',  'allowed'],
-  ['profiles',           'delete',              'invisible',  'invisible',  'invisible'],
-  ['user_notifications', 'select',              'invisible',  'invisible',  'allowed'],
-  ['user_notifications', 'insert',              'denied',     'denied',     'denied'],
-  ['user_notifications', 'update read state',   'invisible',  'invisible',  'allowed'],
-  ['user_notifications', 'update title',        'invisible',  'invisible',  'denied'],
-  ['user_notifications', 'delete',              'invisible',  'invisible',  'allowed'],
-  ['transactions',       'select',              'invisible',  'invisible',  'allowed'],
-  ['transactions',       'insert',              'denied',     'denied',     'denied'],
-  ['transactions',       'record_transfer rpc', 'denied',     'denied',     'denied'],
-  ['transactions',       'update',              'invisible',  'invisible',  'invisible'],
-  ['transactions',       'delete',              'invisible',  'invisible',  'invisible'],
-  ['avatars',            'upload',              'denied',     'denied',     'allowed'],
-  ['avatars',            'overwrite (upsert)',  'denied',     'denied',     'allowed'],
-  ['avatars',            'read (public URL)',   'allowed',    'allowed',    'allowed'],
-  ['avatars',            'list',                'not served', 'not served', 'not served'],
-  ['avatars',            'delete',              'not served', 'not served', 'not served'],
-];
-
-/** One test per cell: [resource, verb, actor, expected outcome]. */
-const CELLS: [string, string, Actor, Outcome][] = POLICY.flatMap(([resource, verb, ...outcomes]) =>
-  ACTORS.map((actor, column): [string, string, Actor, Outcome] => [
-    resource,
-    verb,
-    actor,
-    outcomes[column] ?? 'denied',
-  ]),
-);
 
 type ProfileRow = Database['public']['Tables']['profiles']['Row'];
 type ProfileInsert = Database['public']['Tables']['profiles']['Insert'];
@@ -101,11 +53,7 @@ function sessionOf(actor: Actor, target: Target): Session {
 
 describe('policy matrix', () => {
   it('has one row for every resource and verb', () => {
-    const rows = POLICY.map(([resource, verb]) => `${resource} · ${verb}`);
-    const verbs = Object.entries(createProbes(stack, { owner, other })).flatMap(([resource, byVerb]) =>
-      Object.keys(byVerb).map((verb) => `${resource} · ${verb}`),
-    );
-    expect(rows).toEqual(verbs);
+    expect(ROWS).toEqual(rowsOf(createProbes(stack, { owner, other })));
   });
 
   it.each(CELLS)('%s · %s · as %s: %s', async (resource, verb, actor, outcome) => {
@@ -116,12 +64,13 @@ describe('policy matrix', () => {
     const answer = await probe.act(sessionOf(actor, target), target);
     const after = await probe.read(target);
 
-    switch (outcome) {
+    const verdict = verdictOf(outcome, 'lite');
+    switch (verdict) {
       case 'allowed':
         expect(answer.error).toBeNull();
         expect(probe.applied(target, after, answer)).toBe(true);
         break;
-      case 'denied':
+      case 'refused':
         expect(answer.error).not.toBeNull();
         expect([401, 403]).toContain(answer.error?.status);
         expect(after).toEqual(before);
@@ -136,6 +85,8 @@ describe('policy matrix', () => {
         expect(answer.rows).toBe(0);
         expect(after).toEqual(before);
         break;
+      default:
+        throw new Error(`lite has no cell that comes to '${verdict}'`);
     }
   });
 });

@@ -9,25 +9,13 @@ import {
   type StackInfo,
   type TestUser,
 } from './clients.ts';
+import type { ProbesFor } from './policy-table.ts';
 
-// What each cell of the policy matrix (tests/contract/policy-matrix.test.ts)
-// does: make the owner's row or object it acts on, make the call as some
-// actor, and read the target back with the service role (or, for the public
-// avatars bucket, through its public URL) so a cell is judged on the state
-// the call left behind, not only on its answer.
-
-export const ACTORS = ['anon', 'other user', 'owner'] as const;
-export type Actor = (typeof ACTORS)[number];
-
-/**
- * allowed: the call succeeds and did what it asked.
- * denied: the call is refused (401/403) and nothing changed.
- * invisible: row level security filters the row out for this verb: the call
- *   succeeds but returns or touches no row, and nothing changed.
- * not served: the local storage endpoint answers 404 for the call (the portal
- *   never makes it) and nothing changed.
- */
-export type Outcome = 'allowed' | 'denied' | 'invisible' | 'not served';
+// What each cell of the policy matrix (tests/support/policy-table.ts) does on
+// the local stack, through supabase-js: make the owner's row or object it acts
+// on, make the call as some actor, and read the target back with the service
+// role (or, for the public avatars bucket, through its public URL) so a cell
+// is judged on the state the call left behind, not only on its answer.
 
 /** Who makes a cell's call: a supabase-js client, and the bearer token raw requests send. */
 export type Session = { client: Client; accessToken: string | null };
@@ -430,18 +418,7 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
         applied: (_target, after) => (after as { status: number }).status === 404,
       },
     },
-  } satisfies Record<string, Record<string, Probe>>;
+  } satisfies ProbesFor<Probe>;
 }
 
 export type Probes = ReturnType<typeof createProbes>;
-
-/** One line of the matrix: a resource, a verb on it, and the outcome for anon, another user and the owner. */
-export type PolicyRow = {
-  [R in keyof Probes]: [
-    resource: R,
-    verb: keyof Probes[R] & string,
-    anon: Outcome,
-    other: Outcome,
-    owner: Outcome,
-  ];
-}[keyof Probes];

@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectAs } from './support/sql.ts';
+
+// The migrations and the seed as they landed on a real PostgreSQL loaded like a hosted project.
+// The expectations below are copied from what supabase/migrations/*.sql declare (the comments
+// name the file), not read from the database: a migration edited without updating them, or a
+// declaration the server does not honour, fails here.
+
+const ROLES = ['anon', 'authenticated', 'service_role'] as const;
+type Role = (typeof ROLES)[number];
+const TABLE_PRIVILEGES = ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER'];
+const ALL = TABLE_PRIVILEGES;
+
+/** The table-level grants each API role holds after the migrations; anything else is revoked. */
+const TABLE_GRANTS: Record<string, Record<Role, string[]>> = {
+  // 20261121000001_profiles.sql
+  'public.profiles': { anon: [], authenticated: ['SELECT', 'INSERT', 'UPDATE'], service_role: ALL },
+  // 20261121000002_user_notifications.sql (plus the column grant below)
+  'public.user_notifications': { anon: [], authenticated: ['SELECT', 'DELETE'], service_role: ALL },
+  // 20261121000003_transactions.sql
+  'public.transactions': { anon: [], authenticated: ['SELECT'], service_role: ALL },
+};
+
+/** 20261121000002: authenticated may update these columns of user_notifications and no other. */
+const NOTIFICATION_COLUMNS_UPDATABLE = ['is_read', 'read_at'];
+const NOTIFICATION_COLUMNS = ['id', 'user_id', 'title', 'message', 'is_read', 'read_at', 'created_at'];
+
+const RECORD_TRANSFER = 'public.record_transfer(uuid, text, text, text, text, text, text, text)';
+
+/** Every policy the migrations create: [table, name, command], all for the role authenticated. */
+const POLICIES = [
+  // 20261121000001_profiles.sql
+  ['public.profiles', 'profiles: owner reads', 'SELECT'],
+  ['public.profiles', 'profiles: owner creates', 'INSERT'],
+  ['public.profiles', 'profiles: owner updates', 'UPDATE'],
+  // 20261121000002_user_notifications.sql
+  ['public.user_notifications', 'user_notifications: owner reads', 'SELECT'],
+  ['public.user_notifications', 'user_notifications: owner marks read', 'UPDATE'],
+  ['public.user_notifications', 'user_notifications: owner deletes', 'DELETE'],
+  // 20261121000003_transactions.sql
+  ['public.transactions', 'transactions: owner reads', 'SELECT'],
+  // 20261121000004_avatars_bucket.sql
+  ['storage.objects', 'avatars: owner uploads under own id', 'INSERT'],
+  ['storage.objects', 'avatars: owner lists own', 'SELECT'],
+  ['storage.objects', 'avatars: owner replaces own', 'UPDATE'],
+  ['storage.objects', 'avatars: owner deletes own', 'DELETE'],
+].sort();
+
+const MIGRATIONS_DIR = 'supabase/migrations';
+const migrationFiles = readdirSync(MIGRATIONS_DIR)
+  .filter((name) => name.endsWith('.sql'))
+  .sort();
+
+let db: pg.Client;
+beforeAll(async () => {
+  db = await connectAs();
+});
+afterAll(async () => {
+  await db?.end();
+});
+
+const rowsOf = async <R extends pg.QueryResultRow>(sql: string, params: unknown[] = []) =>
+  (await db.query<R>(sql, params)).rows;
+
+describe('migrations on PostgreSQL', () => {
+  it('applied every migration file in order, then the seed, each recorded as the Supabase CLI records it', async () => {
+    const loaded = inject('postgres').loaded.map(({ file }) => file);
+    expect(loaded).toEqual([
+      'stack/postgres/hosted-baseline.sql',
+      ...migrationFiles.map((name) => `${MIGRATIONS_DIR}/${name}`),
+      'supabase/seed.sql',
+    ]);
+    const recorded = await rowsOf<{ version: string; name: string }>(
+      'select version, name from supabase_migrations.schema_migrations order by version',
+    );
+    expect(recorded.map(({ version, name }) => `${version}_${name}.sql`)).toEqual(migrationFiles);
+    const seeds = await rowsOf<{ path: string; hash: string }>(
+      'select path, hash from supabase_migrations.seed_files',
+    );
+    expect(seeds).toEqual([
+      {
+        path: 'supabase/seed.sql',
+        hash: createHash('sha256').update(readFileSync('supabase/seed.sql')).digest('hex'),
+      },
+    ]);
+  });
+
+  it.each(Object.keys(TABLE_GRANTS))(
+    '%s exists, belongs to postgres and has row level security on',
+    async (table) => {
+      const [row] = await rowsOf<{ owner: string; rls: boolean }>(
+        'select pg_get_userbyid(relowner) as owner, relrowsecurity as rls from pg_class where oid = $1::regclass',
+        [table],
+      );
+      expect(row).toEqual({ owner: 'postgres', rls: true });
+    },
+  );
+
+  it.each(
+    Object.entries(TABLE_GRANTS).flatMap(([table, byRole]) =>
+      ROLES.map((role) => [table, role, byRole[role]]),
+    ),
+  )('%s: %s holds exactly the table grants the migration declares', async (table, role, granted) => {
+    const held = await rowsOf<{ privilege: string }>(
+      `select privilege from unnest($3::text[]) as privilege
+         where has_table_privilege($1, $2::regclass, privilege)`,
+      [role, table, TABLE_PRIVILEGES],
+    );
+    expect(held.map(({ privilege }) => privilege)).toEqual(granted);
+  });
+
+  it('anon holds no column grant on the public tables either', async () => {
+    const held = await rowsOf(
+      `select t.table_name, p.privilege from unnest($1::text[]) as t(table_name),
+         unnest(array['SELECT', 'INSERT', 'UPDATE', 'REFERENCES']) as p(privilege)
+       where has_any_column_privilege('anon', t.table_name::regclass, p.privilege)`,
+      [Object.keys(TABLE_GRANTS)],
+    );
+    expect(held).toEqual([]);
+  });
+
+  it('authenticated may update only is_read and read_at of user_notifications', async () => {
+    const updatable = await rowsOf<{ column: string }>(
+      `select c as column from unnest($1::text[]) as c
+       where has_column_privilege('authenticated', 'public.user_notifications', c, 'UPDATE')`,
+      [NOTIFICATION_COLUMNS],
+    );
+    expect(updatable.map(({ column }) => column)).toEqual(NOTIFICATION_COLUMNS_UPDATABLE);
+  });
+
+  it('record_transfer is executable by service_role alone', async () => {
+    const [row] = await rowsOf(
+      `select has_function_privilege('anon', $1::regprocedure, 'EXECUTE') as anon,
+              has_function_privilege('authenticated', $1::regprocedure, 'EXECUTE') as authenticated,
+              has_function_privilege('service_role', $1::regprocedure, 'EXECUTE') as service_role,
+              exists (select 1 from pg_proc p, aclexplode(p.proacl) acl
+                      where p.oid = $1::regprocedure and acl.grantee = 0) as public`,
+      [RECORD_TRANSFER],
+    );
+    expect(row).toEqual({ anon: false, authenticated: false, service_role: true, public: false });
+  });
+
+  it('creates exactly the declared policies, each for authenticated', async () => {
+    const policies = await rowsOf<{ table: string; name: string; cmd: string; roles: string[] }>(
+      `select schemaname || '.' || tablename as table, policyname as name, cmd, roles::text[] as roles
+       from pg_policies where schemaname in ('public', 'storage')`,
+    );
+    expect(policies.map(({ table, name, cmd }) => [table, name, cmd]).sort()).toEqual(POLICIES);
+    expect(new Set(policies.flatMap(({ roles }) => roles))).toEqual(new Set(['authenticated']));
+  });
+
+  it('guards server-owned fields with triggers (20261121000001, …02, …07)', async () => {
+    const triggers = await rowsOf<{ table: string; name: string }>(
+      `select tgrelid::regclass::text as table, tgname as name from pg_trigger
+       where not tgisinternal and tgrelid in ('public.profiles'::regclass, 'public.user_notifications'::regclass)
+       order by 1, 2`,
+    );
+    expect(triggers).toEqual([
+      { table: 'profiles', name: 'profiles_guard' },
+      { table: 'user_notifications', name: 'user_notifications_guard' },
+    ]);
+  });
+
+  it('creates the public avatars bucket (20261121000004)', async () => {
+    const buckets = await rowsOf(
+      'select id, name, public, file_size_limit, allowed_mime_types from storage.buckets',
+    );
+    expect(buckets).toEqual([
+      {
+        id: 'avatars',
+        name: 'avatars',
+        public: true,
+        file_size_limit: '2097152',
+        allowed_mime_types: ['image/png', 'image/jpeg', 'image/gif'],
+      },
+    ]);
+  });
+
+  it('publishes user_notifications to Realtime with full replica identity (20261121000005)', async () => {
+    const published = await rowsOf(
+      `select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime'`,
+    );
+    expect(published).toEqual([{ schemaname: 'public', tablename: 'user_notifications' }]);
+    const [identity] = await rowsOf<{ relreplident: string }>(
+      `select relreplident from pg_class where oid = 'public.user_notifications'::regclass`,
+    );
+    expect(identity?.relreplident).toBe('f');
+  });
+});

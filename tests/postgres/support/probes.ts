@@ -1,0 +1,419 @@
+import { randomUUID } from 'node:crypto';
+import type { ProbesFor } from '../../support/policy-table.ts';
+import { answerOf, SERVICE, type Case, type Claims, type Query, type SqlAnswer } from './sql.ts';
+
+// What each cell of the policy matrix (tests/support/policy-table.ts) does at the SQL level: make
+// the owner's row or object it acts on as the service role, send the statement the API would send
+// for the call as the caller, and read the target back as the superuser. The statements are the
+// ones PostgREST builds for supabase-js's calls (a select, insert, upsert, update or delete
+// returning the rows; an rpc as a function call) and, for storage, the ones the Storage API runs
+// (supabase/storage src/storage/database/pg.ts, 4fa61fb: upsertObject, searchObjects,
+// deleteObjects; src/http/routes/object/getPublicObject.ts).
+
+export type User = { id: string; email: string };
+
+/** The owner's row or object a cell acts on; `value` is what the call tries to write. */
+export type SqlTarget = { owner: User; key: string; value: string };
+
+export type SqlProbe = {
+  /** Makes the target, as the service role. */
+  arrange(tx: Case): Promise<SqlTarget>;
+  /** The call, as `caller`. */
+  act(tx: Case, caller: Claims, target: SqlTarget): Promise<SqlAnswer>;
+  /** The target as the database holds it, read by the superuser. */
+  read(tx: Case, target: SqlTarget): Promise<unknown>;
+  /** Whether the call did what it asked, judged on the state after it (and its answer, for reads). */
+  applied(target: SqlTarget, after: unknown, answer: SqlAnswer): boolean;
+};
+
+export type MatrixUsers = {
+  owner: User;
+  other: User;
+  /** A user with no profile yet, for the cell that creates one. */
+  newcomer: User;
+};
+
+type Row = Record<string, unknown>;
+
+const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+const txHash = () => `0x${randomUUID().replaceAll('-', '')}`;
+const firstRow = async (pending: ReturnType<Query>) => (await pending).rows[0] ?? null;
+const field = (row: unknown, name: string) => (row as Row | null)?.[name];
+
+/** An image object's metadata as the Storage API stores it. */
+const imageMetadata = (mimetype: string) => ({ mimetype, cacheControl: 'max-age=3600', size: 64 });
+
+export function createSqlProbes(users: MatrixUsers) {
+  const { owner, newcomer } = users;
+  const byId = (target: SqlTarget) => (row: Row) => row['id'] === target.key;
+
+  const profileOf = (tx: Case, id: string) =>
+    firstRow(tx.query('select * from public.profiles where id = $1', [id]));
+
+  const notificationOf = (tx: Case, id: string) =>
+    firstRow(tx.query('select * from public.user_notifications where id = $1', [id]));
+  const freshNotification = async (tx: Case): Promise<SqlTarget> => {
+    const row = await tx.request(SERVICE, (query) =>
+      firstRow(
+        query(
+          `insert into public.user_notifications (user_id, title, message)
+           values ($1, 'Matrix notice', 'Left for the matrix') returning id`,
+          [owner.id],
+        ),
+      ),
+    );
+    return { owner, key: String(field(row, 'id')), value: unique('Forged') };
+  };
+
+  const transactionOf = (tx: Case, id: string) =>
+    firstRow(tx.query('select * from public.transactions where id = $1', [id]));
+  const transactionsWithHash = async (tx: Case, hash: string) =>
+    (await tx.query('select * from public.transactions where tx_hash = $1', [hash])).rows;
+  const freshTransaction = async (tx: Case): Promise<SqlTarget> => {
+    const row = await tx.request(SERVICE, (query) =>
+      firstRow(
+        query(
+          `insert into public.transactions (user_id, type, status, amount, token_symbol, tx_hash)
+           values ($1, 'token_received', 'confirmed', '1.5', 'DDEX', $2) returning id`,
+          [owner.id, txHash()],
+        ),
+      ),
+    );
+    return { owner, key: String(field(row, 'id')), value: '1000' };
+  };
+
+  // An upload with upsert, as the Storage API writes it: the uploader is the owner (none for anon).
+  const upsertObject = (query: Query, caller: Claims, name: string, mimetype: string) =>
+    query(
+      `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
+       values ('avatars', $1, $2::uuid, $2, $3, $4)
+       on conflict (name, bucket_id) do update set metadata = excluded.metadata,
+         version = excluded.version, owner = excluded.owner, owner_id = excluded.owner_id
+       returning *`,
+      [name, caller.sub ?? null, imageMetadata(mimetype), randomUUID()],
+    );
+  const objectOf = (tx: Case, name: string) =>
+    firstRow(
+      tx.query(
+        `select name, owner, owner_id, metadata, version from storage.objects
+         where bucket_id = 'avatars' and name = $1`,
+        [name],
+      ),
+    );
+  const avatarName = (user: User) => `${user.id}-${Date.now()}-${randomUUID().slice(0, 8)}.png`;
+  const uploadedAvatar = async (tx: Case): Promise<SqlTarget> => {
+    const key = avatarName(owner);
+    await tx.request(SERVICE, (query) =>
+      upsertObject(query, { ...SERVICE, sub: owner.id }, key, 'image/png'),
+    );
+    return { owner, key, value: 'image/gif' };
+  };
+  const byName = (target: SqlTarget) => (row: Row) => row['name'] === target.key;
+  const hasType = (after: unknown, mimetype: string) =>
+    field(field(after, 'metadata'), 'mimetype') === mimetype;
+
+  return {
+    profiles: {
+      select: {
+        arrange: async () => ({ owner, key: owner.id, value: '' }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.profiles where id = $1', [target.key]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => profileOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        arrange: async () => ({ owner: newcomer, key: newcomer.id, value: unique('created') }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('insert into public.profiles (id, username) values ($1, $2) returning *', [
+                target.key,
+                target.value,
+              ]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => profileOf(tx, target.key),
+        applied: (target, after) => field(after, 'username') === target.value,
+      },
+      upsert: {
+        // The portal's save (docs/product.md#calls): upsert on conflict id, returning the row.
+        arrange: async () => ({ owner, key: owner.id, value: unique('upserted') }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `insert into public.profiles (id, username) values ($1, $2)
+                 on conflict (id) do update set id = excluded.id, username = excluded.username
+                 returning *`,
+                [target.key, target.value],
+              ),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => profileOf(tx, target.key),
+        applied: (target, after) => field(after, 'username') === target.value,
+      },
+      update: {
+        arrange: async () => ({ owner, key: owner.id, value: unique('updated') }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.profiles set username = $2 where id = $1 returning *', [
+                target.key,
+                target.value,
+              ]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => profileOf(tx, target.key),
+        applied: (target, after) => field(after, 'username') === target.value,
+      },
+      delete: {
+        arrange: async () => ({ owner, key: owner.id, value: '' }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('delete from public.profiles where id = $1 returning *', [target.key]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => profileOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    user_notifications: {
+      select: {
+        arrange: freshNotification,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.user_notifications where user_id = $1', [target.owner.id]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => notificationOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        arrange: async () => ({ owner, key: owner.id, value: unique('Self-made') }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `insert into public.user_notifications (user_id, title, message)
+                 values ($1, $2, 'Not from the server') returning *`,
+                [target.key, target.value],
+              ),
+            ),
+            (row) => row['title'] === target.value,
+          ),
+        read: async (tx, target) =>
+          (
+            await tx.query('select * from public.user_notifications where user_id = $1 and title = $2', [
+              target.key,
+              target.value,
+            ])
+          ).rows,
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      'update read state': {
+        // The portal's "mark read" (docs/product.md#calls): is_read and read_at by id.
+        arrange: freshNotification,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                'update public.user_notifications set is_read = true, read_at = now() where id = $1 returning *',
+                [target.key],
+              ),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => notificationOf(tx, target.key),
+        applied: (_target, after) => field(after, 'is_read') === true,
+      },
+      'update title': {
+        arrange: freshNotification,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.user_notifications set title = $2 where id = $1 returning *', [
+                target.key,
+                target.value,
+              ]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => notificationOf(tx, target.key),
+        applied: (target, after) => field(after, 'title') === target.value,
+      },
+      delete: {
+        arrange: freshNotification,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('delete from public.user_notifications where id = $1 returning *', [target.key]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => notificationOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    transactions: {
+      select: {
+        arrange: freshTransaction,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.transactions where user_id = $1', [target.owner.id]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => transactionOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        arrange: async () => ({ owner, key: owner.id, value: txHash() }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `insert into public.transactions (user_id, type, status, tx_hash)
+                 values ($1, 'token_received', 'confirmed', $2) returning *`,
+                [target.key, target.value],
+              ),
+            ),
+            (row) => row['tx_hash'] === target.value,
+          ),
+        read: (tx, target) => transactionsWithHash(tx, target.value),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      'record_transfer rpc': {
+        // The function the server functions record a transfer and its notice with.
+        arrange: async () => ({ owner, key: owner.id, value: txHash() }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `select public.record_transfer(p_user_id => $1, p_tx_hash => $2, p_type => 'token_received',
+                   p_status => 'confirmed', p_amount => '5', p_token_symbol => 'DDEX',
+                   p_title => 'DDEX Received', p_message => 'Not from the server') as recorded`,
+                [target.key, target.value],
+              ),
+            ),
+            (row) => row['recorded'] === true,
+          ),
+        read: (tx, target) => transactionsWithHash(tx, target.value),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      update: {
+        arrange: freshTransaction,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.transactions set amount = $2 where id = $1 returning *', [
+                target.key,
+                target.value,
+              ]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => transactionOf(tx, target.key),
+        applied: (target, after) => field(after, 'amount') === target.value,
+      },
+      delete: {
+        arrange: freshTransaction,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('delete from public.transactions where id = $1 returning *', [target.key]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => transactionOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    avatars: {
+      upload: {
+        // The portal's upload (docs/product.md#avatars-bucket), named "<user id>-<time>.<ext>".
+        arrange: async () => ({ owner, key: avatarName(owner), value: 'image/png' }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) => upsertObject(query, caller, target.key, target.value)),
+            byName(target),
+          ),
+        read: (tx, target) => objectOf(tx, target.key),
+        applied: (target, after) =>
+          hasType(after, target.value) && field(after, 'owner_id') === target.owner.id,
+      },
+      'overwrite (upsert)': {
+        arrange: uploadedAvatar,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) => upsertObject(query, caller, target.key, target.value)),
+            byName(target),
+          ),
+        read: (tx, target) => objectOf(tx, target.key),
+        applied: (target, after) => hasType(after, target.value),
+      },
+      'read (public URL)': {
+        // The public route reads as the service role whoever asks, once the bucket is public:
+        // the caller's claims take no part, so the bucket's public flag is what this proves.
+        arrange: uploadedAvatar,
+        act: async (tx, _caller, target) =>
+          answerOf(
+            await tx.request(SERVICE, (query) =>
+              query(
+                `select o.name from storage.objects o join storage.buckets b on b.id = o.bucket_id
+                 where b.id = 'avatars' and b.public and o.name = $1`,
+                [target.key],
+              ),
+            ),
+            byName(target),
+          ),
+        read: (tx, target) => objectOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      list: {
+        // storage.search (security invoker) reads storage.objects under the caller's policies.
+        arrange: uploadedAvatar,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(`select name from storage.objects where bucket_id = 'avatars' and name like $1 || '%'`, [
+                target.key,
+              ]),
+            ),
+            byName(target),
+          ),
+        read: (tx, target) => objectOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      delete: {
+        // The Storage API lifts the delete protection for the requests it serves.
+        arrange: uploadedAvatar,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, async (query) => {
+              await query(`select set_config('storage.allow_delete_query', 'true', true)`);
+              return query(
+                `delete from storage.objects where bucket_id = 'avatars' and name = any($1) returning *`,
+                [[target.key]],
+              );
+            }),
+            byName(target),
+          ),
+        read: (tx, target) => objectOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+  } satisfies ProbesFor<SqlProbe>;
+}

@@ -1,0 +1,113 @@
+// Who may do what to whose data, as supabase/migrations declare it: one table, run by two engines.
+// tests/contract/policy-matrix.test.ts makes each call through supabase-js against the local stack
+// (@supabase/lite on PGlite); tests/postgres/policy-matrix.test.ts makes it at the SQL level on a
+// real PostgreSQL loaded like a hosted project (stack/postgres/). Every cell acts on a row or object
+// of "the owner" and is judged on what it answered and on the state read back afterwards: a
+// forbidden update or delete under row level security succeeds and touches nothing, so only the
+// state tells.
+//
+// The engines differ in two places, and the table says where:
+// - Grants. The migrations revoke table and column grants from the API roles. A real PostgreSQL
+//   enforces them, as hosted does; lite grants every table to the API roles at runtime (its
+//   PostgresConnection/PgliteConnection run GRANT ALL ON ALL TABLES), so there only RLS decides.
+//   Such a cell is 'revoked'.
+// - Storage calls the portal never makes. The avatars bucket is public (docs/product.md#avatars-
+//   bucket: upload, then the public URL), and the migrations also let the owner list and delete
+//   their objects; the local storage endpoint serves neither call, while on PostgreSQL the
+//   policies behind them are judged directly. Such a cell is 'not served (…)'.
+
+export const ACTORS = ['anon', 'other user', 'owner'] as const;
+export type Actor = (typeof ACTORS)[number];
+
+export const ENGINES = ['lite', 'postgres'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/** What a cell's call comes to on one engine. */
+export type Verdict =
+  /** The call succeeds and did what it asked. */
+  | 'allowed'
+  /** The call is refused (lite: 401/403; PostgreSQL: SQLSTATE 42501) and nothing changed. */
+  | 'refused'
+  /** PostgreSQL only: refused by the grants ("permission denied for …", 42501) before any policy. */
+  | 'no privilege'
+  /** Row level security filters the target out: the call succeeds, returns or touches none of it, and nothing changed. */
+  | 'invisible'
+  /** Lite only: the local storage endpoint answers 404 (the portal never makes the call) and nothing changed. */
+  | 'not served';
+
+/** A cell of the table: what the call comes to on each engine, named once here. */
+export const OUTCOMES = {
+  allowed: { lite: 'allowed', postgres: 'allowed' },
+  denied: { lite: 'refused', postgres: 'refused' },
+  invisible: { lite: 'invisible', postgres: 'invisible' },
+  /** Denied by the table or column grants on a real PostgreSQL (as hosted); invisible on lite, which re-grants every table. */
+  revoked: { lite: 'invisible', postgres: 'no privilege' },
+  /** Not served by the local storage endpoint; the policies allow it. */
+  'not served (allowed)': { lite: 'not served', postgres: 'allowed' },
+  /** Not served by the local storage endpoint; the policies filter the target out. */
+  'not served (invisible)': { lite: 'not served', postgres: 'invisible' },
+} as const satisfies Record<string, Record<Engine, Verdict>>;
+
+export type Outcome = keyof typeof OUTCOMES;
+
+/** One line of the matrix: a resource, a verb on it, and the outcome for anon, another user and the owner. */
+export type PolicyRow = readonly [
+  resource: string,
+  verb: string,
+  anon: Outcome,
+  other: Outcome,
+  owner: Outcome,
+];
+
+// prettier-ignore
+export const POLICY = [
+  // resource             verb                   anon                      other user                owner
+  ['profiles',           'select',              'revoked',                'invisible',              'allowed'],
+  ['profiles',           'insert',              'denied',                 'denied',                 'allowed'],
+  ['profiles',           'upsert',              'denied',                 'denied',                 'allowed'],
+  ['profiles',           'update',              'revoked',                'invisible',              'allowed'],
+  ['profiles',           'delete',              'revoked',                'revoked',                'revoked'],
+  ['user_notifications', 'select',              'revoked',                'invisible',              'allowed'],
+  ['user_notifications', 'insert',              'denied',                 'denied',                 'denied'],
+  ['user_notifications', 'update read state',   'revoked',                'invisible',              'allowed'],
+  ['user_notifications', 'update title',        'revoked',                'revoked',                'denied'],
+  ['user_notifications', 'delete',              'revoked',                'invisible',              'allowed'],
+  ['transactions',       'select',              'revoked',                'invisible',              'allowed'],
+  ['transactions',       'insert',              'denied',                 'denied',                 'denied'],
+  ['transactions',       'record_transfer rpc', 'denied',                 'denied',                 'denied'],
+  ['transactions',       'update',              'revoked',                'revoked',                'revoked'],
+  ['transactions',       'delete',              'revoked',                'revoked',                'revoked'],
+  ['avatars',            'upload',              'denied',                 'denied',                 'allowed'],
+  ['avatars',            'overwrite (upsert)',  'denied',                 'denied',                 'allowed'],
+  ['avatars',            'read (public URL)',   'allowed',                'allowed',                'allowed'],
+  ['avatars',            'list',                'not served (invisible)', 'not served (invisible)', 'not served (allowed)'],
+  ['avatars',            'delete',              'not served (invisible)', 'not served (invisible)', 'not served (allowed)'],
+] as const satisfies readonly PolicyRow[];
+
+type Row = (typeof POLICY)[number];
+export type Resource = Row[0];
+export type VerbOf<R extends Resource> = Extract<Row, readonly [R, ...unknown[]]>[1];
+
+/** What an engine's probes must provide: one probe for every row of the table, and no other. */
+export type ProbesFor<P> = { [R in Resource]: { [V in VerbOf<R>]: P } };
+
+/** One test per cell: [resource, verb, actor, outcome]. */
+export const CELLS: [string, string, Actor, Outcome][] = POLICY.flatMap(
+  ([resource, verb, anon, other, owner]) => {
+    const byActor: Record<Actor, Outcome> = { anon, 'other user': other, owner };
+    return ACTORS.map((actor): [string, string, Actor, Outcome] => [resource, verb, actor, byActor[actor]]);
+  },
+);
+
+/** The table's rows as "resource · verb", to compare with the probes an engine has. */
+export const ROWS = POLICY.map(([resource, verb]) => `${resource} · ${verb}`);
+
+/** The same for a set of probes. */
+export function rowsOf(probes: Record<string, Record<string, unknown>>): string[] {
+  return Object.entries(probes).flatMap(([resource, byVerb]) =>
+    Object.keys(byVerb).map((verb) => `${resource} · ${verb}`),
+  );
+}
+
+/** What the table expects of a cell on an engine. */
+export const verdictOf = (outcome: Outcome, engine: Engine): Verdict => OUTCOMES[outcome][engine];
