@@ -5,6 +5,8 @@ export type StackFlags = {
   fresh: boolean;
   withApp: boolean;
   emailConfirmations: boolean;
+  /** `--functions deno` (the default: each function from its real entry point) or `--functions node`. */
+  functions: 'deno' | 'node';
 };
 
 export type StackPorts = {
@@ -17,11 +19,20 @@ export class SettingsError extends Error {
   override name = 'SettingsError';
 }
 
-const FLAG_NAMES = ['--fresh', '--with-app', '--confirm-email'] as const;
+const FLAG_NAMES = ['--fresh', '--with-app', '--confirm-email', '--functions deno|node'] as const;
+const RUNTIMES = ['deno', 'node'] as const;
 
 export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv): StackFlags {
-  for (const arg of argv) {
-    if (!(FLAG_NAMES as readonly string[]).includes(arg)) {
+  let functions: StackFlags['functions'] = 'deno';
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    if (arg === '--functions' || arg.startsWith('--functions=')) {
+      const value = arg === '--functions' ? argv[(index += 1)] : arg.slice('--functions='.length);
+      if (!(RUNTIMES as readonly (string | undefined)[]).includes(value)) {
+        throw new SettingsError(`--functions takes deno or node, got "${value ?? ''}".`);
+      }
+      functions = value as StackFlags['functions'];
+    } else if (!['--fresh', '--with-app', '--confirm-email'].includes(arg)) {
       throw new SettingsError(`Unknown option "${arg}". Known options: ${FLAG_NAMES.join(', ')}.`);
     }
   }
@@ -30,6 +41,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv): Sta
     withApp: argv.includes('--with-app'),
     emailConfirmations:
       argv.includes('--confirm-email') || readBoolean(env, 'STACK_EMAIL_CONFIRMATIONS', false),
+    functions,
   };
 }
 

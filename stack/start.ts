@@ -39,6 +39,8 @@ async function main(): Promise<void> {
       siteUrl: appUrl,
       tokenAddress: chain.tokenAddress,
       rpcUrl: chain.rpcUrl,
+      functions: flags.functions,
+      functionLog: (line) => console.log(line),
     });
   } catch (error) {
     await chain.close();
@@ -87,7 +89,7 @@ async function main(): Promise<void> {
       '',
       `DDEX local stack ready in ${seconds} s${flags.fresh ? ' (fresh data)' : ''}`,
       flags.withApp ? `  Portal    ${appUrl}` : null,
-      `  Supabase  ${gateway.url}  (auth, rest, storage, realtime, functions)`,
+      `  Supabase  ${gateway.url}  (auth, rest, storage, realtime, functions on ${flags.functions === 'deno' ? 'Deno' : 'Node, in-process'})`,
       `  Tatum     ${gateway.tatumApiUrl ?? ''}  (emulator: subscriptions, signed address-event webhooks)`,
       `  Chain     ${chain.rpcUrl}  (Hardhat, chain id ${chain.chainId}, DDEX at ${chain.tokenAddress})`,
       `  Email confirmations ${flags.emailConfirmations ? 'on' : 'off'}`,

@@ -15,6 +15,8 @@ import { createProcessPaymentsHandler } from '../../supabase/functions/process-p
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
 import { createClaimsResolver } from './claims.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
+import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
+import { freePort, functionNames, relayTo, startDenoFunction, type DenoFunction } from '../functions/deno.ts';
 import { json, withCors } from './http.ts';
 import { startChangeFeed } from './realtime/feed.ts';
 import { attachRealtime } from './realtime/server.ts';
@@ -40,7 +42,16 @@ export type GatewayOptions = {
   rpcUrl?: string | null;
   /** First retry delay of the emulator's webhook deliveries (doubles per attempt); tests shorten it. */
   webhookRetryBaseMs?: number;
+  /**
+   * How the Edge Functions run: 'deno' (the default) starts each from its real entry point with
+   * `deno run`, as deployed; 'node' serves the same handlers in this process.
+   */
+  functions?: FunctionsRuntime;
+  /** Where the Deno functions' log lines go (the stack prints them; tests keep them quiet). */
+  functionLog?: (line: string) => void;
 };
+
+export type FunctionsRuntime = 'deno' | 'node';
 
 export type Gateway = {
   url: string;
@@ -53,6 +64,8 @@ export type Gateway = {
   tatumApiUrl: string | null;
   pg: PGlite;
   mailbox: InMemoryEmailDriver | null;
+  /** How the Edge Functions run, and (under Deno) each one's own server, behind the gateway. */
+  functions: { runtime: FunctionsRuntime; urls: Record<string, string> };
   close(): Promise<void>;
 };
 
@@ -137,28 +150,60 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   });
   const port = (server.address() as AddressInfo).port;
   apiUrl = `http://127.0.0.1:${port}`;
-  const functionsClient = createClient<Database>(`http://127.0.0.1:${port}`, secrets.serviceRoleKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    // realtime-js needs a WebSocket transport on Node 20, even though this client never subscribes.
-    realtime: { transport: WebSocket as never },
+  const functionSettings = readFunctionSettings(join(PROJECT_DIR, 'supabase', 'config.toml'));
+  // record-transaction reads the chain; without one it is not served, in either runtime.
+  const served = (name: string) =>
+    name !== 'record-transaction' || !!(options.rpcUrl && options.tokenAddress);
+  const denoFunctions: DenoFunction[] = [];
+  let handlers: Record<string, FunctionHandler>;
+  if ((options.functions ?? 'deno') === 'deno') {
+    // The environment a hosted project gives every function, plus the secrets docs/deploy.md names.
+    const env: Record<string, string> = {
+      SUPABASE_URL: apiUrl,
+      SUPABASE_ANON_KEY: secrets.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: secrets.serviceRoleKey,
+      TATUM_WEBHOOK_SECRET: secrets.webhookSecret,
+      ...(options.tokenAddress ? { DDEX_TOKEN_ADDRESS: options.tokenAddress } : {}),
+      ...(options.rpcUrl ? { RPC_URL: options.rpcUrl } : {}),
+    };
+    try {
+      for (const name of functionNames().filter(served)) {
+        denoFunctions.push(await startDenoFunction(name, await freePort(), env, options.functionLog));
+      }
+    } catch (error) {
+      await Promise.all(denoFunctions.map((fn) => fn.stop()));
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      await keepingExitCode(() => connection.close());
+      throw error;
+    }
+    handlers = Object.fromEntries(denoFunctions.map((fn) => [fn.name, relayTo(fn)]));
+  } else {
+    const functionsClient = createClient<Database>(`http://127.0.0.1:${port}`, secrets.serviceRoleKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      // realtime-js needs a WebSocket transport on Node 20, even though this client never subscribes.
+      realtime: { transport: WebSocket as never },
+    });
+    handlers = {
+      'process-payments': createProcessPaymentsHandler({
+        webhookSecret: secrets.webhookSecret,
+        supabase: functionsClient,
+        tokenAddress: options.tokenAddress ?? null,
+      }),
+    };
+    if (options.rpcUrl && options.tokenAddress) {
+      handlers['record-transaction'] = createRecordTransactionHandler({
+        supabase: functionsClient,
+        rpcUrl: options.rpcUrl,
+        tokenAddress: options.tokenAddress,
+      });
+    }
+  }
+  functions = createFunctionsHandler(handlers, {
+    jwtSecret: secrets.jwtSecret,
+    apiKeys: [secrets.anonKey, secrets.serviceRoleKey],
+    verifies: (name) => verifiesJwt(functionSettings, name),
   });
-  const processPayments = createProcessPaymentsHandler({
-    webhookSecret: secrets.webhookSecret,
-    supabase: functionsClient,
-    tokenAddress: options.tokenAddress ?? null,
-  });
-  functions = createFunctionsHandler(
-    options.rpcUrl && options.tokenAddress
-      ? {
-          'process-payments': processPayments,
-          'record-transaction': createRecordTransactionHandler({
-            supabase: functionsClient,
-            rpcUrl: options.rpcUrl,
-            tokenAddress: options.tokenAddress,
-          }),
-        }
-      : { 'process-payments': processPayments },
-  );
   const feed = await startChangeFeed(pg);
   const realtime = attachRealtime({ server, pg, feed, resolveClaims });
   if (options.rpcUrl) {
@@ -181,9 +226,14 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     tatumApiUrl: options.rpcUrl ? `http://127.0.0.1:${port}/tatum/v4/` : null,
     pg,
     mailbox,
+    functions: {
+      runtime: options.functions ?? 'deno',
+      urls: Object.fromEntries(denoFunctions.map((fn) => [fn.name, fn.url])),
+    },
     close: () => {
       closing ??= (async () => {
         await tatum?.close();
+        await Promise.all(denoFunctions.map((fn) => fn.stop()));
         await realtime.close();
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));

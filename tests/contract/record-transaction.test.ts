@@ -235,10 +235,33 @@ describe('record-transaction records the caller’s own DDEX send', () => {
 });
 
 describe('record-transaction refuses what it cannot trust or read', () => {
+  it('is behind JWT verification, as deployed (verify_jwt = true): no valid JWT never reaches it', async () => {
+    const hash = await sendDdex(sender, recipient, parseUnits('3', 18));
+    const body = JSON.stringify({ txHash: hash });
+    const refusals: [string | null, string][] = [
+      [null, 'Missing authorization header'],
+      ['not-a-jwt', 'Invalid JWT'],
+      ['e30.e30.e30', 'Invalid JWT'],
+      // Signed with another secret.
+      [
+        'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4Iiwicm9sZSI6ImF1dGhlbnRpY2F0ZWQifQ.' +
+          'uM1nYj0eZ5v7nNn8V0FXxQ6mS1f5bJ2qKXcJ3o7yK7g',
+        'Invalid JWT',
+      ],
+    ];
+    for (const [token, message] of refusals) {
+      const response = await call(body, token);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ code: 401, message });
+    }
+    expect(await rowsWithHash(hash)).toEqual([]);
+  });
+
   it('refuses a caller who is not a signed-in user with 401', async () => {
     const hash = await sendDdex(sender, recipient, parseUnits('3', 18));
     const body = JSON.stringify({ txHash: hash });
-    for (const token of [null, stack.anonKey, stack.serviceRoleKey, 'not-a-jwt', 'e30.e30.e30']) {
+    // The project's keys pass the gateway (they stand for the anon and service JWTs) but are no user.
+    for (const token of [stack.anonKey, stack.serviceRoleKey]) {
       await expectError(await call(body, token), 401, /sign/i);
     }
     expect(await rowsWithHash(hash)).toEqual([]);

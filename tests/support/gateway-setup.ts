@@ -30,6 +30,7 @@ export default async function setup(project: TestProject) {
     serviceRoleKey: gateway.serviceRoleKey,
     webhookSecret: gateway.webhookSecret,
     tatumApiUrl: gateway.tatumApiUrl,
+    functions: gateway.functions,
   });
   project.provide('chain', {
     rpcUrl: chain.rpcUrl,
@@ -53,6 +54,7 @@ declare module 'vitest' {
       serviceRoleKey: string;
       webhookSecret: string;
       tatumApiUrl: string;
+      functions: { runtime: 'deno' | 'node'; urls: Record<string, string> };
     };
     chain: { rpcUrl: string; chainId: number; tokenAddress: `0x${string}`; accounts: ChainAccount[] };
   }

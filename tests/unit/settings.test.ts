@@ -20,13 +20,26 @@ describe('stack settings', () => {
   );
 
   it('reads --fresh, --with-app and email confirmations from flags or env', () => {
-    expect(parseFlags([], {})).toEqual({ fresh: false, withApp: false, emailConfirmations: false });
+    expect(parseFlags([], {})).toEqual({
+      fresh: false,
+      withApp: false,
+      emailConfirmations: false,
+      functions: 'deno',
+    });
     expect(parseFlags(['--fresh', '--with-app', '--confirm-email'], {})).toEqual({
       fresh: true,
       withApp: true,
       emailConfirmations: true,
+      functions: 'deno',
     });
     expect(parseFlags([], { STACK_EMAIL_CONFIRMATIONS: 'true' }).emailConfirmations).toBe(true);
+  });
+
+  it('runs the functions under Deno unless --functions node asks for the in-process handlers', () => {
+    expect(parseFlags(['--functions', 'node'], {}).functions).toBe('node');
+    expect(parseFlags(['--functions=deno', '--fresh'], {})).toMatchObject({ functions: 'deno', fresh: true });
+    expect(() => parseFlags(['--functions', 'bun'], {})).toThrow(/--functions takes deno or node, got "bun"/);
+    expect(() => parseFlags(['--functions'], {})).toThrow(/--functions takes deno or node, got ""/);
   });
 
   it('refuses unknown options and unreadable booleans', () => {

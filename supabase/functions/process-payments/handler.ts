@@ -1,5 +1,5 @@
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@2';
-import type { Database } from '../../../src/domain/database.types.ts';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../_shared/database.types.ts';
 import { parseAddressEvent, type AddressEvent } from './address-event.ts';
 import { verifySignature } from './signature.ts';
 

@@ -1,5 +1,5 @@
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@2';
-import type { Database } from '../../../src/domain/database.types.ts';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../_shared/database.types.ts';
 import { createRpcClient, RpcError, type RpcCall } from './rpc.ts';
 import { decodeDecimals, findOutgoingTransfer, formatUnits, parseReceipt } from './transfer-log.ts';
 

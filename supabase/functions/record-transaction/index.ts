@@ -4,21 +4,10 @@
 // from the same token). Set RPC_URL and DDEX_TOKEN_ADDRESS with
 // `supabase secrets set`; SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are
 // provided by the platform.
-import { createClient } from 'npm:@supabase/supabase-js@2';
-import type { Database } from '../../../src/domain/database.types.ts';
+import { createClient } from '@supabase/supabase-js';
+import type { Database } from '../_shared/database.types.ts';
+import { required } from '../_shared/env.ts';
 import { createRecordTransactionHandler } from './handler.ts';
-
-declare const Deno: {
-  env: { get(name: string): string | undefined };
-  serve(handler: (request: Request) => Promise<Response>): void;
-};
-
-function required(name: string): string {
-  const value = Deno.env.get(name);
-  // Refuse to serve at all rather than answer every call with an error.
-  if (!value) throw new Error(`record-transaction: ${name} is not set`);
-  return value;
-}
 
 // The portal calls this from the browser, and hosted Edge Functions leave CORS
 // to the function (the local gateway adds the same headers itself).
@@ -28,15 +17,19 @@ const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-headers': 'authorization, apikey, content-type, x-client-info',
 };
 
-const supabase = createClient<Database>(required('SUPABASE_URL'), required('SUPABASE_SERVICE_ROLE_KEY'), {
-  // A server function acts as the service role on each request; there is no session to keep.
-  auth: { persistSession: false, autoRefreshToken: false },
-});
+const supabase = createClient<Database>(
+  required('record-transaction', 'SUPABASE_URL'),
+  required('record-transaction', 'SUPABASE_SERVICE_ROLE_KEY'),
+  {
+    // A server function acts as the service role on each request; there is no session to keep.
+    auth: { persistSession: false, autoRefreshToken: false },
+  },
+);
 
 const handle = createRecordTransactionHandler({
   supabase,
-  rpcUrl: required('RPC_URL'),
-  tokenAddress: required('DDEX_TOKEN_ADDRESS'),
+  rpcUrl: required('record-transaction', 'RPC_URL'),
+  tokenAddress: required('record-transaction', 'DDEX_TOKEN_ADDRESS'),
 });
 
 Deno.serve(async (request) => {

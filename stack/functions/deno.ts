@@ -1,0 +1,212 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Deno for the Edge Functions: the binary the project installs from the npm
+// registry (@deno/linux-x64-glibc, an optional dependency), the functions it
+// serves, and how they are checked and started. Deno reads supabase-js from
+// the project's node_modules (--node-modules-dir=manual), so nothing is
+// downloaded; each function's deno.json is the import map that deploys with it.
+
+const PROJECT_DIR = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const FUNCTIONS_DIR = join(PROJECT_DIR, 'supabase', 'functions');
+const DENO_BINARY = join(PROJECT_DIR, 'node_modules', '@deno', 'linux-x64-glibc', 'deno');
+
+/** The Deno binary, or an error that says how to get it. */
+export function denoBinary(): string {
+  if (existsSync(DENO_BINARY)) return DENO_BINARY;
+  throw new Error(
+    `Deno is not installed (${DENO_BINARY} is missing): run \`npm install\` on Linux x64, ` +
+      'or start the stack with `--functions node` to serve the functions in-process.',
+  );
+}
+
+/** Every function folder: one with an index.ts entry point (`_shared` holds no function). */
+export function functionNames(): string[] {
+  return readdirSync(FUNCTIONS_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('_'))
+    .filter((entry) => existsSync(join(FUNCTIONS_DIR, entry.name, 'index.ts')))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** Deno's own environment: its cache inside node_modules, no update check, no colours in logs. */
+function denoEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    DENO_DIR: join(PROJECT_DIR, 'node_modules', '.cache', 'deno'),
+    DENO_NO_UPDATE_CHECK: '1',
+    NO_COLOR: '1',
+    ...extra,
+  };
+}
+
+const configOf = (name: string) => join(FUNCTIONS_DIR, name, 'deno.json');
+const entryOf = (name: string) => join(FUNCTIONS_DIR, name, 'index.ts');
+
+/** The arguments of `deno check` for one function, as `npm test` and deploy:check run it. */
+export function checkArgs(name: string): string[] {
+  return ['check', '--node-modules-dir=manual', '--no-lock', '--config', configOf(name), entryOf(name)];
+}
+
+/** The arguments of `deno lint` over every function and the shared code. */
+export function lintArgs(): string[] {
+  const config = configOf(functionNames()[0] ?? '');
+  return ['lint', '--config', config, FUNCTIONS_DIR];
+}
+
+export type CheckResult = { what: string; ok: boolean; output: string };
+
+/** Runs `deno check` on every function and `deno lint` over them all. */
+export function checkFunctions(): CheckResult[] {
+  const deno = denoBinary();
+  const run = (what: string, args: string[]): CheckResult => {
+    const result = spawnSync(deno, args, { cwd: PROJECT_DIR, env: denoEnv(), encoding: 'utf8' });
+    return { what, ok: result.status === 0, output: `${result.stdout}${result.stderr}`.trim() };
+  };
+  return [
+    ...functionNames().map((name) => run(`deno check ${name}`, checkArgs(name))),
+    run('deno lint', lintArgs()),
+  ];
+}
+
+export type DenoFunction = {
+  name: string;
+  url: string;
+  stop(): Promise<void>;
+};
+
+/** Hosts a function may reach: the ones its URLs name (Deno treats localhost and 127.0.0.1 apart). */
+function hostsOf(env: Record<string, string>): string {
+  const hosts = new Set(['127.0.0.1']);
+  for (const value of Object.values(env)) {
+    if (!/^https?:\/\//.test(value)) continue;
+    hosts.add(new URL(value).host);
+  }
+  return [...hosts].join(',');
+}
+
+function waitForPort(
+  port: number,
+  child: ChildProcess,
+  logs: () => string,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((done, fail) => {
+    const attempt = () => {
+      if (child.exitCode !== null) {
+        fail(new Error(`exited with code ${child.exitCode} before it listened:\n${logs()}`));
+        return;
+      }
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => {
+        socket.destroy();
+        done();
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        if (Date.now() > deadline) fail(new Error(`did not listen on port ${port} in time:\n${logs()}`));
+        else setTimeout(attempt, 25);
+      });
+    };
+    attempt();
+  });
+}
+
+/**
+ * Starts one function from its real entry point with `deno run`, listening on `port` of 127.0.0.1
+ * (DENO_SERVE_ADDRESS overrides Deno.serve's default address; a hosted project ignores it), with
+ * the environment a hosted project gives it.
+ */
+export async function startDenoFunction(
+  name: string,
+  port: number,
+  env: Record<string, string>,
+  log: (line: string) => void = () => {},
+): Promise<DenoFunction> {
+  const args = [
+    'run',
+    '--node-modules-dir=manual',
+    '--no-lock',
+    '--config',
+    configOf(name),
+    `--allow-net=${hostsOf(env)}`,
+    '--allow-env',
+    entryOf(name),
+  ];
+  const child = spawn(denoBinary(), args, {
+    cwd: PROJECT_DIR,
+    env: denoEnv({ ...env, DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}` }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    const text = chunk.toString();
+    output = (output + text).slice(-4000);
+    for (const line of text.split('\n')) if (line.trim() !== '') log(`[${name}] ${line}`);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  try {
+    await waitForPort(port, child, () => output, 15_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`The ${name} function (deno run) ${(error as Error).message}`, { cause: error });
+  }
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A free TCP port on 127.0.0.1, from the kernel. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * Relays a request for /functions/v1/<name>/… to a function's own server, as the hosted
+ * platform's relay does: the function sees the path from its name on, and the headers and body
+ * as sent.
+ */
+export function relayTo(fn: DenoFunction): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const url = new URL(request.url);
+    const path = url.pathname.replace(/^\/functions\/v1/, '');
+    const body =
+      request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    try {
+      const answer = await fetch(`${fn.url}${path}${url.search}`, {
+        method: request.method,
+        headers: request.headers,
+        body,
+        redirect: 'manual',
+      });
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    } catch {
+      return new Response(
+        JSON.stringify({ code: 502, message: `The ${fn.name} function is not answering` }),
+        {
+          status: 502,
+          headers: { 'content-type': 'application/json' },
+        },
+      );
+    }
+  };
+}

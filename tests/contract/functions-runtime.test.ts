@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+
+// The Edge Functions run from their real entry points under Deno (the stack's
+// default, and what deploys), behind the gateway's JWT check; the in-process
+// handlers (`--functions node`) answer the same requests the same way.
+
+const stack = inject('gateway');
+const chain = inject('chain');
+
+type Call = {
+  label: string;
+  name: string;
+  init: (gateway: Pick<Gateway, 'anonKey' | 'webhookSecret'>) => Promise<RequestInit>;
+};
+
+const json = { 'content-type': 'application/json' };
+const CALLS: Call[] = [
+  { label: 'a GET', name: 'process-payments', init: async () => ({ method: 'GET' }) },
+  {
+    label: 'an unsigned delivery',
+    name: 'process-payments',
+    init: async () => ({ method: 'POST', headers: json, body: '{"address":"0x1"}' }),
+  },
+  {
+    label: 'a signed delivery that is not JSON',
+    name: 'process-payments',
+    init: async (gateway) => ({
+      method: 'POST',
+      headers: { ...json, 'x-payload-hash': await signPayload(gateway.webhookSecret, '{"address":') },
+      body: '{"address":',
+    }),
+  },
+  {
+    label: 'a history write without a JWT',
+    name: 'record-transaction',
+    init: async () => ({ method: 'POST', headers: json, body: '{}' }),
+  },
+  {
+    label: 'a history write with the anon key',
+    name: 'record-transaction',
+    init: async (gateway) => ({
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${gateway.anonKey}` },
+      body: '{"txHash":"0x12"}',
+    }),
+  },
+];
+
+async function answer(url: string, init: RequestInit) {
+  const response = await fetch(url, init);
+  return { status: response.status, body: await response.text() };
+}
+
+let dataDir: string;
+let inProcess: Gateway;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'ddex-functions-node-'));
+  inProcess = await startGateway({
+    port: 0,
+    dataDir,
+    quietEmail: true,
+    tokenAddress: chain.tokenAddress,
+    rpcUrl: chain.rpcUrl,
+    functions: 'node',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await inProcess?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the Edge Functions’ runtimes', () => {
+  it('serves every function from its Deno entry point, each on a server of its own', async () => {
+    expect(stack.functions.runtime).toBe('deno');
+    expect(Object.keys(stack.functions.urls).sort()).toEqual(['process-payments', 'record-transaction']);
+    // The function itself, reached without the gateway, is the Deno server answering.
+    const direct = await answer(stack.functions.urls['process-payments'] ?? '', { method: 'GET' });
+    const relayed = await answer(`${stack.url}/functions/v1/process-payments`, { method: 'GET' });
+    expect(direct.status).toBe(405);
+    expect(relayed).toEqual(direct);
+    expect(inProcess.functions).toEqual({ runtime: 'node', urls: {} });
+  });
+
+  it.each(CALLS)('answers $label under Deno as the in-process handler does', async ({ name, init }) => {
+    const underDeno = await answer(`${stack.url}/functions/v1/${name}`, await init(stack));
+    const inNode = await answer(`${inProcess.url}/functions/v1/${name}`, await init(inProcess));
+    expect(underDeno.status).toBeGreaterThanOrEqual(400);
+    expect(underDeno).toEqual(inNode);
+  });
+});
