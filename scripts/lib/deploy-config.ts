@@ -1,0 +1,147 @@
+import { readAppConfig, type RawEnv } from '../../src/config/app-config.ts';
+
+// What `npm run deploy:check` asks of a hosted configuration, key by key, before
+// anything is deployed: the app's VITE_* keys (built into the bundle) and the
+// Edge Functions' secrets (`supabase secrets set`), as docs/deploy.md lists
+// them. Only the values' form is checked: nothing here contacts a hosted service.
+
+export type Problem = { key: string; message: string };
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const ZERO_ADDRESS = /^0x0{40}$/;
+
+function httpsUrl(value: string): URL | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+const isLocal = (url: URL) => ['127.0.0.1', 'localhost', '[::1]', '0.0.0.0'].includes(url.hostname);
+
+/** The claims of a JWT, or null when the text is no JWT. */
+function jwtClaims(token: string): Record<string, unknown> | null {
+  const [, payload] = token.split('.');
+  if (token.split('.').length !== 3 || !payload) return null;
+  try {
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+export function checkAppKeys(env: RawEnv): Problem[] {
+  const problems: Problem[] = [];
+  const value = (key: string) => env[key]?.trim() ?? '';
+  const need = (key: string, what: string) => {
+    if (value(key) === '') problems.push({ key, message: `is not set (${what})` });
+    return value(key);
+  };
+  const hostedUrl = (key: string, what: string, required: boolean) => {
+    const text = required ? need(key, what) : value(key);
+    if (text === '') return;
+    const url = httpsUrl(text);
+    if (!url) problems.push({ key, message: `is not an https:// URL: "${text}"` });
+    else if (isLocal(url))
+      problems.push({ key, message: `points at this machine (${url.host}), not a hosted service` });
+  };
+
+  hostedUrl('VITE_SUPABASE_URL', "the project's API URL, https://<project-ref>.supabase.co", true);
+  const anonKey = need('VITE_SUPABASE_ANON_KEY', "the project's anon (publishable) key");
+  if (anonKey !== '') {
+    const claims = jwtClaims(anonKey);
+    // The key ships in the bundle: a secret or service_role key there would give every visitor the database.
+    if (anonKey.startsWith('sb_secret_') || claims?.['role'] === 'service_role') {
+      problems.push({
+        key: 'VITE_SUPABASE_ANON_KEY',
+        message: 'is a secret (service role) key: never build one into the app',
+      });
+    } else if (!anonKey.startsWith('sb_publishable_') && claims?.['role'] !== 'anon') {
+      problems.push({
+        key: 'VITE_SUPABASE_ANON_KEY',
+        message: 'is neither a publishable key (sb_publishable_…) nor an anon JWT',
+      });
+    }
+  }
+  const chainId = need('VITE_CHAIN_ID', 'the chain id, 11155111 for Sepolia');
+  if (chainId !== '' && !/^[1-9]\d*$/.test(chainId)) {
+    problems.push({ key: 'VITE_CHAIN_ID', message: `is not a chain id: "${chainId}"` });
+  }
+  hostedUrl('VITE_RPC_URL', 'an RPC URL of that chain', true);
+  const token = need('VITE_DDEX_TOKEN_ADDRESS', 'the DDEX contract address (docs/deploy.md step 2)');
+  if (token !== '' && (!ADDRESS.test(token) || ZERO_ADDRESS.test(token))) {
+    problems.push({ key: 'VITE_DDEX_TOKEN_ADDRESS', message: `is not a contract address: "${token}"` });
+  }
+  hostedUrl('VITE_TATUM_API_URL', '', false);
+  hostedUrl('VITE_BLOCK_EXPLORER_URL', '', false);
+  hostedUrl('VITE_PRODUCT_SITE', '', false);
+  // The app's own reading of the same keys (what the bundle will do with them).
+  for (const line of readAppConfig(env).problems) {
+    const key = /^(VITE_[A-Z_]+)/.exec(line)?.[1] ?? 'app';
+    if (!problems.some((problem) => problem.key === key)) {
+      problems.push({ key, message: line.slice(key.length).trim() });
+    }
+  }
+  return problems;
+}
+
+export function checkFunctionSecrets(secrets: RawEnv, app: RawEnv): Problem[] {
+  const problems: Problem[] = [];
+  const value = (key: string) => secrets[key]?.trim() ?? '';
+  for (const key of Object.keys(secrets)) {
+    // The platform sets these itself, and `supabase secrets set` refuses names that start so.
+    if (key.startsWith('SUPABASE_')) {
+      problems.push({ key, message: 'is provided by the platform: remove it from the functions’ secrets' });
+    }
+  }
+  const secret = value('TATUM_WEBHOOK_SECRET');
+  if (secret === '') {
+    problems.push({
+      key: 'TATUM_WEBHOOK_SECRET',
+      message: 'is not set (the HMAC secret Tatum signs deliveries with)',
+    });
+  } else if (secret.length < 16) {
+    problems.push({
+      key: 'TATUM_WEBHOOK_SECRET',
+      message: 'is shorter than 16 characters: anyone could guess it',
+    });
+  }
+  const token = value('DDEX_TOKEN_ADDRESS');
+  if (token === '') {
+    problems.push({ key: 'DDEX_TOKEN_ADDRESS', message: 'is not set (record-transaction refuses to start)' });
+  } else if (!ADDRESS.test(token) || ZERO_ADDRESS.test(token)) {
+    problems.push({ key: 'DDEX_TOKEN_ADDRESS', message: `is not a contract address: "${token}"` });
+  } else {
+    const built = app['VITE_DDEX_TOKEN_ADDRESS']?.trim() ?? '';
+    if (ADDRESS.test(built) && built.toLowerCase() !== token.toLowerCase()) {
+      problems.push({
+        key: 'DDEX_TOKEN_ADDRESS',
+        message: `differs from VITE_DDEX_TOKEN_ADDRESS (${built})`,
+      });
+    }
+  }
+  const rpc = value('RPC_URL');
+  if (rpc === '') {
+    problems.push({ key: 'RPC_URL', message: 'is not set (record-transaction reads receipts from it)' });
+  } else {
+    const url = httpsUrl(rpc);
+    if (!url) problems.push({ key: 'RPC_URL', message: `is not an https:// URL: "${rpc}"` });
+    else if (isLocal(url)) problems.push({ key: 'RPC_URL', message: `points at this machine (${url.host})` });
+  }
+  return problems;
+}
+
+/** Reads KEY=value lines (comments, blank lines, optional quotes), as `supabase secrets set --env-file` does. */
+export function parseEnvFile(text: string): RawEnv {
+  const env: RawEnv = {};
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!match?.[1]) continue;
+    env[match[1]] = (match[2] ?? '').replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return env;
+}

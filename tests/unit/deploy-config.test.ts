@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { checkAppKeys, checkFunctionSecrets, parseEnvFile } from '../../scripts/lib/deploy-config.ts';
+
+// deploy:check's reading of a hosted configuration, key by key.
+
+const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const APP = {
+  VITE_SUPABASE_URL: 'https://abcdefghijklmnop.supabase.co',
+  VITE_SUPABASE_ANON_KEY: 'sb_publishable_0123456789',
+  VITE_CHAIN_ID: '11155111',
+  VITE_RPC_URL: 'https://sepolia.example.org/rpc',
+  VITE_DDEX_TOKEN_ADDRESS: TOKEN,
+};
+const SECRETS = {
+  TATUM_WEBHOOK_SECRET: 'a-long-random-hmac-secret',
+  DDEX_TOKEN_ADDRESS: TOKEN.toLowerCase(),
+  RPC_URL: 'https://sepolia.example.org/rpc',
+};
+const jwt = (claims: object) =>
+  ['{"alg":"HS256","typ":"JWT"}', JSON.stringify(claims)]
+    .map((part) => Buffer.from(part).toString('base64url'))
+    .concat('signature')
+    .join('.');
+const keysOf = (problems: { key: string }[]) => problems.map((problem) => problem.key);
+
+describe('deploy:check, the app keys', () => {
+  it('passes a complete hosted configuration', () => {
+    expect(checkAppKeys(APP)).toEqual([]);
+    expect(checkAppKeys({ ...APP, VITE_SUPABASE_ANON_KEY: jwt({ role: 'anon' }) })).toEqual([]);
+  });
+
+  it('names every missing key', () => {
+    expect(keysOf(checkAppKeys({}))).toEqual([
+      'VITE_SUPABASE_URL',
+      'VITE_SUPABASE_ANON_KEY',
+      'VITE_CHAIN_ID',
+      'VITE_RPC_URL',
+      'VITE_DDEX_TOKEN_ADDRESS',
+    ]);
+  });
+
+  it.each([
+    ['VITE_SUPABASE_URL', 'http://abc.supabase.co', /https:\/\/ URL/],
+    ['VITE_SUPABASE_URL', 'http://127.0.0.1:54321', /https:\/\/ URL/],
+    ['VITE_SUPABASE_URL', 'https://localhost:54321', /points at this machine/],
+    ['VITE_SUPABASE_ANON_KEY', 'sb_secret_0123', /secret \(service role\) key/],
+    ['VITE_SUPABASE_ANON_KEY', jwt({ role: 'service_role' }), /secret \(service role\) key/],
+    ['VITE_SUPABASE_ANON_KEY', 'hello', /neither a publishable key/],
+    ['VITE_CHAIN_ID', 'sepolia', /not a chain id/],
+    ['VITE_RPC_URL', 'wss://sepolia.example.org', /https:\/\/ URL/],
+    ['VITE_DDEX_TOKEN_ADDRESS', '0x1234', /not a contract address/],
+    ['VITE_DDEX_TOKEN_ADDRESS', `0x${'0'.repeat(40)}`, /not a contract address/],
+    ['VITE_BLOCK_EXPLORER_URL', 'sepolia.etherscan.io', /https:\/\/ URL/],
+  ])('refuses %s = %s', (key, value, message) => {
+    const problems = checkAppKeys({ ...APP, [key]: value });
+    expect(keysOf(problems)).toContain(key);
+    expect(problems.find((problem) => problem.key === key)?.message).toMatch(message);
+  });
+});
+
+describe('deploy:check, the functions’ secrets', () => {
+  it('passes complete secrets that name the token the app is built with', () => {
+    expect(checkFunctionSecrets(SECRETS, APP)).toEqual([]);
+  });
+
+  it('names every missing secret, and refuses what the platform sets itself', () => {
+    expect(keysOf(checkFunctionSecrets({ SUPABASE_URL: 'https://x.supabase.co' }, APP))).toEqual([
+      'SUPABASE_URL',
+      'TATUM_WEBHOOK_SECRET',
+      'DDEX_TOKEN_ADDRESS',
+      'RPC_URL',
+    ]);
+  });
+
+  it('refuses a short webhook secret, another token than the app’s, and a local RPC', () => {
+    const problems = checkFunctionSecrets(
+      {
+        TATUM_WEBHOOK_SECRET: 'short',
+        DDEX_TOKEN_ADDRESS: `0x${'ab'.repeat(20)}`,
+        RPC_URL: 'https://127.0.0.1:8545',
+      },
+      APP,
+    );
+    expect(problems.map((problem) => `${problem.key} ${problem.message}`)).toEqual([
+      expect.stringMatching(/^TATUM_WEBHOOK_SECRET is shorter than 16/),
+      expect.stringMatching(/^DDEX_TOKEN_ADDRESS differs from VITE_DDEX_TOKEN_ADDRESS/),
+      expect.stringMatching(/^RPC_URL points at this machine/),
+    ]);
+  });
+
+  it('reads an env file as `supabase secrets set --env-file` does', () => {
+    expect(
+      parseEnvFile('# secrets\nTATUM_WEBHOOK_SECRET="abc def"\n\nexport RPC_URL=https://x\nnot a line\n'),
+    ).toEqual({
+      TATUM_WEBHOOK_SECRET: 'abc def',
+      RPC_URL: 'https://x',
+    });
+  });
+});
