@@ -51,7 +51,6 @@ const app = loadEnv('production', PROJECT_DIR, 'VITE_');
 report(checkAppKeys(app), [
   'VITE_SUPABASE_URL',
   'VITE_SUPABASE_ANON_KEY',
-  'VITE_CHAIN_ID',
   'VITE_RPC_URL',
   'VITE_DDEX_TOKEN_ADDRESS',
 ]);

@@ -65,7 +65,8 @@ export function checkAppKeys(env: RawEnv): Problem[] {
       });
     }
   }
-  const chainId = need('VITE_CHAIN_ID', 'the chain id, 11155111 for Sepolia');
+  // Unset, the app is built for Sepolia (src/config/app-config.ts); set, it must be a chain id.
+  const chainId = value('VITE_CHAIN_ID');
   if (chainId !== '' && !/^[1-9]\d*$/.test(chainId)) {
     problems.push({ key: 'VITE_CHAIN_ID', message: `is not a chain id: "${chainId}"` });
   }
@@ -141,7 +142,10 @@ export function parseEnvFile(text: string): RawEnv {
     if (line === '' || line.startsWith('#')) continue;
     const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
     if (!match?.[1]) continue;
-    env[match[1]] = (match[2] ?? '').replace(/^(['"])(.*)\1$/, '$2');
+    const value = (match[2] ?? '').trim();
+    const quoted = /^(['"])(.*)\1$/.exec(value);
+    // Unquoted, a ` #` starts a comment, as in the CLI's env-file reader.
+    env[match[1]] = quoted ? (quoted[2] ?? '') : value.replace(/\s+#.*$/, '');
   }
   return env;
 }

@@ -71,11 +71,10 @@ export const portalMachine = setup({
   },
   actions: {
     showToast,
-    /** Wallet, send and webhooks keep who is signed in (the login hint, recording, hooks). */
+    /** Wallet and send keep who is signed in (the login hint; only a user's sends are recorded). */
     tellSessionWatchers: enqueueActions(({ context, enqueue }) => {
       enqueue.sendTo('wallet', { type: 'session.changed', user: context.user });
       enqueue.sendTo('send', { type: 'session.changed', user: context.user });
-      enqueue.sendTo('webhooks', { type: 'session.changed', user: context.user });
     }),
     /** The root's own record of the wallet, which its watchers are then told. */
     followWallet: assign(({ event }) => {

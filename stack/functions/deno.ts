@@ -1,6 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -89,42 +88,14 @@ function hostsOf(env: Record<string, string>): string {
   return [...hosts].join(',');
 }
 
-function waitForPort(
-  port: number,
-  child: ChildProcess,
-  logs: () => string,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((done, fail) => {
-    const attempt = () => {
-      if (child.exitCode !== null) {
-        fail(new Error(`exited with code ${child.exitCode} before it listened:\n${logs()}`));
-        return;
-      }
-      const socket = connect({ host: '127.0.0.1', port });
-      socket.once('connect', () => {
-        socket.destroy();
-        done();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) fail(new Error(`did not listen on port ${port} in time:\n${logs()}`));
-        else setTimeout(attempt, 25);
-      });
-    };
-    attempt();
-  });
-}
-
 /**
- * Starts one function from its real entry point with `deno run`, listening on `port` of 127.0.0.1
- * (DENO_SERVE_ADDRESS overrides Deno.serve's default address; a hosted project ignores it), with
- * the environment a hosted project gives it.
+ * Starts one function from its real entry point with `deno run`, with the environment a hosted
+ * project gives it. It listens on a port of 127.0.0.1 that the kernel picks (DENO_SERVE_ADDRESS
+ * overrides Deno.serve's default address; a hosted project ignores it), read back from Deno's
+ * "Listening on" line, so no other process can take the port in between.
  */
 export async function startDenoFunction(
   name: string,
-  port: number,
   env: Record<string, string>,
   log: (line: string) => void = () => {},
 ): Promise<DenoFunction> {
@@ -140,66 +111,96 @@ export async function startDenoFunction(
   ];
   const child = spawn(denoBinary(), args, {
     cwd: PROJECT_DIR,
-    env: denoEnv({ ...env, DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}` }),
+    env: denoEnv({ ...env, DENO_SERVE_ADDRESS: 'tcp:127.0.0.1:0' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    const text = chunk.toString();
-    output = (output + text).slice(-4000);
-    for (const line of text.split('\n')) if (line.trim() !== '') log(`[${name}] ${line}`);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  try {
-    await waitForPort(port, child, () => output, 15_000);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw new Error(`The ${name} function (deno run) ${(error as Error).message}`, { cause: error });
-  }
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  return {
-    name,
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+  // Whatever ends this process (an uncaught error, a test runner that never calls stop), the
+  // function goes with it instead of living on, listening, as an orphan.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const stop = async () => {
+    process.off('exit', killOnExit);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
   };
+
+  let output = '';
+  const listening = new Promise<string>((done, fail) => {
+    const collect = (chunk: Buffer) => {
+      const text = chunk.toString();
+      output = (output + text).slice(-4000);
+      for (const line of text.split('\n')) {
+        if (line.trim() === '') continue;
+        const url = /^Listening on (http:\/\/127\.0\.0\.1:\d+)\/?$/.exec(line.trim())?.[1];
+        if (url) done(url);
+        else log(`[${name}] ${line}`);
+      }
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    void exited.then(() =>
+      fail(new Error(`exited (${child.exitCode ?? child.signalCode}) before it listened`)),
+    );
+    child.once('error', fail);
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error('did not listen within 15 s')), 15_000);
+  });
+  try {
+    const url = await Promise.race([listening, timeout]);
+    return { name, url, stop };
+  } catch (error) {
+    await stop();
+    throw new Error(`The ${name} function (deno run) ${(error as Error).message}:\n${output}`, {
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/** A free TCP port on 127.0.0.1, from the kernel. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    });
-  });
-}
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+  'host',
+  'content-length',
+  'proxy-connection',
+  'te',
+  'trailer',
+];
 
 /**
  * Relays a request for /functions/v1/<name>/… to a function's own server, as the hosted
  * platform's relay does: the function sees the path from its name on, and the headers and body
  * as sent.
  */
-export function relayTo(fn: DenoFunction): (request: Request) => Promise<Response> {
+export function relayTo(
+  fn: DenoFunction,
+  log: (line: string) => void = () => {},
+): (request: Request) => Promise<Response> {
   return async (request) => {
     const url = new URL(request.url);
     const path = url.pathname.replace(/^\/functions\/v1/, '');
     const body =
       request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    // Headers of this hop, not of the request: fetch sets its own (and refuses some of these).
+    const headers = new Headers(request.headers);
+    for (const name of HOP_BY_HOP) headers.delete(name);
     try {
       const answer = await fetch(`${fn.url}${path}${url.search}`, {
         method: request.method,
-        headers: request.headers,
+        headers,
         body,
         redirect: 'manual',
       });
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
-    } catch {
+    } catch (error) {
+      log(`[${fn.name}] relay failed: ${(error as Error).message}`);
       return new Response(
         JSON.stringify({ code: 502, message: `The ${fn.name} function is not answering` }),
         {

@@ -11,13 +11,12 @@ import { json } from './http.ts';
 export type FunctionHandler = (request: Request) => Promise<Response>;
 
 export type JwtCheck = {
-  /** The project's JWT secret: user sessions are HS256 tokens signed with it. */
-  jwtSecret: string;
   /**
-   * The project's API keys. This project uses the new key format, whose keys are not JWTs; they
-   * stand where a legacy project's anon and service_role JWTs stand, so they pass the check.
+   * The project's JWT secret: user sessions are HS256 tokens signed with it. The project's API
+   * keys are of the new kind (sb_publishable_…, sb_secret_…), which are no JWTs: as on the hosted
+   * platform, they do not pass this check.
    */
-  apiKeys: readonly string[];
+  jwtSecret: string;
   /** Whether this function is deployed with JWT verification. */
   verifies(name: string): boolean;
 };
@@ -32,7 +31,6 @@ export function createFunctionsHandler(
     const header = request.headers.get('authorization');
     const token = header ? (/^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] ?? null) : null;
     if (!token) return 'Missing authorization header';
-    if (jwt.apiKeys.includes(token)) return null;
     try {
       const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
       const role = payload['role'];

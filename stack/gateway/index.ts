@@ -16,7 +16,7 @@ import { createRecordTransactionHandler } from '../../supabase/functions/record-
 import { createClaimsResolver } from './claims.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
 import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
-import { freePort, functionNames, relayTo, startDenoFunction, type DenoFunction } from '../functions/deno.ts';
+import { functionNames, relayTo, startDenoFunction, type DenoFunction } from '../functions/deno.ts';
 import { json, withCors } from './http.ts';
 import { startChangeFeed } from './realtime/feed.ts';
 import { attachRealtime } from './realtime/server.ts';
@@ -168,7 +168,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     };
     try {
       for (const name of functionNames().filter(served)) {
-        denoFunctions.push(await startDenoFunction(name, await freePort(), env, options.functionLog));
+        denoFunctions.push(await startDenoFunction(name, env, options.functionLog));
       }
     } catch (error) {
       await Promise.all(denoFunctions.map((fn) => fn.stop()));
@@ -177,7 +177,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       await keepingExitCode(() => connection.close());
       throw error;
     }
-    handlers = Object.fromEntries(denoFunctions.map((fn) => [fn.name, relayTo(fn)]));
+    handlers = Object.fromEntries(denoFunctions.map((fn) => [fn.name, relayTo(fn, options.functionLog)]));
   } else {
     const functionsClient = createClient<Database>(`http://127.0.0.1:${port}`, secrets.serviceRoleKey, {
       auth: { persistSession: false, autoRefreshToken: false },
@@ -201,18 +201,28 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   }
   functions = createFunctionsHandler(handlers, {
     jwtSecret: secrets.jwtSecret,
-    apiKeys: [secrets.anonKey, secrets.serviceRoleKey],
     verifies: (name) => verifiesJwt(functionSettings, name),
   });
-  const feed = await startChangeFeed(pg);
-  const realtime = attachRealtime({ server, pg, feed, resolveClaims });
-  if (options.rpcUrl) {
-    tatum = await startTatumEmulator({
-      pg,
-      rpcUrl: options.rpcUrl,
-      webhookSecret: secrets.webhookSecret,
-      retryBaseMs: options.webhookRetryBaseMs,
-    });
+  let feed: Awaited<ReturnType<typeof startChangeFeed>>;
+  let realtime: ReturnType<typeof attachRealtime>;
+  try {
+    feed = await startChangeFeed(pg);
+    realtime = attachRealtime({ server, pg, feed, resolveClaims });
+    if (options.rpcUrl) {
+      tatum = await startTatumEmulator({
+        pg,
+        rpcUrl: options.rpcUrl,
+        webhookSecret: secrets.webhookSecret,
+        retryBaseMs: options.webhookRetryBaseMs,
+      });
+    }
+  } catch (error) {
+    // Nothing started so far outlives a failed start: not the functions, not the server.
+    await Promise.all(denoFunctions.map((fn) => fn.stop()));
+    server.closeAllConnections();
+    await new Promise<void>((done) => server.close(() => done()));
+    await keepingExitCode(() => connection.close());
+    throw error;
   }
 
   let closing: Promise<void> | null = null;

@@ -27,6 +27,18 @@ const CALLS: Call[] = [
     init: async () => ({ method: 'POST', headers: json, body: '{"address":"0x1"}' }),
   },
   {
+    // A body without a length (chunked), as a streaming client sends it.
+    label: 'a chunked delivery',
+    name: 'process-payments',
+    init: async () =>
+      ({
+        method: 'POST',
+        headers: json,
+        body: new Blob(['{"address":"0x1"}']).stream(),
+        duplex: 'half',
+      }) as RequestInit,
+  },
+  {
     label: 'a signed delivery that is not JSON',
     name: 'process-payments',
     init: async (gateway) => ({

@@ -33,7 +33,6 @@ describe('deploy:check, the app keys', () => {
     expect(keysOf(checkAppKeys({}))).toEqual([
       'VITE_SUPABASE_URL',
       'VITE_SUPABASE_ANON_KEY',
-      'VITE_CHAIN_ID',
       'VITE_RPC_URL',
       'VITE_DDEX_TOKEN_ADDRESS',
     ]);
@@ -89,11 +88,8 @@ describe('deploy:check, the functions’ secrets', () => {
   });
 
   it('reads an env file as `supabase secrets set --env-file` does', () => {
-    expect(
-      parseEnvFile('# secrets\nTATUM_WEBHOOK_SECRET="abc def"\n\nexport RPC_URL=https://x\nnot a line\n'),
-    ).toEqual({
-      TATUM_WEBHOOK_SECRET: 'abc def',
-      RPC_URL: 'https://x',
-    });
+    const text =
+      '# secrets\nTATUM_WEBHOOK_SECRET="abc # def"\n\nexport RPC_URL=https://x # the node\nnot a line\n';
+    expect(parseEnvFile(text)).toEqual({ TATUM_WEBHOOK_SECRET: 'abc # def', RPC_URL: 'https://x' });
   });
 });
