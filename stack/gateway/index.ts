@@ -155,6 +155,13 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   const served = (name: string) =>
     name !== 'record-transaction' || !!(options.rpcUrl && options.tokenAddress);
   const denoFunctions: DenoFunction[] = [];
+  // Nothing started so far outlives a failed start: not the functions, not the server.
+  const abandonStart = async () => {
+    await Promise.all(denoFunctions.map((fn) => fn.stop()));
+    server.closeAllConnections();
+    await new Promise<void>((done) => server.close(() => done()));
+    await keepingExitCode(() => connection.close());
+  };
   let handlers: Record<string, FunctionHandler>;
   if ((options.functions ?? 'deno') === 'deno') {
     // The environment a hosted project gives every function, plus the secrets docs/deploy.md names.
@@ -171,10 +178,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         denoFunctions.push(await startDenoFunction(name, env, options.functionLog));
       }
     } catch (error) {
-      await Promise.all(denoFunctions.map((fn) => fn.stop()));
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
-      await keepingExitCode(() => connection.close());
+      await abandonStart();
       throw error;
     }
     handlers = Object.fromEntries(denoFunctions.map((fn) => [fn.name, relayTo(fn, options.functionLog)]));
@@ -217,11 +221,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       });
     }
   } catch (error) {
-    // Nothing started so far outlives a failed start: not the functions, not the server.
-    await Promise.all(denoFunctions.map((fn) => fn.stop()));
-    server.closeAllConnections();
-    await new Promise<void>((done) => server.close(() => done()));
-    await keepingExitCode(() => connection.close());
+    await abandonStart();
     throw error;
   }
 

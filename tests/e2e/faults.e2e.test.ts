@@ -30,6 +30,30 @@ const recipient = e2eAccount('sink');
 // neither for a RegExp, a glob nor a URL predicate here, only for a matcher that takes everything.
 const everySocket = () => true;
 
+/** A Realtime frame that accepts a channel join (not a heartbeat's reply on the `phoenix` topic). */
+function isJoinAccepted(message: string | Buffer): boolean {
+  if (typeof message !== 'string') return false;
+  try {
+    const frame = JSON.parse(message) as unknown;
+    // Phoenix's v1 serializer sends objects, v2 arrays: [join_ref, ref, topic, event, payload].
+    const [topic, event, payload] = Array.isArray(frame)
+      ? [frame[2], frame[3], frame[4]]
+      : [
+          (frame as { topic?: unknown }).topic,
+          (frame as { event?: unknown }).event,
+          (frame as { payload?: unknown }).payload,
+        ];
+    return (
+      event === 'phx_reply' &&
+      typeof topic === 'string' &&
+      topic.startsWith('realtime:') &&
+      (payload as { status?: unknown } | undefined)?.status === 'ok'
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** Makes the gateway unreachable for this page (HTTP refused, realtime sockets closed) until restored. */
 async function takeBackendDown(page: Page): Promise<{ restore: () => void }> {
   const origin = gatewayFor('full').url;
@@ -117,6 +141,8 @@ describe('faults', () => {
     const attempts: number[] = [];
     const live: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
     let refuse = 0;
+    // Channels the server has confirmed a join of: only then does an insert reach the feed.
+    let joined = 0;
     await page.routeWebSocket(everySocket, (socket) => {
       attempts.push(Date.now());
       if (refuse > 0) {
@@ -124,12 +150,19 @@ describe('faults', () => {
         void socket.close({ code: 1011, reason: 'dropped' });
         return;
       }
-      live.push({ page: socket, server: socket.connectToServer() });
+      const server = socket.connectToServer();
+      // What the server says is passed on as it is, and a join's 'ok' reply is counted.
+      server.onMessage((message) => {
+        socket.send(message);
+        if (isJoinAccepted(message)) joined += 1;
+      });
+      live.push({ page: socket, server });
     });
     // Routing replaces the page's WebSocket; a page loaded before may already hold the real one.
     await page.reload();
     const { userId } = await signUpThroughUi(page, 'faults-feed');
-    await expect.poll(() => live.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    // A socket alone is not a subscription: the insert must wait for the channel's join reply.
+    await expect.poll(() => joined, { timeout: 10_000 }).toBeGreaterThan(0);
     // The feed is live once a row arrives as a toast (only the feed brings toasts; a re-read does not).
     await admin()
       .from('user_notifications')
