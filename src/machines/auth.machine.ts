@@ -285,8 +285,11 @@ export const authMachine = setup({
           initial: 'editing',
           states: {
             editing: { on: editingHandlers('#auth.modal.signup') },
-            // Closing is not offered while the request runs: its answer (and toast) is on its way.
+            // Closing while the request runs resets the form at once (docs/product.md#auth-dialog);
+            // leaving the state stops the request's actor, so its late answer is dropped. A sign-in
+            // that did succeed still arrives through the session's change stream.
             submitting: {
+              on: { 'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' } },
               invoke: {
                 id: 'signIn',
                 src: 'signIn',
@@ -325,6 +328,7 @@ export const authMachine = setup({
           states: {
             editing: { on: editingHandlers('#auth.modal.login') },
             submitting: {
+              on: { 'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' } },
               invoke: {
                 id: 'signUp',
                 src: 'signUp',

@@ -124,6 +124,36 @@ describe('auth dialog', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
   });
 
+  it('closes at once while a login runs; the login that succeeds still signs the user in', async () => {
+    const gateway = gatewayFor('full');
+    const email = uniqueEmail('login-closed');
+    expect((await anonClient(gateway).auth.signUp({ email, password: PASSWORD })).error).toBeNull();
+
+    const { page } = await openPortal();
+    const dialog = await openAuth(page, 'login');
+    let release = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    await page.route('**/auth/v1/token**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await fill(page, email, PASSWORD);
+    await dialog.getByRole('button', { name: authCopy.login, exact: true }).click();
+    await dialog.getByRole('button', { name: dialogCopy.auth.loggingIn, exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    release();
+    await signedIn(page).waitFor();
+    // The answer of a request whose dialog was closed shows nothing of its own.
+    expect(await toast(page, authCopy.loginSuccess.title).count()).toBe(0);
+    // Opened again, the form is empty.
+    await page.getByRole('button', { name: authCopy.logout, exact: true }).click();
+    await toast(page, authCopy.loggedOut.title).waitFor();
+    const again = await openAuth(page, 'login');
+    expect(await again.getByLabel(dialogCopy.auth.email, { exact: true }).inputValue()).toBe('');
+  });
+
   it('toggles between the modes and resets the fields when closed by Escape, the backdrop or X', async () => {
     const { page } = await openPortal();
     let dialog = await openAuth(page, 'login');

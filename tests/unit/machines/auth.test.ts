@@ -294,15 +294,37 @@ describe('auth machine: login', () => {
     return t;
   }
 
-  it('signs in with the trimmed email and the password, and cannot be closed meanwhile', async () => {
+  it('signs in with the trimmed email and the password, ignoring a toggle or a second submit meanwhile', async () => {
     const t = await submitting();
     expect(t.matches('modal.login.submitting')).toBe(true);
     expect(t.signIns[0]?.input).toEqual({ email: 'ada@example.com', password: 'hunter22' });
-    t.send({ type: 'auth.close' });
     t.send({ type: 'auth.toggleMode' });
     t.send({ type: 'auth.submit', email: 'ada@example.com', password: 'hunter22' });
     expect(t.matches('modal.login.submitting')).toBe(true);
     expect(t.signIns).toHaveLength(1);
+  });
+
+  it('closes at once while the request runs, resetting the fields; its late failure says nothing', async () => {
+    const t = await submitting();
+    t.send({ type: 'auth.close' });
+    expect(t.matches('modal.closed')).toBe(true);
+    expect(t.snapshot().context).toMatchObject({ email: '', password: '' });
+    t.signIns[0]?.reject(new Error('Invalid login credentials'));
+    await settle();
+    expect(t.toasts).toEqual([]);
+    expect(t.matches('modal.closed')).toBe(true);
+  });
+
+  it('closed while a login that succeeds runs: the user is signed in by the session, without a toast', async () => {
+    const t = await submitting();
+    t.send({ type: 'auth.close' });
+    t.signIns[0]?.resolve(ada);
+    // supabase-js stores the session it got and tells the change stream.
+    t.stream.emit({ event: 'SIGNED_IN', user: ada });
+    await settle();
+    expect(t.toasts).toEqual([]);
+    expect(t.matches('session.available.signedIn')).toBe(true);
+    expect(t.reports).toEqual([{ type: 'auth.signedIn', user: ada }]);
   });
 
   it("on success: 'Login Successful!', the modal closes, the password is gone, the session starts", async () => {
@@ -367,8 +389,18 @@ describe('auth machine: signup', () => {
     const t = await submitting();
     expect(t.matches('modal.signup.submitting')).toBe(true);
     expect(t.signUps[0]?.input).toEqual({ email: 'ada@example.com', password: 'hunter22' });
+  });
+
+  it('closes at once while the request runs, resetting the fields; its late answer shows nothing', async () => {
+    const t = await submitting();
     t.send({ type: 'auth.close' });
-    expect(t.matches('modal.signup.submitting')).toBe(true);
+    expect(t.matches('modal.closed')).toBe(true);
+    expect(t.snapshot().context).toMatchObject({ email: '', password: '' });
+    t.signUps[0]?.resolve({ user: unconfirmed, hasSession: false });
+    await settle();
+    // Not 'Confirmation Email Sent!' and no check-your-email state for a dialog the user closed.
+    expect(t.toasts).toEqual([]);
+    expect(t.matches('modal.closed')).toBe(true);
   });
 
   it.each([
