@@ -40,6 +40,7 @@ async function main(): Promise<void> {
       tokenAddress: chain.tokenAddress,
       rpcUrl: chain.rpcUrl,
       functions: flags.functions,
+      chainId: chain.chainId,
       functionLog: (line) => console.log(line),
     });
   } catch (error) {

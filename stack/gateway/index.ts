@@ -24,6 +24,7 @@ import { loadOrCreateSecrets } from './secrets.ts';
 import { createStorageHandler } from './storage.ts';
 import { startTatumEmulator, type TatumEmulator } from './tatum/index.ts';
 import { keepingExitCode } from './exit-code.ts';
+import { web3EthereumEnabled, web3GrantMiddleware } from './web3-grant.ts';
 
 // The local Supabase: lite's App (Auth + PostgREST on PGlite) behind one HTTP
 // server, with our Storage, Realtime and Functions endpoints in front of it.
@@ -49,6 +50,8 @@ export type GatewayOptions = {
   functions?: FunctionsRuntime;
   /** Where the Deno functions' log lines go (the stack prints them; tests keep them quiet). */
   functionLog?: (line: string) => void;
+  /** The chain Sign in with Ethereum accepts messages for; null accepts any. */
+  chainId?: number | null;
 };
 
 export type FunctionsRuntime = 'deno' | 'node';
@@ -119,7 +122,23 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       additional_redirect_urls: [siteUrl],
       email: { enable_confirmations: options.emailConfirmations ?? false },
     },
-    options: { server: { admin: false, disableStudio: true }, drivers },
+    options: {
+      server: {
+        admin: false,
+        disableStudio: true,
+        // lite has no Web3 grant yet: ours answers it and issues the session through lite.
+        middlewares: [
+          web3GrantMiddleware({
+            pg: connection.driver,
+            apiKeys: [secrets.anonKey, secrets.serviceRoleKey],
+            enabled: web3EthereumEnabled(readFileSync(join(PROJECT_DIR, 'supabase', 'config.toml'), 'utf8')),
+            allowedUrls: [siteUrl],
+            chainId: options.chainId ?? null,
+          }),
+        ],
+      },
+      drivers,
+    },
   });
   await app.init();
   await app.ensureSystemSchema();
@@ -128,6 +147,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   await applyPendingMigrations(app);
   if (isNew) await pg.exec(readFileSync(join(PROJECT_DIR, 'supabase', 'seed.sql'), 'utf8'));
   await pg.exec(readFileSync(join(SQL_DIR, 'realtime.sql'), 'utf8'));
+  await pg.exec(readFileSync(join(SQL_DIR, 'web3.sql'), 'utf8'));
   await pg.query('select _realtime.sync_publication()');
 
   const resolveClaims = createClaimsResolver(secrets);

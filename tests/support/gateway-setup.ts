@@ -22,6 +22,7 @@ export default async function setup(project: TestProject) {
     quietEmail: true,
     tokenAddress: chain.tokenAddress,
     rpcUrl: chain.rpcUrl,
+    chainId: chain.chainId,
   });
   if (!gateway.tatumApiUrl) throw new Error('the gateway started without its Tatum emulator');
   project.provide('gateway', {
