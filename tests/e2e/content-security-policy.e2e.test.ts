@@ -174,6 +174,9 @@ describe('Content-Security-Policy', () => {
     const joined = feedJoined(page);
     const { userId } = await signUpThroughUi(page, 'csp');
     await joined;
+    // The connected wallet is linked to the new profile, with a toast of its own; the notification's
+    // toast must not arrive just before it and be replaced unseen.
+    await toast(page, profileCopy.createdAndLinked).waitFor();
     const { error } = await admin()
       .from('user_notifications')
       .insert({ user_id: userId, title: 'Policy Check', message: 'Delivered over the realtime socket.' });
