@@ -14,6 +14,7 @@ import {
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
+import { isFeedJoinReply } from './support/feed.ts';
 import { admin, balanceValue, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
 
 // Faults a real portal meets (issue 7/7): the backend down at load and in the
@@ -29,30 +30,6 @@ const recipient = e2eAccount('sink');
 // Every socket of the page is routed (its only one is realtime's): Playwright 1.65 routed it
 // neither for a RegExp, a glob nor a URL predicate here, only for a matcher that takes everything.
 const everySocket = () => true;
-
-/** A Realtime frame that accepts a channel join (not a heartbeat's reply on the `phoenix` topic). */
-function isJoinAccepted(message: string | Buffer): boolean {
-  if (typeof message !== 'string') return false;
-  try {
-    const frame = JSON.parse(message) as unknown;
-    // Phoenix's v1 serializer sends objects, v2 arrays: [join_ref, ref, topic, event, payload].
-    const [topic, event, payload] = Array.isArray(frame)
-      ? [frame[2], frame[3], frame[4]]
-      : [
-          (frame as { topic?: unknown }).topic,
-          (frame as { event?: unknown }).event,
-          (frame as { payload?: unknown }).payload,
-        ];
-    return (
-      event === 'phx_reply' &&
-      typeof topic === 'string' &&
-      topic.startsWith('realtime:') &&
-      (payload as { status?: unknown } | undefined)?.status === 'ok'
-    );
-  } catch {
-    return false;
-  }
-}
 
 /** Makes the gateway unreachable for this page (HTTP refused, realtime sockets closed) until restored. */
 async function takeBackendDown(page: Page): Promise<{ restore: () => void }> {
@@ -154,7 +131,7 @@ describe('faults', () => {
       // What the server says is passed on as it is, and a join's 'ok' reply is counted.
       server.onMessage((message) => {
         socket.send(message);
-        if (isJoinAccepted(message)) joined += 1;
+        if (isFeedJoinReply(message)) joined += 1;
       });
       live.push({ page: socket, server });
     });

@@ -1,5 +1,15 @@
 import type { Page } from 'playwright-core';
 
+/** A Realtime frame that accepts the join of a user_notifications channel (not a heartbeat's reply). */
+export function isFeedJoinReply(message: string | Buffer): boolean {
+  const text = typeof message === 'string' ? message : message.toString('utf8');
+  return (
+    text.includes('phx_reply') &&
+    text.includes('"status":"ok"') &&
+    text.includes('realtime:user_notifications')
+  );
+}
+
 /**
  * Resolves once the page's live notifications feed has joined: the realtime server's ok reply to
  * the join of a user_notifications channel. Call it before the page signs in. A row inserted
@@ -10,13 +20,7 @@ export function feedJoined(page: Page): Promise<void> {
   return new Promise((resolve) => {
     page.on('websocket', (socket) => {
       socket.on('framereceived', ({ payload }) => {
-        const text = typeof payload === 'string' ? payload : payload.toString('utf8');
-        if (
-          text.includes('phx_reply') &&
-          text.includes('"status":"ok"') &&
-          text.includes('realtime:user_notifications')
-        )
-          resolve();
+        if (isFeedJoinReply(payload)) resolve();
       });
     });
   });
