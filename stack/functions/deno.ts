@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,15 +78,29 @@ export type DenoFunction = {
   stop(): Promise<void>;
 };
 
-/** Hosts a function may reach: the ones its URLs name (Deno treats localhost and 127.0.0.1 apart). */
+/**
+ * Hosts a function may reach: the ones its URLs name (Deno treats localhost and 127.0.0.1 apart).
+ * A value may list several URLs separated by commas (SITE_URL does).
+ */
 function hostsOf(env: Record<string, string>): string {
   const hosts = new Set(['127.0.0.1']);
   for (const value of Object.values(env)) {
-    if (!/^https?:\/\//.test(value)) continue;
-    hosts.add(new URL(value).host);
+    for (const part of value.split(',').map((text) => text.trim())) {
+      if (!/^https?:\/\//.test(part)) continue;
+      hosts.add(new URL(part).host);
+    }
   }
   return [...hosts].join(',');
 }
+
+// Whatever ends this process (an uncaught error, a test runner that never calls stop), every
+// function goes with it instead of living on, listening, as an orphan. One exit listener for all
+// of them: a listener per function would pass Node's limit of ten once a test worker runs a few
+// gateways, and the warning that follows is not one every library expects.
+const RUNNING = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of RUNNING) child.kill('SIGKILL');
+});
 
 /**
  * Starts one function from its real entry point with `deno run`, with the environment a hosted
@@ -115,12 +129,9 @@ export async function startDenoFunction(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  // Whatever ends this process (an uncaught error, a test runner that never calls stop), the
-  // function goes with it instead of living on, listening, as an orphan.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
+  RUNNING.add(child);
+  void exited.then(() => RUNNING.delete(child));
   const stop = async () => {
-    process.off('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
