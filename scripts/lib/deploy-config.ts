@@ -131,6 +131,25 @@ export function checkFunctionSecrets(secrets: RawEnv, app: RawEnv): Problem[] {
     if (!url) problems.push({ key: 'RPC_URL', message: `is not an https:// URL: "${rpc}"` });
     else if (isLocal(url)) problems.push({ key: 'RPC_URL', message: `points at this machine (${url.host})` });
   }
+  // link-wallet accepts a proof only for this chain and this site (docs/deploy.md#wallet-proof).
+  const chainId = value('CHAIN_ID');
+  const builtChain = app['VITE_CHAIN_ID']?.trim() ?? '';
+  if (chainId === '') {
+    problems.push({ key: 'CHAIN_ID', message: 'is not set (link-wallet refuses to start)' });
+  } else if (!/^[1-9]\d*$/.test(chainId)) {
+    problems.push({ key: 'CHAIN_ID', message: `is not a chain id: "${chainId}"` });
+  } else if (/^[1-9]\d*$/.test(builtChain) && builtChain !== chainId) {
+    problems.push({ key: 'CHAIN_ID', message: `differs from VITE_CHAIN_ID (${builtChain})` });
+  }
+  const site = value('SITE_URL');
+  if (site === '') {
+    problems.push({ key: 'SITE_URL', message: 'is not set (the portal origin whose wallet proofs count)' });
+  }
+  for (const origin of site === '' ? [] : site.split(',').map((part) => part.trim())) {
+    const url = httpsUrl(origin);
+    if (!url) problems.push({ key: 'SITE_URL', message: `is not an https:// URL: "${origin}"` });
+    else if (isLocal(url)) problems.push({ key: 'SITE_URL', message: `points at this machine (${origin})` });
+  }
   return problems;
 }
 

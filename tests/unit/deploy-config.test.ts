@@ -15,6 +15,8 @@ const SECRETS = {
   TATUM_WEBHOOK_SECRET: 'a-long-random-hmac-secret',
   DDEX_TOKEN_ADDRESS: TOKEN.toLowerCase(),
   RPC_URL: 'https://sepolia.example.org/rpc',
+  CHAIN_ID: '11155111',
+  SITE_URL: 'https://portal.example.org',
 };
 const jwt = (claims: object) =>
   ['{"alg":"HS256","typ":"JWT"}', JSON.stringify(claims)]
@@ -68,12 +70,30 @@ describe('deploy:check, the functions’ secrets', () => {
       'TATUM_WEBHOOK_SECRET',
       'DDEX_TOKEN_ADDRESS',
       'RPC_URL',
+      'CHAIN_ID',
+      'SITE_URL',
+    ]);
+  });
+
+  it('refuses a wallet proof chain other than the app’s, and a site that is not the hosted portal', () => {
+    const problems = checkFunctionSecrets(
+      { ...SECRETS, CHAIN_ID: '1', SITE_URL: 'https://portal.example.org, http://127.0.0.1:5173' },
+      APP,
+    );
+    expect(problems.map((problem) => `${problem.key} ${problem.message}`)).toEqual([
+      expect.stringMatching(/^CHAIN_ID differs from VITE_CHAIN_ID/),
+      expect.stringMatching(/^SITE_URL .*http:\/\/127\.0\.0\.1:5173/),
+    ]);
+    expect(keysOf(checkFunctionSecrets({ ...SECRETS, CHAIN_ID: 'sepolia' }, APP))).toEqual(['CHAIN_ID']);
+    expect(keysOf(checkFunctionSecrets({ ...SECRETS, SITE_URL: 'portal.example.org' }, APP))).toEqual([
+      'SITE_URL',
     ]);
   });
 
   it('refuses a short webhook secret, another token than the app’s, and a local RPC', () => {
     const problems = checkFunctionSecrets(
       {
+        ...SECRETS,
         TATUM_WEBHOOK_SECRET: 'short',
         DDEX_TOKEN_ADDRESS: `0x${'ab'.repeat(20)}`,
         RPC_URL: 'https://127.0.0.1:8545',

@@ -25,9 +25,10 @@ verify_jwt = false
     expect(verifiesJwt(settings, 'not-listed')).toBe(true);
   });
 
-  it('has process-payments open to Tatum and record-transaction behind JWT verification', () => {
+  it('has process-payments open to Tatum, record-transaction and link-wallet behind JWT verification', () => {
     const settings = readFunctionSettings('supabase/config.toml');
     expect(verifiesJwt(settings, 'process-payments')).toBe(false);
     expect(verifiesJwt(settings, 'record-transaction')).toBe(true);
+    expect(verifiesJwt(settings, 'link-wallet')).toBe(true);
   });
 });
