@@ -29,11 +29,13 @@ export const summaries: Record<string, string> = {
     "Light or dark: the stored choice if there is one, else the system's preference, which it follows until the user picks a theme.",
   toast:
     'The one toast on screen: a new one replaces the old and restarts the timer; it hides after its duration, on dismiss, or when its action is pressed.',
-  auth: "Who is signed in (the stored session, then the backend's change stream), the login and sign-up dialog with its requests, and signing out, as three parallel regions.",
+  auth: "Who is signed in (the stored session, then the backend's change stream), the login and sign-up dialog with its requests (a password, or the connected wallet's signature), and signing out, as three parallel regions.",
   profile:
-    "The signed-in user's profile: keeping its wallet in step with the account and the connected wallet, saving edits and uploading the avatar, once profileLoad has read it.",
+    "The signed-in user's profile: linking the connected wallet once walletProof has proven it and clearing it on disconnect, saving edits and uploading the avatar, once profileLoad has read it.",
   'profile-load':
     "Reads the signed-in user's profile for the profile machine, creating the row when there is none, and tries again after 1, 2, 5, then every 10 s when the backend fails.",
+  'wallet-proof':
+    "Proves the connected wallet for the profile machine: a nonce from link-wallet, the wallet's signature of an EIP-4361 message carrying it, then link-wallet's check; a refusal or failure shows one toast and ends without a profile.",
   wallet:
     "The browser wallet: discovery, the silent reconnect on reload, connecting, the provider's account, chain and disconnect events, the wrong-network switch, and disconnecting.",
   balances:

@@ -95,6 +95,7 @@ const portal = createActor(
       // The spec's 'Active Webhooks' toast says "check console".
       webhooks: (list) => console.warn('[portal] active webhooks:', list),
     },
+    siteUrl: window.location.origin,
   }),
   {
     systemId: 'portal',

@@ -8,9 +8,11 @@ import { profileMachine } from '../machines/profile.machine.ts';
 import { sendMachine } from '../machines/send.machine.ts';
 import { themeMachine, type Theme, type ThemeStoreEvent } from '../machines/theme.machine.ts';
 import { transactionsMachine } from '../machines/transactions.machine.ts';
+import { walletProofMachine } from '../machines/wallet-proof.machine.ts';
 import { walletMachine, type WalletAccount, type WalletProviderEvent } from '../machines/wallet.machine.ts';
 import { webhooksMachine, type WebhookSummary } from '../machines/webhooks.machine.ts';
 import type { Profile, ProfileUpsert } from '../domain/profile.ts';
+import { WALLET_PROOF_VALIDITY_MS, type WalletError } from '../domain/wallet.ts';
 import type { SupabaseService } from '../services/supabase/types.ts';
 import type { TatumService } from '../services/tatum/types.ts';
 import type { TokenService } from '../services/token/types.ts';
@@ -34,6 +36,8 @@ export type PortalServices = {
   watchSystemTheme(onChange: (prefersDark: boolean) => void): () => void;
   /** Where failures the spec says are "only logged" go, and the webhook list ("check console"). */
   log: { failure(what: string, error: unknown): void; webhooks(list: unknown[]): void };
+  /** The page's origin: the domain and URI of the messages a wallet signs to prove itself. */
+  siteUrl: string;
 };
 
 export const THEME_KEY = 'theme';
@@ -41,6 +45,9 @@ export const THEME_KEY = 'theme';
 function unavailable(what: string): Promise<never> {
   return Promise.reject(new Error(`${what} is not configured for this portal.`));
 }
+
+/** viem's EIP-4361 code, loaded with a wallet's first proof rather than with the page. */
+const loadSiwe = () => import('../services/wallet/siwe.ts');
 
 export function providePortal(services: PortalServices) {
   const { supabase, wallet, tatum, token } = services;
@@ -64,6 +71,16 @@ export function providePortal(services: PortalServices) {
       ),
       signIn: fromPromise(({ input }) => supabase.signIn({ email: input.email, password: input.password })),
       signUp: fromPromise(({ input }) => supabase.signUp({ email: input.email, password: input.password })),
+      signInWithWallet: fromPromise(({ input }) => {
+        const provider = wallet.provider();
+        if (!provider) return Promise.reject({ code: 'not-installed', message: null } satisfies WalletError);
+        return supabase.signInWithWallet({
+          wallet: provider,
+          chainId: wallet.chain.id,
+          statement: input.statement,
+          expiresAt: new Date(Date.now() + WALLET_PROOF_VALIDITY_MS),
+        });
+      }),
       signOut: fromPromise<unknown>(() => supabase.signOut()),
     },
   });
@@ -77,7 +94,27 @@ export function providePortal(services: PortalServices) {
           upsertProfile,
         },
       }),
+      walletProof: walletProofMachine.provide({
+        actors: {
+          requestWalletNonce: fromPromise(({ input }) => supabase.requestWalletNonce(input.address)),
+          signProof: fromPromise(async ({ input }) => {
+            const { siweMessage } = await loadSiwe();
+            const message = siweMessage({
+              url: services.siteUrl,
+              chainId: wallet.chain.id,
+              address: input.address,
+              nonce: input.nonce,
+              now: new Date(),
+              statement: input.statement,
+              notAfter: new Date(input.expiresAt),
+            });
+            return { message, signature: await wallet.signMessage(input.address, message) };
+          }),
+          linkWallet: fromPromise(({ input }) => supabase.linkWallet(input)),
+        },
+      }),
       upsertProfile,
+      clearWallet: fromPromise(({ input }) => supabase.clearWallet(input.userId)),
       updateMetadata: fromPromise(({ input }) => supabase.updateUserMetadata(input)),
       uploadAvatar: fromPromise(async ({ input }) =>
         supabase.avatarPublicUrl(await supabase.uploadAvatar(input.userId, input.file)),

@@ -1,3 +1,4 @@
+import type { WalletProofRefusalCode } from '../domain/errors.ts';
 import { AVATAR_TYPES } from '../domain/profile.ts';
 
 // The portal's words. Every string the product shows lives here exactly once
@@ -82,6 +83,13 @@ export const authCopy = {
    * message for it (a browser's `required` speaks first).
    */
   credentialsRequired: { title: 'Missing Information', description: 'Please enter your email and password.' },
+  /** ours: Sign in with Ethereum, the auth dialog's third way in (docs/product.md#auth-dialog). */
+  continueWithWallet: 'Continue with wallet',
+  /** The line above the fields of the message the wallet signs to sign in; no line breaks. */
+  walletSignInStatement:
+    'Sign in to the DDEX Token Portal with this wallet. Signing costs nothing and sends no transaction.',
+  walletSignInFailed: 'Wallet Sign-In Failed',
+  walletSignInDeclined: 'You declined the signature request, so you were not signed in.',
 } as const;
 
 export const walletCopy = {
@@ -119,6 +127,31 @@ export const walletCopy = {
   switchPending: 'A request is already pending. Please check MetaMask.',
   chainNotAdded: (name: string) => `MetaMask could not add ${name}. Please add it in MetaMask.`,
   switchFallback: 'Failed to switch network. An unexpected error occurred.',
+} as const;
+
+/**
+ * ours: proving a wallet before it is linked to the profile (docs/product.md#wallet-sync). A
+ * failure's title is 'Wallet Not Linked', except a backend that could not be reached or failed,
+ * which keeps the spec's 'Database Sync Error'.
+ */
+export const walletProofCopy = {
+  /** The line above the fields of the message the wallet signs; no line breaks. */
+  statement:
+    'Link this wallet to your DDEX Token Portal profile. Signing proves you own it; it costs nothing and sends no transaction.',
+  notLinked: 'Wallet Not Linked',
+  declined: 'You declined the signature request, so the wallet was not linked. Connect it again to retry.',
+  walletFailed: 'Your wallet could not sign the request. Connect it again to retry.',
+  /** Why link-wallet refused a proof, by its code (WalletProofRefusalCode). */
+  refused: {
+    proof_expired: 'The signature expired before it was checked. Connect the wallet again to retry.',
+    proof_replayed: 'The signature was already used. Connect the wallet again to retry.',
+    wallet_taken: 'This wallet is already linked to another account.',
+    proof_domain: 'The signature was made for another website, so it was refused.',
+    proof_chain: 'The signature was made for another network, so it was refused.',
+    proof_signature: 'The signature was not made by this wallet, so it was refused.',
+    proof_nonce: 'The signature answers another request. Connect the wallet again to retry.',
+    malformed: 'The signature could not be read. Connect the wallet again to retry.',
+  } satisfies Record<WalletProofRefusalCode, string>,
 } as const;
 
 export const balanceCopy = {
@@ -339,6 +372,11 @@ export const dialogCopy = {
     toLogin: 'Already have an account?',
     confirmSent: (email: string) =>
       `We sent a confirmation link to ${email}. Follow it to activate your account.`,
+    or: 'or',
+    walletSigningIn: 'Waiting for your wallet...',
+    walletHint: (address: string) =>
+      `Signs a message with ${shortAddress(address)}; it costs nothing and sends no transaction.`,
+    noWalletHint: 'Connect a wallet first to continue with it.',
   },
   profile: {
     title: 'Edit Profile',
@@ -356,6 +394,9 @@ export const dialogCopy = {
     saving: 'Saving...',
     loading: 'Loading your profile...',
     unavailable: 'Your profile could not be loaded. Try again later.',
+    wallet: 'Wallet',
+    walletVerified: 'verified',
+    walletNotVerified: 'not verified',
   },
   notifications: {
     title: 'Notifications',

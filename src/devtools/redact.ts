@@ -11,7 +11,9 @@ import { toJournalValue } from './journal-value.ts';
 //    `PRIVATE-KEY` are one key. It names a secret when it is `authorization`,
 //    `cookie` or `jwt`, or ends with one of SECRET_KEY_ENDINGS (`password`,
 //    `newPassword`, `access_token`, `refresh_token`, `apiKey`, `api_key`,
-//    `webhookSecret`, `privateKey`, …).
+//    `webhookSecret`, `privateKey`, `signature`, …). A wallet's signature of a
+//    proof is one: whoever holds it could present the proof while its nonce
+//    is unspent.
 // 2. By kind. The send machine's SealedKey (any object with a `reveal()`
 //    method) is replaced wherever it sits, whatever its key.
 // 3. By shape. A string that is exactly a 32-byte hex number (64 hex digits,
@@ -40,6 +42,7 @@ export const SECRET_KEY_ENDINGS = [
   'apikey',
   'mnemonic',
   'seedphrase',
+  'signature',
 ] as const;
 
 /** Keys that name a secret as a whole (they end with no word above). */

@@ -14,6 +14,11 @@ export type AuthUser = {
   email: string | null;
   /** Set once the address is confirmed (or when confirmations are off). */
   emailConfirmedAt: string | null;
+  /**
+   * The address of the user's Sign in with Ethereum identity, as it was signed; null for a user
+   * who never signed in with a wallet. A wallet-only user has no email.
+   */
+  web3Address: string | null;
   metadata: UserMetadata;
 };
 

@@ -72,7 +72,27 @@ export type BackendErrorCode =
   /** The portal has no backend configured. */
   | 'client_unavailable'
   /** No answer came (or the backend client could not be loaded). */
-  | 'network_error';
+  | 'network_error'
+  /** Sign in with Ethereum: the user declined the wallet's signature request (EIP-1193 4001). */
+  | 'wallet_rejected';
+
+/**
+ * Why the link-wallet function refused a wallet proof (its `code`): the message or its nonce did not
+ * hold, the address belongs to another account, or the request could not be read.
+ */
+export type WalletProofRefusalCode =
+  | 'malformed'
+  | 'proof_domain'
+  | 'proof_chain'
+  /** The message, or the nonce it carries, expired. */
+  | 'proof_expired'
+  /** Not signed by the address the message names. */
+  | 'proof_signature'
+  /** A nonce the function never gave out, or gave to another user or for another address. */
+  | 'proof_nonce'
+  /** The nonce was already used. */
+  | 'proof_replayed'
+  | 'wallet_taken';
 
 /** The backend adapter's BackendError, as any layer may read it: `message` is the server's own. */
 export type BackendFailure = {

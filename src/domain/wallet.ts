@@ -42,3 +42,15 @@ export function isWalletError(value: unknown): value is WalletError {
     (message == null || typeof message === 'string')
   );
 }
+
+/**
+ * How long a signed wallet message is good for: its expiration time is at most this long after it
+ * was issued, as Supabase Auth and the link-wallet function accept it (docs/product.md#wallet-sync).
+ */
+export const WALLET_PROOF_VALIDITY_MS = 10 * 60 * 1000;
+
+/** What the link-wallet function hands out for one address: single use, bound to the user and it. */
+export type WalletNonce = { nonce: string; expiresAt: string };
+
+/** An EIP-4361 (Sign in with Ethereum) message and the wallet's signature of it. */
+export type WalletProof = { message: string; signature: string };

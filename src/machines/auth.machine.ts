@@ -2,6 +2,7 @@ import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn } fr
 import type { EventObject } from 'xstate';
 import { authCopy } from '../copy/index.ts';
 import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../domain/auth.ts';
+import { walletSignInWords } from './error-words.ts';
 import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
 
 // The auth dialog, the session and their toasts: docs/product.md#auth-dialog, #session, #auth-toasts.
@@ -10,7 +11,9 @@ import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
 // - session: what the backend says (getSession, then the auth change stream). Only this
 //   region reports signedIn / signedOut / userUpdated, so a fact is reported once whatever
 //   order the stream and the requests answer in.
-// - modal: the login / signup form, its requests and their toasts.
+// - modal: the login / signup form, its requests and their toasts. Either form also offers
+//   Sign in with Ethereum (`auth.signInWithWallet`): the connected wallet signs a message
+//   instead of a password being sent, and it ends as a login does.
 // - signOut: the logout request and its toast.
 // A request that changes the session also raises the change it implies (SIGNED_IN with
 // the user, SIGNED_OUT), so the session follows even if the stream is late; the stream's
@@ -54,6 +57,8 @@ export type AuthEvent =
   | { type: 'auth.close' }
   | { type: 'auth.edit'; email?: string; password?: string }
   | { type: 'auth.submit'; email: string; password: string }
+  /** Sign in with the connected wallet (the view offers it only while one is connected). */
+  | { type: 'auth.signInWithWallet' }
   | { type: 'auth.confirmOk' }
   | { type: 'auth.signOut' };
 
@@ -68,26 +73,71 @@ function changeUser(event: AuthEvent): AuthUser {
   return user;
 }
 
+/** A request's failure: its title, and the service's words or the generic fallback. */
+const failed = (title: string, words = (error: unknown) => messageOf(error, authCopy.unexpectedError)) =>
+  ({
+    type: 'showToast',
+    params: ({ event }: { event: { error: unknown } }) => ({
+      title,
+      description: words(event.error),
+      variant: 'destructive' as const,
+    }),
+  }) as const;
+
+const clientMissing = {
+  guard: 'clientMissing',
+  actions: { type: 'showToast', params: { ...authCopy.clientUnavailable, variant: 'destructive' } },
+} as const;
+
+/**
+ * Closing the dialog empties the form. While a request runs it does so at once
+ * (docs/product.md#auth-dialog): leaving the state stops the request's actor, so its late answer is
+ * dropped, and a sign-in that did succeed still arrives through the session's change stream.
+ */
+const closeClears = {
+  'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' },
+} as const;
+
 /**
  * What the login and signup forms answer while the user types: the same checks in the same
- * order, and the toggle to the other form. Submitting starts that form's own request.
+ * order, and the toggle to the other form. Submitting starts that form's own request; either
+ * form may sign in with the wallet instead.
  */
 function editingHandlers(otherForm: '#auth.modal.login' | '#auth.modal.signup') {
   return {
     'auth.toggleMode': otherForm,
     'auth.edit': { actions: 'editFields' },
-    'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' },
+    ...closeClears,
     'auth.submit': [
       {
         guard: 'fieldsMissing',
         actions: { type: 'showToast', params: { ...authCopy.credentialsRequired, variant: 'destructive' } },
       },
-      {
-        guard: 'clientMissing',
-        actions: { type: 'showToast', params: { ...authCopy.clientUnavailable, variant: 'destructive' } },
-      },
+      clientMissing,
       { target: 'submitting', actions: 'takeSubmittedFields' },
     ],
+    'auth.signInWithWallet': [clientMissing, { target: 'walletSignIn', actions: 'clearPassword' }],
+  } as const;
+}
+
+/** Sign in with Ethereum, from either form: it ends as a login does, a failure back in that form. */
+function walletSignInState() {
+  return {
+    on: closeClears,
+    invoke: {
+      id: 'signInWithWallet',
+      src: 'signInWithWallet',
+      input: { statement: authCopy.walletSignInStatement },
+      onDone: {
+        target: '#auth.modal.closed',
+        actions: [
+          'clearFields',
+          { type: 'showToast', params: authCopy.loginSuccess },
+          { type: 'raiseSignedIn', params: ({ event }: { event: { output: AuthUser } }) => event.output },
+        ],
+      },
+      onError: { target: 'editing', actions: failed(authCopy.walletSignInFailed, walletSignInWords) },
+    },
   } as const;
 }
 
@@ -99,6 +149,8 @@ export const authMachine = setup({
     authChanges: fromCallback<EventObject>(notProvided('authChanges')),
     signIn: fromPromise<AuthUser, Credentials>(notProvided('signIn')),
     signUp: fromPromise<SignUpResult, Credentials>(notProvided('signUp')),
+    /** Sign in with Ethereum through the connected wallet; the composition root knows it and the chain. */
+    signInWithWallet: fromPromise<AuthUser, { statement: string }>(notProvided('signInWithWallet')),
     /** Its output is not used. */
     signOut: fromPromise<unknown>(notProvided('signOut')),
   },
@@ -116,6 +168,11 @@ export const authMachine = setup({
       event.type === 'auth.submit' ? { email: event.email.trim(), password: event.password } : {},
     ),
     clearPassword: assign({ password: '' }),
+    /** The change a successful sign-in implies, so the session follows even if the stream is late. */
+    raiseSignedIn: raise((_, user: AuthUser) => ({
+      type: 'auth.change' as const,
+      change: { event: 'SIGNED_IN' as const, user },
+    })),
     clearFields: assign({ email: '', password: '' }),
   },
   guards: {
@@ -285,11 +342,9 @@ export const authMachine = setup({
           initial: 'editing',
           states: {
             editing: { on: editingHandlers('#auth.modal.signup') },
-            // Closing while the request runs resets the form at once (docs/product.md#auth-dialog);
-            // leaving the state stops the request's actor, so its late answer is dropped. A sign-in
-            // that did succeed still arrives through the session's change stream.
+            walletSignIn: walletSignInState(),
             submitting: {
-              on: { 'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' } },
+              on: closeClears,
               invoke: {
                 id: 'signIn',
                 src: 'signIn',
@@ -299,26 +354,10 @@ export const authMachine = setup({
                   actions: [
                     'clearFields',
                     { type: 'showToast', params: authCopy.loginSuccess },
-                    raise(({ event }) => ({
-                      type: 'auth.change' as const,
-                      change: { event: 'SIGNED_IN' as const, user: event.output },
-                    })),
+                    { type: 'raiseSignedIn', params: ({ event }) => event.output },
                   ],
                 },
-                onError: {
-                  target: 'editing',
-                  actions: [
-                    'clearPassword',
-                    {
-                      type: 'showToast',
-                      params: ({ event }) => ({
-                        title: authCopy.loginFailed,
-                        description: messageOf(event.error, authCopy.unexpectedError),
-                        variant: 'destructive',
-                      }),
-                    },
-                  ],
-                },
+                onError: { target: 'editing', actions: ['clearPassword', failed(authCopy.loginFailed)] },
               },
             },
           },
@@ -327,8 +366,9 @@ export const authMachine = setup({
           initial: 'editing',
           states: {
             editing: { on: editingHandlers('#auth.modal.login') },
+            walletSignIn: walletSignInState(),
             submitting: {
-              on: { 'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' } },
+              on: closeClears,
               invoke: {
                 id: 'signUp',
                 src: 'signUp',
@@ -358,20 +398,7 @@ export const authMachine = setup({
                     actions: ['clearFields', { type: 'showToast', params: authCopy.signupSuccess }],
                   },
                 ],
-                onError: {
-                  target: 'editing',
-                  actions: [
-                    'clearPassword',
-                    {
-                      type: 'showToast',
-                      params: ({ event }) => ({
-                        title: authCopy.signupFailed,
-                        description: messageOf(event.error, authCopy.unexpectedError),
-                        variant: 'destructive',
-                      }),
-                    },
-                  ],
-                },
+                onError: { target: 'editing', actions: ['clearPassword', failed(authCopy.signupFailed)] },
               },
             },
           },
@@ -406,14 +433,7 @@ export const authMachine = setup({
             },
             onError: {
               target: 'idle',
-              actions: {
-                type: 'showToast',
-                params: ({ event }) => ({
-                  title: authCopy.logoutFailed,
-                  description: messageOf(event.error, authCopy.unexpectedError),
-                  variant: 'destructive',
-                }),
-              },
+              actions: failed(authCopy.logoutFailed),
             },
           },
         },

@@ -1,12 +1,20 @@
-import { authCopy, dataProviderCopy, sendCopy, tokenCopy, walletCopy } from '../copy/index.ts';
+import {
+  authCopy,
+  dataProviderCopy,
+  sendCopy,
+  tokenCopy,
+  walletCopy,
+  walletProofCopy,
+} from '../copy/index.ts';
 import type {
+  BackendErrorCode,
   BackendFailure,
   DataProviderFailure,
   DataProviderOperation,
   TokenFailure,
   TokenProblem,
 } from '../domain/errors.ts';
-import type { WalletError } from '../domain/wallet.ts';
+import { isWalletError, type WalletError, type WalletErrorCode } from '../domain/wallet.ts';
 
 // The words a user reads for a failure a service reported. Services speak in
 // typed codes (src/domain/errors.ts, src/domain/wallet.ts); this is the one
@@ -99,6 +107,51 @@ const WALLET_WORDS = {
   'no-account': walletCopy.noAccount,
   'invalid-answer': walletCopy.invalidAnswer,
 } satisfies Partial<Record<WalletError['code'], string>>;
+
+/** The wallet's failures while it was asked to sign a proof. */
+const SIGNING_WORDS: Record<WalletErrorCode, string> = {
+  rejected: walletProofCopy.declined,
+  pending: walletCopy.switchPending,
+  'not-installed': walletCopy.notInstalled,
+  'unrecognized-chain': walletProofCopy.walletFailed,
+  'no-account': walletCopy.noAccount,
+  'invalid-answer': walletCopy.invalidAnswer,
+  unknown: walletProofCopy.walletFailed,
+};
+
+/**
+ * The words for a wallet proof that was refused: by the wallet (the user declined, another request
+ * is open, it failed to sign) or by the link-wallet function (WalletProofRefusalCode). Null for any
+ * other failure (no answer, a server error), which is the backend's and keeps its own words.
+ */
+export function walletProofRefusal(error: unknown): string | null {
+  if (isBackendFailure(error)) {
+    const code = error.code ?? '';
+    const refused: Record<string, string> = walletProofCopy.refused;
+    return Object.hasOwn(refused, code) ? (refused[code] ?? null) : null;
+  }
+  if (isWalletError(error)) {
+    // What the wallet itself said, for a failure without a code of its own.
+    return error.code === 'unknown' && error.message ? error.message : SIGNING_WORDS[error.code];
+  }
+  return null;
+}
+
+const WALLET_REJECTED = 'wallet_rejected' satisfies BackendErrorCode;
+
+/**
+ * The words for a failed Sign in with Ethereum: a declined signature (kept as 'wallet_rejected' by
+ * the supabase service) says so, a missing wallet too; anything else as usual.
+ */
+export function walletSignInWords(error: unknown): string {
+  if (isBackendFailure(error)) {
+    if (error.code === WALLET_REJECTED) return authCopy.walletSignInDeclined;
+  } else if (isWalletError(error) && error.code === 'not-installed') {
+    // No wallet to ask (src/app/provide-portal.ts); supabase-js reports the others as the backend's.
+    return walletCopy.notInstalled;
+  }
+  return describeError(error) ?? authCopy.unexpectedError;
+}
 
 type Fields = Record<string, unknown>;
 

@@ -10,23 +10,26 @@ import {
 } from '../domain/profile.ts';
 import { profileLoadMachine, type ProfileLoadFact } from './profile-load.machine.ts';
 import { messageOf, notProvided, showToast } from './shared.ts';
+import { walletProofMachine } from './wallet-proof.machine.ts';
 
 // The signed-in user's profile (docs/product.md#profile), its wallet kept in
 // step with the connected one (docs/product.md#wallet-sync), its edits and its
 // avatar. The root invokes this machine for the length of a session, with the
 // user and the wallet connected at sign-in (linked as soon as the profile is
-// read). Reading (and creating) the row is its child, profileLoad.
+// read). Reading (and creating) the row is its child, profileLoad; linking a
+// wallet is its child walletProof, which has the wallet sign a message the
+// link-wallet function checks: the profile never takes a wallet on trust.
 //
 // Which failure shows which title:
 // - 'Profile Fetch Error' / 'Profile Sync Error' while reading or creating: see profile-load.
-// - 'Profile Sync Error': writing the auth metadata's wallet into the profile at session start,
-//   or clearing the wallet when it is disconnected.
-// - 'Database Sync Error': writing a wallet the user has just connected into the profile failed.
+// - 'Wallet Not Linked' / 'Database Sync Error' while proving a wallet: see wallet-proof.
+// - 'Profile Sync Error': clearing the wallet when it is disconnected.
 // - 'Update Failed': saving the edit form failed (or its website was refused).
 // A failed auth metadata update is only logged (logFailure), never shown.
 //
-// The session-start sync is silent when it succeeds: it runs right after sign-in, and a toast
-// would replace 'Login Successful!'. The wallet toasts answer a wallet the user links or unlinks.
+// The auth metadata's wallet links nothing by itself: a wallet is linked only with a proof, a proof
+// needs the wallet connected, and a connected wallet is already a fact this machine hears. The
+// wallet toasts answer a wallet the user links or unlinks.
 //
 // Wallet facts (wallet.linked / wallet.unlinked) that arrive while a request runs are kept
 // (the last one wins) and applied when it ends, in `settling`. A user update that arrives while
@@ -48,7 +51,7 @@ export type ProfileContext = {
   draft: ProfileEdits | null;
   /** A wallet fact waiting for the current request: an address to link, null to unlink. */
   walletIntent: { address: string | null } | null;
-  /** The wallet the link / unlink request in flight writes. */
+  /** The wallet being proved and linked, or null while one is cleared. */
   walletTarget: string | null;
   /** Created in this session: its first linked wallet is 'Profile Created & Wallet Linked'. */
   justCreated: boolean;
@@ -69,6 +72,9 @@ export type ProfileEvent =
 
 /** The avatar to upload; the actor resolves with its public URL, or null when storage gives none. */
 export type UploadAvatarInput = { userId: string; file: AvatarFile };
+
+/** Whose wallet to clear; the actor resolves with the saved row. */
+export type ClearWalletInput = { userId: string };
 
 /** Addresses compare without their checksum casing. */
 function sameAddress(a: string | null | undefined, b: string | null | undefined): boolean {
@@ -96,11 +102,10 @@ export const profileMachine = setup({
   types: {} as { context: ProfileContext; events: ProfileEvent; input: ProfileInput },
   actors: {
     profileLoad: profileLoadMachine,
-    /**
-     * Upsert on conflict id; resolves with the saved row. Invoked from four states, each with its own
-     * id: syncWallet, linkWallet, unlinkWallet, saveProfile.
-     */
+    walletProof: walletProofMachine,
+    /** Upsert on conflict id of the client-owned fields; resolves with the saved row (invoke id saveProfile). */
     upsertProfile: fromPromise<Profile, ProfileUpsert>(notProvided('upsertProfile')),
+    clearWallet: fromPromise<Profile, ClearWalletInput>(notProvided('clearWallet')),
     updateMetadata: fromPromise<unknown, UserMetadata>(notProvided('updateMetadata')),
     /** Stores the file (user id + timestamp + extension) and resolves with its public URL. */
     uploadAvatar: fromPromise<string | null, UploadAvatarInput>(notProvided('uploadAvatar')),
@@ -134,13 +139,11 @@ export const profileMachine = setup({
     discardEdits: assign({ draft: null, draftAvatarUrl: null }),
   },
   guards: {
-    metadataWalletDiffers: ({ context }) => {
-      const wallet = context.user.metadata.wallet_address;
-      return !!wallet && !sameAddress(wallet, context.profile?.wallet_address);
-    },
+    /** A wallet to link that the profile does not hold, or holds without a proof. */
     linkPending: ({ context }) => {
       const address = context.walletIntent?.address;
-      return !!address && !sameAddress(address, context.profile?.wallet_address);
+      const { profile } = context;
+      return !!address && (!sameAddress(address, profile?.wallet_address) || !profile?.wallet_verified_at);
     },
     unlinkPending: ({ context }) =>
       context.walletIntent !== null &&
@@ -184,37 +187,14 @@ export const profileMachine = setup({
         id: 'profileLoad',
         src: 'profileLoad',
         input: ({ context }) => ({ user: context.user, refetch: context.profile !== null }),
-        onDone: [
-          // A failed re-read keeps the profile already shown.
-          { guard: ({ event }) => event.output === null, target: 'settling' },
-          {
-            target: 'reconciling',
-            actions: assign(({ context, event }) => ({
-              profile: event.output?.profile ?? null,
-              justCreated: context.justCreated || (event.output?.created ?? false),
-            })),
-          },
-        ],
-      },
-    },
-    reconciling: {
-      always: [{ guard: 'metadataWalletDiffers', target: 'syncingWallet' }, { target: 'settling' }],
-    },
-    syncingWallet: {
-      invoke: {
-        id: 'syncWallet',
-        src: 'upsertProfile',
-        input: ({ context }) => ({
-          id: context.user.id,
-          wallet_address: context.user.metadata.wallet_address ?? null,
-        }),
         onDone: {
           target: 'settling',
-          actions: assign({ profile: ({ event }) => event.output }),
-        },
-        onError: {
-          target: 'settling',
-          actions: failed(profileCopy.profileSyncError),
+          // A failed re-read (no output) keeps the profile already shown.
+          actions: assign(({ context, event }) =>
+            event.output
+              ? { profile: event.output.profile, justCreated: context.justCreated || event.output.created }
+              : {},
+          ),
         },
       },
     },
@@ -264,46 +244,46 @@ export const profileMachine = setup({
     },
     linkingWallet: {
       invoke: {
-        id: 'linkWallet',
-        src: 'upsertProfile',
-        input: ({ context }) => ({ id: context.user.id, wallet_address: context.walletTarget }),
-        onDone: {
-          target: 'updatingMetadata',
-          actions: [
-            // Before the row is replaced: did the profile hold a wallet until now?
-            {
-              type: 'showToast',
-              params: ({ context }) => {
-                const address = context.walletTarget ?? '';
-                return context.justCreated || !context.profile?.wallet_address
-                  ? {
-                      title: profileCopy.createdAndLinked,
-                      description: profileCopy.createdAndLinkedDescription(address),
-                    }
-                  : {
-                      title: profileCopy.walletUpdated,
-                      description: profileCopy.walletUpdatedDescription(address),
-                    };
+        id: 'walletProof',
+        src: 'walletProof',
+        input: ({ context }) => ({ address: context.walletTarget ?? '' }),
+        onDone: [
+          // Refused or failed: the proof has said why.
+          { guard: ({ event }) => event.output === null, target: 'settling' },
+          {
+            target: 'updatingMetadata',
+            actions: [
+              // Before the row is replaced: did the profile hold a wallet until now?
+              {
+                type: 'showToast',
+                params: ({ context }) => {
+                  const address = context.walletTarget ?? '';
+                  return context.justCreated || !context.profile?.wallet_address
+                    ? {
+                        title: profileCopy.createdAndLinked,
+                        description: profileCopy.createdAndLinkedDescription(address),
+                      }
+                    : {
+                        title: profileCopy.walletUpdated,
+                        description: profileCopy.walletUpdatedDescription(address),
+                      };
+                },
               },
-            },
-            assign({
-              profile: ({ event }) => event.output,
-              justCreated: false,
-              metadataPatch: ({ context }) => ({ wallet_address: context.walletTarget }),
-            }),
-          ],
-        },
-        onError: {
-          target: 'settling',
-          actions: failed(profileCopy.databaseSyncError),
-        },
+              assign({
+                profile: ({ context, event }) => event.output?.profile ?? context.profile,
+                justCreated: false,
+                metadataPatch: ({ context }) => ({ wallet_address: context.walletTarget }),
+              }),
+            ],
+          },
+        ],
       },
     },
     unlinkingWallet: {
       invoke: {
-        id: 'unlinkWallet',
-        src: 'upsertProfile',
-        input: ({ context }) => ({ id: context.user.id, wallet_address: null }),
+        id: 'clearWallet',
+        src: 'clearWallet',
+        input: ({ context }) => ({ userId: context.user.id }),
         onDone: {
           target: 'updatingMetadata',
           actions: [

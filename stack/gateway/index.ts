@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import type { Database } from '../../src/domain/database.types.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
+import { createLinkWalletHandler } from '../../supabase/functions/link-wallet/handler.ts';
 import { createClaimsResolver } from './claims.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
 import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
@@ -39,7 +40,10 @@ export type GatewayOptions = {
   tokenAddress?: string | null;
   /** Keep auth emails in memory (tests) instead of printing them. */
   quietEmail?: boolean;
-  /** The local chain. Without it there is no Tatum emulator and no record-transaction function. */
+  /**
+   * The local chain. Without it there is no Tatum emulator and no record-transaction function, and
+   * without it and a chain id no link-wallet function.
+   */
   rpcUrl?: string | null;
   /** First retry delay of the emulator's webhook deliveries (doubles per attempt); tests shorten it. */
   webhookRetryBaseMs?: number;
@@ -50,7 +54,10 @@ export type GatewayOptions = {
   functions?: FunctionsRuntime;
   /** Where the Deno functions' log lines go (the stack prints them; tests keep them quiet). */
   functionLog?: (line: string) => void;
-  /** The chain Sign in with Ethereum accepts messages for; null accepts any. */
+  /**
+   * The chain Sign in with Ethereum accepts messages for (null accepts any), and the one link-wallet
+   * requires (without it, link-wallet is not served).
+   */
   chainId?: number | null;
 };
 
@@ -171,9 +178,13 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   const port = (server.address() as AddressInfo).port;
   apiUrl = `http://127.0.0.1:${port}`;
   const functionSettings = readFunctionSettings(join(PROJECT_DIR, 'supabase', 'config.toml'));
-  // record-transaction reads the chain; without one it is not served, in either runtime.
-  const served = (name: string) =>
-    name !== 'record-transaction' || !!(options.rpcUrl && options.tokenAddress);
+  // record-transaction and link-wallet read the chain; without one they are not served, in either
+  // runtime. link-wallet also needs the chain its proofs must be signed for.
+  const needs: Record<string, boolean> = {
+    'record-transaction': !!(options.rpcUrl && options.tokenAddress),
+    'link-wallet': !!(options.rpcUrl && options.chainId),
+  };
+  const served = (name: string) => needs[name] ?? true;
   const denoFunctions: DenoFunction[] = [];
   // Nothing started so far outlives a failed start: not the functions, not the server.
   const abandonStart = async () => {
@@ -192,6 +203,8 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       TATUM_WEBHOOK_SECRET: secrets.webhookSecret,
       ...(options.tokenAddress ? { DDEX_TOKEN_ADDRESS: options.tokenAddress } : {}),
       ...(options.rpcUrl ? { RPC_URL: options.rpcUrl } : {}),
+      ...(options.chainId ? { CHAIN_ID: String(options.chainId) } : {}),
+      SITE_URL: siteUrl,
     };
     try {
       for (const name of functionNames().filter(served)) {
@@ -220,6 +233,14 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         supabase: functionsClient,
         rpcUrl: options.rpcUrl,
         tokenAddress: options.tokenAddress,
+      });
+    }
+    if (options.rpcUrl && options.chainId) {
+      handlers['link-wallet'] = createLinkWalletHandler({
+        supabase: functionsClient,
+        rpcUrl: options.rpcUrl,
+        chainId: options.chainId,
+        siteUrl,
       });
     }
   }

@@ -110,7 +110,7 @@ create schema auth authorization supabase_admin;
 grant usage on schema auth to anon, authenticated, service_role, postgres;
 grant all on schema auth to supabase_auth_admin;
 
--- The users table as [A] leaves it. Hosted's other auth tables (identities, sessions,
+-- The users and identities tables as [A] leaves them. Hosted's other auth tables (sessions,
 -- refresh_tokens, mfa_*, sso_*, oauth_*, ...) are left out: nothing here references them.
 create table auth.users (
   instance_id uuid,
@@ -157,6 +157,31 @@ alter table auth.users enable row level security;  -- [A] 20240612123726, withou
 -- tables; [A] 20240612123726 adds SELECT WITH GRANT OPTION. The API roles get nothing.
 grant all on auth.users to postgres;
 grant select on auth.users to postgres with grant option;
+
+-- [A] 20210909172000 (created), 20221215195800 (email), 20231117164230 (the old id became
+-- provider_id, a uuid id the key, one identity per provider and provider_id); the index of
+-- 20211122151130. A migration's trigger on this table fires as Auth writes it, as
+-- supabase_auth_admin: an insert on the first sign-in with a provider, an update of
+-- identity_data and last_sign_in_at on every later one (supabase/auth internal/api/external.go,
+-- createAccountFromExternalIdentity).
+create table auth.identities (
+  provider_id text not null,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  identity_data jsonb not null,
+  provider text not null,
+  last_sign_in_at timestamptz,
+  created_at timestamptz,
+  updated_at timestamptz,
+  email text generated always as (lower(identity_data ->> 'email')) stored,
+  id uuid not null default gen_random_uuid() primary key,
+  constraint identities_provider_id_provider_unique unique (provider_id, provider)
+);
+create index identities_user_id_idx on auth.identities (user_id);
+create index identities_email_idx on auth.identities (email text_pattern_ops);
+alter table auth.identities owner to supabase_auth_admin;
+alter table auth.identities enable row level security;  -- [A] 20240612123726, without policies
+grant all on auth.identities to postgres;
+grant select on auth.identities to postgres with grant option;
 
 -- The claim readers, latest bodies from [A] 20220224000811_update_auth_functions and
 -- 20220531120530_add_auth_jwt_function: a legacy per-claim setting (request.jwt.claim.<name>)

@@ -66,7 +66,8 @@ describe('auth with confirmations off', () => {
   });
 
   it('updates the user metadata the portal keeps (wallet, username, avatar, full name)', async () => {
-    const { client } = await signedInUser(stack, 'meta');
+    const { client, id } = await signedInUser(stack, 'meta');
+    expect((await client.from('profiles').upsert({ id })).error).toBeNull();
     const metadata = {
       wallet_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       username: 'meta-user',
@@ -78,6 +79,14 @@ describe('auth with confirmations off', () => {
     expect(data.user?.user_metadata).toMatchObject(metadata);
     const fetched = await client.auth.getUser();
     expect(fetched.data.user?.user_metadata).toMatchObject(metadata);
+    // The metadata is the user's own say: its wallet links nothing. Only a proof does
+    // (tests/contract/link-wallet.test.ts).
+    const profile = await client
+      .from('profiles')
+      .select('wallet_address, wallet_verified_at')
+      .eq('id', id)
+      .single();
+    expect(profile.data).toEqual({ wallet_address: null, wallet_verified_at: null });
   });
 
   it('emits the session events the portal listens to', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
 import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { signedInUser } from '../support/clients.ts';
 
 // The Edge Functions run from their real entry points under Deno (the stack's
 // default, and what deploys), behind the gateway's JWT check; the in-process
@@ -61,6 +62,11 @@ const CALLS: Call[] = [
       body: '{"txHash":"0x12"}',
     }),
   },
+  {
+    label: 'a wallet link without a JWT',
+    name: 'link-wallet',
+    init: async () => ({ method: 'POST', headers: json, body: '{"address":"0x1"}' }),
+  },
 ];
 
 async function answer(url: string, init: RequestInit) {
@@ -79,6 +85,7 @@ beforeAll(async () => {
     quietEmail: true,
     tokenAddress: chain.tokenAddress,
     rpcUrl: chain.rpcUrl,
+    chainId: chain.chainId,
     functions: 'node',
   });
 }, 60_000);
@@ -91,7 +98,11 @@ afterAll(async () => {
 describe('the Edge Functions’ runtimes', () => {
   it('serves every function from its Deno entry point, each on a server of its own', async () => {
     expect(stack.functions.runtime).toBe('deno');
-    expect(Object.keys(stack.functions.urls).sort()).toEqual(['process-payments', 'record-transaction']);
+    expect(Object.keys(stack.functions.urls).sort()).toEqual([
+      'link-wallet',
+      'process-payments',
+      'record-transaction',
+    ]);
     // The function itself, reached without the gateway, is the Deno server answering.
     const direct = await answer(stack.functions.urls['process-payments'] ?? '', { method: 'GET' });
     const relayed = await answer(`${stack.url}/functions/v1/process-payments`, { method: 'GET' });
@@ -104,6 +115,22 @@ describe('the Edge Functions’ runtimes', () => {
     const underDeno = await answer(`${stack.url}/functions/v1/${name}`, await init(stack));
     const inNode = await answer(`${inProcess.url}/functions/v1/${name}`, await init(inProcess));
     expect(underDeno.status).toBeGreaterThanOrEqual(400);
+    expect(underDeno).toEqual(inNode);
+  });
+
+  it('answers a signed-in user’s call to link-wallet under Deno as the in-process handler does', async () => {
+    const body = JSON.stringify({ address: '0x1234' });
+    const call = async (gateway: typeof stack | Gateway) => {
+      const user = await signedInUser(gateway, 'runtime');
+      return answer(`${gateway.url}/functions/v1/link-wallet`, {
+        method: 'POST',
+        headers: { ...json, apikey: gateway.anonKey, authorization: `Bearer ${user.accessToken}` },
+        body,
+      });
+    };
+    const [underDeno, inNode] = await Promise.all([call(stack), call(inProcess)]);
+    expect(underDeno.status).toBe(400);
+    expect(JSON.parse(underDeno.body)).toMatchObject({ code: 'malformed' });
     expect(underDeno).toEqual(inNode);
   });
 });

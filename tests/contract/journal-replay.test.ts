@@ -12,10 +12,11 @@ import { startHeadlessPortal, type HeadlessPortal } from '../support/headless-po
 
 // A full real session of the portal, headless on the local stack (as
 // portal-headless.test.ts runs it), recorded by the event journal: sign-up
-// with a password, the mock wallet, its balances, a DDEX send signed with the
-// account's private key, the history. Then the journal is checked for secrets,
-// and replayed with every network call failing: the rebuilt machines must
-// equal the live ones, snapshot for snapshot.
+// with a password, the mock wallet and the proof it signs to be linked, its
+// balances, a DDEX send signed with the account's private key, the history.
+// Then the journal is checked for secrets, and replayed with every network
+// call failing: the rebuilt machines must equal the live ones, snapshot for
+// snapshot.
 
 const stack = inject('gateway');
 const chain = inject('chain');
@@ -58,7 +59,9 @@ describe('the event journal of a real session', () => {
     await until(child('balances'), (s) => s.matches('loaded'));
     await until(
       child('profile'),
-      (s) => s.context.profile?.wallet_address?.toLowerCase() === wallet.address.toLowerCase(),
+      (s) =>
+        s.context.profile?.wallet_address?.toLowerCase() === wallet.address.toLowerCase() &&
+        s.context.profile.wallet_verified_at !== null,
     );
     await until(child('profile'), (s) => s.matches('ready'));
 
@@ -94,11 +97,24 @@ describe('the event journal of a real session', () => {
       'auth.submit',
       'xstate.done.actor.signUp',
       'wallet.connect',
+      'xstate.done.actor.requestWalletNonce',
+      'xstate.done.actor.signProof',
+      'xstate.done.actor.linkWallet',
       'xstate.done.actor.broadcastTransfer',
     ])
       expect(types).toContain(type);
     expect(live.transactions?.value).toBe('ready');
   }, 60_000);
+
+  it('holds no signature of the wallet proof, though it keeps the message that was signed', () => {
+    const signed = recording.entries.find((e) => e.event.type === 'xstate.done.actor.signProof');
+    expect(signed?.event.output).toMatchObject({
+      message: expect.stringContaining(wallet.address),
+      signature: '[redacted]',
+    });
+    // A 65-byte value, anywhere at all (a signed transaction is longer, and no secret).
+    expect(JSON.stringify(recording).match(/"0x[0-9a-fA-F]{130}"/)).toBeNull();
+  });
 
   it('holds neither the password nor the private key, with or without 0x', () => {
     const text = JSON.stringify(recording);

@@ -11,9 +11,10 @@ import { testAccount } from '../support/accounts.ts';
 import { serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
 import { subscribed } from '../support/realtime.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
+import { linkWithProof } from '../support/wallet-proof.ts';
 
-// The loop the portal demonstrates, all real: a user's profile wallet is
-// watched through the Tatum SDK; a DDEX transfer to it is mined; the emulator
+// The loop the portal demonstrates, all real: a user proves their wallet
+// (link-wallet), which is then watched through the Tatum SDK; a DDEX transfer to it is mined; the emulator
 // posts the signed webhook to process-payments, which records one history row
 // and one notification, and realtime pushes the notification to the user.
 
@@ -39,8 +40,8 @@ const live: NotificationRow[] = [];
 beforeAll(async () => {
   tatum = await localTatum(stack.tatumApiUrl, chain.rpcUrl);
   user = await signedInUser(stack, 'loop');
-  const linked = await user.client.from('profiles').upsert({ id: user.id, wallet_address: watched.address });
-  if (linked.error) throw new Error(`could not link the wallet: ${linked.error.message}`);
+  const linked = await linkWithProof(user.client, privateKeyToAccount(watched.privateKey));
+  if (linked.status !== 200) throw new Error(`could not link the wallet: ${JSON.stringify(linked.body)}`);
   const created = await tatum.notification.subscribe.addressEvent({
     address: watched.address,
     url: PROCESS_PAYMENTS,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database, Json } from '../../src/domain/database.types.ts';
 import { CLIENT_PROFILE_FIELDS } from '../../src/services/supabase/profile-fields.ts';
@@ -10,6 +11,7 @@ import {
   type Target,
 } from '../support/policy-matrix.ts';
 import { CELLS, ROWS, rowsOf, verdictOf, type Actor } from '../support/policy-table.ts';
+import { setWalletAsServer } from '../support/wallet-proof.ts';
 
 // The policy matrix (tests/support/policy-table.ts) on the local stack: every
 // cell's call goes through supabase-js to the gateway, and is judged by what
@@ -91,8 +93,11 @@ describe('policy matrix', () => {
   });
 });
 
+/** A wallet no one holds yet (a wallet has one owner), the same for every call. */
+const WALLET = `0x${randomBytes(20).toString('hex')}`;
+
 // The fields the profiles guard trigger refuses to take from a client
-// (migrations 20261121000001 and ..07), each with a value a client might try.
+// (migrations 20261121000001, ..07 and 20261124000001), each with a value a client might try.
 const SERVER_OWNED: [field: keyof ProfileRow, value: () => Json][] = [
   ['role', () => 'admin'],
   ['kyc_status', () => 'verified'],
@@ -104,13 +109,25 @@ const SERVER_OWNED: [field: keyof ProfileRow, value: () => Json][] = [
   ['last_dex_activity', () => '2026-01-02T03:04:05.000Z'],
   ['referral_code', () => 'FRIEND-42'],
   ['referred_by_user_id', () => other.id],
+  ['wallet_address', () => WALLET],
+  ['wallet_verified_at', () => '2026-01-02T03:04:05.000Z'],
 ];
+
+/**
+ * The fields the owner saves. The portal's save may carry the wallet back as it read it (no
+ * change) or as null, which unlinks it (tests/contract/link-wallet.test.ts); any other value is
+ * refused, as for every server-owned field.
+ */
+const CLIENT_OWNED = (CLIENT_PROFILE_FIELDS as readonly string[]).filter(
+  (field) => field !== 'wallet_address',
+);
 
 /** Set by the server alone: a client's value is ignored rather than refused. */
 const SERVER_SET = ['created_at', 'updated_at'];
 
+const TIMESTAMPS: (keyof ProfileRow)[] = ['last_dex_activity', 'wallet_verified_at'];
 const comparable = (field: keyof ProfileRow, value: unknown) =>
-  field === 'last_dex_activity' && typeof value === 'string' ? new Date(value).toISOString() : value;
+  TIMESTAMPS.includes(field) && typeof value === 'string' ? new Date(value).toISOString() : value;
 
 describe('server-owned profile fields', () => {
   let holder: TestUser;
@@ -118,11 +135,13 @@ describe('server-owned profile fields', () => {
 
   beforeAll(async () => {
     [holder, promoted] = await Promise.all([withProfile('fields-holder'), withProfile('fields-promoted')]);
+    // A proof stands only beside an address: the server's change of one needs the other there.
+    await setWalletAsServer(service, promoted.id, `0x${randomBytes(20).toString('hex')}`, false);
   });
 
   it('splits every profile column into client-owned, server-owned and server-set', async () => {
     const columns = Object.keys(await profileRow(holder.id)).sort();
-    const split = [...CLIENT_PROFILE_FIELDS, ...SERVER_OWNED.map(([field]) => field), ...SERVER_SET];
+    const split = [...CLIENT_OWNED, ...SERVER_OWNED.map(([field]) => field), ...SERVER_SET];
     expect(new Set(split).size).toBe(split.length);
     expect([...split].sort()).toEqual(columns);
   });
@@ -183,7 +202,6 @@ describe('server-owned profile fields', () => {
   it('the owner can change every client-owned field', async () => {
     const edits = {
       email: 'edited@example.com',
-      wallet_address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
       mc_wallet_address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
       username: 'edited-holder',
       full_name: 'Edited Holder',
@@ -193,7 +211,7 @@ describe('server-owned profile fields', () => {
       preferred_language: 'de',
       notification_preferences: { email: false },
     } satisfies Omit<ProfileUpdate, 'id'>;
-    expect(Object.keys(edits).sort()).toEqual(CLIENT_PROFILE_FIELDS.filter((f) => f !== 'id').sort());
+    expect(Object.keys(edits).sort()).toEqual(CLIENT_OWNED.filter((f) => f !== 'id').sort());
 
     const { error } = await holder.client
       .from('profiles')

@@ -10,7 +10,17 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { getBalance, readContract, waitForTransactionReceipt, writeContract } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { appCopy, authCopy, sendCopy, walletCopy, webhookCopy } from '../../src/copy/index.ts';
+import {
+  appCopy,
+  authCopy,
+  profileCopy,
+  sendCopy,
+  shortAddress,
+  walletCopy,
+  walletProofCopy,
+  webhookCopy,
+} from '../../src/copy/index.ts';
+import { displayName } from '../../src/machines/display-name.ts';
 import { testAccount } from '../support/accounts.ts';
 import { uniqueEmail, PASSWORD } from '../support/clients.ts';
 import { startHeadlessPortal, type HeadlessPortal } from '../support/headless-portal.ts';
@@ -71,11 +81,17 @@ describe('the portal, headless, on the local stack', () => {
       native: { status: 'loaded', value: formatEther(native) },
       ddex: { status: 'loaded', value: formatUnits(ddex, 18) },
     });
-    // The profile now holds the wallet.
-    await until(
+    // The wallet signed a proof, and the profile now holds it, verified.
+    const linked = await toastTitled(profileCopy.createdAndLinked);
+    expect(linked.description).toBe(profileCopy.createdAndLinkedDescription(wallet.address));
+    const profile = await until(
       child('profile'),
-      (s) => s.context.profile?.wallet_address?.toLowerCase() === wallet.address.toLowerCase(),
+      (s) =>
+        s.context.profile?.wallet_address?.toLowerCase() === wallet.address.toLowerCase() &&
+        s.context.profile,
     );
+    expect(profile.wallet_verified_at).toEqual(expect.any(String));
+    expect(headless.mockWallet.requests).toContain('personal_sign');
   });
 
   it('sends DDEX with the private key, records it in history and forgets the key', async () => {
@@ -134,4 +150,41 @@ describe('the portal, headless, on the local stack', () => {
     expect(listed).toBeTruthy();
     expect(child('notifications').getSnapshot().context.unreadCount).toBeGreaterThan(0);
   }, 30_000);
+
+  it('unlinks a disconnected wallet, and links it again only with a signature the user gives', async () => {
+    child('wallet').send({ type: 'wallet.disconnect' });
+    await until(child('profile'), (s) => s.matches('ready') && s.context.profile?.wallet_address === null);
+    expect(child('profile').getSnapshot().context.profile?.wallet_verified_at).toBeNull();
+
+    headless.mockWallet.rejectNextOf('personal_sign', 4001);
+    child('wallet').send({ type: 'wallet.connect' });
+    const refused = await toastTitled(walletProofCopy.notLinked);
+    expect(refused).toMatchObject({ description: walletProofCopy.declined, variant: 'destructive' });
+    await until(child('profile'), (s) => s.matches('ready'));
+    expect(child('profile').getSnapshot().context.profile?.wallet_address).toBeNull();
+  });
+
+  it('signs in with the connected wallet: a wallet-only account, its profile holding the wallet at once', async () => {
+    child('auth').send({ type: 'auth.signOut' });
+    await until(headless.portal, (s) => s.context.user === null);
+    const signsBefore = headless.mockWallet.requests.filter((m) => m === 'personal_sign').length;
+    const toastsBefore = headless.toasts.length;
+
+    child('auth').send({ type: 'auth.open', mode: 'login' });
+    child('auth').send({ type: 'auth.signInWithWallet' });
+    await until(child('auth'), (s) => s.matches({ modal: 'closed' }));
+    const user = await until(headless.portal, (s) => s.context.user);
+    expect(headless.toasts.slice(toastsBefore).map((t) => t.title)).toContain(authCopy.loginSuccess.title);
+    expect(user).toMatchObject({ email: null });
+    // Checksummed, as the wallet panel shows the connected one: the user menu names it alike.
+    expect(user.web3Address).toBe(wallet.address);
+    expect(displayName(null, user)).toBe(shortAddress(wallet.address));
+
+    // The sign-in itself proved the wallet: the profile holds it, and nothing more was signed.
+    const profile = await until(child('profile'), (s) => s.matches('ready') && s.context.profile);
+    expect(profile).toMatchObject({ id: user.id, username: null, wallet_verified_at: expect.any(String) });
+    expect(profile.wallet_address?.toLowerCase()).toBe(wallet.address.toLowerCase());
+    expect(headless.mockWallet.requests.filter((m) => m === 'personal_sign')).toHaveLength(signsBefore + 1);
+    expect(headless.toasts.slice(toastsBefore).map((t) => t.title)).not.toContain(walletProofCopy.notLinked);
+  });
 });

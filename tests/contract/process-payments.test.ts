@@ -7,10 +7,12 @@ import { createProcessPaymentsHandler } from '../../supabase/functions/process-p
 import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
 import { subscribed } from '../support/realtime.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { setWalletAsServer } from '../support/wallet-proof.ts';
 
 // process-payments end to end: Tatum's signed address-event deliveries, sent to
 // the gateway as Tatum sends them (no apikey, no JWT), become one transaction
-// row and one notification per owner of the address, however often they arrive.
+// row and one notification for the proven owner of the address, however often
+// they arrive.
 
 type NotificationRow = Database['public']['Tables']['user_notifications']['Row'];
 
@@ -66,14 +68,16 @@ async function deliver(body: string, hash?: string | null): Promise<Response> {
   });
 }
 
-/** A signed-in user whose profile holds wallet (stored exactly as given). */
-async function owner(label: string, wallet: string): Promise<TestUser> {
+/**
+ * A signed-in user whose saved profile holds wallet (stored exactly as given), as link-wallet
+ * leaves it after a proof; `verified: false` leaves it as a wallet no proof stands behind.
+ */
+async function owner(label: string, wallet: string, { verified = true } = {}): Promise<TestUser> {
   const user = await signedInUser(stack, label);
   clients.push(user.client);
-  const { error } = await user.client
-    .from('profiles')
-    .upsert({ id: user.id, email: user.email, wallet_address: wallet });
+  const { error } = await user.client.from('profiles').upsert({ id: user.id, email: user.email });
   if (error) throw new Error(`profile upsert failed: ${error.message}`);
+  await setWalletAsServer(service, user.id, wallet, verified);
   return user;
 }
 
@@ -181,18 +185,35 @@ describe('process-payments records signed deliveries', () => {
     ]);
   });
 
-  it('records the event for every profile that holds the address', async () => {
+  it('records the event for the one profile that holds the address: no second profile can hold it', async () => {
     const hex = randomBytes(20).toString('hex');
     const first = await owner('shared-a', `0x${hex}`);
-    const second = await owner('shared-b', `0x${hex.toUpperCase()}`);
+    const second = await signedInUser(stack, 'shared-b');
+    // One owner per address, whatever its letter case (migration 20261124000001).
+    await expect(setWalletAsServer(service, second.id, `0x${hex.toUpperCase()}`, true)).rejects.toThrow(
+      /23505/,
+    );
 
-    await expectOk(await deliver(JSON.stringify(addressEvent({ address: `0x${hex}` }))), 2);
+    await expectOk(await deliver(JSON.stringify(addressEvent({ address: `0x${hex}` }))), 1);
 
-    for (const user of [first, second]) {
-      const { transactions, notifications } = await recordsOf(user.id);
-      expect(transactions).toHaveLength(1);
-      expect(notifications).toHaveLength(1);
-    }
+    expect(await recordsOf(first.id)).toMatchObject({
+      transactions: [expect.objectContaining({ user_id: first.id })],
+      notifications: [expect.objectContaining({ user_id: first.id })],
+    });
+    expect(await recordsOf(second.id)).toEqual({ transactions: [], notifications: [] });
+  });
+
+  it('records nothing for a wallet no proof stands behind', async () => {
+    // A wallet written without a proof (as every client-written one before proofs existed):
+    // the address says nothing about who holds the key, so nobody is told of its transfers.
+    const address = randomAddress();
+    const user = await owner('unproven', address, { verified: false });
+    const event = addressEvent({ address, amount: '4' });
+
+    await expectOk(await deliver(JSON.stringify(event)), 0);
+
+    expect(await recordsOf(user.id)).toEqual({ transactions: [], notifications: [] });
+    expect(await rowsWithHash(event.txId)).toEqual([]);
   });
 
   it('answers an unknown address with 200 and records nothing', async () => {

@@ -23,6 +23,7 @@ const SPEC_FIELDS = [
   'avatar_url', 'full_name', 'website', 'theme_preference', 'hcaptcha_sim_verified', 'last_dex_activity',
   'two_factor_enabled', 'last_login_ip', 'kyc_status', 'account_tier', 'preferred_language',
   'notification_preferences', 'api_key_count', 'referral_code', 'referred_by_user_id',
+  'wallet_verified_at',
 ]; // prettier-ignore
 
 describe('profiles', () => {
@@ -43,6 +44,8 @@ describe('profiles', () => {
     expect(error).toBeNull();
     expect(Object.keys(data ?? {}).sort()).toEqual([...SPEC_FIELDS].sort());
     expect(data).toMatchObject({ ...SPEC_DEFAULTS, id: user.id, email: user.email, username: 'create-user' });
+    // No wallet until one is proven (link-wallet, or a sign-in with Ethereum).
+    expect(data).toMatchObject({ wallet_address: null, wallet_verified_at: null });
     expect(data?.created_at).toEqual(expect.any(String));
 
     const again = await user.client.from('profiles').select('*').eq('id', user.id).single();
@@ -57,7 +60,6 @@ describe('profiles', () => {
       full_name: 'Edited Person',
       website: 'https://example.com/me',
       avatar_url: `${stack.url}/storage/v1/object/public/avatars/${user.id}-1.png`,
-      wallet_address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
       created_at: '2000-01-01T00:00:00Z',
     };
     const second = await user.client
@@ -80,6 +82,9 @@ describe('profiles', () => {
       { account_tier: 'pro' },
       { api_key_count: 5 },
       { two_factor_enabled: true },
+      // The wallet is proven through link-wallet, never typed in (tests/contract/link-wallet.test.ts).
+      { wallet_address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' },
+      { wallet_verified_at: '2026-01-01T00:00:00Z' },
     ];
     for (const attempt of attempts) {
       const { error } = await user.client

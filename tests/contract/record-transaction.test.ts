@@ -18,6 +18,7 @@ import { signPayload } from '../../supabase/functions/process-payments/signature
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
 import { testAccount } from '../support/accounts.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
 
 // record-transaction end to end: a signed-in user's real DDEX send on the local
 // chain becomes one row in their history, read back through their own client,
@@ -55,15 +56,21 @@ async function sendDdex(from: ChainAccount, to: ChainAccount, amount: bigint): P
   return hash;
 }
 
-/** A signed-in user; wallet undefined leaves them without a profile. */
-async function user(label: string, wallet?: string | null): Promise<TestUser> {
+/**
+ * A signed-in user; wallet undefined leaves them without a profile. The wallet is proven (as
+ * link-wallet leaves it) unless `verified` is false. A wallet has one owner, so the tests' users
+ * take the sender's wallet over from whoever held it before.
+ */
+async function user(label: string, wallet?: string | null, { verified = true } = {}): Promise<TestUser> {
   const signedIn = await signedInUser(stack, label);
   clients.push(signedIn.client);
   if (wallet !== undefined) {
     const { error } = await signedIn.client
       .from('profiles')
-      .upsert({ id: signedIn.id, email: signedIn.email, wallet_address: wallet });
+      .upsert({ id: signedIn.id, email: signedIn.email });
     if (error) throw new Error(`profile upsert failed: ${error.message}`);
+    if (wallet !== null) await releaseWalletAsServer(service, wallet);
+    await setWalletAsServer(service, signedIn.id, wallet, verified);
   }
   return signedIn;
 }
@@ -221,6 +228,18 @@ describe('record-transaction records the caller’s own DDEX send', () => {
       /No mined transaction with this hash/,
     );
     expect(await seenBy(frank)).toEqual({ transactions: [], notifications: [] });
+  });
+
+  it('records nothing for a wallet no proof stands behind: it asks the user to link one (409)', async () => {
+    // The sender's own address, written without a proof: record-transaction trusts only a proven
+    // wallet to say whose send this was.
+    const mallory = await user('rt-unproven', sender.address, { verified: false });
+    const hash = await sendDdex(sender, recipient, parseUnits('1.5', 18));
+
+    await expectError(await record(mallory, hash), 409, /link .*wallet/i);
+
+    expect(await seenBy(mallory)).toEqual({ transactions: [], notifications: [] });
+    expect(await rowsWithHash(hash)).toEqual([]);
   });
 
   it('asks a user without a linked wallet to link one (409), with or without a profile', async () => {

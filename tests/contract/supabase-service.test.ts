@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { authCopy } from '../../src/copy/index.ts';
+import { authCopy, walletProofCopy } from '../../src/copy/index.ts';
 import { AVATAR_MAX_BYTES } from '../../src/domain/profile.ts';
-import { describeError } from '../../src/machines/error-words.ts';
+import { describeError, walletProofRefusal } from '../../src/machines/error-words.ts';
 import {
   BackendError,
   createSupabaseClient,
@@ -15,14 +16,18 @@ import {
   type NotificationChange,
   type SubscriptionStatus,
   type SupabaseService,
+  type WalletProof,
 } from '../../src/services/supabase/index.ts';
+import { siweMessage } from '../../src/services/wallet/siwe.ts';
 import { IMAGES, PASSWORD, serviceClient, uniqueEmail } from '../support/clients.ts';
+import { setWalletAsServer } from '../support/wallet-proof.ts';
 
 // The supabase service against the local stack, through the portal's own
 // client factory: every call of docs/product.md#calls and the BackendError each failure
 // becomes, with the server's message, code and status.
 
 const stack = inject('gateway');
+const chain = inject('chain');
 const admin = serviceClient(stack);
 const SITE_URL = 'http://127.0.0.1:5173';
 const WAIT_MS = 5_000;
@@ -96,7 +101,12 @@ describe('auth', () => {
     const email = uniqueEmail('svc-signup');
     const result = await service.signUp({ email, password: PASSWORD });
     expect(result.hasSession).toBe(true);
-    expect(result.user).toMatchObject({ email, emailConfirmedAt: expect.any(String), metadata: {} });
+    expect(result.user).toMatchObject({
+      email,
+      emailConfirmedAt: expect.any(String),
+      web3Address: null,
+      metadata: {},
+    });
     expect(await service.getSession()).toEqual(result.user);
   });
 
@@ -249,6 +259,156 @@ describe('profiles', () => {
     const error = await refusal(service.fetchProfile('not-a-uuid'));
     expect(error).toMatchObject({ code: '22P02', status: 400 });
     expect(error.message).toMatch(/uuid/);
+  });
+});
+
+/** A wallet of its own for each test: wallets are unique across profiles, and files run at once. */
+const freshWallet = () => privateKeyToAccount(generatePrivateKey());
+
+/** The portal's proof (src/app/provide-portal.ts): a nonce, the message for this site and chain, signed. */
+async function proofOf(
+  service: SupabaseService,
+  wallet: PrivateKeyAccount,
+  signer = wallet,
+): Promise<WalletProof> {
+  const { nonce, expiresAt } = await service.requestWalletNonce(wallet.address);
+  const message = siweMessage({
+    url: SITE_URL,
+    chainId: chain.chainId,
+    address: wallet.address,
+    nonce,
+    now: new Date(),
+    statement: walletProofCopy.statement,
+    notAfter: new Date(expiresAt),
+  });
+  return { message, signature: await signer.signMessage({ message }) };
+}
+
+/** An EIP-1193 wallet holding one key, as supabase-js asks wallets. */
+function eip1193(wallet: PrivateKeyAccount, declines = false) {
+  return {
+    request: async ({ method, params }: { method: string; params?: unknown }) => {
+      if (method === 'eth_requestAccounts') return [wallet.address];
+      if (method === 'personal_sign') {
+        if (declines) throw Object.assign(new Error('User rejected the request.'), { code: 4001 });
+        const [data] = params as [`0x${string}`, string];
+        return wallet.signMessage({ message: { raw: data } });
+      }
+      throw new Error(`unexpected ${method}`);
+    },
+  };
+}
+
+describe('wallet proofs (link-wallet)', () => {
+  it('links a wallet the user proves, verified, and fetches it back', async () => {
+    const { service, id, email } = await member('svc-link');
+    await service.upsertProfile({ id, email });
+    const wallet = freshWallet();
+    const { nonce, expiresAt } = await service.requestWalletNonce(wallet.address);
+    expect(nonce).toMatch(/^[A-Za-z0-9]{16,}$/);
+    const ttl = Date.parse(expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(9 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(10 * 60_000);
+
+    const linked = await service.linkWallet(await proofOf(service, wallet));
+    expect(linked).toMatchObject({ id, wallet_verified_at: expect.any(String) });
+    expect(linked.wallet_address?.toLowerCase()).toBe(wallet.address.toLowerCase());
+    expect(await service.fetchProfile(id)).toEqual(linked);
+  });
+
+  it('refuses a proof used twice, and one signed by another key, in their own codes', async () => {
+    const { service, id, email } = await member('svc-link-refused');
+    await service.upsertProfile({ id, email });
+    const wallet = freshWallet();
+    const proof = await proofOf(service, wallet);
+    await service.linkWallet(proof);
+    const replayed = await refusal(service.linkWallet(proof));
+    expect(replayed).toMatchObject({ code: 'proof_replayed', status: 403 });
+    expect(walletProofRefusal(replayed)).toBe(walletProofCopy.refused.proof_replayed);
+
+    const forged = await refusal(service.linkWallet(await proofOf(service, freshWallet(), freshWallet())));
+    expect(forged).toMatchObject({ code: 'proof_signature', status: 403 });
+    expect(forged.message).not.toBe('');
+  });
+
+  it("refuses a nonce for another account's wallet with wallet_taken (409)", async () => {
+    const owner = await member('svc-link-owner');
+    const wallet = freshWallet();
+    await setWalletAsServer(admin, owner.id, wallet.address, true);
+    const { service } = await member('svc-link-thief');
+    const taken = await refusal(service.requestWalletNonce(wallet.address));
+    expect(taken).toMatchObject({ code: 'wallet_taken', status: 409 });
+    expect(walletProofRefusal(taken)).toBe(walletProofCopy.refused.wallet_taken);
+  });
+
+  it('never writes the wallet through a profile save, and clears it (with its proof) on request', async () => {
+    const { service, id, email } = await member('svc-clear-wallet');
+    await service.upsertProfile({ id, email });
+    const wallet = freshWallet();
+    const linked = await service.linkWallet(await proofOf(service, wallet));
+    const saved = await service.upsertProfile({
+      ...linked,
+      wallet_address: freshWallet().address,
+      username: 'kept',
+    });
+    expect(saved).toMatchObject({
+      username: 'kept',
+      wallet_address: linked.wallet_address,
+      wallet_verified_at: linked.wallet_verified_at,
+    });
+    const cleared = await service.clearWallet(id);
+    expect(cleared).toMatchObject({ wallet_address: null, wallet_verified_at: null, username: 'kept' });
+  });
+
+  it('refuses without a session: the function verifies JWTs', async () => {
+    const error = await refusal(newService().requestWalletNonce(freshWallet().address));
+    expect(error.status).toBe(401);
+  });
+});
+
+describe('Sign in with Ethereum', () => {
+  it('signs in a wallet-only user, whose profile holds the wallet, verified, at once', async () => {
+    const service = newService();
+    const wallet = freshWallet();
+    const user = await service.signInWithWallet({
+      wallet: eip1193(wallet),
+      chainId: chain.chainId,
+      statement: authCopy.walletSignInStatement,
+      expiresAt: new Date(Date.now() + 10 * 60_000),
+    });
+    expect(user).toMatchObject({ email: null, emailConfirmedAt: null, metadata: {} });
+    expect(user.web3Address).toBe(wallet.address);
+    expect(await service.getSession()).toEqual(user);
+    const profile = await service.fetchProfile(user.id);
+    expect(profile).toMatchObject({ id: user.id, username: null, wallet_verified_at: expect.any(String) });
+    expect(profile?.wallet_address?.toLowerCase()).toBe(wallet.address.toLowerCase());
+  });
+
+  it('keeps a declined signature as wallet_rejected, and signs nobody in', async () => {
+    const service = newService();
+    const error = await refusal(
+      service.signInWithWallet({
+        wallet: eip1193(freshWallet(), true),
+        chainId: chain.chainId,
+        statement: authCopy.walletSignInStatement,
+        expiresAt: new Date(Date.now() + 10 * 60_000),
+      }),
+    );
+    expect(error).toMatchObject({ code: 'wallet_rejected' });
+    expect(await service.getSession()).toBeNull();
+  });
+
+  it("passes on the backend's refusal of a message for another chain", async () => {
+    const error = await refusal(
+      newService().signInWithWallet({
+        wallet: eip1193(freshWallet()),
+        chainId: 1,
+        statement: authCopy.walletSignInStatement,
+        expiresAt: new Date(Date.now() + 10 * 60_000),
+      }),
+    );
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(/chain 1/);
   });
 });
 
@@ -446,7 +606,8 @@ describe('recordTransaction', () => {
 
   it('passes on the function’s 404 for a hash the chain does not know', async () => {
     const { service, id, email } = await member('svc-rt-unknown');
-    await service.upsertProfile({ id, email, wallet_address: `0x${randomBytes(20).toString('hex')}` });
+    await service.upsertProfile({ id, email });
+    await setWalletAsServer(admin, id, `0x${randomBytes(20).toString('hex')}`, true);
     const error = await refusal(service.recordTransaction(`0x${randomBytes(32).toString('hex')}`));
     expect(error.status).toBe(404);
     expect(error.message).toMatch(/No mined transaction with this hash/);
@@ -479,6 +640,16 @@ describe('without a client (missing configuration)', () => {
     uploadAvatar: () =>
       service.uploadAvatar('id', { name: 'a.png', type: 'image/png', size: data.size, data }),
     recordTransaction: () => service.recordTransaction(`0x${'ab'.repeat(32)}`),
+    clearWallet: () => service.clearWallet('id'),
+    requestWalletNonce: () => service.requestWalletNonce(`0x${'ab'.repeat(20)}`),
+    linkWallet: () => service.linkWallet({ message: 'm', signature: '0x00' }),
+    signInWithWallet: () =>
+      service.signInWithWallet({
+        wallet: { request: () => Promise.reject(new Error('never asked')) },
+        chainId: 1,
+        statement: 's',
+        expiresAt: new Date(),
+      }),
   };
 
   it.each(Object.keys(calls))('%s rejects with client_unavailable', async (name) => {

@@ -1,7 +1,10 @@
 import { createClient } from '@supabase/supabase-js';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
+import type { Database } from '../../src/domain/database.types.ts';
+import { serviceClient, signedInUser } from '../support/clients.ts';
+import { linkWithProof } from '../support/wallet-proof.ts';
 
 // Sign in with Ethereum through the unmodified supabase-js, against the local
 // stack's web3 grant (stack/gateway/web3-grant.ts), as a hosted project with the
@@ -12,7 +15,7 @@ const chain = inject('chain');
 const SITE = 'http://127.0.0.1:5173';
 
 function client() {
-  return createClient(stack.url, stack.anonKey, {
+  return createClient<Database>(stack.url, stack.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false },
     realtime: { transport: WebSocket as never },
   });
@@ -141,5 +144,59 @@ describe('Sign in with Ethereum', () => {
     expect(tooShort.error?.message).toBe('message is too short');
     const badSignature = await signIn(siwe(alice), '0x1234');
     expect(badSignature.error?.message).toMatch(/signature must be 65 bytes/);
+  });
+});
+
+describe('Sign in with Ethereum links the wallet', () => {
+  const service = serviceClient(stack);
+  // Fresh keys: no other test file holds their addresses, and an address has one owner.
+  const freshWallet = () => privateKeyToAccount(generatePrivateKey());
+  const signInWith = (account: PrivateKeyAccount, supabase = client()) =>
+    supabase.auth.signInWithWeb3({
+      chain: 'ethereum',
+      wallet: walletOf(account) as never,
+      statement: 'Sign in to DDEX',
+      options: { url: `${SITE}/` },
+    });
+
+  it('gives the signed-in user a profile holding the address, verified; each later sign-in links it again', async () => {
+    const wallet = freshWallet();
+    const supabase = client();
+    const before = Date.now();
+    const { data, error } = await signInWith(wallet, supabase);
+    expect(error).toBeNull();
+    const userId = data.user?.id ?? '';
+
+    // The user reads it through their own session: the address as signed, and when it was proven.
+    const own = await supabase.from('profiles').select('*').eq('id', userId).single();
+    expect(own.error).toBeNull();
+    expect(own.data?.wallet_address?.toLowerCase()).toBe(wallet.address.toLowerCase());
+    expect(Date.parse(own.data?.wallet_verified_at ?? '')).toBeGreaterThanOrEqual(before - 1000);
+
+    // Unlinked by the owner, the wallet comes back with the next sign-in, which proves it anew.
+    const unlinked = await supabase.from('profiles').upsert({ id: userId, wallet_address: null });
+    expect(unlinked.error).toBeNull();
+    const again = await signInWith(wallet);
+    expect(again.data.user?.id).toBe(userId);
+    const relinked = await service.from('profiles').select('*').eq('id', userId).single();
+    expect(relinked.data?.wallet_address?.toLowerCase()).toBe(wallet.address.toLowerCase());
+    expect(relinked.data?.wallet_verified_at).not.toBeNull();
+  });
+
+  it('signs in with a wallet another user has proven, but links it to no one else', async () => {
+    const wallet = freshWallet();
+    const alice = await signedInUser(stack, 'web3-holder');
+    expect((await linkWithProof(alice.client, wallet)).status).toBe(200);
+
+    const { data, error } = await signInWith(wallet);
+    expect(error).toBeNull();
+    expect(data.session?.access_token).toEqual(expect.any(String));
+    const newcomer = data.user?.id ?? '';
+    expect(newcomer).not.toBe(alice.id);
+
+    const holders = await service.from('profiles').select('id').ilike('wallet_address', wallet.address);
+    expect(holders.data).toEqual([{ id: alice.id }]);
+    const theirs = await service.from('profiles').select('*').eq('id', newcomer).maybeSingle();
+    expect(theirs.data?.wallet_address ?? null).toBeNull();
   });
 });

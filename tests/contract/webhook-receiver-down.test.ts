@@ -21,6 +21,7 @@ import { startChain, type Chain } from '../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
+import { setWalletAsServer } from '../support/wallet-proof.ts';
 
 // The whole webhook path while process-payments cannot be reached: the Tatum
 // emulator owes a delivery for every DDEX transfer to a watched address,
@@ -154,10 +155,11 @@ describe('webhooks while the receiver is down', () => {
   let hashes: Hex[];
 
   it('keeps every transfer: retried with growing gaps, then recorded exactly once', async () => {
-    // The owner's wallet is fresh, so no other transfer on this chain touches it.
+    // The owner's wallet is fresh, so no other transfer on this chain touches it; it stands
+    // proven, as link-wallet leaves a wallet (only a proven one is told of its transfers).
     const wallet = getAddress(`0x${randomBytes(20).toString('hex')}`);
-    const saved = await owner.client.from('profiles').upsert({ id: owner.id, wallet_address: wallet });
-    expect(saved.error).toBeNull();
+    const saved = await setWalletAsServer(service, owner.id, wallet, true);
+    expect(saved.wallet_address).toBe(wallet);
     const subscription = await tatum.notification.subscribe.addressEvent({ address: wallet, url: proxy.url });
     expect(subscription.status).toBe('SUCCESS');
 

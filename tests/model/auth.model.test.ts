@@ -5,9 +5,29 @@ import { authMachine, type AuthContext, type AuthFact } from '../../src/machines
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { describeModel } from './support/index.ts';
 
-const ada: AuthUser = { id: 'u-1', email: 'ada@example.com', emailConfirmedAt: '2024-01-01', metadata: {} };
-const bob: AuthUser = { id: 'u-2', email: 'bob@example.com', emailConfirmedAt: '2024-01-01', metadata: {} };
+const ada: AuthUser = {
+  id: 'u-1',
+  email: 'ada@example.com',
+  emailConfirmedAt: '2024-01-01',
+  web3Address: null,
+  metadata: {},
+};
+const bob: AuthUser = {
+  id: 'u-2',
+  email: 'bob@example.com',
+  emailConfirmedAt: '2024-01-01',
+  web3Address: null,
+  metadata: {},
+};
 const unconfirmed: AuthUser = { ...ada, emailConfirmedAt: null };
+/** Signed in with Ethereum: no email, the address instead. */
+const satoshi: AuthUser = {
+  id: 'u-3',
+  email: null,
+  emailConfirmedAt: null,
+  web3Address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  metadata: {},
+};
 
 const toasts: ToastRequest[] = [];
 const reports: AuthFact[] = [];
@@ -27,7 +47,7 @@ const noPasswordOutsideTheForm = (context: AuthContext) => expect(context.passwo
 describeModel({
   name: 'auth',
   machine: authMachine,
-  deferredActors: ['getSession', 'signIn', 'signUp', 'signOut'],
+  deferredActors: ['getSession', 'signIn', 'signUp', 'signInWithWallet', 'signOut'],
   provide,
   input: { clientAvailable: true },
   // The form's text is not part of a vertex: what matters is the state, who is signed in and
@@ -70,6 +90,13 @@ describeModel({
       { type: 'xstate.done.actor.signUp', output: { user: ada, hasSession: false } },
     ],
     'xstate.error.actor.signUp': [{ type: 'xstate.error.actor.signUp', error: new Error('weak password') }],
+    'xstate.done.actor.signInWithWallet': [{ type: 'xstate.done.actor.signInWithWallet', output: satoshi }],
+    'xstate.error.actor.signInWithWallet': [
+      {
+        type: 'xstate.error.actor.signInWithWallet',
+        error: { name: 'BackendError', message: 'User rejected the request.', code: 'wallet_rejected' },
+      },
+    ],
     'xstate.done.actor.signOut': [{ type: 'xstate.done.actor.signOut', output: undefined }],
     'xstate.error.actor.signOut': [{ type: 'xstate.error.actor.signOut', error: new Error('offline') }],
   },
@@ -77,6 +104,9 @@ describeModel({
     'modal.closed': (s) => expect(s.context).toMatchObject({ email: '', password: '' }),
     'modal.login.submitting': (s) => expect(s.context.password).not.toBe(''),
     'modal.signup.submitting': (s) => expect(s.context.password).not.toBe(''),
+    // The wallet signs instead: no password is held while it is asked.
+    'modal.login.walletSignIn': (s) => noPasswordOutsideTheForm(s.context),
+    'modal.signup.walletSignIn': (s) => noPasswordOutsideTheForm(s.context),
     'modal.checkEmail': (s) => {
       expect(s.context.email).toBe('ada@example.com');
       noPasswordOutsideTheForm(s.context);

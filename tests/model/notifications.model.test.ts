@@ -8,7 +8,13 @@ import type { AuthUser } from '../../src/domain/auth.ts';
 import type { NotificationRow } from '../../src/domain/notifications.ts';
 import { describeModel } from './support/index.ts';
 
-const alice: AuthUser = { id: 'alice', email: 'alice@example.com', emailConfirmedAt: null, metadata: {} };
+const alice: AuthUser = {
+  id: 'alice',
+  email: 'alice@example.com',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
 const unread: NotificationRow = {
   id: 'n1',
   user_id: 'alice',

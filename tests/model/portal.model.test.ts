@@ -7,7 +7,13 @@ import { describeModel } from './support/index.ts';
 // The root's own chart: loading until the session and the wallet have settled,
 // the welcome decision, the session (its children started and stopped) and the
 // routing transitions. Children are recorders.
-const user: AuthUser = { id: 'u1', email: 'ada@example.com', emailConfirmedAt: 'now', metadata: {} };
+const user: AuthUser = {
+  id: 'u1',
+  email: 'ada@example.com',
+  emailConfirmedAt: 'now',
+  web3Address: null,
+  metadata: {},
+};
 const bob: AuthUser = { ...user, id: 'u2', email: 'bob@example.com' };
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 

@@ -7,7 +7,13 @@ import type { ToastRequest } from '../../src/machines/shared.ts';
 import { profileRow } from '../support/fixtures.ts';
 import { describeModel } from './support/index.ts';
 
-const ada: AuthUser = { id: 'u-1', email: 'ada@example.com', emailConfirmedAt: '2024-01-01', metadata: {} };
+const ada: AuthUser = {
+  id: 'u-1',
+  email: 'ada@example.com',
+  emailConfirmedAt: '2024-01-01',
+  web3Address: null,
+  metadata: {},
+};
 const row = (fields: Partial<Profile> = {}) => profileRow(ada, fields);
 const offline = new Error('Failed to fetch');
 

@@ -7,14 +7,21 @@ import type { ToastRequest } from '../../src/machines/shared.ts';
 import { profileRow } from '../support/fixtures.ts';
 import { describeModel } from './support/index.ts';
 
-// The reader (profileLoad) stands in as a deferred actor: the paths decide what it ends with and
-// send what it tells this machine (`profileLoad.waiting`) as events. Its own chart is modelled in
-// profile-load.model.test.ts.
+// The reader (profileLoad) and the prover (walletProof) stand in as deferred actors: the paths
+// decide what they end with and send what the reader tells this machine (`profileLoad.waiting`) as
+// events. Their own charts are modelled in profile-load.model.test.ts and wallet-proof.model.test.ts.
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
-const ada: AuthUser = { id: 'u-1', email: 'ada@example.com', emailConfirmedAt: '2024-01-01', metadata: {} };
+const ada: AuthUser = {
+  id: 'u-1',
+  email: 'ada@example.com',
+  emailConfirmedAt: '2024-01-01',
+  web3Address: null,
+  metadata: {},
+};
 const adaWithWallet: AuthUser = { ...ada, metadata: { wallet_address: ALICE } };
-const row = (fields: Partial<Profile> = {}) => profileRow(ada, fields);
+const row = (fields: Partial<Profile> = {}) => profileRow(ada, { wallet_verified_at: null, ...fields });
+const proven = row({ wallet_address: ALICE, wallet_verified_at: '2026-03-03T00:00:00Z' });
 const AVATAR_URL = 'http://127.0.0.1:54321/storage/v1/object/public/avatars/u-1-1.png';
 
 const png = (overrides: Partial<AvatarFile> = {}): AvatarFile => ({
@@ -25,10 +32,12 @@ const png = (overrides: Partial<AvatarFile> = {}): AvatarFile => ({
   ...overrides,
 });
 
-/** The toasts this machine shows; reading the row is the child's, so 'Profile Fetch Error' is not one. */
+/**
+ * The toasts this machine shows; reading the row and proving a wallet are its children's, so
+ * 'Profile Fetch Error', 'Wallet Not Linked' and 'Database Sync Error' are not among them.
+ */
 const TITLES: string[] = [
   profileCopy.profileSyncError,
-  profileCopy.databaseSyncError,
   profileCopy.updateFailed,
   profileCopy.avatarUploadFailed,
   profileCopy.createdAndLinked,
@@ -72,19 +81,17 @@ const events = {
       type: 'xstate.done.actor.profileLoad',
       output: { profile: row({ wallet_address: ALICE }), created: false },
     },
+    { type: 'xstate.done.actor.profileLoad', output: { profile: proven, created: false } },
     // A re-read failed: the profile on show stays.
     { type: 'xstate.done.actor.profileLoad', output: null },
   ],
-  'xstate.done.actor.syncWallet': [
-    { type: 'xstate.done.actor.syncWallet', output: row({ wallet_address: ALICE }) },
+  'xstate.done.actor.walletProof': [
+    { type: 'xstate.done.actor.walletProof', output: { profile: proven } },
+    // Refused or failed: the prover has shown why.
+    { type: 'xstate.done.actor.walletProof', output: null },
   ],
-  'xstate.error.actor.syncWallet': [{ type: 'xstate.error.actor.syncWallet', error: offline }],
-  'xstate.done.actor.linkWallet': [
-    { type: 'xstate.done.actor.linkWallet', output: row({ wallet_address: ALICE }) },
-  ],
-  'xstate.error.actor.linkWallet': [{ type: 'xstate.error.actor.linkWallet', error: offline }],
-  'xstate.done.actor.unlinkWallet': [{ type: 'xstate.done.actor.unlinkWallet', output: row() }],
-  'xstate.error.actor.unlinkWallet': [{ type: 'xstate.error.actor.unlinkWallet', error: offline }],
+  'xstate.done.actor.clearWallet': [{ type: 'xstate.done.actor.clearWallet', output: row() }],
+  'xstate.error.actor.clearWallet': [{ type: 'xstate.error.actor.clearWallet', error: offline }],
   'xstate.done.actor.saveProfile': [
     { type: 'xstate.done.actor.saveProfile', output: row({ full_name: 'Ada Lovelace' }) },
   ],
@@ -103,7 +110,14 @@ function model(input: ProfileInput) {
     name: 'profile',
     machine: profileMachine,
     input,
-    deferredActors: ['profileLoad', 'upsertProfile', 'updateMetadata', 'uploadAvatar'],
+    deferredActors: [
+      'profileLoad',
+      'walletProof',
+      'upsertProfile',
+      'clearWallet',
+      'updateMetadata',
+      'uploadAvatar',
+    ],
     provide: {
       actions: {
         showToast: (_, params) => void toasts.push(params),
@@ -114,7 +128,10 @@ function model(input: ProfileInput) {
     serializeState: (snapshot) =>
       JSON.stringify({
         value: snapshot.value,
-        profile: snapshot.context.profile && { wallet: snapshot.context.profile.wallet_address },
+        profile: snapshot.context.profile && {
+          wallet: snapshot.context.profile.wallet_address,
+          proven: !!snapshot.context.profile.wallet_verified_at,
+        },
         metadataWallet: snapshot.context.user.metadata.wallet_address,
         intent: snapshot.context.walletIntent,
       }),

@@ -15,7 +15,13 @@ const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const HASH = `0x${'cd'.repeat(32)}` as const;
-const user: AuthUser = { id: 'user-1', email: 'ada@example.test', emailConfirmedAt: null, metadata: {} };
+const user: AuthUser = {
+  id: 'user-1',
+  email: 'ada@example.test',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
 // xstate/graph prints every event with JSON.stringify, which refuses bigints. The machine never
 // reads the amounts, so the model's actor outputs carry them as text.
 const jsonSafe = <T>(value: T): T =>

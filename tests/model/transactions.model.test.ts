@@ -6,7 +6,13 @@ import type { AuthUser } from '../../src/domain/auth.ts';
 import type { TransactionRow } from '../../src/domain/transactions.ts';
 import { describeModel } from './support/index.ts';
 
-const alice: AuthUser = { id: 'alice', email: 'alice@example.com', emailConfirmedAt: null, metadata: {} };
+const alice: AuthUser = {
+  id: 'alice',
+  email: 'alice@example.com',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
 const row: TransactionRow = {
   id: 't1',
   user_id: 'alice',

@@ -10,7 +10,13 @@ const SEPOLIA = { id: 11155111, name: 'Sepolia' };
 const OTHER_CHAIN = 1;
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const BOB = '0xb0b0000000000000000000000000000000000b0b';
-const ada: AuthUser = { id: 'u-1', email: 'ada@example.com', emailConfirmedAt: null, metadata: {} };
+const ada: AuthUser = {
+  id: 'u-1',
+  email: 'ada@example.com',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
 const rejected: WalletError = { code: 'rejected', message: null };
 
 const toasts: ToastRequest[] = [];

@@ -101,13 +101,38 @@ describe('the hosted baseline', () => {
     });
   });
 
-  it('grants the API roles nothing on auth.users', async () => {
+  it('grants the API roles nothing on auth.users and auth.identities', async () => {
     const { rows } = await admin.query(
-      `select r as role from unnest(array['anon', 'authenticated', 'service_role']) as r
-       where has_any_column_privilege(r, 'auth.users', 'SELECT, INSERT, UPDATE, REFERENCES')
-          or has_table_privilege(r, 'auth.users', 'DELETE, TRUNCATE, TRIGGER')`,
+      `select r as role, t as table from unnest(array['anon', 'authenticated', 'service_role']) as r,
+         unnest(array['auth.users', 'auth.identities']) as t
+       where has_any_column_privilege(r, t, 'SELECT, INSERT, UPDATE, REFERENCES')
+          or has_table_privilege(r, t, 'DELETE, TRUNCATE, TRIGGER')`,
     );
     expect(rows).toEqual([]);
+  });
+
+  it('has auth.identities as Auth writes it, owned by supabase_auth_admin, which postgres may put triggers on', async () => {
+    const { rows: columns } = await admin.query<{ column_name: string }>(
+      `select column_name from information_schema.columns
+       where table_schema = 'auth' and table_name = 'identities' order by column_name`,
+    );
+    expect(columns.map(({ column_name }) => column_name)).toEqual([
+      'created_at',
+      'email',
+      'id',
+      'identity_data',
+      'last_sign_in_at',
+      'provider',
+      'provider_id',
+      'updated_at',
+      'user_id',
+    ]);
+    const { rows } = await admin.query(
+      `select pg_get_userbyid(relowner) as owner, relrowsecurity as rls,
+              has_table_privilege('postgres', 'auth.identities', 'TRIGGER') as postgres_triggers
+       from pg_class where oid = 'auth.identities'::regclass`,
+    );
+    expect(rows).toEqual([{ owner: 'supabase_auth_admin', rls: true, postgres_triggers: true }]);
   });
 
   it('grants the API roles nothing on a new public table: a new project exposes no table by default', async () => {

@@ -22,6 +22,8 @@ const TABLE_GRANTS: Record<string, Record<Role, string[]>> = {
   'public.user_notifications': { anon: [], authenticated: ['SELECT', 'DELETE'], service_role: ALL },
   // 20261121000003_transactions.sql
   'public.transactions': { anon: [], authenticated: ['SELECT'], service_role: ALL },
+  // 20261124000001_wallet_proof.sql: only link-wallet (the service role) touches the nonces.
+  'public.wallet_link_nonces': { anon: [], authenticated: [], service_role: ALL },
 };
 
 /** 20261121000002: authenticated may update these columns of user_notifications and no other. */
@@ -29,6 +31,7 @@ const NOTIFICATION_COLUMNS_UPDATABLE = ['is_read', 'read_at'];
 const NOTIFICATION_COLUMNS = ['id', 'user_id', 'title', 'message', 'is_read', 'read_at', 'created_at'];
 
 const RECORD_TRANSFER = 'public.record_transfer(uuid, text, text, text, text, text, text, text)';
+const LINK_WEB3_WALLET = 'public.link_web3_wallet()';
 
 /** Every policy the migrations create: [table, name, command], all for the role authenticated. */
 const POLICIES = [
@@ -152,15 +155,49 @@ describe('migrations on PostgreSQL', () => {
     expect(new Set(policies.flatMap(({ roles }) => roles))).toEqual(new Set(['authenticated']));
   });
 
-  it('guards server-owned fields with triggers (20261121000001, …02, …07)', async () => {
+  it('guards server-owned fields with triggers (20261121000001, …02, …07), and links web3 wallets (20261124000001)', async () => {
     const triggers = await rowsOf<{ table: string; name: string }>(
       `select tgrelid::regclass::text as table, tgname as name from pg_trigger
-       where not tgisinternal and tgrelid in ('public.profiles'::regclass, 'public.user_notifications'::regclass)
+       where not tgisinternal and tgrelid in ('public.profiles'::regclass,
+         'public.user_notifications'::regclass, 'auth.identities'::regclass)
        order by 1, 2`,
     );
     expect(triggers).toEqual([
+      { table: 'auth.identities', name: 'link_web3_wallet' },
       { table: 'profiles', name: 'profiles_guard' },
       { table: 'user_notifications', name: 'user_notifications_guard' },
+    ]);
+  });
+
+  it('links web3 wallets with a security definer function of postgres that no API role may call (20261124000001)', async () => {
+    const [row] = await rowsOf(
+      `select pg_get_userbyid(p.proowner) as owner, p.prosecdef as security_definer,
+              p.proconfig as config,
+              has_function_privilege('anon', $1::regprocedure, 'EXECUTE') as anon,
+              has_function_privilege('authenticated', $1::regprocedure, 'EXECUTE') as authenticated
+       from pg_proc p where p.oid = $1::regprocedure`,
+      [LINK_WEB3_WALLET],
+    );
+    expect(row).toEqual({
+      owner: 'postgres',
+      security_definer: true,
+      config: ['search_path=""'],
+      anon: false,
+      authenticated: false,
+    });
+  });
+
+  it('lets one profile hold an address, in any letter case (20261124000001)', async () => {
+    const indexes = await rowsOf<{ name: string; definition: string }>(
+      `select indexname as name, indexdef as definition from pg_indexes
+       where schemaname = 'public' and tablename = 'profiles' and indexdef ilike '%wallet_address%'`,
+    );
+    expect(indexes).toEqual([
+      {
+        name: 'profiles_wallet_address_lower_key',
+        definition:
+          'CREATE UNIQUE INDEX profiles_wallet_address_lower_key ON public.profiles USING btree (lower(wallet_address)) WHERE (wallet_address IS NOT NULL)',
+      },
     ]);
   });
 

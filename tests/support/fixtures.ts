@@ -7,6 +7,7 @@ export function profileRow(user: Pick<AuthUser, 'id' | 'email'>, fields: Partial
     id: user.id,
     email: user.email,
     wallet_address: null,
+    wallet_verified_at: null,
     mc_wallet_address: null,
     updated_at: '2026-01-01T00:00:00Z',
     created_at: '2026-01-01T00:00:00Z',

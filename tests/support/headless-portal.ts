@@ -9,7 +9,7 @@ import { createTatumService } from '../../src/services/tatum/index.ts';
 import { createTokenService } from '../../src/services/token/index.ts';
 import { createWalletService } from '../../src/services/wallet/index.ts';
 import { headlessWindow } from './headless-window.ts';
-import { installMockWallet } from './mock-wallet.ts';
+import { installMockWallet, type MockWalletControls } from './mock-wallet.ts';
 
 // The whole portal without a browser: the real statecharts with the real
 // services, composed as src/main.tsx composes them, against the local stack
@@ -20,10 +20,15 @@ export type HeadlessStack = { url: string; anonKey: string; tatumApiUrl: string 
 export type HeadlessChain = { rpcUrl: string; chainId: number; tokenAddress: `0x${string}` };
 type Snapshot = ReturnType<AnyActorRef['getSnapshot']>;
 
+/** The page the headless portal stands for: the site URL the local stack allows wallet proofs for. */
+export const HEADLESS_SITE_URL = 'http://127.0.0.1:5173';
+
 export type HeadlessPortal = {
   portal: Actor<typeof portalMachine>;
   /** Every toast shown so far, in order. */
   toasts: ShownToast[];
+  /** The mock wallet the portal finds: its requests, and refusals to script. */
+  mockWallet: MockWalletControls;
   child(id: string): AnyActorRef;
   /** Resolves with the first truthy answer of `check` on `actor`'s snapshots. */
   until<T>(
@@ -43,7 +48,7 @@ export function startHeadlessPortal(options: {
 }): HeadlessPortal {
   const { stack, chain } = options;
   const window = headlessWindow();
-  installMockWallet(window, {
+  const mockWallet = installMockWallet(window, {
     rpcUrl: chain.rpcUrl,
     accounts: [options.wallet.address],
     chainId: chain.chainId,
@@ -52,7 +57,7 @@ export function startHeadlessPortal(options: {
   const machine = providePortal({
     supabase: createSupabaseService(
       createSupabaseClient({ url: stack.url, anonKey: stack.anonKey, realtimeTransport: WebSocket }),
-      { siteUrl: 'http://127.0.0.1:5173' },
+      { siteUrl: HEADLESS_SITE_URL },
     ),
     wallet: createWalletService({
       window,
@@ -73,6 +78,7 @@ export function startHeadlessPortal(options: {
     themeStorage: { setItem: (key, value) => window.localStorage?.setItem(key, value) },
     watchSystemTheme: () => () => undefined,
     log: { failure: () => undefined, webhooks: () => undefined },
+    siteUrl: HEADLESS_SITE_URL,
   });
   const portal = createActor(machine, {
     systemId: 'portal',
@@ -121,6 +127,7 @@ export function startHeadlessPortal(options: {
   return {
     portal,
     toasts,
+    mockWallet,
     child,
     until,
     toastTitled: (title) => until(child('toast'), () => toasts.find((t) => t.title === title)),

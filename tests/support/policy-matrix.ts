@@ -10,6 +10,7 @@ import {
   type TestUser,
 } from './clients.ts';
 import type { ProbesFor } from './policy-table.ts';
+import { setWalletAsServer } from './wallet-proof.ts';
 
 // What each cell of the policy matrix (tests/support/policy-table.ts) does on
 // the local stack, through supabase-js: make the owner's row or object it acts
@@ -61,6 +62,8 @@ function fromStorage(error: unknown, rows: number): Answer {
 }
 
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+/** An address no one holds yet: a wallet has one owner. */
+const freshAddress = () => `0x${randomUUID().replaceAll('-', '')}${randomUUID().slice(0, 8)}`;
 const image = (bytes: Uint8Array<ArrayBuffer>, type: string) => new Blob([bytes], { type });
 
 export type PolicyUsers = { owner: TestUser; other: TestUser };
@@ -125,6 +128,27 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
     if (error) throw new Error(`inserting a transaction failed: ${error.message}`);
     return { owner, key: data.id, value: '1000' };
   };
+
+  const nonceOf = async (nonce: string) => {
+    const { data, error } = await service
+      .from('wallet_link_nonces')
+      .select('*')
+      .eq('nonce', nonce)
+      .maybeSingle();
+    if (error) throw new Error(`reading nonce ${nonce} failed: ${error.message}`);
+    return data;
+  };
+  const inTenMinutes = () => new Date(Date.now() + 10 * 60_000).toISOString();
+  /** A nonce link-wallet issued to the owner, as the service role writes it. */
+  const issuedNonce = async (): Promise<Target> => {
+    const nonce = unique('Matrix').replace('-', '');
+    const { error } = await service
+      .from('wallet_link_nonces')
+      .insert({ nonce, user_id: owner.id, address: freshAddress(), expires_at: inTenMinutes() });
+    if (error) throw new Error(`issuing a nonce failed: ${error.message}`);
+    return { owner, key: nonce, value: '' };
+  };
+  const isNonce = (target: Target) => (row: Record<string, unknown>) => row['nonce'] === target.key;
 
   const avatars = (client: Client) => client.storage.from('avatars');
   const publicUrl = (name: string) => avatars(anonClient(stack)).getPublicUrl(name).data.publicUrl;
@@ -197,6 +221,43 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
           ),
         read: (target) => profileOf(target.key),
         applied: (target, after) => (after as { username?: string } | null)?.username === target.value,
+      },
+      'set wallet': {
+        // Only a proof links a wallet (tests/contract/link-wallet.test.ts).
+        arrange: async () => ({ owner, key: owner.id, value: freshAddress() }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('profiles')
+              .update({ wallet_address: target.value })
+              .eq('id', target.key)
+              .select(),
+            isProfile(target),
+          ),
+        read: (target) => profileOf(target.key),
+        applied: (target, after) =>
+          (after as { wallet_address?: string } | null)?.wallet_address === target.value,
+      },
+      'unlink wallet': {
+        // The owner's save with the wallet cleared: an upsert of wallet_address null.
+        arrange: async () => {
+          const fresh = await freshOwner();
+          await setWalletAsServer(service, fresh.id, freshAddress(), true);
+          return { owner: fresh, key: fresh.id, value: '' };
+        },
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('profiles')
+              .upsert({ id: target.key, wallet_address: null }, { onConflict: 'id' })
+              .select(),
+            isProfile(target),
+          ),
+        read: (target) => profileOf(target.key),
+        applied: (_target, after) => {
+          const row = after as { wallet_address?: string | null; wallet_verified_at?: string | null } | null;
+          return row?.wallet_address === null && row.wallet_verified_at === null;
+        },
       },
       delete: {
         arrange: async () => {
@@ -350,6 +411,62 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
             isRow(target),
           ),
         read: (target) => transactionOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    wallet_link_nonces: {
+      select: {
+        arrange: issuedNonce,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('wallet_link_nonces').select('*').eq('nonce', target.key),
+            isNonce(target),
+          ),
+        read: (target) => nonceOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A nonce of one's own making, which link-wallet would then accept.
+        arrange: async () => ({ owner, key: unique('Forged').replace('-', ''), value: freshAddress() }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('wallet_link_nonces')
+              .insert({
+                nonce: target.key,
+                user_id: target.owner.id,
+                address: target.value,
+                expires_at: inTenMinutes(),
+              })
+              .select(),
+            isNonce(target),
+          ),
+        read: (target) => nonceOf(target.key),
+        applied: (_target, after) => after !== null,
+      },
+      update: {
+        // Handing a spent nonce back, or one issued to someone else over.
+        arrange: issuedNonce,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('wallet_link_nonces')
+              .update({ used_at: new Date().toISOString() })
+              .eq('nonce', target.key)
+              .select(),
+            isNonce(target),
+          ),
+        read: (target) => nonceOf(target.key),
+        applied: (_target, after) => (after as { used_at?: string | null } | null)?.used_at != null,
+      },
+      delete: {
+        arrange: issuedNonce,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('wallet_link_nonces').delete().eq('nonce', target.key).select(),
+            isNonce(target),
+          ),
+        read: (target) => nonceOf(target.key),
         applied: (_target, after) => after === null,
       },
     },

@@ -59,6 +59,10 @@ export type PolicyRow = readonly [
   owner: Outcome,
 ];
 
+// 'set wallet' writes an address on the profile and 'unlink wallet' saves it as null: only a proof
+// (link-wallet, or a sign-in with Ethereum) sets a wallet, and its owner may only unlink it. A
+// wallet_link_nonces row is "the owner's" when it was issued to them; only link-wallet (the
+// service role) touches that table.
 // prettier-ignore
 export const POLICY = [
   // resource             verb                   anon                      other user                owner
@@ -66,6 +70,8 @@ export const POLICY = [
   ['profiles',           'insert',              'denied',                 'denied',                 'allowed'],
   ['profiles',           'upsert',              'denied',                 'denied',                 'allowed'],
   ['profiles',           'update',              'revoked',                'invisible',              'allowed'],
+  ['profiles',           'set wallet',          'revoked',                'invisible',              'denied'],
+  ['profiles',           'unlink wallet',       'denied',                 'denied',                 'allowed'],
   ['profiles',           'delete',              'revoked',                'revoked',                'revoked'],
   ['user_notifications', 'select',              'revoked',                'invisible',              'allowed'],
   ['user_notifications', 'insert',              'denied',                 'denied',                 'denied'],
@@ -77,6 +83,10 @@ export const POLICY = [
   ['transactions',       'record_transfer rpc', 'denied',                 'denied',                 'denied'],
   ['transactions',       'update',              'revoked',                'revoked',                'revoked'],
   ['transactions',       'delete',              'revoked',                'revoked',                'revoked'],
+  ['wallet_link_nonces', 'select',              'revoked',                'revoked',                'revoked'],
+  ['wallet_link_nonces', 'insert',              'denied',                 'denied',                 'denied'],
+  ['wallet_link_nonces', 'update',              'revoked',                'revoked',                'revoked'],
+  ['wallet_link_nonces', 'delete',              'revoked',                'revoked',                'revoked'],
   ['avatars',            'upload',              'denied',                 'denied',                 'allowed'],
   ['avatars',            'overwrite (upsert)',  'denied',                 'denied',                 'allowed'],
   ['avatars',            'read (public URL)',   'allowed',                'allowed',                'allowed'],

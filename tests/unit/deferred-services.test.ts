@@ -52,6 +52,35 @@ describe('deferred supabase service', () => {
     expect(getSession).toHaveBeenCalledTimes(2);
   });
 
+  it('forwards the wallet calls with their arguments: proof, link, clear and Sign in with Ethereum', async () => {
+    const profile = { id: 'u1' } as never;
+    const real = fakeSupabase({
+      requestWalletNonce: vi.fn(() => Promise.resolve({ nonce: 'Abc123def456', expiresAt: 'soon' })),
+      linkWallet: vi.fn(() => Promise.resolve(profile)),
+      clearWallet: vi.fn(() => Promise.resolve(profile)),
+      signInWithWallet: vi.fn(() => Promise.resolve(USER)),
+    });
+    const service = createDeferredSupabaseService({
+      url: 'http://127.0.0.1:1',
+      load: () => Promise.resolve(real),
+    });
+    const proof = { message: 'm', signature: '0x00' };
+    const request = {
+      wallet: { request: () => Promise.resolve(null) },
+      chainId: 1,
+      statement: 's',
+      expiresAt: new Date(0),
+    };
+    expect(await service.requestWalletNonce('0xabc')).toEqual({ nonce: 'Abc123def456', expiresAt: 'soon' });
+    expect(await service.linkWallet(proof)).toBe(profile);
+    expect(await service.clearWallet('u1')).toBe(profile);
+    expect(await service.signInWithWallet(request)).toBe(USER);
+    expect(real.requestWalletNonce).toHaveBeenCalledWith('0xabc');
+    expect(real.linkWallet).toHaveBeenCalledWith(proof);
+    expect(real.clearWallet).toHaveBeenCalledWith('u1');
+    expect(real.signInWithWallet).toHaveBeenCalledWith(request);
+  });
+
   it('reports an import that fails as a network error, and tries again on the next call', async () => {
     const load = vi
       .fn<() => Promise<SupabaseService>>()

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { authCopy, dataProviderCopy, sendCopy, tokenCopy, walletCopy } from '../../src/copy/index.ts';
-import type { DataProviderOperation, TokenProblem, TokenProblemCode } from '../../src/domain/errors.ts';
-import { describeError } from '../../src/machines/error-words.ts';
+import {
+  authCopy,
+  dataProviderCopy,
+  sendCopy,
+  tokenCopy,
+  walletCopy,
+  walletProofCopy,
+} from '../../src/copy/index.ts';
+import type {
+  DataProviderOperation,
+  TokenProblem,
+  TokenProblemCode,
+  WalletProofRefusalCode,
+} from '../../src/domain/errors.ts';
+import type { WalletErrorCode } from '../../src/domain/wallet.ts';
+import { describeError, walletProofRefusal, walletSignInWords } from '../../src/machines/error-words.ts';
 import { messageOf } from '../../src/machines/shared.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
 import { clientUnavailable } from '../../src/services/supabase/errors.ts';
@@ -152,6 +165,70 @@ describe('wallet failures', () => {
     for (const code of ['not-installed', 'rejected', 'pending', 'unrecognized-chain'] as const) {
       expect(describeError({ code, message: null }), code).toBeNull();
     }
+  });
+});
+
+describe('wallet proofs (docs/product.md#wallet-sync)', () => {
+  /** Every refusal link-wallet can answer; a new code does not compile until it is here. */
+  const REFUSALS: Record<WalletProofRefusalCode, string> = {
+    malformed: walletProofCopy.refused.malformed,
+    proof_domain: walletProofCopy.refused.proof_domain,
+    proof_chain: walletProofCopy.refused.proof_chain,
+    proof_expired: walletProofCopy.refused.proof_expired,
+    proof_signature: walletProofCopy.refused.proof_signature,
+    proof_nonce: walletProofCopy.refused.proof_nonce,
+    proof_replayed: walletProofCopy.refused.proof_replayed,
+    wallet_taken: 'This wallet is already linked to another account.',
+  };
+
+  it.each(Object.entries(REFUSALS))("words link-wallet's %s, not in the function's words", (code, words) => {
+    const refused = new BackendError('the function’s message', code, 403);
+    expect(walletProofRefusal(refused)).toBe(words);
+    // As the journal revives it: plain data.
+    expect(walletProofRefusal(JSON.parse(JSON.stringify({ ...refused, name: refused.name })))).toBe(words);
+  });
+
+  const SIGNING: Record<WalletErrorCode, string> = {
+    rejected: walletProofCopy.declined,
+    pending: walletCopy.switchPending,
+    'not-installed': walletCopy.notInstalled,
+    'unrecognized-chain': walletProofCopy.walletFailed,
+    'no-account': walletCopy.noAccount,
+    'invalid-answer': walletCopy.invalidAnswer,
+    unknown: walletProofCopy.walletFailed,
+  };
+
+  it.each(Object.entries(SIGNING))("words the wallet's %s while it signs", (code, words) => {
+    expect(walletProofRefusal({ code, message: null })).toBe(words);
+  });
+
+  it("says that a declined signature left the wallet unlinked, and passes on a wallet's own words", () => {
+    expect(walletProofCopy.declined).toMatch(/declined the signature request.*not linked/);
+    expect(walletProofRefusal({ code: 'unknown', message: 'Ledger locked' })).toBe('Ledger locked');
+  });
+
+  it("leaves every other failure to the backend's words (no answer, a server error, anything else)", () => {
+    expect(walletProofRefusal(new BackendError('Failed to fetch', 'network_error'))).toBeNull();
+    expect(walletProofRefusal(new BackendError('Linking failed', 'link_failed', 500))).toBeNull();
+    expect(walletProofRefusal(new BackendError('Missing authorization header', null, 401))).toBeNull();
+    expect(walletProofRefusal(new Error('boom'))).toBeNull();
+    expect(walletProofRefusal(undefined)).toBeNull();
+  });
+});
+
+describe('Sign in with Ethereum', () => {
+  it('says the signature was declined, as the supabase service keeps it', () => {
+    expect(walletSignInWords(new BackendError('User rejected the request.', 'wallet_rejected'))).toBe(
+      authCopy.walletSignInDeclined,
+    );
+  });
+
+  it('says a wallet is missing, and passes on anything else', () => {
+    expect(walletSignInWords({ code: 'not-installed', message: null })).toBe(walletCopy.notInstalled);
+    expect(
+      walletSignInWords(new BackendError('Signed Ethereum message is expired', 'invalid_grant', 400)),
+    ).toBe('Signed Ethereum message is expired');
+    expect(walletSignInWords(new Error(''))).toBe(authCopy.unexpectedError);
   });
 });
 

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createJournal } from '../../src/devtools/journal.ts';
 import { redact, REDACTED } from '../../src/devtools/redact.ts';
 import { sendMachine, type PrepareTransferInput } from '../../src/machines/send.machine.ts';
+import { walletProofMachine, type SignProofInput } from '../../src/machines/wallet-proof.machine.ts';
+import type { Profile } from '../../src/domain/profile.ts';
+import type { WalletNonce, WalletProof } from '../../src/domain/wallet.ts';
 import type { PreparedTransfer } from '../../src/services/token/types.ts';
 
 // Redaction is structural: a value is replaced for where it sits (its key) or
@@ -42,6 +45,8 @@ describe('redact: by key', () => {
     'jwt',
     'passphrase',
     'mnemonic',
+    'signature',
+    'proofSignature',
   ])('replaces the value under %s', (key) => {
     expect(redact({ [key]: 'hunter2' })).toEqual({ [key]: REDACTED });
     expect(redact({ deep: [{ [key]: { nested: 'hunter2' } }] })).toEqual({ deep: [{ [key]: REDACTED }] });
@@ -117,6 +122,38 @@ describe('redact: the sealed private key', () => {
     expect(text).toContain('wrong-account');
     expect(text).not.toContain(PRIVATE_KEY.slice(2));
     expect(text).not.toContain('[private key]');
+  });
+});
+
+describe('redact: a wallet proof’s signature', () => {
+  const SIGNATURE = `0x${'5e1f'.repeat(32)}1b`;
+
+  it('never reaches the journal of a real proof, in the done event or the next actor’s input', async () => {
+    const { journal, inspect } = createJournal();
+    const proof: WalletProof = {
+      message: 'example.com wants you to sign in … Nonce: Abc123def456ghi789',
+      signature: SIGNATURE,
+    };
+    const machine = walletProofMachine.provide({
+      actors: {
+        requestWalletNonce: fromPromise<WalletNonce, { address: string }>(async () => ({
+          nonce: 'Abc123def456ghi789',
+          expiresAt: '2026-03-03T00:10:00Z',
+        })),
+        signProof: fromPromise<WalletProof, SignProofInput>(async () => proof),
+        linkWallet: fromPromise<Profile, WalletProof>(() => new Promise<never>(() => undefined)),
+      },
+      actions: { showToast: () => undefined },
+    });
+    const prover = createActor(machine, { input: { address: ADDRESS }, inspect }).start();
+    for (let round = 0; round < 5; round += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(prover.getSnapshot().value).toBe('verifying');
+    const text = JSON.stringify(journal.export()).toLowerCase();
+    expect(text).toContain('xstate.done.actor.signproof');
+    // The message is no secret (the replay needs it); the signature is.
+    expect(text).toContain('abc123def456ghi789');
+    expect(text).not.toContain(SIGNATURE.slice(2, 40).toLowerCase());
+    prover.stop();
   });
 });
 

@@ -22,6 +22,9 @@ import { TokenServiceError, type TokenService } from '../../src/services/token/t
 import type { WalletEventHandlers, WalletService } from '../../src/services/wallet/types.ts';
 import { PORTAL_INPUT } from '../support/portal-stubs.ts';
 import { profileRow } from '../support/fixtures.ts';
+// The proof's message is built by a module the composition root loads on first use; loaded here
+// first, it answers within the fakes' settle rounds like every other service.
+import '../../src/services/wallet/siwe.ts';
 
 // A session of the whole portal, driven with fake services (answers at once,
 // subscriptions the test fires by hand) and XState timers on a simulated
@@ -33,10 +36,14 @@ const PRIVATE_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const RECIPIENT = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const TX_HASH = `0x${'ab12'.repeat(16)}`;
+const NONCE = 'n0nce1234567890abcdef';
+/** A wallet's signature of the wallet proof: it must never reach the journal. */
+const SIGNATURE = `0x${'5e'.repeat(65)}` as const;
 const user: AuthUser = {
   id: 'u-1',
   email: 'ada@example.com',
   emailConfirmedAt: '2026-01-01T00:00:00Z',
+  web3Address: null,
   metadata: {},
 };
 
@@ -97,10 +104,25 @@ function fakeServices() {
       password === PASSWORD
         ? count(user)
         : fail(new BackendError('Invalid login credentials', 'invalid_credentials', 400)),
+    signInWithWallet: () => count(user),
     signOut: () => count(undefined),
     updateUserMetadata: () => count(undefined),
     fetchProfile: () => count(() => profile),
     upsertProfile: (row) => count(() => (profile = profileRow(user, { ...profile, ...row }))),
+    clearWallet: () =>
+      count(
+        () => (profile = profileRow(user, { ...profile, wallet_address: null, wallet_verified_at: null })),
+      ),
+    requestWalletNonce: () => count({ nonce: NONCE, expiresAt: '2026-01-01T00:10:00Z' }),
+    linkWallet: () =>
+      count(
+        () =>
+          (profile = profileRow(user, {
+            ...profile,
+            wallet_address: ADDRESS,
+            wallet_verified_at: '2026-01-01T00:00:01Z',
+          })),
+      ),
     listNotifications: () => count(() => notifications),
     markNotificationsRead: () => count(undefined),
     clearNotifications: () => count(undefined),
@@ -130,6 +152,8 @@ function fakeServices() {
     },
     copyAddress: () => count(undefined),
     forgetConnection: () => count(undefined),
+    signMessage: () => count(SIGNATURE),
+    provider: () => null,
   };
   const tatum: TatumService = {
     getNativeBalance: () =>
@@ -168,6 +192,7 @@ function fakeServices() {
       return () => void (hooks.systemTheme = null);
     },
     log: { failure: () => undefined, webhooks: () => undefined },
+    siteUrl: 'http://127.0.0.1:5173',
   };
   const insert = (row: NotificationRow) => {
     notifications = [row, ...notifications];
@@ -287,6 +312,9 @@ describe('replay of a recorded portal session', () => {
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toContain(PRIVATE_KEY.slice(2));
     expect(text).not.toContain('11'.repeat(32));
+    // The wallet proof's signature neither, though the message it signed is kept.
+    expect(text).not.toContain(SIGNATURE.slice(2));
+    expect(text).toContain(NONCE.toLowerCase());
     // The transaction hash is no secret, and the replay needs it.
     expect(text).toContain(TX_HASH.slice(2));
   });

@@ -1,5 +1,7 @@
 import type { User } from '@supabase/supabase-js';
 import { http, HttpResponse } from 'msw';
+import { recoverMessageAddress, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -14,6 +16,7 @@ import {
   createSupabaseClient,
   createSupabaseService,
   NETWORK_ERROR,
+  WALLET_REJECTED,
   type Profile,
   type SupabaseService,
 } from '../../src/services/supabase/index.ts';
@@ -94,10 +97,12 @@ describe('avatar checks and names', () => {
 });
 
 describe('profile fields sent', () => {
-  it('keeps only the client-owned fields of a fetched profile', () => {
+  it('keeps only the client-owned fields of a fetched profile: never its wallet, which is proven', () => {
     const sent = clientProfileFields(PROFILE);
     expect(Object.keys(sent).sort()).toEqual([...CLIENT_PROFILE_FIELDS].sort());
-    expect(sent).toMatchObject({ id: USER_ID, username: 'a', wallet_address: PROFILE.wallet_address });
+    expect(sent).toMatchObject({ id: USER_ID, username: 'a' });
+    expect(sent).not.toHaveProperty('wallet_address');
+    expect(sent).not.toHaveProperty('wallet_verified_at');
   });
 
   it('leaves out fields that are absent, so the row keeps them', () => {
@@ -122,8 +127,39 @@ describe('auth users', () => {
       id: USER_ID,
       email: 'a@example.com',
       emailConfirmedAt: '2026-11-21T00:00:00Z',
+      web3Address: null,
       metadata: { username: 'a', wallet_address: null },
     });
+  });
+
+  it('reads the address of a Sign in with Ethereum identity: its claims, else its provider id', () => {
+    const identity = (provider: string, id: string, data: Record<string, unknown>) => ({
+      id,
+      identity_id: 'i-1',
+      user_id: USER_ID,
+      provider,
+      identity_data: data,
+    });
+    const web3 = (...identities: ReturnType<typeof identity>[]) =>
+      toAuthUser({ ...base, email: '', user_metadata: {}, identities }).web3Address;
+    const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    expect(
+      web3(
+        identity('web3', `web3:ethereum:${ADDRESS}`, {
+          custom_claims: { address: ADDRESS, chain: 'ethereum' },
+        }),
+      ),
+    ).toBe(ADDRESS);
+    // Checksummed, as the wallet panel shows it, though supabase-js signs it in lower case.
+    expect(web3(identity('web3', `web3:ethereum:${ADDRESS.toLowerCase()}`, {}))).toBe(ADDRESS);
+    expect(web3(identity('web3', 'i-2', { sub: `web3:ethereum:${ADDRESS}` }))).toBe(ADDRESS);
+    // Another provider, another chain, a claim that is no address: no web3 address.
+    expect(web3(identity('email', USER_ID, { email: 'a@example.com' }))).toBeNull();
+    expect(web3(identity('web3', 'web3:solana:9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', {}))).toBeNull();
+    expect(web3(identity('web3', 'web3:ethereum:0x1234', { custom_claims: { address: 'nope' } }))).toBeNull();
+    expect(web3()).toBeNull();
+    // Supabase Auth answers an empty email for a wallet-only user.
+    expect(toAuthUser({ ...base, email: '', user_metadata: {} }).email).toBeNull();
   });
 
   it('gives nulls for a user without email or confirmation', () => {
@@ -131,6 +167,7 @@ describe('auth users', () => {
       id: USER_ID,
       email: null,
       emailConfirmedAt: null,
+      web3Address: null,
       metadata: {},
     });
   });
@@ -158,7 +195,7 @@ describe('what goes on the wire', () => {
     expect(redirect).toBe(SITE_URL);
     expect(result).toEqual({
       hasSession: false,
-      user: { id: USER_ID, email: 'a@example.com', emailConfirmedAt: null, metadata: {} },
+      user: { id: USER_ID, email: 'a@example.com', emailConfirmedAt: null, web3Address: null, metadata: {} },
     });
   });
 
@@ -317,6 +354,224 @@ describe('what goes on the wire', () => {
     );
     expect(await service().recordTransaction('0xab')).toEqual({ recorded: false });
     expect(sent).toEqual({ txHash: '0xab' });
+  });
+});
+
+describe('wallet proofs on the wire', () => {
+  const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  const VERIFIED = { ...PROFILE, wallet_address: ADDRESS, wallet_verified_at: '2026-11-21T00:00:01+00:00' };
+
+  it('clears the wallet with an upsert of wallet_address null, and nothing else', async () => {
+    let sent: unknown = null;
+    let url = new URL(ORIGIN);
+    server.use(
+      http.post(`${ORIGIN}/rest/v1/profiles`, async ({ request }) => {
+        url = new URL(request.url);
+        sent = await request.json();
+        return HttpResponse.json({ ...PROFILE, wallet_address: null, wallet_verified_at: null });
+      }),
+    );
+    expect(await service().clearWallet(USER_ID)).toMatchObject({
+      wallet_address: null,
+      wallet_verified_at: null,
+    });
+    expect(sent).toEqual({ id: USER_ID, wallet_address: null });
+    expect(url.searchParams.get('on_conflict')).toBe('id');
+  });
+
+  it('asks link-wallet for a nonce for the address, then sends it the message and the signature', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      http.post(`${ORIGIN}/functions/v1/link-wallet`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        bodies.push(body);
+        return 'address' in body
+          ? HttpResponse.json({ nonce: 'Abc123def456ghi789', expiresAt: '2026-11-21T00:10:00.000Z' })
+          : HttpResponse.json({ profile: VERIFIED });
+      }),
+    );
+    expect(await service().requestWalletNonce(ADDRESS)).toEqual({
+      nonce: 'Abc123def456ghi789',
+      expiresAt: '2026-11-21T00:10:00.000Z',
+    });
+    const proof = { message: 'signed', signature: `0x${'ab'.repeat(65)}` };
+    expect(await service().linkWallet(proof)).toEqual(VERIFIED);
+    expect(bodies).toEqual([{ address: ADDRESS }, proof]);
+  });
+
+  it.each([
+    ['proof_expired', 403, 'The nonce has expired; start linking again'],
+    ['proof_replayed', 403, 'This signed message has already been used; start linking again'],
+    ['wallet_taken', 409, 'This wallet is already linked to another account.'],
+    ['malformed', 400, 'The body must be JSON'],
+  ])("keeps link-wallet's %s refusal: its code, status and message", async (code, status, message) => {
+    server.use(
+      http.post(`${ORIGIN}/functions/v1/link-wallet`, () =>
+        HttpResponse.json({ error: 'Refused', code, message }, { status }),
+      ),
+    );
+    const refused = await refusal(service().linkWallet({ message: 'm', signature: '0x00' }));
+    expect(refused).toMatchObject({ code, status, message });
+    expect(await refusal(service().requestWalletNonce(ADDRESS))).toMatchObject({ code, status });
+  });
+
+  it('names link-wallet when it fails without JSON, and refuses answers it cannot use', async () => {
+    server.use(
+      http.post(`${ORIGIN}/functions/v1/link-wallet`, () => new HttpResponse('<html>', { status: 502 })),
+    );
+    expect((await refusal(service().requestWalletNonce(ADDRESS))).message).toMatch(
+      /link-wallet failed with HTTP 502/,
+    );
+    server.use(
+      http.post(`${ORIGIN}/functions/v1/link-wallet`, () =>
+        HttpResponse.json({
+          nonce: 'has spaces!',
+          expiresAt: 'tomorrow',
+          profile: { wallet_address: ADDRESS },
+        }),
+      ),
+    );
+    expect((await refusal(service().requestWalletNonce(ADDRESS))).message).toMatch(/without a usable nonce/);
+    expect((await refusal(service().linkWallet({ message: 'm', signature: '0x00' }))).message).toMatch(
+      /without the linked profile/,
+    );
+  });
+});
+
+describe('Sign in with Ethereum on the wire', () => {
+  const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+  const EXPIRES = new Date(NOW + 10 * 60 * 1000);
+  const STATEMENT = 'Sign in to the DDEX Token Portal with this wallet.';
+
+  /** A wallet of one key, on another chain than the portal's, as supabase-js asks wallets. */
+  function walletOf(refuseSigning?: { code: number; message: string }) {
+    const asked: string[] = [];
+    const wallet = {
+      async request({ method, params }: { method: string; params?: unknown }) {
+        asked.push(method);
+        if (method === 'eth_requestAccounts') return [account.address];
+        if (method === 'eth_chainId') return '0x1';
+        if (method === 'personal_sign') {
+          if (refuseSigning)
+            throw Object.assign(new Error(refuseSigning.message), { code: refuseSigning.code });
+          const [data] = params as [Hex, string];
+          return account.signMessage({ message: { raw: data } });
+        }
+        throw new Error(`unexpected ${method}`);
+      },
+    };
+    return { wallet, asked };
+  }
+
+  const session = (user: Record<string, unknown>) => ({
+    access_token: 'access',
+    token_type: 'bearer',
+    expires_in: 3600,
+    refresh_token: 'refresh',
+    user,
+  });
+
+  it("signs supabase-js's message for the site and the portal's chain, and answers the web3 user", async () => {
+    let grant: Record<string, unknown> = {};
+    server.use(
+      http.post(`${ORIGIN}/auth/v1/token`, async ({ request }) => {
+        expect(new URL(request.url).searchParams.get('grant_type')).toBe('web3');
+        grant = (await request.json()) as Record<string, unknown>;
+        const providerId = `web3:ethereum:${account.address}`;
+        return HttpResponse.json(
+          session({
+            id: USER_ID,
+            aud: 'authenticated',
+            email: '',
+            app_metadata: { provider: 'web3' },
+            user_metadata: { sub: providerId },
+            identities: [
+              {
+                id: providerId,
+                identity_id: 'i-1',
+                user_id: USER_ID,
+                provider: 'web3',
+                identity_data: { sub: providerId, custom_claims: { address: account.address } },
+              },
+            ],
+            created_at: '2026-11-21T00:00:00Z',
+          }),
+        );
+      }),
+    );
+    const { wallet, asked } = walletOf();
+    const user = await service().signInWithWallet({
+      wallet,
+      chainId: 31337,
+      statement: STATEMENT,
+      expiresAt: EXPIRES,
+    });
+    expect(user).toEqual({
+      id: USER_ID,
+      email: null,
+      emailConfirmedAt: null,
+      web3Address: account.address,
+      metadata: {},
+    });
+    // The portal's chain, not the one the wallet is on: eth_chainId is never asked.
+    expect(asked).toEqual(['eth_requestAccounts', 'personal_sign']);
+    const message = String(grant['message']);
+    // supabase-js writes the message itself (its address in lower case, no nonce: the grant needs none).
+    expect(message.split('\n')).toEqual([
+      '127.0.0.1:5173 wants you to sign in with your Ethereum account:',
+      account.address.toLowerCase(),
+      '',
+      STATEMENT,
+      '',
+      `URI: ${SITE_URL}/`,
+      'Version: 1',
+      'Chain ID: 31337',
+      expect.stringMatching(/^Issued At: \d{4}-\d\d-\d\dT/),
+      `Expiration Time: ${EXPIRES.toISOString()}`,
+    ]);
+    expect(grant['chain']).toBe('ethereum');
+    expect(await recoverMessageAddress({ message, signature: grant['signature'] as Hex })).toBe(
+      account.address,
+    );
+  });
+
+  it('keeps a declined signature as wallet_rejected, which supabase-js throws rather than returns', async () => {
+    const { wallet } = walletOf({ code: 4001, message: 'User rejected the request.' });
+    const error = await refusal(
+      service().signInWithWallet({ wallet, chainId: 31337, statement: STATEMENT, expiresAt: EXPIRES }),
+    );
+    expect(error).toMatchObject({ code: WALLET_REJECTED, message: 'User rejected the request.' });
+  });
+
+  it("says supabase-js's own refusals without its prefix, and passes on the backend's", async () => {
+    const broken = { request: () => Promise.reject(new Error('no accounts method')) };
+    const error = await refusal(
+      service().signInWithWallet({
+        wallet: broken,
+        chainId: 31337,
+        statement: STATEMENT,
+        expiresAt: EXPIRES,
+      }),
+    );
+    expect(error.message).toBe('Wallet method eth_requestAccounts is missing or invalid');
+
+    server.use(
+      http.post(`${ORIGIN}/auth/v1/token`, () =>
+        HttpResponse.json(
+          { error: 'invalid_grant', error_description: 'Signed Ethereum message is expired' },
+          { status: 400 },
+        ),
+      ),
+    );
+    const refused = await refusal(
+      service().signInWithWallet({
+        wallet: walletOf().wallet,
+        chainId: 31337,
+        statement: STATEMENT,
+        expiresAt: EXPIRES,
+      }),
+    );
+    expect(refused).toMatchObject({ status: 400, message: 'Signed Ethereum message is expired' });
   });
 });
 

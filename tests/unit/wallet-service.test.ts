@@ -1,5 +1,6 @@
 import { runInNewContext } from 'node:vm';
-import { getAddress } from 'viem';
+import { getAddress, hexToString, recoverMessageAddress, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it, vi } from 'vitest';
 import { walletCopy } from '../../src/copy/index.ts';
 import { describeError } from '../../src/machines/error-words.ts';
@@ -373,6 +374,81 @@ describe('switchChain', () => {
     const { window } = browser();
     const service = createWalletService({ window, chain: HARDHAT });
     expect(await failure(service.switchChain(31337))).toEqual({ code: 'not-installed', message: null });
+  });
+});
+
+describe('signMessage and the provider', () => {
+  const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+  const MESSAGE = 'example.com wants you to sign in with your Ethereum account:\nÜber ✓';
+
+  /** A legacy wallet (window.ethereum) that holds one key and signs what personal_sign is given. */
+  function signingWallet(answer?: (params: unknown) => unknown) {
+    const { window } = browser();
+    const seen: { method: string; params?: unknown }[] = [];
+    const provider = {
+      async request(args: { method: string; params?: unknown }) {
+        seen.push(args);
+        if (args.method !== 'personal_sign') throw new Error(`unexpected ${args.method}`);
+        if (answer) return answer(args.params);
+        const [data] = args.params as [Hex, string];
+        return account.signMessage({ message: { raw: data } });
+      },
+    };
+    window.ethereum = provider;
+    const service = createWalletService({ window, chain: HARDHAT, discoveryTimeoutMs: 20 });
+    return { service, provider, seen };
+  }
+
+  it('asks personal_sign with the message as hex-encoded UTF-8 and the address, and returns the signature', async () => {
+    const { service, seen } = signingWallet();
+    const signature = await service.signMessage(account.address, MESSAGE);
+    expect(seen).toHaveLength(1);
+    const [data, address] = seen[0]?.params as [Hex, string];
+    expect(address).toBe(account.address);
+    expect(hexToString(data)).toBe(MESSAGE);
+    expect(await recoverMessageAddress({ message: MESSAGE, signature })).toBe(account.address);
+  });
+
+  it.each([
+    ['not a string', 42],
+    ['not hex', '0xnothex'],
+    ['half a byte', '0xabc'],
+  ])('refuses a signature that is %s as invalid-answer', async (_, answer) => {
+    const { service } = signingWallet(() => answer);
+    expect(await failure(service.signMessage(account.address, MESSAGE))).toEqual({
+      code: 'invalid-answer',
+      message: null,
+    });
+  });
+
+  it('maps a declined signature (4001) to rejected and an open prompt to pending, as a connect', async () => {
+    const { service, mock } = setup();
+    mock.rejectNext(4001);
+    expect(await failure(service.signMessage(ALICE, MESSAGE))).toEqual({ code: 'rejected', message: null });
+    mock.pendingNext();
+    expect(await failure(service.signMessage(ALICE, MESSAGE))).toEqual({ code: 'pending', message: null });
+    expect(mock.requests).toEqual(['personal_sign', 'personal_sign']);
+  });
+
+  it('counts as a prompt: none while another is open, and no wallet is not-installed', async () => {
+    const { service, mock } = setup();
+    const release = mock.holdNext();
+    const connecting = service.requestAccounts();
+    expect(await failure(service.signMessage(ALICE, MESSAGE))).toEqual({ code: 'pending', message: null });
+    release();
+    await connecting;
+    const none = createWalletService({ window: browser().window, chain: HARDHAT, discoveryTimeoutMs: 5 });
+    expect(await failure(none.signMessage(ALICE, MESSAGE))).toEqual({ code: 'not-installed', message: null });
+  });
+
+  it('hands out the chosen provider, announced first, else window.ethereum, else none', () => {
+    const { window } = browser();
+    const service = createWalletService({ window, chain: HARDHAT });
+    expect(service.provider()).toBeNull();
+    const legacy = wallet(window, { announce: false, injectWindowEthereum: true });
+    expect(service.provider()).toBe(legacy.provider);
+    const announced = wallet(window, { uuid: 'b', name: 'Announced' });
+    expect(service.provider()).toBe(announced.provider);
   });
 });
 

@@ -1,7 +1,12 @@
-import type { User } from '@supabase/supabase-js';
+import type { User, UserIdentity } from '@supabase/supabase-js';
+import { checksumAddress } from '../wallet/address.ts';
 import type { AuthUser, UserMetadata } from './types.ts';
 
 const METADATA_FIELDS = ['wallet_address', 'username', 'avatar_url', 'full_name'] as const;
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** Supabase Auth names a Sign in with Ethereum identity `web3:ethereum:<address as signed>`. */
+const WEB3_PROVIDER_ID = /^web3:ethereum:(0x[0-9a-fA-F]{40})$/;
 
 /**
  * The fields of docs/product.md#auth-metadata only, and only string or null values: user_metadata
@@ -18,11 +23,35 @@ function metadataOf(raw: unknown): UserMetadata {
   return metadata;
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/**
+ * The address an Ethereum web3 identity was signed with: its claims first, else its provider id.
+ * Checksummed, as the wallet panel shows addresses: supabase-js signs it in lower case.
+ */
+function web3AddressOf(identity: UserIdentity): string | null {
+  if (identity.provider !== 'web3') return null;
+  const data: unknown = identity.identity_data;
+  const claims = isRecord(data) ? data['custom_claims'] : undefined;
+  const claimed = isRecord(claims) ? claims['address'] : undefined;
+  if (typeof claimed === 'string' && ADDRESS.test(claimed)) return checksumAddress(claimed);
+  for (const id of [identity.id, isRecord(data) ? data['sub'] : undefined]) {
+    const match = typeof id === 'string' ? WEB3_PROVIDER_ID.exec(id) : null;
+    if (match?.[1]) return checksumAddress(match[1]);
+  }
+  return null;
+}
+
 export function toAuthUser(user: User): AuthUser {
+  let web3Address: string | null = null;
+  for (const identity of user.identities ?? []) web3Address ??= web3AddressOf(identity);
   return {
     id: user.id,
-    email: user.email ?? null,
+    // Supabase Auth answers "" for a user without one (a wallet-only user).
+    email: user.email || null,
     emailConfirmedAt: user.email_confirmed_at ?? null,
+    web3Address,
     metadata: metadataOf(user.user_metadata),
   };
 }

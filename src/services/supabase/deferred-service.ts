@@ -1,6 +1,12 @@
 import { avatarPublicUrl } from './avatars.ts';
 import { NETWORK_ERROR } from './errors.ts';
-import { BackendError, type AuthChange, type SupabaseService } from './types.ts';
+import {
+  BackendError,
+  SUPABASE_REQUESTS,
+  type AuthChange,
+  type SupabaseRequest,
+  type SupabaseService,
+} from './types.ts';
 import { onFirstUse } from '../on-first-use.ts';
 
 // supabase-js is a third of the portal's JavaScript and nothing on the first
@@ -33,9 +39,18 @@ export function createDeferredSupabaseService({ url, load }: DeferredSupabaseCon
       },
     );
 
+  // Every plain request is forwarded as it is, by name.
+  const forwarded = Object.fromEntries(
+    SUPABASE_REQUESTS.map((name) => [
+      name,
+      (...args: unknown[]) =>
+        service().then((real) => (real[name] as (...params: unknown[]) => Promise<unknown>)(...args)),
+    ]),
+  ) as Pick<SupabaseService, SupabaseRequest>;
+
   return {
+    ...forwarded,
     available: true,
-    getSession: () => service().then((s) => s.getSession()),
     onAuthChange(listener) {
       const entry: AuthListener = { listener, stop: null };
       authListeners.add(entry);
@@ -46,15 +61,6 @@ export function createDeferredSupabaseService({ url, load }: DeferredSupabaseCon
         entry.stop?.();
       };
     },
-    signUp: (credentials) => service().then((s) => s.signUp(credentials)),
-    signIn: (credentials) => service().then((s) => s.signIn(credentials)),
-    signOut: () => service().then((s) => s.signOut()),
-    updateUserMetadata: (metadata) => service().then((s) => s.updateUserMetadata(metadata)),
-    fetchProfile: (userId) => service().then((s) => s.fetchProfile(userId)),
-    upsertProfile: (row) => service().then((s) => s.upsertProfile(row)),
-    listNotifications: (userId) => service().then((s) => s.listNotifications(userId)),
-    markNotificationsRead: (ids) => service().then((s) => s.markNotificationsRead(ids)),
-    clearNotifications: (userId) => service().then((s) => s.clearNotifications(userId)),
     subscribeNotifications(userId, handlers) {
       let unsubscribe: (() => void) | null = null;
       let active = true;
@@ -71,9 +77,6 @@ export function createDeferredSupabaseService({ url, load }: DeferredSupabaseCon
         unsubscribe?.();
       };
     },
-    listTransactions: (userId) => service().then((s) => s.listTransactions(userId)),
-    uploadAvatar: (userId, file) => service().then((s) => s.uploadAvatar(userId, file)),
     avatarPublicUrl: (path) => avatarPublicUrl(url, path),
-    recordTransaction: (txHash) => service().then((s) => s.recordTransaction(txHash)),
   };
 }

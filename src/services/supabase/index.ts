@@ -1,6 +1,7 @@
 export { createSupabaseClient, type SupabaseClientConfig } from './client.ts';
 export { createSupabaseService, LIST_LIMIT, type SupabaseServiceOptions } from './supabase-service.ts';
 export { CLIENT_UNAVAILABLE, NETWORK_ERROR } from './errors.ts';
+export { WALLET_REJECTED } from './failures.ts';
 export { CLIENT_PROFILE_FIELDS, type ClientProfileFields } from './profile-fields.ts';
 export {
   BackendError,
@@ -19,5 +20,8 @@ export {
   type SupabaseService,
   type TransactionRow,
   type UserMetadata,
+  type WalletNonce,
+  type WalletProof,
+  type WalletSignIn,
 } from './types.ts';
 export type { Database } from '../../domain/database.types.ts';

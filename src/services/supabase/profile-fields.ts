@@ -3,12 +3,13 @@ import type { ProfileUpsert } from './types.ts';
 // The profiles guard (migration 20261121000001) refuses any client change to a
 // server-owned field, and sets created_at and updated_at itself. So the
 // service sends only what the user owns: a profile fetched earlier can be
-// saved back even after the server changed, say, its account tier.
+// saved back even after the server changed, say, its account tier. The
+// wallet is the server's too: the link-wallet function links it after a
+// signed proof, and the owner may only clear it (the service's clearWallet).
 
 export const CLIENT_PROFILE_FIELDS = [
   'id',
   'email',
-  'wallet_address',
   'mc_wallet_address',
   'username',
   'full_name',

@@ -2,13 +2,15 @@ import {
   FunctionsFetchError,
   FunctionsHttpError,
   FunctionsRelayError,
+  type EthereumWallet,
   type RealtimePostgresChangesPayload,
   type SupabaseClient,
 } from '@supabase/supabase-js';
 import { toAuthUser } from './auth-user.ts';
 import { AVATAR_BUCKET, AVATAR_CACHE_SECONDS, avatarObjectName } from './avatars.ts';
 import type { Database } from '../../domain/database.types.ts';
-import { fromAuth, fromPostgrest, fromStorage, fromThrown, NETWORK_ERROR } from './errors.ts';
+import { NETWORK_ERROR } from './errors.ts';
+import { fromAuth, fromPostgrest, fromStorage, fromThrown, fromWalletSignIn } from './failures.ts';
 import { clientProfileFields } from './profile-fields.ts';
 import { unavailableSupabaseService } from './unavailable-service.ts';
 import {
@@ -16,8 +18,10 @@ import {
   type AuthChangeEvent,
   type NotificationChange,
   type NotificationRow,
+  type Profile,
   type SubscriptionStatus,
   type SupabaseService,
+  type WalletNonce,
 } from './types.ts';
 
 export type SupabaseServiceOptions = {
@@ -31,6 +35,7 @@ export type SupabaseServiceOptions = {
 export const LIST_LIMIT = 20;
 const NOT_FOUND = 'PGRST116';
 const RECORD_TRANSACTION = 'record-transaction';
+const LINK_WALLET = 'link-wallet';
 
 const AUTH_EVENTS: ReadonlySet<string> = new Set<AuthChangeEvent>([
   'INITIAL_SESSION',
@@ -115,6 +120,29 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
         return toAuthUser(data.user);
       }),
 
+    signInWithWallet: ({ wallet, chainId, statement, expiresAt }) =>
+      guarded(async () => {
+        // supabase-js returns the backend's refusal, but throws what the wallet or its own checks
+        // say (a declined signature among them).
+        const { data, error } = await client.auth
+          .signInWithWeb3({
+            chain: 'ethereum',
+            wallet: wallet as EthereumWallet,
+            statement,
+            // The site URL also outside a browser, where supabase-js has no page to read it from.
+            options: {
+              url: options.siteUrl,
+              signInWithEthereum: { chainId, expirationTime: expiresAt },
+            },
+          })
+          .catch((thrown: unknown) => {
+            throw fromWalletSignIn(thrown);
+          });
+        if (error) throw fromAuth(error);
+        if (!data.user) throw new BackendError('Sign in with Ethereum answered without a user');
+        return toAuthUser(data.user);
+      }),
+
     signOut: () =>
       guarded(async () => {
         const { error } = await client.auth.signOut();
@@ -142,6 +170,18 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
         const { data, error, status } = await client
           .from('profiles')
           .upsert(clientProfileFields(row), { onConflict: 'id' })
+          .select()
+          .single();
+        if (error) throw fromPostgrest(error, status);
+        return data;
+      }),
+
+    clearWallet: (userId) =>
+      guarded(async () => {
+        // Not through clientProfileFields: clearing is the one wallet write the owner may make.
+        const { data, error, status } = await client
+          .from('profiles')
+          .upsert({ id: userId, wallet_address: null }, { onConflict: 'id' })
           .select()
           .single();
         if (error) throw fromPostgrest(error, status);
@@ -237,7 +277,7 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
         const { data, error } = await client.functions.invoke<unknown>(RECORD_TRANSACTION, {
           body: { txHash },
         });
-        if (error) throw await fromFunctions(error);
+        if (error) throw await fromFunctions(RECORD_TRANSACTION, error);
         if (
           typeof data !== 'object' ||
           data === null ||
@@ -250,7 +290,45 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
         }
         return { recorded: data.recorded };
       }),
+
+    requestWalletNonce: (address) =>
+      guarded(async () => {
+        const { data, error } = await client.functions.invoke<unknown>(LINK_WALLET, { body: { address } });
+        if (error) throw await fromFunctions(LINK_WALLET, error);
+        return walletNonceOf(data);
+      }),
+
+    linkWallet: ({ message, signature }) =>
+      guarded(async () => {
+        const { data, error } = await client.functions.invoke<unknown>(LINK_WALLET, {
+          body: { message, signature },
+        });
+        if (error) throw await fromFunctions(LINK_WALLET, error);
+        const profile = isRecord(data) ? data['profile'] : null;
+        if (!isRecord(profile) || typeof profile['id'] !== 'string') {
+          throw new BackendError(`${LINK_WALLET} answered without the linked profile`);
+        }
+        return profile as Profile;
+      }),
   };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** link-wallet's `{ nonce, expiresAt }`, refused when it is not that. */
+function walletNonceOf(data: unknown): WalletNonce {
+  const nonce = isRecord(data) ? data['nonce'] : null;
+  const expiresAt = isRecord(data) ? data['expiresAt'] : null;
+  if (
+    typeof nonce !== 'string' ||
+    !/^[A-Za-z0-9]{8,}$/.test(nonce) ||
+    typeof expiresAt !== 'string' ||
+    Number.isNaN(Date.parse(expiresAt))
+  ) {
+    throw new BackendError(`${LINK_WALLET} answered without a usable nonce`);
+  }
+  return { nonce, expiresAt };
 }
 
 function toNotificationChange(payload: RealtimePostgresChangesPayload<NotificationRow>): NotificationChange {
@@ -260,8 +338,8 @@ function toNotificationChange(payload: RealtimePostgresChangesPayload<Notificati
     : { eventType: payload.eventType, row: payload.new };
 }
 
-/** The edge function's own `{ message }` and status, so the caller sees why it refused. */
-async function fromFunctions(error: unknown): Promise<BackendError> {
+/** The edge function's own `{ code, message }` and status, so the caller sees why it refused. */
+async function fromFunctions(name: string, error: unknown): Promise<BackendError> {
   if (error instanceof FunctionsHttpError || error instanceof FunctionsRelayError) {
     const response: unknown = error.context;
     if (response instanceof Response) {
@@ -270,7 +348,7 @@ async function fromFunctions(error: unknown): Promise<BackendError> {
       const message = typeof record['message'] === 'string' ? record['message'] : null;
       const code = typeof record['code'] === 'string' ? record['code'] : null;
       return new BackendError(
-        message ?? `${RECORD_TRANSACTION} failed with HTTP ${response.status}`,
+        message ?? `${name} failed with HTTP ${response.status}`,
         code,
         response.status,
       );

@@ -3,6 +3,7 @@ import type { BackendFailure } from '../../domain/errors.ts';
 import type { NotificationChange, NotificationRow, SubscriptionStatus } from '../../domain/notifications.ts';
 import type { AvatarFile, Profile, ProfileUpsert } from '../../domain/profile.ts';
 import type { TransactionRow } from '../../domain/transactions.ts';
+import type { WalletNonce, WalletProof } from '../../domain/wallet.ts';
 
 // The backend contract the composition root builds the machines' actors from.
 // The shapes it speaks in live in src/domain/.
@@ -21,6 +22,23 @@ export type {
   SubscriptionStatus,
   TransactionRow,
   UserMetadata,
+  WalletNonce,
+  WalletProof,
+};
+
+/** The EIP-1193 side of a browser wallet, as supabase-js talks to it. */
+export type Eip1193Requester = { request(args: { method: string; params?: unknown }): Promise<unknown> };
+
+/** Sign in with Ethereum (docs/product.md#auth-dialog): the wallet signs supabase-js's EIP-4361 message. */
+export type WalletSignIn = {
+  /** The connected wallet's provider; supabase-js asks it for the account, then for the signature. */
+  wallet: Eip1193Requester;
+  /** The chain the message names: the portal's, whatever the wallet is on. */
+  chainId: number;
+  /** The plain-language line above the message's fields. */
+  statement: string;
+  /** The message's expiration time (at most 10 minutes from now: WALLET_PROOF_VALIDITY_MS). */
+  expiresAt: Date;
 };
 
 /**
@@ -61,6 +79,12 @@ export interface SupabaseService {
   /** Redirects the confirmation link to the site origin. */
   signUp(credentials: Credentials): Promise<SignUpResult>;
   signIn(credentials: Credentials): Promise<AuthUser>;
+  /**
+   * Sign in with Ethereum through supabase-js (the message names the site URL as domain and URI).
+   * The wallet's refusal to sign (4001) rejects with code 'wallet_rejected'; the backend links the
+   * signed-in address to the profile itself, unless another account holds it.
+   */
+  signInWithWallet(request: WalletSignIn): Promise<AuthUser>;
   signOut(): Promise<void>;
   updateUserMetadata(metadata: UserMetadata): Promise<void>;
 
@@ -70,8 +94,11 @@ export interface SupabaseService {
   /**
    * Upserts on conflict id and returns the saved row. Only client-owned fields
    * are sent (CLIENT_PROFILE_FIELDS): a fetched profile can be passed back as is.
+   * The wallet is not one of them: it is linked by proof (linkWallet) and cleared by clearWallet.
    */
   upsertProfile(row: ProfileUpsert): Promise<Profile>;
+  /** Unlinks the profile's wallet (upsert `wallet_address: null`, which also clears `wallet_verified_at`). */
+  clearWallet(userId: string): Promise<Profile>;
 
   // Notifications
   /** The 20 newest, newest first. */
@@ -102,4 +129,49 @@ export interface SupabaseService {
   // Functions
   /** Records the signed-in user's own DDEX send (edge function record-transaction). */
   recordTransaction(txHash: string): Promise<{ recorded: boolean }>;
+  /**
+   * A nonce for proving `address` (edge function link-wallet): single use, for this user and address,
+   * valid 10 minutes. Code 'wallet_taken' (409) when another account holds the address.
+   */
+  requestWalletNonce(address: string): Promise<WalletNonce>;
+  /**
+   * Links the wallet a signed EIP-4361 message proves (edge function link-wallet) and returns the
+   * profile with `wallet_verified_at`. A refusal keeps the function's code (WalletProofRefusalCode)
+   * and message.
+   */
+  linkWallet(proof: WalletProof): Promise<Profile>;
 }
+
+/** The calls that are plain requests: each answers once, with a promise. */
+export type SupabaseRequest = Exclude<
+  keyof SupabaseService,
+  'available' | 'onAuthChange' | 'subscribeNotifications' | 'avatarPublicUrl'
+>;
+
+/**
+ * Every plain request, by name, for the stand-ins that answer them all alike (the deferred and the
+ * unavailable service). A name that is no request does not compile, nor does a request left out.
+ */
+export const SUPABASE_REQUESTS = [
+  'getSession',
+  'signUp',
+  'signIn',
+  'signInWithWallet',
+  'signOut',
+  'updateUserMetadata',
+  'fetchProfile',
+  'upsertProfile',
+  'clearWallet',
+  'listNotifications',
+  'markNotificationsRead',
+  'clearNotifications',
+  'listTransactions',
+  'uploadAvatar',
+  'recordTransaction',
+  'requestWalletNonce',
+  'linkWallet',
+] as const satisfies readonly SupabaseRequest[];
+
+/** Fails to compile while a request is missing from SUPABASE_REQUESTS, and names the missing one. */
+type NoneUnlisted<Unlisted extends never> = Unlisted;
+export type EveryRequestListed = NoneUnlisted<Exclude<SupabaseRequest, (typeof SUPABASE_REQUESTS)[number]>>;

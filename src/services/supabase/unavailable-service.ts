@@ -1,5 +1,5 @@
 import { clientUnavailable } from './errors.ts';
-import type { SupabaseService } from './types.ts';
+import { SUPABASE_REQUESTS, type SupabaseRequest, type SupabaseService } from './types.ts';
 
 /**
  * The service when the portal has no backend configured: every call fails with
@@ -7,20 +7,15 @@ import type { SupabaseService } from './types.ts';
  */
 export function unavailableSupabaseService(): SupabaseService {
   const refuse = () => Promise.reject(clientUnavailable());
+  const requests = Object.fromEntries(SUPABASE_REQUESTS.map((name) => [name, refuse])) as Record<
+    SupabaseRequest,
+    typeof refuse
+  >;
   return {
+    ...requests,
     available: false,
-    getSession: refuse,
     // Nothing will ever change; getSession already reports why.
     onAuthChange: () => () => undefined,
-    signUp: refuse,
-    signIn: refuse,
-    signOut: refuse,
-    updateUserMetadata: refuse,
-    fetchProfile: refuse,
-    upsertProfile: refuse,
-    listNotifications: refuse,
-    markNotificationsRead: refuse,
-    clearNotifications: refuse,
     subscribeNotifications(_userId, handlers) {
       let open = true;
       // Reported like a refused join, asynchronously as a real channel would.
@@ -31,9 +26,6 @@ export function unavailableSupabaseService(): SupabaseService {
         open = false;
       };
     },
-    listTransactions: refuse,
-    uploadAvatar: refuse,
     avatarPublicUrl: () => null,
-    recordTransaction: refuse,
   };
 }

@@ -1,4 +1,4 @@
-import type { Address } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { WalletError, WalletErrorCode } from '../../domain/wallet.ts';
 
 export type { WalletError, WalletErrorCode };
@@ -91,6 +91,17 @@ export interface WalletService {
    * here) and switches to it. Counts as a prompt for the one-at-a-time rule.
    */
   switchChain(chainId: number): Promise<void>;
+  /**
+   * Asks the wallet to sign `message` with `address` (EIP-1193 personal_sign, the message sent as
+   * hex-encoded UTF-8) and resolves with the signature. Counts as a prompt for the one-at-a-time rule
+   * and fails as requestAccounts does: 'rejected' when the user declines (4001), 'pending', …
+   */
+  signMessage(address: string, message: string): Promise<Hex>;
+  /**
+   * The provider of the chosen wallet (the one connected through), for a library that talks to it
+   * itself, such as supabase-js's Sign in with Ethereum; null when there is no wallet.
+   */
+  provider(): Eip1193Provider | null;
   /** Follows the chosen wallet's events; the returned function unsubscribes. */
   watch(handlers: WalletEventHandlers): () => void;
   /** Writes the address to the clipboard; rejects with a WalletError ('unknown') when it cannot. */

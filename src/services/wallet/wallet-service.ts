@@ -1,4 +1,4 @@
-import type { Address } from 'viem';
+import type { Address, Hex } from 'viem';
 import { isWalletError as isWalletErrorShape } from '../../domain/wallet.ts';
 import { checksumAddress, isAddress } from './address.ts';
 import type {
@@ -106,6 +106,15 @@ function parseChainId(value: unknown): number | null {
 }
 
 const hexChainId = (id: number): string => `0x${id.toString(16)}`;
+
+/** personal_sign's message parameter: the UTF-8 bytes as hex, which every wallet reads the same. */
+const hexUtf8 = (text: string): Hex =>
+  `0x${Array.from(new TextEncoder().encode(text), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+
+/** A signature as wallets answer one: 0x and whole bytes of hex (65 for an account, more for a contract). */
+function parseSignature(value: unknown): Hex | null {
+  return typeof value === 'string' && /^0x(?:[0-9a-fA-F]{2})+$/.test(value) ? (value as Hex) : null;
+}
 
 /** EIP-3085's parameters for wallet_addEthereumChain. */
 type AddEthereumChainParameter = {
@@ -276,6 +285,18 @@ export function createWalletService(config: WalletServiceConfig): WalletService 
         }
       });
     },
+
+    signMessage(address, message) {
+      return prompt(async (provider) => {
+        const signature = parseSignature(
+          await provider.request({ method: 'personal_sign', params: [hexUtf8(message), address] }),
+        );
+        if (!signature) throw walletError('invalid-answer');
+        return signature;
+      });
+    },
+
+    provider: currentProvider,
 
     watch(handlers) {
       const provider = currentProvider();

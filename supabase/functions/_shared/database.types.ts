@@ -32,6 +32,7 @@ export type Database = {
           api_key_count: number;
           referral_code: string | null;
           referred_by_user_id: string | null;
+          wallet_verified_at: string | null;
         };
         Insert: {
           id: string;
@@ -57,6 +58,7 @@ export type Database = {
           api_key_count?: number;
           referral_code?: string | null;
           referred_by_user_id?: string | null;
+          wallet_verified_at?: string | null;
         };
         Update: Partial<Database['public']['Tables']['profiles']['Insert']>;
         Relationships: [];
@@ -111,6 +113,26 @@ export type Database = {
           transaction_hash?: string | null;
         };
         Update: Partial<Database['public']['Tables']['transactions']['Insert']>;
+        Relationships: [];
+      };
+      wallet_link_nonces: {
+        Row: {
+          nonce: string;
+          user_id: string;
+          address: string;
+          issued_at: string;
+          expires_at: string;
+          used_at: string | null;
+        };
+        Insert: {
+          nonce: string;
+          user_id: string;
+          address: string;
+          issued_at?: string;
+          expires_at: string;
+          used_at?: string | null;
+        };
+        Update: Partial<Database['public']['Tables']['wallet_link_nonces']['Insert']>;
         Relationships: [];
       };
     };

@@ -4,7 +4,8 @@ import { parseAddressEvent, type AddressEvent } from './address-event.ts';
 import { verifySignature } from './signature.ts';
 
 // process-payments receives Tatum address-event webhooks and records each
-// transfer in the history of every user whose profile holds the address. It is
+// transfer in the history of the user whose profile holds the address, proven
+// (link-wallet or a sign-in with Ethereum set it with wallet_verified_at). It is
 // a plain Web-API handler so the same module runs on Supabase Edge Functions
 // (Deno, see index.ts) and on the local stack (Node).
 
@@ -72,19 +73,22 @@ export function createProcessPaymentsHandler(
   };
 }
 
-/** Records the event for every owner of its address; returns how many rows were new. */
+/** Records the event for the proven owner of its address; returns how many rows were new. */
 async function record(
   supabase: SupabaseClient<Database>,
   event: AddressEvent,
   tokenAddress: string | null,
 ): Promise<number> {
-  // Wallets are stored as the user typed or the wallet reported them (checksummed or
-  // lower case), so match without regard to case. ilike is a pattern match: escape
-  // its wildcards even though the parser already admits only hex here.
+  // Wallets are stored as proven (checksummed, or lower case from a sign-in with Ethereum),
+  // so match without regard to case. ilike is a pattern match: escape its wildcards even
+  // though the parser already admits only hex here. A wallet without a proof is nobody's:
+  // its address says nothing about who holds the key. The unique index on the address
+  // leaves at most one owner; the loop below does not rely on it.
   const owners = await supabase
     .from('profiles')
     .select('id')
-    .ilike('wallet_address', event.address.replace(/[\\%_]/g, '\\$&'));
+    .ilike('wallet_address', event.address.replace(/[\\%_]/g, '\\$&'))
+    .not('wallet_verified_at', 'is', null);
   if (owners.error) throw new Error(`profile lookup failed: ${owners.error.message}`);
   if (owners.data.length === 0) return 0;
 

@@ -6,7 +6,7 @@ import { decodeDecimals, findOutgoingTransfer, formatUnits, parseReceipt } from 
 // record-transaction puts a signed-in user's own DDEX send in their history as
 // soon as it is mined, without waiting for Tatum's webhook. Nothing the caller
 // says is trusted but the hash: the amount, token and sender come from the
-// chain's receipt, and the sender must be the wallet on the caller's profile.
+// chain's receipt, and the sender must be the proven wallet on the caller's profile.
 // Like process-payments it is a plain Web-API handler, so the same module runs
 // on Supabase Edge Functions (Deno, see index.ts) and on the local stack (Node).
 
@@ -80,9 +80,15 @@ export function createRecordTransactionHandler(
     // Hashes are hex and case-free; one spelling keeps (user, tx, type) unique across both writers.
     const txHash = parsed.txHash.toLowerCase();
 
-    const profile = await supabase.from('profiles').select('wallet_address').eq('id', userId).maybeSingle();
+    const profile = await supabase
+      .from('profiles')
+      .select('wallet_address, wallet_verified_at')
+      .eq('id', userId)
+      .maybeSingle();
     if (profile.error) throw new Error(`profile lookup failed: ${profile.error.message}`);
-    const wallet = profile.data?.wallet_address ?? '';
+    // A wallet without a proof (link-wallet, or a sign-in with Ethereum) says nothing about who
+    // holds its key, so it is no wallet here: the user is asked to link one.
+    const wallet = profile.data?.wallet_verified_at ? (profile.data.wallet_address ?? '') : '';
     if (!ADDRESS.test(wallet)) {
       return reply(409, {
         error: 'No wallet linked',

@@ -37,6 +37,9 @@ type Row = Record<string, unknown>;
 
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 const txHash = () => `0x${randomUUID().replaceAll('-', '')}`;
+/** An address no one holds yet: a wallet has one owner. */
+const freshAddress = () => `0x${randomUUID().replaceAll('-', '')}${randomUUID().slice(0, 8)}`;
+const freshNonce = (label: string) => unique(label).replace('-', '');
 const firstRow = async (pending: ReturnType<Query>) => (await pending).rows[0] ?? null;
 const field = (row: unknown, name: string) => (row as Row | null)?.[name];
 
@@ -81,6 +84,33 @@ export function createSqlProbes(users: MatrixUsers) {
     );
     return { owner, key: String(field(row, 'id')), value: '1000' };
   };
+
+  /** The owner with a proven wallet, as link-wallet leaves a profile. */
+  const withWallet = async (tx: Case): Promise<SqlTarget> => {
+    await tx.request(SERVICE, (query) =>
+      query('update public.profiles set wallet_address = $2, wallet_verified_at = now() where id = $1', [
+        owner.id,
+        freshAddress(),
+      ]),
+    );
+    return { owner, key: owner.id, value: '' };
+  };
+
+  const nonceOf = (tx: Case, nonce: string) =>
+    firstRow(tx.query('select * from public.wallet_link_nonces where nonce = $1', [nonce]));
+  /** A nonce link-wallet issued to the owner, as the service role writes it. */
+  const issuedNonce = async (tx: Case): Promise<SqlTarget> => {
+    const nonce = freshNonce('Matrix');
+    await tx.request(SERVICE, (query) =>
+      query(
+        `insert into public.wallet_link_nonces (nonce, user_id, address, expires_at)
+         values ($1, $2, $3, now() + interval '10 minutes')`,
+        [nonce, owner.id, freshAddress()],
+      ),
+    );
+    return { owner, key: nonce, value: '' };
+  };
+  const byNonce = (target: SqlTarget) => (row: Row) => row['nonce'] === target.key;
 
   // An upload with upsert, as the Storage API writes it: the uploader is the owner (none for anon).
   const upsertObject = (query: Query, caller: Claims, name: string, mimetype: string) =>
@@ -173,6 +203,41 @@ export function createSqlProbes(users: MatrixUsers) {
           ),
         read: (tx, target) => profileOf(tx, target.key),
         applied: (target, after) => field(after, 'username') === target.value,
+      },
+      'set wallet': {
+        // Only a proof links a wallet (link-wallet, or a sign-in with Ethereum).
+        arrange: async () => ({ owner, key: owner.id, value: freshAddress() }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.profiles set wallet_address = $2 where id = $1 returning *', [
+                target.key,
+                target.value,
+              ]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => profileOf(tx, target.key),
+        applied: (target, after) => field(after, 'wallet_address') === target.value,
+      },
+      'unlink wallet': {
+        // The owner's save with the wallet cleared: an upsert of wallet_address null.
+        arrange: withWallet,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `insert into public.profiles (id, wallet_address) values ($1, null)
+                 on conflict (id) do update set id = excluded.id, wallet_address = excluded.wallet_address
+                 returning *`,
+                [target.key],
+              ),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => profileOf(tx, target.key),
+        applied: (_target, after) =>
+          field(after, 'wallet_address') === null && field(after, 'wallet_verified_at') === null,
       },
       delete: {
         arrange: async () => ({ owner, key: owner.id, value: '' }),
@@ -338,6 +403,64 @@ export function createSqlProbes(users: MatrixUsers) {
             byId(target),
           ),
         read: (tx, target) => transactionOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    wallet_link_nonces: {
+      select: {
+        arrange: issuedNonce,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.wallet_link_nonces where nonce = $1', [target.key]),
+            ),
+            byNonce(target),
+          ),
+        read: (tx, target) => nonceOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A nonce of one's own making, which link-wallet would then accept.
+        arrange: async () => ({ owner, key: freshNonce('Forged'), value: freshAddress() }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `insert into public.wallet_link_nonces (nonce, user_id, address, expires_at)
+                 values ($1, $2, $3, now() + interval '10 minutes') returning *`,
+                [target.key, target.owner.id, target.value],
+              ),
+            ),
+            byNonce(target),
+          ),
+        read: (tx, target) => nonceOf(tx, target.key),
+        applied: (_target, after) => after !== null,
+      },
+      update: {
+        // Handing a spent nonce back, or one issued to someone else over.
+        arrange: issuedNonce,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.wallet_link_nonces set used_at = now() where nonce = $1 returning *', [
+                target.key,
+              ]),
+            ),
+            byNonce(target),
+          ),
+        read: (tx, target) => nonceOf(tx, target.key),
+        applied: (_target, after) => field(after, 'used_at') != null,
+      },
+      delete: {
+        arrange: issuedNonce,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('delete from public.wallet_link_nonces where nonce = $1 returning *', [target.key]),
+            ),
+            byNonce(target),
+          ),
+        read: (tx, target) => nonceOf(tx, target.key),
         applied: (_target, after) => after === null,
       },
     },

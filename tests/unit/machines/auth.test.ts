@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
-import { authCopy } from '../../../src/copy/index.ts';
+import { authCopy, walletCopy } from '../../../src/copy/index.ts';
 import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../../../src/domain/auth.ts';
 import { authMachine, type AuthEvent, type AuthFact } from '../../../src/machines/auth.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { BackendError } from '../../../src/services/supabase/types.ts';
 
 const ada: AuthUser = {
   id: '11111111-aaaa-4aaa-8aaa-111111111111',
   email: 'ada@example.com',
   emailConfirmedAt: '2024-01-01T00:00:00Z',
+  web3Address: null,
   metadata: {},
 };
 const bob: AuthUser = { ...ada, id: '22222222-bbbb-4bbb-8bbb-222222222222', email: 'bob@example.com' };
@@ -34,6 +36,7 @@ function start({ clientAvailable = true } = {}) {
   const signIns: Deferred<AuthUser>[] = [];
   const signUps: Deferred<SignUpResult>[] = [];
   const signOuts: Deferred<unknown>[] = [];
+  const walletSignIns: Deferred<AuthUser>[] = [];
   const stream = { subscribed: 0, unsubscribed: 0, emit: (change: AuthChange): void => void change };
   const machine = authMachine.provide({
     actions: {
@@ -45,6 +48,7 @@ function start({ clientAvailable = true } = {}) {
       signIn: deferredActor<AuthUser, Credentials>(signIns),
       signUp: deferredActor<SignUpResult, Credentials>(signUps),
       signOut: deferredActor<unknown, unknown>(signOuts),
+      signInWithWallet: deferredActor<AuthUser, { statement: string }>(walletSignIns),
       authChanges: fromCallback(({ sendBack }) => {
         stream.subscribed += 1;
         stream.emit = (change) => sendBack({ type: 'auth.change', change });
@@ -56,7 +60,20 @@ function start({ clientAvailable = true } = {}) {
   const send = (event: AuthEvent) => actor.send(event);
   const snapshot = () => actor.getSnapshot();
   const matches = (path: string) => snapshot().matches(toValue(path));
-  return { actor, send, snapshot, matches, toasts, reports, sessions, signIns, signUps, signOuts, stream };
+  return {
+    actor,
+    send,
+    snapshot,
+    matches,
+    toasts,
+    reports,
+    sessions,
+    signIns,
+    signUps,
+    signOuts,
+    walletSignIns,
+    stream,
+  };
 }
 
 /** 'session.available.signedIn' → { session: { available: 'signedIn' } } */
@@ -374,6 +391,113 @@ describe('auth machine: login', () => {
       ]);
     },
   );
+});
+
+describe('auth machine: signing in with the wallet', () => {
+  const satoshi: AuthUser = {
+    ...ada,
+    id: '33333333-cccc-4ccc-8ccc-333333333333',
+    email: null,
+    emailConfirmedAt: null,
+    web3Address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  };
+
+  async function signingIn(mode: 'login' | 'signup' = 'login') {
+    const t = await signedOut();
+    t.send({ type: 'auth.open', mode });
+    t.send({ type: 'auth.edit', email: 'ada@example.com', password: 'typed-but-not-sent' });
+    t.send({ type: 'auth.signInWithWallet' });
+    return t;
+  }
+
+  it.each(['login', 'signup'] as const)(
+    'from the %s form: asks the wallet with the plain-language statement, and forgets any typed password',
+    async (mode) => {
+      const t = await signingIn(mode);
+      expect(t.matches(`modal.${mode}.walletSignIn`)).toBe(true);
+      expect(t.walletSignIns[0]?.input).toEqual({ statement: authCopy.walletSignInStatement });
+      expect(t.snapshot().context.password).toBe('');
+      expect(t.signIns).toHaveLength(0);
+    },
+  );
+
+  it("on success: 'Login Successful!', the modal closes and the session starts, reported once", async () => {
+    const t = await signingIn();
+    t.walletSignIns[0]?.resolve(satoshi);
+    await settle();
+    expect(t.toasts).toEqual([authCopy.loginSuccess]);
+    expect(t.matches('modal.closed')).toBe(true);
+    expect(t.snapshot().context).toMatchObject({ email: '', password: '', user: satoshi });
+    expect(t.reports).toEqual([{ type: 'auth.signedIn', user: satoshi }]);
+    t.stream.emit({ event: 'SIGNED_IN', user: satoshi });
+    expect(t.reports).toHaveLength(1);
+  });
+
+  it('ignores a second request, a submit or a toggle while the wallet is asked', async () => {
+    const t = await signingIn();
+    t.send({ type: 'auth.signInWithWallet' });
+    t.send({ type: 'auth.submit', email: 'ada@example.com', password: 'hunter22' });
+    t.send({ type: 'auth.toggleMode' });
+    expect(t.matches('modal.login.walletSignIn')).toBe(true);
+    expect(t.walletSignIns).toHaveLength(1);
+    expect(t.signIns).toHaveLength(0);
+  });
+
+  it('closes at once while the wallet is asked; its late answer says nothing, the session still follows', async () => {
+    const t = await signingIn();
+    t.send({ type: 'auth.close' });
+    expect(t.matches('modal.closed')).toBe(true);
+    expect(t.snapshot().context).toMatchObject({ email: '', password: '' });
+    t.walletSignIns[0]?.resolve(satoshi);
+    await settle();
+    expect(t.toasts).toEqual([]);
+    expect(t.reports).toEqual([]);
+    t.stream.emit({ event: 'SIGNED_IN', user: satoshi });
+    expect(t.reports).toEqual([{ type: 'auth.signedIn', user: satoshi }]);
+  });
+
+  it("a declined signature: 'Wallet Sign-In Failed' says so, back in the form it came from", async () => {
+    const t = await signingIn('signup');
+    t.walletSignIns[0]?.reject(new BackendError('User rejected the request.', 'wallet_rejected'));
+    await settle();
+    expect(t.toasts).toEqual([
+      {
+        title: authCopy.walletSignInFailed,
+        description: authCopy.walletSignInDeclined,
+        variant: 'destructive',
+      },
+    ]);
+    expect(t.matches('modal.signup.editing')).toBe(true);
+    expect(t.snapshot().context.email).toBe('ada@example.com');
+    expect(t.matches('session.available.signedOut')).toBe(true);
+  });
+
+  it.each([
+    [
+      'the backend refused the message',
+      new BackendError('Signature does not match address in message', 'invalid_grant', 400),
+      'Signature does not match address in message',
+    ],
+    ['no wallet is there to ask', { code: 'not-installed', message: null }, walletCopy.notInstalled],
+    ['a failure that says nothing', {}, authCopy.unexpectedError],
+  ])("other failures: 'Wallet Sign-In Failed' with %s", async (_, error, words) => {
+    const t = await signingIn();
+    t.walletSignIns[0]?.reject(error);
+    await settle();
+    expect(t.toasts).toEqual([
+      { title: authCopy.walletSignInFailed, description: words, variant: 'destructive' },
+    ]);
+    expect(t.matches('modal.login.editing')).toBe(true);
+  });
+
+  it("without a client: 'Error', and the wallet is not asked", async () => {
+    const t = await signedOut({ clientAvailable: false });
+    t.send({ type: 'auth.open', mode: 'login' });
+    t.send({ type: 'auth.signInWithWallet' });
+    expect(t.toasts.at(-1)).toEqual({ ...authCopy.clientUnavailable, variant: 'destructive' });
+    expect(t.matches('modal.login.editing')).toBe(true);
+    expect(t.walletSignIns).toHaveLength(0);
+  });
 });
 
 describe('auth machine: signup', () => {

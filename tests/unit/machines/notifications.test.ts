@@ -11,8 +11,20 @@ import type { ToastRequest } from '../../../src/machines/shared.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { NotificationRow } from '../../../src/domain/notifications.ts';
 
-const alice: AuthUser = { id: 'alice', email: 'alice@example.com', emailConfirmedAt: null, metadata: {} };
-const bob: AuthUser = { id: 'bob', email: 'bob@example.com', emailConfirmedAt: null, metadata: {} };
+const alice: AuthUser = {
+  id: 'alice',
+  email: 'alice@example.com',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
+const bob: AuthUser = {
+  id: 'bob',
+  email: 'bob@example.com',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
 
 function note(id: string, isRead = false, overrides: Partial<NotificationRow> = {}): NotificationRow {
   return {

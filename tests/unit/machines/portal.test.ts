@@ -11,7 +11,13 @@ import { PORTAL_INPUT, recordingChildren, type Delivery, type Started } from '..
 // starts and stops the session's children, and decides the welcome toast.
 // Its children are recorders here.
 
-const user: AuthUser = { id: 'u1', email: 'ada@example.com', emailConfirmedAt: 'now', metadata: {} };
+const user: AuthUser = {
+  id: 'u1',
+  email: 'ada@example.com',
+  emailConfirmedAt: 'now',
+  web3Address: null,
+  metadata: {},
+};
 const bob: AuthUser = { ...user, id: 'u2', email: 'bob@example.com' };
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 

@@ -17,6 +17,7 @@ const ada: AuthUser = {
   id: '11111111-aaaa-4aaa-8aaa-111111111111',
   email: 'ada@example.com',
   emailConfirmedAt: '2024-01-01T00:00:00Z',
+  web3Address: null,
   metadata: {},
 };
 

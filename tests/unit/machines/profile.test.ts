@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromPromise } from 'xstate';
-import { profileCopy } from '../../../src/copy/index.ts';
+import { profileCopy, walletProofCopy } from '../../../src/copy/index.ts';
 import type { AuthUser, UserMetadata } from '../../../src/domain/auth.ts';
 import {
   AVATAR_MAX_BYTES,
@@ -9,18 +9,22 @@ import {
   type Profile,
   type ProfileUpsert,
 } from '../../../src/domain/profile.ts';
+import type { WalletNonce, WalletProof } from '../../../src/domain/wallet.ts';
 import { profileLoadMachine } from '../../../src/machines/profile-load.machine.ts';
 import {
   profileMachine,
+  type ClearWalletInput,
   type ProfileEvent,
   type UploadAvatarInput,
 } from '../../../src/machines/profile.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { walletProofMachine, type SignProofInput } from '../../../src/machines/wallet-proof.machine.ts';
 import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
 import { profileRow } from '../../support/fixtures.ts';
 
-// Reading and creating the row, its retries and their toasts are the child's (profile-load.test.ts);
-// here they are checked only as far as this machine depends on them.
+// Reading and creating the row, its retries and their toasts are the child's (profile-load.test.ts),
+// and so are proving a wallet and its refusals (wallet-proof.test.ts); here they are checked only
+// as far as this machine depends on them.
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const BOB = '0xb0b0000000000000000000000000000000000b0b';
@@ -28,13 +32,20 @@ const ada: AuthUser = {
   id: '11111111-aaaa-4aaa-8aaa-111111111111',
   email: 'ada@example.com',
   emailConfirmedAt: '2024-01-01T00:00:00Z',
+  web3Address: null,
   metadata: {},
 };
 
 /** What the fake upsert answers: the current row with the upsert applied, as the database would. */
 const applied = (base: Profile, upsert: ProfileUpsert): Profile => ({ ...base, ...upsert });
 
-const row = (fields: Partial<Profile> = {}) => profileRow(ada, fields);
+const row = (fields: Partial<Profile> = {}) => profileRow(ada, { wallet_verified_at: null, ...fields });
+const VERIFIED_AT = '2026-03-03T00:00:00Z';
+/** A profile holding `address` as link-wallet returns it: proven. */
+const linked = (address: string, fields: Partial<Profile> = {}) =>
+  row({ wallet_address: address, wallet_verified_at: VERIFIED_AT, ...fields });
+const NONCE: WalletNonce = { nonce: 'Abc123def456ghi789', expiresAt: '2026-03-03T00:10:00Z' };
+const PROOF: WalletProof = { message: 'signed message', signature: `0x${'ab'.repeat(65)}` };
 
 function file(overrides: Partial<AvatarFile> = {}): AvatarFile {
   return { name: 'me.png', type: 'image/png', size: 1024, data: new Blob(['png']), ...overrides };
@@ -42,8 +53,8 @@ function file(overrides: Partial<AvatarFile> = {}): AvatarFile {
 
 /**
  * Started as the root starts it at sign-in, with the user and the wallet connected then. The
- * reader is the real profileLoad machine; its requests and this machine's share one record, in the
- * order they were made, as they share one service.
+ * reader and the prover are the real profileLoad and walletProof machines; the reader's requests and
+ * this machine's share one record, in the order they were made, as they share one service.
  */
 function start(options: { user?: AuthUser; walletAddress?: string | null } = {}) {
   const toasts: ToastRequest[] = [];
@@ -52,6 +63,10 @@ function start(options: { user?: AuthUser; walletAddress?: string | null } = {})
   const upserts: Call<Profile>[] = [];
   const metadata: Call<unknown>[] = [];
   const uploads: Call<string | null>[] = [];
+  const nonces: Call<WalletNonce>[] = [];
+  const signs: Call<WalletProof>[] = [];
+  const links: Call<Profile>[] = [];
+  const clears: Call<Profile>[] = [];
   const showToast = (_: unknown, params: ToastRequest) => void toasts.push(params);
   const machine = profileMachine.provide({
     actions: {
@@ -66,7 +81,16 @@ function start(options: { user?: AuthUser; walletAddress?: string | null } = {})
           upsertProfile: deferredActor<Profile, ProfileUpsert>(upserts),
         },
       }),
+      walletProof: walletProofMachine.provide({
+        actions: { showToast },
+        actors: {
+          requestWalletNonce: deferredActor<WalletNonce, { address: string }>(nonces),
+          signProof: deferredActor<WalletProof, SignProofInput>(signs),
+          linkWallet: deferredActor<Profile, WalletProof>(links),
+        },
+      }),
       upsertProfile: deferredActor<Profile, ProfileUpsert>(upserts),
+      clearWallet: deferredActor<Profile, ClearWalletInput>(clears),
       updateMetadata: deferredActor<unknown, UserMetadata>(metadata),
       uploadAvatar: deferredActor<string | null, UploadAvatarInput>(uploads),
     },
@@ -82,7 +106,34 @@ function start(options: { user?: AuthUser; walletAddress?: string | null } = {})
   const clear = () => {
     toasts.length = 0;
   };
-  return { actor, clock, send, context, state, clear, toasts, logged, fetches, upserts, metadata, uploads };
+  /** The proof under way answers: a nonce, the wallet's signature, then link-wallet's row. */
+  const prove = async (profile: Profile) => {
+    nonces.at(-1)?.resolve(NONCE);
+    await settle();
+    signs.at(-1)?.resolve(PROOF);
+    await settle();
+    links.at(-1)?.resolve(profile);
+    await settle();
+  };
+  return {
+    actor,
+    clock,
+    send,
+    context,
+    state,
+    clear,
+    prove,
+    toasts,
+    logged,
+    fetches,
+    upserts,
+    metadata,
+    uploads,
+    nonces,
+    signs,
+    links,
+    clears,
+  };
 }
 
 /** Signed in with `profile` read, the user carrying `meta`; the toasts so far are cleared. */
@@ -190,74 +241,49 @@ describe('profile machine: loading at sign-in', () => {
   });
 });
 
-describe('profile machine: the wallet sync rule at sign-in', () => {
-  it('writes the metadata wallet into the profile when they differ, without a toast', async () => {
+describe('profile machine: the auth metadata wallet at sign-in', () => {
+  it('links nothing the metadata names: a wallet is linked only once it is connected and proven', async () => {
     const t = start({ user: { ...ada, metadata: { wallet_address: ALICE } } });
     t.fetches[0]?.resolve(row({ wallet_address: BOB }));
     await settle();
-    expect(t.state()).toBe('syncingWallet');
-    expect(t.upserts[0]?.input).toEqual({ id: ada.id, wallet_address: ALICE });
-    t.upserts[0]?.resolve(row({ wallet_address: ALICE }));
-    await settle();
     expect(t.state()).toBe('ready');
-    expect(t.context().profile).toEqual(row({ wallet_address: ALICE }));
+    expect(t.context().profile?.wallet_address).toBe(BOB);
+    expect(t.nonces).toHaveLength(0);
+    expect(t.upserts).toHaveLength(0);
     expect(t.toasts).toEqual([]);
-    expect(t.metadata).toHaveLength(0);
   });
 
-  it('syncs a newly created profile to the metadata wallet', async () => {
+  it('a newly created profile does not take the metadata wallet either', async () => {
     const t = start({ user: { ...ada, metadata: { wallet_address: ALICE } } });
     t.fetches[0]?.resolve(null);
     await settle();
     t.upserts[0]?.resolve(row());
     await settle();
-    expect(t.upserts[1]?.input).toEqual({ id: ada.id, wallet_address: ALICE });
-  });
-
-  it.each([
-    {
-      label: 'the same address in another casing',
-      meta: { wallet_address: ALICE.toUpperCase() },
-      wallet: ALICE,
-    },
-    { label: 'no metadata wallet (the profile keeps its own)', meta: {}, wallet: BOB },
-    { label: 'no wallet anywhere', meta: { wallet_address: null }, wallet: null },
-  ])('writes nothing for $label', async ({ meta, wallet }) => {
-    const t = await ready(row({ wallet_address: wallet }), meta);
-    expect(t.upserts).toHaveLength(0);
-    expect(t.context().profile?.wallet_address).toBe(wallet);
-  });
-
-  it("shows 'Profile Sync Error' when the sync fails and keeps the profile as read", async () => {
-    const t = start({ user: { ...ada, metadata: { wallet_address: ALICE } } });
-    t.fetches[0]?.resolve(row({ wallet_address: BOB }));
-    await settle();
-    t.upserts[0]?.reject(new Error('permission denied for table profiles'));
-    await settle();
     expect(t.state()).toBe('ready');
-    expect(t.context().profile?.wallet_address).toBe(BOB);
-    expect(t.toasts).toEqual([
-      {
-        title: profileCopy.profileSyncError,
-        description: 'permission denied for table profiles',
-        variant: 'destructive',
-      },
-    ]);
+    expect(t.upserts).toHaveLength(1);
+    expect(t.nonces).toHaveLength(0);
   });
 });
 
 describe('profile machine: linking a connected wallet', () => {
-  it("links the wallet to a profile without one: 'Profile Created & Wallet Linked', then the metadata", async () => {
+  it("proves the wallet, then links it: 'Profile Created & Wallet Linked', then the metadata", async () => {
     const t = await ready(row());
     t.send({ type: 'wallet.linked', address: ALICE });
     expect(t.state()).toBe('linkingWallet');
-    expect(t.upserts[0]?.input).toEqual({ id: ada.id, wallet_address: ALICE });
-    t.upserts[0]?.resolve(row({ wallet_address: ALICE }));
-    await settle();
+    expect(t.nonces[0]?.input).toEqual({ address: ALICE });
+    await t.prove(linked(ALICE));
+    expect(t.signs[0]?.input).toEqual({
+      address: ALICE,
+      nonce: NONCE.nonce,
+      expiresAt: NONCE.expiresAt,
+      statement: walletProofCopy.statement,
+    });
+    expect(t.links[0]?.input).toEqual(PROOF);
+    expect(t.upserts).toHaveLength(0);
     expect(t.toasts).toEqual([
       { title: profileCopy.createdAndLinked, description: profileCopy.createdAndLinkedDescription(ALICE) },
     ]);
-    expect(t.context().profile).toEqual(row({ wallet_address: ALICE }));
+    expect(t.context().profile).toEqual(linked(ALICE));
     expect(t.state()).toBe('updatingMetadata');
     expect(t.metadata[0]?.input).toEqual({ wallet_address: ALICE });
     t.metadata[0]?.resolve(undefined);
@@ -268,57 +294,60 @@ describe('profile machine: linking a connected wallet', () => {
   });
 
   it("replaces another wallet: 'Wallet Updated'", async () => {
-    const t = await ready(row({ wallet_address: BOB }));
+    const t = await ready(linked(BOB));
     t.send({ type: 'wallet.linked', address: ALICE });
-    t.upserts[0]?.resolve(row({ wallet_address: ALICE }));
-    await settle();
+    await t.prove(linked(ALICE));
     expect(t.toasts).toEqual([
       { title: profileCopy.walletUpdated, description: profileCopy.walletUpdatedDescription(ALICE) },
     ]);
   });
 
-  it('links the wallet connected at sign-in once the profile is read', async () => {
+  it('proves the wallet connected at sign-in once the profile is read', async () => {
     const t = start({ walletAddress: ALICE });
-    expect(t.upserts).toHaveLength(0);
+    expect(t.nonces).toHaveLength(0);
     t.fetches[0]?.resolve(row());
     await settle();
     expect(t.state()).toBe('linkingWallet');
-    expect(t.upserts[0]?.input).toEqual({ id: ada.id, wallet_address: ALICE });
-    t.upserts[0]?.resolve(row({ wallet_address: ALICE }));
-    await settle();
+    expect(t.nonces[0]?.input).toEqual({ address: ALICE });
+    await t.prove(linked(ALICE));
     expect(t.toasts).toEqual([
       { title: profileCopy.createdAndLinked, description: profileCopy.createdAndLinkedDescription(ALICE) },
     ]);
     expect(t.metadata[0]?.input).toEqual({ wallet_address: ALICE });
   });
 
-  it('writes nothing for a wallet connected at sign-in that the profile already holds', async () => {
+  it('asks nothing for a wallet connected at sign-in that the profile already holds, proven (any casing)', async () => {
+    // A sign-in with Ethereum links its address on the server: the profile is read with it.
     const t = start({ walletAddress: ALICE.toUpperCase() });
-    t.fetches[0]?.resolve(row({ wallet_address: ALICE }));
+    t.fetches[0]?.resolve(linked(ALICE));
     await settle();
     expect(t.state()).toBe('ready');
-    expect(t.upserts).toHaveLength(0);
+    expect(t.nonces).toHaveLength(0);
     expect(t.context().walletIntent).toBeNull();
   });
 
+  it('proves a wallet the profile holds without a proof', async () => {
+    const t = start({ walletAddress: ALICE });
+    t.fetches[0]?.resolve(row({ wallet_address: ALICE }));
+    await settle();
+    expect(t.state()).toBe('linkingWallet');
+    await t.prove(linked(ALICE));
+    expect(t.context().profile?.wallet_verified_at).toBe(VERIFIED_AT);
+  });
+
   it("a profile created in this session says 'Profile Created & Wallet Linked' for its first link", async () => {
-    const t = start({ user: { ...ada, metadata: { wallet_address: BOB } } });
+    const t = start();
     t.fetches[0]?.resolve(null);
     await settle();
     t.upserts[0]?.resolve(row());
     await settle();
-    t.upserts[1]?.resolve(row({ wallet_address: BOB }));
-    await settle();
-    t.clear();
     t.send({ type: 'wallet.linked', address: ALICE });
-    t.upserts[2]?.resolve(row({ wallet_address: ALICE }));
-    await settle();
+    await t.prove(linked(ALICE));
     expect(t.toasts[0]?.title).toBe(profileCopy.createdAndLinked);
     t.metadata[0]?.resolve(undefined);
     await settle();
     t.send({ type: 'wallet.linked', address: BOB });
-    t.upserts[3]?.resolve(row({ wallet_address: BOB }));
-    await settle();
+    await t.prove(linked(BOB));
     expect(t.toasts[1]?.title).toBe(profileCopy.walletUpdated);
   });
 
@@ -326,34 +355,49 @@ describe('profile machine: linking a connected wallet', () => {
     const t = start();
     t.fetches[0]?.resolve(null);
     await settle();
-    t.upserts[0]?.resolve(row({ wallet_address: BOB }));
+    t.upserts[0]?.resolve(linked(BOB));
     await settle();
     t.send({ type: 'session.userUpdated', user: ada });
-    t.fetches[1]?.resolve(row({ wallet_address: BOB }));
+    t.fetches[1]?.resolve(linked(BOB));
     await settle();
     t.send({ type: 'wallet.linked', address: ALICE });
-    t.upserts[1]?.resolve(row({ wallet_address: ALICE }));
-    await settle();
+    await t.prove(linked(ALICE));
     expect(t.toasts.map((toast) => toast.title)).toEqual([profileCopy.createdAndLinked]);
   });
 
-  it('does nothing when the profile already holds that wallet (any casing)', async () => {
-    const t = await ready(row({ wallet_address: ALICE }));
+  it('does nothing when the profile already holds that wallet, proven (any casing)', async () => {
+    const t = await ready(linked(ALICE));
     t.send({ type: 'wallet.linked', address: ALICE.toUpperCase() });
     expect(t.state()).toBe('ready');
-    expect(t.upserts).toHaveLength(0);
+    expect(t.nonces).toHaveLength(0);
     expect(t.toasts).toEqual([]);
   });
 
-  it("shows 'Database Sync Error' when the profile cannot be written, and leaves the metadata alone", async () => {
+  it("a declined signature: 'Wallet Not Linked' alone, the profile and the metadata unchanged", async () => {
+    const t = await ready(linked(BOB));
+    t.send({ type: 'wallet.linked', address: ALICE });
+    t.nonces[0]?.resolve(NONCE);
+    await settle();
+    t.signs[0]?.reject({ code: 'rejected', message: null });
+    await settle();
+    expect(t.toasts).toEqual([
+      { title: walletProofCopy.notLinked, description: walletProofCopy.declined, variant: 'destructive' },
+    ]);
+    expect(t.state()).toBe('ready');
+    expect(t.context().profile).toEqual(linked(BOB));
+    expect(t.links).toHaveLength(0);
+    expect(t.metadata).toHaveLength(0);
+  });
+
+  it("shows 'Database Sync Error' when the backend fails, and leaves the metadata alone", async () => {
     const t = await ready(row());
     t.send({ type: 'wallet.linked', address: ALICE });
-    t.upserts[0]?.reject(new Error('duplicate key value violates unique constraint'));
+    t.nonces[0]?.reject(new Error('Failed to send a request to the Edge Function'));
     await settle();
     expect(t.toasts).toEqual([
       {
         title: profileCopy.databaseSyncError,
-        description: 'duplicate key value violates unique constraint',
+        description: 'Failed to send a request to the Edge Function',
         variant: 'destructive',
       },
     ]);
@@ -362,11 +406,26 @@ describe('profile machine: linking a connected wallet', () => {
     expect(t.metadata).toHaveLength(0);
   });
 
+  it('a failed proof is not tried again until the wallet is connected again', async () => {
+    const t = await ready(row());
+    t.send({ type: 'wallet.linked', address: ALICE });
+    t.nonces[0]?.reject(new Error('offline'));
+    await settle();
+    t.send({ type: 'profile.save', username: 'ada', full_name: '', website: '' });
+    t.upserts[0]?.resolve(row());
+    await settle();
+    t.metadata[0]?.resolve(undefined);
+    await settle();
+    expect(t.state()).toBe('ready');
+    expect(t.nonces).toHaveLength(1);
+    t.send({ type: 'wallet.linked', address: ALICE });
+    expect(t.nonces).toHaveLength(2);
+  });
+
   it('only logs a failed metadata update', async () => {
     const t = await ready(row());
     t.send({ type: 'wallet.linked', address: ALICE });
-    t.upserts[0]?.resolve(row({ wallet_address: ALICE }));
-    await settle();
+    await t.prove(linked(ALICE));
     t.clear();
     const error = new Error('Auth session missing!');
     t.metadata[0]?.reject(error);
@@ -387,7 +446,13 @@ describe('profile machine: linking a connected wallet', () => {
           actions: { showToast: () => {} },
           actors: { fetchProfile: fromPromise<Profile | null, { userId: string }>(async () => row()) },
         }),
-        upsertProfile: fromPromise<Profile, ProfileUpsert>(async ({ input }) => applied(row(), input)),
+        walletProof: walletProofMachine.provide({
+          actors: {
+            requestWalletNonce: fromPromise<WalletNonce, { address: string }>(async () => NONCE),
+            signProof: fromPromise<WalletProof, SignProofInput>(async () => PROOF),
+            linkWallet: fromPromise<Profile, WalletProof>(async () => linked(ALICE)),
+          },
+        }),
         updateMetadata: fromPromise<unknown, UserMetadata>(async () => Promise.reject(new Error('nope'))),
       },
     });
@@ -405,11 +470,11 @@ describe('profile machine: linking a connected wallet', () => {
 
 describe('profile machine: unlinking a disconnected wallet', () => {
   it("clears the profile wallet and the metadata: 'Wallet Updated'", async () => {
-    const t = await ready(row({ wallet_address: ALICE }), { wallet_address: ALICE });
+    const t = await ready(linked(ALICE), { wallet_address: ALICE });
     t.send({ type: 'wallet.unlinked' });
     expect(t.state()).toBe('unlinkingWallet');
-    expect(t.upserts[0]?.input).toEqual({ id: ada.id, wallet_address: null });
-    t.upserts[0]?.resolve(row());
+    expect(t.clears[0]?.input).toEqual({ userId: ada.id });
+    t.clears[0]?.resolve(row());
     await settle();
     expect(t.toasts).toEqual([
       { title: profileCopy.walletUpdated, description: profileCopy.walletUpdatedDescription(null) },
@@ -420,17 +485,14 @@ describe('profile machine: unlinking a disconnected wallet', () => {
     await settle();
     expect(t.state()).toBe('ready');
     expect(t.context().user.metadata.wallet_address).toBeNull();
+    expect(t.upserts).toHaveLength(0);
   });
 
-  it('clears a wallet left only in the metadata (after a failed sign-in sync)', async () => {
-    const t = start({ user: { ...ada, metadata: { wallet_address: ALICE } } });
-    t.fetches[0]?.resolve(row());
-    await settle();
-    t.upserts[0]?.reject(new Error('Failed to fetch'));
-    await settle();
+  it('clears a wallet left only in the metadata', async () => {
+    const t = await ready(row(), { wallet_address: ALICE });
     t.send({ type: 'wallet.unlinked' });
-    expect(t.upserts[1]?.input).toEqual({ id: ada.id, wallet_address: null });
-    t.upserts[1]?.resolve(row());
+    expect(t.clears[0]?.input).toEqual({ userId: ada.id });
+    t.clears[0]?.resolve(row());
     await settle();
     expect(t.metadata[0]?.input).toEqual({ wallet_address: null });
   });
@@ -439,14 +501,14 @@ describe('profile machine: unlinking a disconnected wallet', () => {
     const t = await ready(row());
     t.send({ type: 'wallet.unlinked' });
     expect(t.state()).toBe('ready');
-    expect(t.upserts).toHaveLength(0);
+    expect(t.clears).toHaveLength(0);
     expect(t.toasts).toEqual([]);
   });
 
   it("shows 'Profile Sync Error' when the wallet cannot be cleared", async () => {
-    const t = await ready(row({ wallet_address: ALICE }));
+    const t = await ready(linked(ALICE));
     t.send({ type: 'wallet.unlinked' });
-    t.upserts[0]?.reject(new Error('Failed to fetch'));
+    t.clears[0]?.reject(new Error('Failed to fetch'));
     await settle();
     expect(t.toasts).toEqual([
       { title: profileCopy.profileSyncError, description: 'Failed to fetch', variant: 'destructive' },
@@ -464,7 +526,7 @@ describe('profile machine: facts that arrive while a request runs', () => {
     t.fetches[0]?.resolve(row());
     await settle();
     expect(t.state()).toBe('linkingWallet');
-    expect(t.upserts[0]?.input).toEqual({ id: ada.id, wallet_address: ALICE });
+    expect(t.nonces[0]?.input).toEqual({ address: ALICE });
   });
 
   it('a later fact replaces the wallet connected at sign-in', async () => {
@@ -473,7 +535,8 @@ describe('profile machine: facts that arrive while a request runs', () => {
     t.fetches[0]?.resolve(row());
     await settle();
     expect(t.state()).toBe('ready');
-    expect(t.upserts).toHaveLength(0);
+    expect(t.nonces).toHaveLength(0);
+    expect(t.clears).toHaveLength(0);
   });
 
   it('applies only the last wallet fact', async () => {
@@ -487,8 +550,19 @@ describe('profile machine: facts that arrive while a request runs', () => {
     t.metadata[0]?.resolve(undefined);
     await settle();
     expect(t.state()).toBe('linkingWallet');
-    expect(t.upserts[1]?.input).toEqual({ id: ada.id, wallet_address: BOB });
-    expect(t.upserts).toHaveLength(2);
+    expect(t.nonces.map((call) => call.input)).toEqual([{ address: BOB }]);
+    expect(t.clears).toHaveLength(0);
+  });
+
+  it('keeps a wallet fact that arrives while a proof runs for after it', async () => {
+    const t = await ready(row());
+    t.send({ type: 'wallet.linked', address: ALICE });
+    t.send({ type: 'wallet.linked', address: BOB });
+    await t.prove(linked(ALICE));
+    t.metadata[0]?.resolve(undefined);
+    await settle();
+    expect(t.state()).toBe('linkingWallet');
+    expect(t.nonces[1]?.input).toEqual({ address: BOB });
   });
 
   it('a user update during a request refreshes the user without a re-read', async () => {
@@ -536,7 +610,7 @@ describe('profile machine: facts that arrive while a request runs', () => {
     t.fetches[1]?.reject(new Error('Failed to fetch'));
     await settle();
     expect(t.state()).toBe('linkingWallet');
-    expect(t.upserts[0]?.input).toEqual({ id: ada.id, wallet_address: ALICE });
+    expect(t.nonces[0]?.input).toEqual({ address: ALICE });
   });
 });
 

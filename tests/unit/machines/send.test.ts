@@ -28,7 +28,13 @@ const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const KEY = '0xAC0974BEC39A17E36BA4A6B4D238FF944BACB478CBED5EFCAE784D7BF4F2FF80';
 const KEY_DIGITS = KEY.slice(2).toLowerCase();
 const HASH = `0x${'ab'.repeat(32)}` as const;
-const user: AuthUser = { id: 'user-1', email: 'ada@example.test', emailConfirmedAt: null, metadata: {} };
+const user: AuthUser = {
+  id: 'user-1',
+  email: 'ada@example.test',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
 const prepared: PreparedTransfer = {
   from: WALLET,
   to: RECIPIENT,

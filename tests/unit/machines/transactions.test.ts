@@ -6,8 +6,20 @@ import { transactionsMachine } from '../../../src/machines/transactions.machine.
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { TransactionRow } from '../../../src/domain/transactions.ts';
 
-const alice: AuthUser = { id: 'alice', email: 'alice@example.com', emailConfirmedAt: null, metadata: {} };
-const bob: AuthUser = { id: 'bob', email: 'bob@example.com', emailConfirmedAt: null, metadata: {} };
+const alice: AuthUser = {
+  id: 'alice',
+  email: 'alice@example.com',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
+const bob: AuthUser = {
+  id: 'bob',
+  email: 'bob@example.com',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
 
 function txRow(id: string, userId = 'alice'): TransactionRow {
   return {

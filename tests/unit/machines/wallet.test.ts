@@ -15,7 +15,13 @@ const SEPOLIA = { id: 11155111, name: 'Sepolia' };
 const OTHER_CHAIN = 1;
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const BOB = '0xb0b0000000000000000000000000000000000b0b';
-const ada: AuthUser = { id: 'u-1', email: 'ada@example.com', emailConfirmedAt: null, metadata: {} };
+const ada: AuthUser = {
+  id: 'u-1',
+  email: 'ada@example.com',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
 
 type Deferred<T> = { input: unknown; resolve: (value: T) => void; reject: (error: unknown) => void };
 

@@ -1,12 +1,13 @@
 import { authCopy, dialogCopy } from '../../../copy/index.ts';
 import { Dialog } from '../../common/Dialog.tsx';
-import { useChild, useChildSelector } from '../../portal-context.tsx';
+import { useChild, useChildSelector, usePortalSelector } from '../../portal-context.tsx';
 import { AuthForm } from './AuthForm.tsx';
 import { CheckEmail } from './CheckEmail.tsx';
 
 // The login / sign-up dialog: the auth machine's `modal` region (closed | login |
-// signup | checkEmail). Closing it (X, backdrop, Escape) sends `auth.close`, which
-// clears the fields; the form's inputs unmount with the dialog, so it reopens empty.
+// signup | checkEmail), with the wallet sign-in in either form. Closing it (X,
+// backdrop, Escape) sends `auth.close`, which clears the fields; the form's inputs
+// unmount with the dialog, so it reopens empty.
 
 type View = 'closed' | 'login' | 'signup' | 'checkEmail';
 
@@ -31,7 +32,14 @@ export function AuthDialog() {
       snapshot.matches({ modal: { login: 'submitting' } }) ||
       snapshot.matches({ modal: { signup: 'submitting' } }),
   );
+  const walletBusy = useChildSelector(
+    'auth',
+    (snapshot) =>
+      snapshot.matches({ modal: { login: 'walletSignIn' } }) ||
+      snapshot.matches({ modal: { signup: 'walletSignIn' } }),
+  );
   const email = useChildSelector('auth', (snapshot) => snapshot.context.email);
+  const walletAddress = usePortalSelector((snapshot) => snapshot.context.walletAddress);
 
   return (
     <Dialog
@@ -47,8 +55,11 @@ export function AuthDialog() {
           mode={view === 'signup' ? 'signup' : 'login'}
           email={email}
           submitting={submitting}
+          walletBusy={walletBusy}
+          walletAddress={walletAddress}
           onSubmit={(credentials) => auth.send({ type: 'auth.submit', ...credentials })}
           onToggle={() => auth.send({ type: 'auth.toggleMode' })}
+          onWalletSignIn={() => auth.send({ type: 'auth.signInWithWallet' })}
         />
       )}
     </Dialog>

@@ -4,21 +4,30 @@ import { authCopy, dialogCopy } from '../../../copy/index.ts';
 import { Button } from '../../common/Button.tsx';
 import { Field } from '../../common/Field.tsx';
 import { LinkButton } from '../parts.tsx';
+import { WalletSignIn } from './WalletSignIn.tsx';
 
-// The email and password form of both modes. Uncontrolled: the values are read
-// on submit, and the password is wiped from the input as soon as it is sent.
-// While the request runs the inputs are read-only and the button says so; the
-// button stays focusable (aria-disabled) so focus does not fall out of the dialog.
+// The email and password form of both modes, and the wallet sign-in below it.
+// Uncontrolled: the values are read on submit, and the password is wiped from
+// the input as soon as it is sent. While a request runs the inputs are
+// read-only and its button says so; the buttons stay focusable (aria-disabled)
+// so focus does not fall out of the dialog.
 
 type Props = {
   mode: 'login' | 'signup';
   email: string;
   submitting: boolean;
+  /** The wallet sign-in runs. */
+  walletBusy: boolean;
+  /** The connected wallet, which the wallet sign-in needs. */
+  walletAddress: string | null;
   onSubmit: (credentials: { email: string; password: string }) => void;
   onToggle: () => void;
+  onWalletSignIn: () => void;
 };
 
-export function AuthForm({ mode, email, submitting, onSubmit, onToggle }: Props) {
+export function AuthForm(props: Props) {
+  const { mode, email, walletBusy, onSubmit, onToggle } = props;
+  const submitting = props.submitting || walletBusy;
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting) return;
@@ -51,7 +60,7 @@ export function AuthForm({ mode, email, submitting, onSubmit, onToggle }: Props)
         readOnly={submitting}
       />
       <Submit type="submit" $block aria-disabled={submitting || undefined}>
-        {submitting
+        {props.submitting
           ? signup
             ? dialogCopy.auth.signingUp
             : dialogCopy.auth.loggingIn
@@ -65,6 +74,12 @@ export function AuthForm({ mode, email, submitting, onSubmit, onToggle }: Props)
           {signup ? authCopy.login : authCopy.signUp}
         </LinkButton>
       </Toggle>
+      <WalletSignIn
+        address={props.walletAddress}
+        busy={walletBusy}
+        blocked={props.submitting}
+        onSignIn={props.onWalletSignIn}
+      />
     </form>
   );
 }

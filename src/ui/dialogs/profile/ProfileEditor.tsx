@@ -3,8 +3,9 @@ import { useSessionSelector } from '../../portal-context.tsx';
 import { StatusText } from '../parts.tsx';
 import { AvatarPicker } from './AvatarPicker.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
+import { ProfileWallet } from './ProfileWallet.tsx';
 
-// The dialog's body: waits for the profile, then the avatar and the fields.
+// The dialog's body: waits for the profile, then the avatar, the linked wallet and the fields.
 export function ProfileEditor() {
   const loaded = useSessionSelector('profile', (snapshot) => snapshot.context.profile !== null, false);
   const failed = useSessionSelector('profile', (snapshot) => snapshot.context.loadFailed, false);
@@ -19,6 +20,7 @@ export function ProfileEditor() {
   return (
     <>
       <AvatarPicker />
+      <ProfileWallet />
       <ProfileForm />
     </>
   );
