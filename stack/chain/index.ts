@@ -30,8 +30,8 @@ export type Chain = {
 
 export type ChainOptions = { port: number; dataDir: string; fresh?: boolean };
 
-// Hardhat's default test accounts: public keys for testnets, never real funds.
-const ACCOUNT_COUNT = 14;
+// Hardhat's default test accounts (all 20 it unlocks): public keys for testnets, never real funds.
+const ACCOUNT_COUNT = 20;
 const INITIAL_DDEX_PER_HOLDER = parseUnits('1000000', 18);
 
 export function testAccounts(count = ACCOUNT_COUNT): ChainAccount[] {

@@ -27,7 +27,8 @@ import { admin, balanceValue, openUserMenu, signUpThroughUi, toast } from './sup
 // evaluated as code, a request to another origin) is refused and reported.
 // Read-only wallet account: nothing here sends a transfer.
 
-const viewer = e2eAccount('viewer');
+// The session links its wallet to a new user, so it needs one no other file links.
+const linked = e2eAccount('csp');
 
 type Violation = { directive: string; blocked: string; source: string; sample: string };
 
@@ -152,13 +153,13 @@ describe('Content-Security-Policy', () => {
   });
 
   it('lets a whole session run without one violation: wallet, balances, webhooks, sign-up, live notification, dialogs, avatar, devtools', async () => {
-    const portal = await openWatched({ wallet: { account: viewer } });
+    const portal = await openWatched({ wallet: { account: linked } });
     const { page } = portal;
     // The inline theme script ran (allowed by its hash).
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
 
     await button(page, walletCopy.connectWallet).click();
-    await page.getByText(shortAddress(viewer.address), { exact: true }).waitFor();
+    await page.getByText(shortAddress(linked.address), { exact: true }).waitFor();
     for (const label of [balanceCopy.native, balanceCopy.token]) {
       await expect.poll(() => balanceValue(page, label).textContent(), { timeout: 20_000 }).toMatch(/^\d/);
     }

@@ -13,7 +13,14 @@ import {
 } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JournalExport } from '../../src/devtools/journal-types.ts';
-import { authCopy, dialogCopy, sendCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import {
+  authCopy,
+  dialogCopy,
+  profileCopy,
+  sendCopy,
+  shortAddress,
+  walletCopy,
+} from '../../src/copy/index.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { uniqueEmail } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
@@ -52,6 +59,11 @@ const SECRET_FORMS: { name: string; in: (text: string) => boolean }[] = [
     in: (text) =>
       text.includes(Buffer.from(KEY_DIGITS, 'hex').toString('base64')) ||
       text.includes(Buffer.from(KEY_DIGITS, 'hex').toString('base64url')),
+  },
+  // The proof the wallet signed to link itself: read from the one call that must carry it.
+  {
+    name: 'wallet signature',
+    in: (text) => session.signature !== '' && text.toLowerCase().includes(session.signature),
   },
 ];
 
@@ -231,6 +243,8 @@ const session = {
   urls: [] as [string, string][],
   dom: [] as [string, { markup: string; values: string }][],
   journal: '',
+  /** The wallet's signature of the link proof: hex digits, lower case, no 0x. */
+  signature: '',
 };
 
 beforeAll(async () => {
@@ -251,8 +265,18 @@ beforeAll(async () => {
   await authenticate(page, 'signUp', email);
   await checkpoint('signed up');
 
+  // The new profile asks the wallet to prove itself before it is linked.
+  const proof = page.waitForRequest(
+    (request) =>
+      request.url().includes('/functions/v1/link-wallet') && !!request.postData()?.includes('signature'),
+  );
+  const linked = toast(page, profileCopy.createdAndLinked).waitFor();
   await page.getByRole('button', { name: walletCopy.connectYourWallet, exact: true }).click();
   await page.getByText(shortAddress(sender.address), { exact: true }).waitFor();
+  const { signature } = (await proof).postDataJSON() as { signature: string };
+  session.signature = signature.replace(/^0x/, '').toLowerCase();
+  expect(session.signature).toMatch(/^[0-9a-f]{130}$/);
+  await linked;
   await page.getByLabel(sendCopy.recipient, { exact: true }).fill(recipient.address);
   await page.getByLabel(sendCopy.amount, { exact: true }).fill(AMOUNT);
   await page.getByLabel(sendCopy.privateKey, { exact: true }).fill(KEY_AS_TYPED);
@@ -283,7 +307,7 @@ const started = () => {
   return { portal, traffic };
 };
 
-describe('after sign-up, a signed transfer and sign-in, neither the password nor the private key is', () => {
+describe('after sign-up, a wallet proof, a signed transfer and sign-in, neither the password, the private key nor the wallet’s signature is', () => {
   it('in localStorage', () => {
     for (const [checkpoint, storage] of session.storage) {
       expect(secretsIn(storage.localStorage), `localStorage, ${checkpoint}`).toEqual([]);
@@ -336,9 +360,11 @@ describe('after sign-up, a signed transfer and sign-in, neither the password nor
     expect(leaks).toEqual([]);
   });
 
-  it('in any request body but the sign-up and sign-in calls, which carry the password and nothing else secret', async () => {
+  it('in any request body but the sign-up and sign-in calls, which carry the password, and the link proof, which carries the signature', async () => {
     const requests = await started().traffic.requests();
     const gateway = gatewayFor('full').url;
+    const isLinkProof = ({ method, url, body }: SentRequest) =>
+      method === 'POST' && url === `${gateway}/functions/v1/link-wallet` && body.includes('signature');
     const authCall = ({ method, url }: SentRequest): 'signUp' | 'signIn' | null => {
       const { origin, pathname, searchParams } = new URL(url);
       if (method !== 'POST' || origin !== gateway) return null;
@@ -346,8 +372,10 @@ describe('after sign-up, a signed transfer and sign-in, neither the password nor
       return pathname === '/auth/v1/token' && searchParams.get('grant_type') === 'password' ? 'signIn' : null;
     };
     const isAuthCall = (request: SentRequest) => authCall(request) !== null;
+    const signatureOnly = (found: string[]) => found.every((name) => name === 'wallet signature');
     const leaks = requests
       .filter((request) => !(isAuthCall(request) && passwordOnly(secretsIn(request.body))))
+      .filter((request) => !(isLinkProof(request) && signatureOnly(secretsIn(request.body))))
       .flatMap(({ method, url, body }) => secretsIn(body).map((found) => `${found} in ${method} ${url}`));
     expect(leaks).toEqual([]);
 
@@ -356,6 +384,9 @@ describe('after sign-up, a signed transfer and sign-in, neither the password nor
     const signIns = requests.filter((request) => authCall(request) === 'signIn');
     expect(signUps.map((request) => secretsIn(request.body))).toEqual([['password']]);
     expect(signIns.map((request) => secretsIn(request.body))).toEqual([['password']]);
+    expect(requests.filter(isLinkProof).map((request) => secretsIn(request.body))).toEqual([
+      ['wallet signature'],
+    ]);
   });
 
   it('in the signed transaction sent to the chain, which is signed by the key without holding it', async () => {

@@ -44,6 +44,8 @@ export type MockWalletControls = {
   requests: string[];
   /** The next request of any method fails with this EIP-1193 code (4001: the user rejected it). */
   rejectNext(code?: number, message?: string): void;
+  /** The next request of this method fails with this EIP-1193 code; other methods are answered meanwhile. */
+  rejectNextOf(method: string, code?: number, message?: string): void;
   /** The next request fails with -32002, as MetaMask answers while its prompt is already open. */
   pendingNext(): void;
   /** The next wallet_switchEthereumChain answers 4902 (unrecognised chain), even for a known chain. */
@@ -76,6 +78,7 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
   let chainId = options.chainId;
   let connected = options.connected === true;
   let nextFailure: { code: number; message: string } | null = null;
+  const nextFailureOf = new Map<string, { code: number; message: string }>();
   let switch4902Once = false;
   let hold: Promise<void> | null = null;
   let rpcId = 0;
@@ -114,6 +117,11 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
       const failure = nextFailure;
       nextFailure = null;
       throw providerError(failure.code, failure.message);
+    }
+    const failureOf = nextFailureOf.get(method);
+    if (failureOf) {
+      nextFailureOf.delete(method);
+      throw providerError(failureOf.code, failureOf.message);
     }
     switch (method) {
       case 'eth_requestAccounts':
@@ -203,6 +211,9 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
     requests,
     rejectNext(code = 4001, message = 'User rejected the request.') {
       nextFailure = { code, message };
+    },
+    rejectNextOf(method, code = 4001, message = 'User rejected the request.') {
+      nextFailureOf.set(method, { code, message });
     },
     pendingNext() {
       nextFailure = { code: -32002, message: 'Request of type eth_requestAccounts already pending.' };

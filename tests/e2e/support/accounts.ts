@@ -35,6 +35,16 @@ const ROLES = {
   faults: 12,
   /** secrets.e2e: a real send, its key swept for afterwards; pays `sink`. */
   secrets: 13,
+  // A wallet has one verified owner, so each file that links a wallet to a new user needs an
+  // address no other file links.
+  /** content-security-policy.e2e: the wallet its session links. */
+  csp: 14,
+  /** wallet-proof.e2e: linked with a proof after sign-up. */
+  linker: 15,
+  /** wallet-proof.e2e: its signature is refused, so nothing is linked. */
+  refuser: 16,
+  /** wallet-proof.e2e: signs in with Ethereum (a wallet-only user). */
+  web3User: 17,
 } as const;
 
 export type E2eRole = keyof typeof ROLES;

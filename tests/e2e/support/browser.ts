@@ -55,6 +55,8 @@ export type WalletHandle = {
   accounts: `0x${string}`[];
   /** The next request of any method fails with this EIP-1193 code (4001: the user rejected it). */
   rejectNext(code?: number, message?: string): Promise<void>;
+  /** The next request of this method fails with this code (4001 by default); others are answered. */
+  rejectNextOf(method: string, code?: number, message?: string): Promise<void>;
   /** The next request fails with -32002 (a prompt already open). */
   pendingNext(): Promise<void>;
   /** The next wallet_switchEthereumChain answers 4902. */
@@ -210,6 +212,7 @@ function walletHandle(page: Page, setup: WalletSetup): WalletHandle {
     address,
     accounts,
     rejectNext: (code = 4001, message) => call('rejectNext', code, message),
+    rejectNextOf: (method, code = 4001, message) => call('rejectNextOf', method, code, message),
     pendingNext: () => call('pendingNext'),
     failSwitchWith4902Once: () => call('failSwitchWith4902Once'),
     holdNext: async () => {

@@ -60,6 +60,7 @@ export default async function setup(project: TestProject) {
         siteUrl,
         tokenAddress: chain.tokenAddress,
         rpcUrl: chain.rpcUrl,
+        chainId: chain.chainId,
       });
       cleanups.push(() => gateway.close());
       return gateway;
