@@ -12,8 +12,9 @@ import { createTatum, randomAddress, tagInMessage } from './load/tatum.ts';
 import { SimulatedUser } from './load/user.ts';
 
 // Load on the local stack: N simulated users at once for S seconds, each with
-// its own supabase-js client (sign-up, profile upserts, notification and
-// transaction lists, a realtime subscription on its own notifications), while
+// its own supabase-js client (sign-up, a proven wallet set by the server,
+// profile upserts carrying it back, notification and transaction lists, a
+// realtime subscription on its own notifications), while
 // the script plays Tatum and POSTs signed address-event webhooks for the
 // users' wallets, some of them twice on purpose. It reports per operation
 // count, p50/p95/max latency and errors, and for notifications how many
@@ -76,12 +77,16 @@ async function waitForNotifications(users: SimulatedUser[]): Promise<void> {
   await sleep(DUPLICATE_GRACE_MS);
 }
 
-/** Rows per user with the service role, against the transfers each user was delivered. */
-async function checkDatabase(stack: LoadStack, users: SimulatedUser[]) {
-  const service = createClient<Database>(stack.description.url, stack.description.serviceRoleKey, {
+function serviceClient(stack: LoadStack) {
+  return createClient<Database>(stack.description.url, stack.description.serviceRoleKey, {
     auth: { persistSession: false, autoRefreshToken: false },
     realtime: { transport: WebSocket as never },
   });
+}
+
+/** Rows per user with the service role, against the transfers each user was delivered. */
+async function checkDatabase(stack: LoadStack, users: SimulatedUser[]) {
+  const service = serviceClient(stack);
   let notifications = 0;
   let transactions = 0;
   const mismatches: string[] = [];
@@ -152,6 +157,7 @@ async function main(): Promise<number> {
       webhookSecret: stack.description.webhookSecret,
       timeoutMs: REQUEST_TIMEOUT_MS,
     });
+    const service = serviceClient(stack);
     const rampMs = Math.min(MAX_RAMP_MS, (seconds * 1000) / 10);
     const loadStart = performance.now();
     const deadline = loadStart + rampMs + seconds * 1000;
@@ -163,6 +169,7 @@ async function main(): Promise<number> {
           // Each funded account once, then random addresses: a wallet shared by two users
           // would rightly notify both, which this count of one notification per transfer excludes.
           wallet: stack.description.addresses[index] ?? randomAddress(),
+          service,
           password: PASSWORD,
           metrics,
           tatum,

@@ -75,7 +75,6 @@ try {
     VITE_RPC_URL: chain.rpcUrl,
     VITE_CHAIN_ID: String(chain.chainId),
     VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
-    VITE_TATUM_API_URL: gateway.tatumApiUrl ?? '',
   });
   await buildBarePage(bareDir);
   const portalUrl = `http://127.0.0.1:${await freePort()}`;

@@ -14,8 +14,9 @@ import type { Database } from '../src/domain/database.types.ts';
 
 // Transfer → notification latency on the local stack: from a DDEX transfer's
 // receipt (mined) to the notification arriving over realtime at a signed-in
-// user whose profile wallet is watched through the Tatum SDK. Everything runs
-// on 127.0.0.1 in a throw-away data folder.
+// user whose proven profile wallet is watched through the Tatum SDK. The SDK
+// holds the stack's Tatum key, as the Edge Functions do: the emulator refuses
+// any call without it. Everything runs on 127.0.0.1 in a throw-away data folder.
 //   npx tsx bench/transfer-notification.ts [transfers=20]
 
 const transfers = Number(process.argv[2] ?? '20');
@@ -39,18 +40,32 @@ try {
   const signUp = await supabase.auth.signUp({ email: 'bench@example.com', password: 'Testnet-only-pass-1' });
   const userId = signUp.data.user?.id;
   if (!userId) throw new Error(`sign-up failed: ${signUp.error?.message}`);
-  await supabase.from('profiles').upsert({ id: userId, wallet_address: to.address });
+  // process-payments notifies only a proven wallet's owner; set it as link-wallet leaves it
+  // after a proof, which this figure is not about.
+  const service = createClient<Database>(gateway.url, gateway.serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  });
+  const linked = await service
+    .from('profiles')
+    .upsert(
+      { id: userId, wallet_address: to.address, wallet_verified_at: new Date().toISOString() },
+      { onConflict: 'id' },
+    );
+  if (linked.error) throw new Error(`linking the wallet failed: ${linked.error.message}`);
 
   process.env['TATUM_URL'] = gateway.tatumApiUrl ?? '';
   tatum = await TatumSDK.init<Ethereum>({
     network: Network.ETHEREUM_SEPOLIA,
+    apiKey: gateway.tatumApiKey,
     rpc: { nodes: [{ url: chain.rpcUrl, type: RpcNodeType.NORMAL }] },
     quiet: true,
   });
-  await tatum.notification.subscribe.addressEvent({
+  const subscribed = await tatum.notification.subscribe.addressEvent({
     address: to.address,
     url: `${gateway.url}/functions/v1/process-payments`,
   });
+  if (subscribed.error) throw new Error(`subscribing failed: ${JSON.stringify(subscribed.error)}`);
 
   const arrivals = new Map<string, number>();
   await new Promise<void>((resolve, reject) => {

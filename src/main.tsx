@@ -8,11 +8,12 @@ import { browserInspector, combineInspectors, inspectRequested } from './devtool
 import { createJournal } from './devtools/journal.ts';
 import type { JournalExport } from './devtools/journal-types.ts';
 import { devtoolsEnabled } from './devtools/panel/gate.ts';
+import { onFirstUse } from './services/on-first-use.ts';
 import { createDeferredSupabaseService } from './services/supabase/deferred-service.ts';
 import { unavailableSupabaseService } from './services/supabase/unavailable-service.ts';
 import { createDeferredTatumService } from './services/tatum/deferred-service.ts';
 import { createDeferredTokenService } from './services/token/deferred-service.ts';
-import { createWalletService } from './services/wallet/index.ts';
+import { createDeferredWalletService } from './services/wallet/deferred-service.ts';
 import { App } from './ui/App.tsx';
 
 // Composition root: the only place that builds service implementations. It
@@ -26,37 +27,40 @@ for (const problem of config.problems) console.warn(`[config] ${problem}`);
 // read, the first balance), but not before the first paint, so none of them holds the first screen.
 const painted = afterFirstPaint();
 const backend = config.supabase;
-const supabase = backend
-  ? createDeferredSupabaseService({
-      url: backend.url,
-      load: async () => {
-        await painted;
-        const { createSupabaseClient, createSupabaseService } = await import('./services/supabase/index.ts');
-        return createSupabaseService(createSupabaseClient(backend), { siteUrl: window.location.origin });
-      },
+// One supabase-js client for the page: the Tatum service calls its functions with the same session.
+const supabaseClient = backend
+  ? onFirstUse(async () => {
+      await painted;
+      const { createSupabaseClient } = await import('./services/supabase/index.ts');
+      return createSupabaseClient(backend);
     })
-  : unavailableSupabaseService();
-const wallet = createWalletService({
-  window,
-  chain: {
-    id: config.chain.id,
-    name: config.chain.name,
-    rpcUrl: config.rpcUrl ?? '',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  },
+  : null;
+const supabase =
+  backend && supabaseClient
+    ? createDeferredSupabaseService({
+        url: backend.url,
+        load: async () => {
+          const { createSupabaseService } = await import('./services/supabase/index.ts');
+          return createSupabaseService(await supabaseClient(), { siteUrl: window.location.origin });
+        },
+      })
+    : unavailableSupabaseService();
+const walletChain = {
+  id: config.chain.id,
+  name: config.chain.name,
+  rpcUrl: config.rpcUrl ?? '',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+};
+const wallet = createDeferredWalletService(walletChain, async () => {
+  const { createWalletService } = await import('./services/wallet/wallet-service.ts');
+  return createWalletService({ window, chain: walletChain });
 });
 const { tokenAddress, rpcUrl } = config;
-const tatum = rpcUrl
+// The data provider is the backend's functions, which hold the Tatum key: no backend, no provider.
+const tatum = supabaseClient
   ? createDeferredTatumService(async () => {
-      await painted;
       const { createTatumService } = await import('./services/tatum/index.ts');
-      return createTatumService({
-        apiKey: config.tatum.apiKey,
-        apiUrl: config.tatum.apiUrl,
-        rpcUrl,
-        // Tatum knows mainnet and testnets; every chain but mainnet (Sepolia, the local one) is a testnet to it.
-        network: config.chain.id === 1 ? 'ethereum' : 'ethereum-sepolia',
-      });
+      return createTatumService({ client: supabaseClient });
     })
   : null;
 const token =
@@ -108,13 +112,9 @@ const portal = createActor(
       auth: { clientAvailable: supabase.available },
       expectedChain: config.chain,
       tokenConfigured: token !== null,
-      webhookCallbackUrl: config.supabase ? `${config.supabase.url}/functions/v1/process-payments` : '',
     },
   },
 ).start();
-
-// The Tatum SDK keeps a load-balancer timer; let it go with the page.
-window.addEventListener('pagehide', () => void tatum?.destroy());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -72,8 +72,9 @@ async function main(): Promise<void> {
     anonKey: gateway.anonKey,
     serviceRoleKey: gateway.serviceRoleKey,
     webhookSecret: gateway.webhookSecret,
-    // The SDK needs the trailing slash.
+    // The emulator and the key it requires: for scripts and tests; the portal never has the key.
     tatumApiUrl: gateway.tatumApiUrl,
+    tatumApiKey: gateway.tatumApiKey,
     processPaymentsUrl: `${gateway.url}/functions/v1/process-payments`,
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
       `DDEX local stack ready in ${seconds} s${flags.fresh ? ' (fresh data)' : ''}`,
       flags.withApp ? `  Portal    ${appUrl}` : null,
       `  Supabase  ${gateway.url}  (auth, rest, storage, realtime, functions on ${flags.functions === 'deno' ? 'Deno' : 'Node, in-process'})`,
-      `  Tatum     ${gateway.tatumApiUrl ?? ''}  (emulator: subscriptions, signed address-event webhooks)`,
+      `  Tatum     ${gateway.tatumApiUrl ?? ''}  (emulator: subscriptions, signed address-event webhooks; x-api-key in Details)`,
       `  Chain     ${chain.rpcUrl}  (Hardhat, chain id ${chain.chainId}, DDEX at ${chain.tokenAddress})`,
       `  Email confirmations ${flags.emailConfirmations ? 'on' : 'off'}`,
       `  Details   ${descriptionPath}`,
@@ -117,7 +118,6 @@ function startVite(port: number, gateway: Gateway, chain: Chain, onExit: () => v
         VITE_RPC_URL: chain.rpcUrl,
         VITE_CHAIN_ID: String(chain.chainId),
         VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
-        VITE_TATUM_API_URL: gateway.tatumApiUrl ?? '',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },

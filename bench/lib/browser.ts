@@ -72,6 +72,15 @@ export async function scriptsToConnectedPortal(
     await page.goto(url, { waitUntil: 'load' });
     await page.getByRole('button', { name: portalCopy.refreshBalances }).waitFor();
     await page.getByText(balanceCopy.loading, { exact: true }).first().waitFor({ state: 'detached' });
+    // A failed balance ends its loading too; the figure is of a portal that shows both.
+    const shown = await page
+      .locator('dl', { has: page.getByText(balanceCopy.native, { exact: true }) })
+      .locator('dd')
+      .allTextContents();
+    const missing: string[] = [balanceCopy.error, balanceCopy.configError, balanceCopy.empty];
+    if (shown.length !== 2 || shown.some((text) => missing.includes(text))) {
+      throw new Error(`the balances did not load: ${shown.join(', ')}`);
+    }
     await page.waitForLoadState('networkidle');
     const files = await Promise.all(bodies);
     return {

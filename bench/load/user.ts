@@ -16,7 +16,9 @@ import {
   type Tatum,
 } from './tatum.ts';
 
-// One simulated person: signs up, saves a profile holding a wallet, keeps a
+// One simulated person: signs up, has a proven wallet (set by the server as
+// link-wallet sets one after a proof, which this load is not about), saves a
+// profile carrying that wallet back as the portal does, keeps a
 // realtime subscription on their own notifications (as the portal does), then
 // until the deadline lists notifications and transactions, saves the profile
 // again and now and then receives a transfer, which the load script delivers
@@ -46,6 +48,8 @@ export type UserOptions = {
   index: number;
   stack: StackDescription;
   wallet: string;
+  /** The service role's client, which sets the user's wallet as link-wallet would. */
+  service: SupabaseClient<Database>;
   password: string;
   metrics: Metrics;
   tatum: Tatum;
@@ -98,6 +102,7 @@ export class SimulatedUser {
 
   async run(): Promise<void> {
     if (!(await this.signUp())) return;
+    if (!(await this.proveWallet())) return;
     await this.upsertProfile(0);
     await this.subscribe();
     for (let round = 1; !this.timeUp(); round++) {
@@ -139,6 +144,20 @@ export class SimulatedUser {
     );
     this.id = answer?.data.user?.id ?? null;
     return this.id !== null && answer?.data.session != null;
+  }
+
+  /** Only a proven wallet's owner is notified (process-payments), and a client cannot set one. */
+  private async proveWallet(): Promise<boolean> {
+    const { error } = await this.options.service.from('profiles').upsert(
+      {
+        id: this.requireId(),
+        wallet_address: this.options.wallet,
+        wallet_verified_at: new Date().toISOString(),
+      },
+      { onConflict: 'id' },
+    );
+    if (error) this.options.metrics.fail('profile upsert', `proving the wallet: ${error.message}`);
+    return error === null;
   }
 
   private upsertProfile(round: number) {

@@ -4,20 +4,14 @@ import { readAppConfig, type RawEnv } from '../../src/config/app-config.ts';
 // The portal's Content-Security-Policy, computed at build time (vite.config.ts)
 // from the same VITE_* values the bundle is built with and from the final
 // index.html. The page may run only its own scripts and the inline theme
-// script (by hash), and talk only to the configured backend, RPC node and
-// Tatum API. The policy ships twice: as a <meta> in index.html (so any static
+// script (by hash), and talk only to the configured backend and RPC node
+// (Tatum is reached through the backend's functions). The policy ships twice: as a <meta> in index.html (so any static
 // host enforces it) and in a `_headers` file next to it (Netlify / Cloudflare
 // Pages format), which `vite preview` sends as a header and which also holds
 // the directive a <meta> cannot carry (frame-ancestors). See docs/deploy.md.
 
 export const POLICY_HEADER = 'Content-Security-Policy';
 export const HEADERS_FILE = '_headers';
-
-/**
- * The Tatum SDK's own REST base when VITE_TATUM_API_URL is empty (@tatumio/tatum
- * util/constant.js TATUM_API_URL: https://api.tatum.io/v3/ and /v4/; the portal uses V4).
- */
-export const TATUM_DEFAULT_ORIGIN = 'https://api.tatum.io';
 
 export type Directive = { name: string; sources: string[] };
 
@@ -36,11 +30,8 @@ export function configuredOrigins(env: RawEnv): { connect: string[]; images: str
     // Avatars are <img> elements on the Storage URL.
     images.push(backend);
   }
-  if (config.rpcUrl) {
-    connect.push(originOf(config.rpcUrl));
-    // The Tatum service exists only with an RPC node (main.tsx); without VITE_TATUM_API_URL it calls hosted Tatum.
-    connect.push(config.tatum.apiUrl ? originOf(config.tatum.apiUrl) : TATUM_DEFAULT_ORIGIN);
-  }
+  // The DDEX reads and sends. Tatum needs no entry: the browser reaches it only through the functions.
+  if (config.rpcUrl) connect.push(originOf(config.rpcUrl));
   return { connect: unique(connect), images: unique(images) };
 }
 

@@ -9,10 +9,10 @@ import { sendMachine } from '../machines/send.machine.ts';
 import { themeMachine, type Theme, type ThemeStoreEvent } from '../machines/theme.machine.ts';
 import { transactionsMachine } from '../machines/transactions.machine.ts';
 import { walletProofMachine } from '../machines/wallet-proof.machine.ts';
+import { walletSendMachine } from '../machines/wallet-send.machine.ts';
 import { walletMachine, type WalletAccount, type WalletProviderEvent } from '../machines/wallet.machine.ts';
 import { webhooksMachine, type WebhookSummary } from '../machines/webhooks.machine.ts';
 import type { Profile, ProfileUpsert } from '../domain/profile.ts';
-import { WALLET_PROOF_VALIDITY_MS, type WalletError } from '../domain/wallet.ts';
 import type { SupabaseService } from '../services/supabase/types.ts';
 import type { TatumService } from '../services/tatum/types.ts';
 import type { TokenService } from '../services/token/types.ts';
@@ -26,7 +26,7 @@ import type { WalletService } from '../services/wallet/types.ts';
 export type PortalServices = {
   supabase: SupabaseService;
   wallet: WalletService;
-  /** null without an RPC URL: balances then fail with the service's message. */
+  /** null without a backend (its functions hold the Tatum key): balances then fail with the service's message. */
   tatum: TatumService | null;
   /** null when no DDEX contract is configured (the spec's 'Configuration Error' demo). */
   token: TokenService | null;
@@ -71,15 +71,21 @@ export function providePortal(services: PortalServices) {
       ),
       signIn: fromPromise(({ input }) => supabase.signIn({ email: input.email, password: input.password })),
       signUp: fromPromise(({ input }) => supabase.signUp({ email: input.email, password: input.password })),
-      signInWithWallet: fromPromise(({ input }) => {
-        const provider = wallet.provider();
-        if (!provider) return Promise.reject({ code: 'not-installed', message: null } satisfies WalletError);
-        return supabase.signInWithWallet({
-          wallet: provider,
+      // The wallet signs through the wallet service, one prompt at a time like every other, and a
+      // signature that comes after the dialog closed (the actor stopped) signs nobody in.
+      signInWithWallet: fromPromise(async ({ input, signal }) => {
+        const { siweMessage, siweNonce } = await loadSiwe();
+        const message = siweMessage({
+          url: services.siteUrl,
           chainId: wallet.chain.id,
+          address: input.address,
+          nonce: siweNonce(),
+          now: new Date(),
           statement: input.statement,
-          expiresAt: new Date(Date.now() + WALLET_PROOF_VALIDITY_MS),
         });
+        const signature = await wallet.signMessage(input.address, message);
+        if (signal.aborted) throw new Error('The wallet sign-in was closed before the wallet signed');
+        return supabase.signInWithWallet({ message, signature });
       }),
       signOut: fromPromise<unknown>(() => supabase.signOut()),
     },
@@ -150,7 +156,7 @@ export function providePortal(services: PortalServices) {
   const balances = balancesMachine.provide({
     actors: {
       fetchNativeBalance: fromPromise(({ input }) =>
-        tatum ? tatum.getNativeBalance(input.address) : unavailable('An RPC node'),
+        tatum ? tatum.getNativeBalance(input.address) : unavailable('The backend'),
       ),
       fetchTokenBalance: fromPromise(({ input }) =>
         token ? token.readBalance(input.address) : unavailable('The DDEX token'),
@@ -179,6 +185,20 @@ export function providePortal(services: PortalServices) {
         token ? token.broadcastTransfer(input) : unavailable('The DDEX token'),
       ),
       recordTransaction: fromPromise(({ input }) => supabase.recordTransaction(input.hash)),
+      confirmTransfer: fromPromise(({ input }) =>
+        token ? token.confirmTransfer(input) : unavailable('The DDEX token'),
+      ),
+      walletSend: walletSendMachine.provide({
+        actors: {
+          prepareWalletTransfer: fromPromise(({ input }) =>
+            token ? token.prepareWalletTransfer(input) : unavailable('The DDEX token'),
+          ),
+          requestWalletTransfer: fromPromise(({ input }) => wallet.sendTransaction(input)),
+          confirmTransfer: fromPromise(({ input }) =>
+            token ? token.confirmTransfer(input) : unavailable('The DDEX token'),
+          ),
+        },
+      }),
     },
   });
 

@@ -10,7 +10,6 @@ export type AppConfig = {
   supabase: { url: string; anonKey: string } | null;
   chain: ChainConfig;
   rpcUrl: string | null;
-  tatum: { apiKey: string | null; apiUrl: string | null };
   /** null when unset or the placeholder: the spec's demo behaviour. */
   tokenAddress: `0x${string}` | null;
   contactEmail: string;
@@ -69,9 +68,10 @@ export function readAppConfig(env: RawEnv): AppConfig {
     problems.push(`VITE_DDEX_TOKEN_ADDRESS is not an address: "${token}"`);
   }
 
-  let tatumUrl = httpUrl('VITE_TATUM_API_URL');
-  // The SDK joins paths onto the base without a slash of its own.
-  if (tatumUrl !== null && !tatumUrl.endsWith('/')) tatumUrl = `${tatumUrl}/`;
+  // The Tatum key belongs to the Edge Functions (TATUM_API_KEY); a VITE_ value ships in the bundle.
+  for (const key of ['VITE_TATUM_API_KEY', 'VITE_TATUM_API_URL']) {
+    if (text(key) !== null) problems.push(`${key} is no longer read: Tatum is reached through the functions`);
+  }
 
   let contactEmail = text('VITE_CONTACT_EMAIL') ?? DEFAULT_CONTACT;
   if (!/^[^\s@]+@[^\s@]+$/.test(contactEmail)) {
@@ -83,7 +83,6 @@ export function readAppConfig(env: RawEnv): AppConfig {
     supabase: supabaseUrl && anonKey ? { url: supabaseUrl, anonKey } : null,
     chain,
     rpcUrl: httpUrl('VITE_RPC_URL'),
-    tatum: { apiKey: text('VITE_TATUM_API_KEY'), apiUrl: tatumUrl },
     tokenAddress,
     contactEmail,
     productSite: httpUrl('VITE_PRODUCT_SITE') ?? DEFAULT_SITE,

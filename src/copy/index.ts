@@ -207,6 +207,35 @@ export const sendCopy = {
     'Your wallet changed before the transfer was sent, so nothing was sent. Enter the private key again to send from this wallet.',
   cancelledSessionChanged:
     'You signed out or switched accounts before the transfer was sent, so nothing was sent.',
+  /**
+   * ours: sending with the connected wallet (docs/product.md#send-with-wallet), the checks made
+   * before anything is signed, and a transfer that may have been sent (docs/product.md#send-steps).
+   */
+  sendWithWallet: 'Send with wallet',
+  walletWaiting: 'Waiting for your wallet...',
+  walletConfirming: 'Confirming transfer...',
+  walletPrompt: {
+    title: 'Confirm in Your Wallet',
+    description:
+      'Your wallet shows the transfer and its network fee. Approve it there, or reject it to send nothing.',
+  },
+  walletRejected: {
+    title: 'Transfer Rejected',
+    description: 'You rejected the transfer in your wallet, so nothing was sent.',
+  },
+  transferPending: 'Transfer Pending',
+  transferPendingDescription: (hash: string) => `Transaction hash: ${hash}. Waiting for it to be mined.`,
+  transactionHash: (hash: string) => `Transaction hash: ${hash}.`,
+  walletWrongChain: 'Your wallet is on another network than the portal. Switch networks, then send again.',
+  walletSendFailed: 'Your wallet could not send the transfer.',
+  badChecksum:
+    "The recipient's capital letters do not match its checksum (EIP-55): check the address for a typo.",
+  belowMinimum: (minimum: string) => `The amount must be at least ${minimum} DDEX.`,
+  mayHaveBeenSent: 'Transfer May Have Been Sent',
+  mayHaveBeenSentDescription: (hash: string) =>
+    `Transaction ${hash} may have reached the network, but its outcome could not be checked.`,
+  checksInsteadOfResending:
+    'Sending this same transfer again checks that transaction instead of sending a second one.',
 } as const;
 
 export const webhookCopy = {
@@ -232,6 +261,13 @@ export const webhookCopy = {
   /** ours: a failure's description, the service's message and, when known, what the provider said. */
   failureDescription: (message: string, detail: string | null) =>
     detail ? `${message}: ${detail}` : message,
+  /** ours: webhooks belong to a signed-in user now that the Tatum key stays on the server. */
+  loginRequired: { title: 'Login Required', description: 'Please log in to manage your webhooks.' },
+  /** ours: Create Hook watches only a wallet its user has proven (linked by signing). */
+  walletUnverified: {
+    title: 'Wallet Not Linked',
+    description: 'Link this wallet to your profile (sign its proof) before creating a webhook for it.',
+  },
 } as const;
 
 export const profileCopy = {
@@ -308,6 +344,9 @@ export const dataProviderCopy = {
   deleteWebhookFailed: 'Failed to delete webhook via SDK',
   /** ours: the spec lists initialisation failures without quoting them. */
   initFailed: 'Could not start the blockchain data provider',
+  /** ours: the native-balance function limits how often one client may ask. */
+  rateLimited: (seconds: number | null) =>
+    `Too many balance requests from this connection; try again in ${seconds ?? 60} seconds.`,
 } as const;
 
 const KNOWN_CHAINS: Record<number, string> = {
@@ -397,6 +436,8 @@ export const dialogCopy = {
     wallet: 'Wallet',
     walletVerified: 'verified',
     walletNotVerified: 'not verified',
+    /** While a wallet proof runs; saving and the avatar wait for it. */
+    walletProving: 'Waiting for your wallet to sign the link. Saving waits until it has.',
   },
   notifications: {
     title: 'Notifications',

@@ -63,8 +63,10 @@ export type DataProviderFailure = {
   operation: DataProviderOperation;
   /** What Tatum, the node or the SDK said, or what was wrong with their answer; never the API key. */
   detail: string | null;
-  /** Tatum's errorCode when it sent one, e.g. 'subscription.not.found'. */
+  /** Tatum's errorCode when it sent one, e.g. 'subscription.not.found', or the function's ('rate_limited'). */
   code: string | null;
+  /** With 'rate_limited': how long the function asks the client to wait. */
+  retryAfterSeconds?: number | null;
 };
 
 /** The backend's own codes; any other code is the server's (PostgREST's, GoTrue's, Storage's). */
@@ -72,9 +74,7 @@ export type BackendErrorCode =
   /** The portal has no backend configured. */
   | 'client_unavailable'
   /** No answer came (or the backend client could not be loaded). */
-  | 'network_error'
-  /** Sign in with Ethereum: the user declined the wallet's signature request (EIP-1193 4001). */
-  | 'wallet_rejected';
+  | 'network_error';
 
 /**
  * Why the link-wallet function refused a wallet proof (its `code`): the message or its nonce did not

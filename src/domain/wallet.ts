@@ -13,6 +13,8 @@ export type WalletErrorCode =
   | 'no-account'
   /** The wallet answered with something that is not an account list or a chain id. */
   | 'invalid-answer'
+  /** The wallet is on another chain than the portal's, so a transaction it sent would go there. */
+  | 'wrong-chain'
   | 'unknown';
 
 /**
@@ -29,6 +31,7 @@ const WALLET_ERROR_CODES: ReadonlySet<string> = new Set<WalletErrorCode>([
   'unrecognized-chain',
   'no-account',
   'invalid-answer',
+  'wrong-chain',
   'unknown',
 ]);
 

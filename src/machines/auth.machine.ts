@@ -1,4 +1,4 @@
-import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
+import { and, assertEvent, assign, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
 import type { EventObject } from 'xstate';
 import { authCopy } from '../copy/index.ts';
 import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../domain/auth.ts';
@@ -46,6 +46,9 @@ export type AuthFact =
   | { type: 'auth.signedOut' }
   | { type: 'auth.userUpdated'; user: AuthUser };
 
+/** What the wallet sign-in needs from the machine: the connected address and the message's plain line. */
+export type WalletSignInInput = { address: string; statement: string };
+
 export type AuthEvent =
   /**
    * From the `authChanges` actor; `expected` when this machine raises the change a request of its own
@@ -58,7 +61,7 @@ export type AuthEvent =
   | { type: 'auth.edit'; email?: string; password?: string }
   | { type: 'auth.submit'; email: string; password: string }
   /** Sign in with the connected wallet (the view offers it only while one is connected). */
-  | { type: 'auth.signInWithWallet' }
+  | { type: 'auth.signInWithWallet'; address: string }
   | { type: 'auth.confirmOk' }
   | { type: 'auth.signOut' };
 
@@ -127,7 +130,10 @@ function walletSignInState() {
     invoke: {
       id: 'signInWithWallet',
       src: 'signInWithWallet',
-      input: { statement: authCopy.walletSignInStatement },
+      input: ({ event }: { event: AuthEvent }) => {
+        assertEvent(event, 'auth.signInWithWallet');
+        return { statement: authCopy.walletSignInStatement, address: event.address };
+      },
       onDone: {
         target: '#auth.modal.closed',
         actions: [
@@ -149,8 +155,11 @@ export const authMachine = setup({
     authChanges: fromCallback<EventObject>(notProvided('authChanges')),
     signIn: fromPromise<AuthUser, Credentials>(notProvided('signIn')),
     signUp: fromPromise<SignUpResult, Credentials>(notProvided('signUp')),
-    /** Sign in with Ethereum through the connected wallet; the composition root knows it and the chain. */
-    signInWithWallet: fromPromise<AuthUser, { statement: string }>(notProvided('signInWithWallet')),
+    /**
+     * Sign in with Ethereum: the connected wallet signs a message for this site and the portal's
+     * chain (the composition root knows both), then the backend signs its owner in.
+     */
+    signInWithWallet: fromPromise<AuthUser, WalletSignInInput>(notProvided('signInWithWallet')),
     /** Its output is not used. */
     signOut: fromPromise<unknown>(notProvided('signOut')),
   },

@@ -7,13 +7,13 @@ import {
   walletProofCopy,
 } from '../copy/index.ts';
 import type {
-  BackendErrorCode,
   BackendFailure,
   DataProviderFailure,
   DataProviderOperation,
   TokenFailure,
   TokenProblem,
 } from '../domain/errors.ts';
+import { recipientProblem, type TransferFieldProblem } from '../domain/token.ts';
 import { isWalletError, type WalletError, type WalletErrorCode } from '../domain/wallet.ts';
 
 // The words a user reads for a failure a service reported. Services speak in
@@ -25,7 +25,11 @@ import { isWalletError, type WalletError, type WalletErrorCode } from '../domain
 /** What to tell the user about this failure, or null when it says nothing usable. */
 export function describeError(error: unknown): string | null {
   if (isTokenFailure(error)) return tokenWords(error.problem);
-  if (isDataProviderFailure(error)) return DATA_PROVIDER_WORDS[error.operation];
+  if (isDataProviderFailure(error)) {
+    return error.code === 'rate_limited'
+      ? dataProviderCopy.rateLimited(error.retryAfterSeconds ?? null)
+      : DATA_PROVIDER_WORDS[error.operation];
+  }
   if (isBackendFailure(error)) {
     if (error.code === 'client_unavailable') return authCopy.clientUnavailable.description;
   } else if (isWalletFailure(error)) {
@@ -116,6 +120,7 @@ const SIGNING_WORDS: Record<WalletErrorCode, string> = {
   'unrecognized-chain': walletProofCopy.walletFailed,
   'no-account': walletCopy.noAccount,
   'invalid-answer': walletCopy.invalidAnswer,
+  'wrong-chain': walletProofCopy.walletFailed,
   unknown: walletProofCopy.walletFailed,
 };
 
@@ -137,18 +142,15 @@ export function walletProofRefusal(error: unknown): string | null {
   return null;
 }
 
-const WALLET_REJECTED = 'wallet_rejected' satisfies BackendErrorCode;
-
 /**
- * The words for a failed Sign in with Ethereum: a declined signature (kept as 'wallet_rejected' by
- * the supabase service) says so, a missing wallet too; anything else as usual.
+ * The words for a failed Sign in with Ethereum: a declined signature (the wallet service's
+ * 'rejected') says so, a missing wallet too; anything else as usual.
  */
 export function walletSignInWords(error: unknown): string {
-  if (isBackendFailure(error)) {
-    if (error.code === WALLET_REJECTED) return authCopy.walletSignInDeclined;
-  } else if (isWalletError(error) && error.code === 'not-installed') {
-    // No wallet to ask (src/app/provide-portal.ts); supabase-js reports the others as the backend's.
-    return walletCopy.notInstalled;
+  // The wallet service asks for the signature (src/app/provide-portal.ts); the backend the rest.
+  if (isWalletError(error) && !isBackendFailure(error)) {
+    if (error.code === 'rejected') return authCopy.walletSignInDeclined;
+    if (error.code === 'not-installed') return walletCopy.notInstalled;
   }
   return describeError(error) ?? authCopy.unexpectedError;
 }
@@ -179,4 +181,56 @@ function isBackendFailure(error: unknown): error is BackendFailure {
 /** Only the wallet codes worded here; the others fall through to the message. */
 function isWalletFailure(error: unknown): error is { code: keyof typeof WALLET_WORDS } {
   return hasCode(error) && Object.hasOwn(WALLET_WORDS, (error as Fields)['code'] as string);
+}
+
+/** The words for a send form's field refused before anything is signed (docs/product.md#send-form-order). */
+export function transferFieldWords(problem: TransferFieldProblem): string {
+  switch (problem.code) {
+    case 'invalid-recipient':
+      return tokenCopy.invalidRecipient;
+    case 'zero-recipient':
+      return tokenCopy.zeroRecipient;
+    case 'bad-checksum':
+      return sendCopy.badChecksum;
+    case 'invalid-amount':
+      return tokenCopy.invalidAmount;
+    case 'below-minimum':
+      return sendCopy.belowMinimum(sendCopy.minimumAmount);
+    case 'too-many-decimals':
+      return tokenCopy.tooManyDecimals(problem.decimals);
+    case 'over-balance':
+      return tokenCopy.insufficientTokenBalanceOf(problem.balance, problem.needed);
+  }
+}
+
+/** The wallet's failures while it was asked to send a transfer ('rejected' has a toast of its own). */
+const SENDING_WORDS: Record<WalletErrorCode, string> = {
+  rejected: sendCopy.walletRejected.description,
+  pending: walletCopy.switchPending,
+  'not-installed': walletCopy.notInstalled,
+  'unrecognized-chain': sendCopy.walletWrongChain,
+  'wrong-chain': sendCopy.walletWrongChain,
+  'no-account': walletCopy.noAccount,
+  'invalid-answer': walletCopy.invalidAnswer,
+  unknown: sendCopy.walletSendFailed,
+};
+
+/** The words for a failed wallet send: the wallet's (its own message when it gave one), else as any failure. */
+export function walletSendWords(error: unknown): string {
+  if (isWalletError(error)) {
+    return error.code === 'unknown' && error.message ? error.message : SENDING_WORDS[error.code];
+  }
+  return describeError(error) ?? tokenCopy.unknown;
+}
+
+/**
+ * The words for a failed transfer step. The token service refuses a recipient ('invalid-recipient')
+ * for its shape or for a wrong EIP-55 checksum; the form has already checked the shape, so a
+ * well-shaped recipient refused that way has a mistyped checksum.
+ */
+export function transferFailureWords(error: unknown, recipient: string): string {
+  if (isTokenFailure(error) && error.problem.code === 'invalid-recipient' && !recipientProblem(recipient)) {
+    return transferFieldWords({ code: 'bad-checksum' });
+  }
+  return describeError(error) ?? tokenCopy.unknown;
 }

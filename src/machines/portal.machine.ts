@@ -27,7 +27,6 @@ export type PortalInput = {
   auth: AuthInput;
   expectedChain: { id: number; name: string };
   tokenConfigured: boolean;
-  webhookCallbackUrl: string;
 };
 
 export type PortalContext = {
@@ -147,12 +146,8 @@ export const portalMachine = setup({
       src: 'send',
       input: ({ context }) => ({ tokenConfigured: context.config.tokenConfigured }),
     },
-    {
-      id: 'webhooks',
-      systemId: 'webhooks',
-      src: 'webhooks',
-      input: ({ context }) => ({ callbackUrl: context.config.webhookCallbackUrl }),
-    },
+    // Its subscriptions call the backend's process-payments function, which the server names.
+    { id: 'webhooks', systemId: 'webhooks', src: 'webhooks' },
   ],
   type: 'parallel',
   // A toast's action button asks the machine that showed it to act again.

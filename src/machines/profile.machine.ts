@@ -9,6 +9,7 @@ import {
   type ProfileUpsert,
 } from '../domain/profile.ts';
 import { profileLoadMachine, type ProfileLoadFact } from './profile-load.machine.ts';
+import type { WalletProofFact } from './wallet-proof.machine.ts';
 import { messageOf, notProvided, showToast } from './shared.ts';
 import { walletProofMachine } from './wallet-proof.machine.ts';
 
@@ -68,7 +69,8 @@ export type ProfileEvent =
   | ({ type: 'profile.save' } & ProfileEdits)
   | { type: 'profile.uploadAvatar'; file: AvatarFile }
   | { type: 'profile.discardEdits' }
-  | ProfileLoadFact;
+  | ProfileLoadFact
+  | WalletProofFact;
 
 /** The avatar to upload; the actor resolves with its public URL, or null when storage gives none. */
 export type UploadAvatarInput = { userId: string; file: AvatarFile };
@@ -243,6 +245,24 @@ export const profileMachine = setup({
       },
     },
     linkingWallet: {
+      // While the wallet is asked, another account or a disconnect makes the proof moot: it stops
+      // (a late signature is dropped) and the new fact decides. Once the proof is on its way to
+      // the server the link may already be made, so it ends and the fact waits for `settling`.
+      initial: 'proving',
+      states: {
+        proving: {
+          on: {
+            'walletProof.verifying': { target: 'committing' },
+            'wallet.linked': {
+              guard: ({ context, event }) => !sameAddress(event.address, context.walletTarget),
+              target: '#profile.settling',
+              actions: 'noteWalletIntent',
+            },
+            'wallet.unlinked': { target: '#profile.settling', actions: 'noteWalletIntent' },
+          },
+        },
+        committing: {},
+      },
       invoke: {
         id: 'walletProof',
         src: 'walletProof',

@@ -1,15 +1,27 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { sendCopy, tokenCopy } from '../copy/index.ts';
+import { sendCopy } from '../copy/index.ts';
 import type { AuthUser } from '../domain/auth.ts';
 import type {
   BroadcastTransferRequest,
+  ConfirmTransferRequest,
+  Hex,
   PreparedTransfer,
   SignedTransfer,
-  TokenServiceErrorReason,
   TransferResult,
 } from '../domain/token.ts';
-import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
-import type { ToastRequest } from './shared.ts';
+import { fieldProblem, isSubmit, missingInformation, sameAddress } from './send-checks.ts';
+import { sealKey, type SealedKey } from './send-key.ts';
+import {
+  cancelledToast,
+  failureToast,
+  maybeSent,
+  maybeSentToast,
+  REFUSE,
+  submittedToast,
+} from './send-toasts.ts';
+import { repeatsUnresolved, unresolvedTransfer, type UnresolvedTransfer } from './send-unresolved.ts';
+import { notProvided, reportFact, showToast } from './shared.ts';
+import { walletSendMachine, type WalletSendOutput } from './wallet-send.machine.ts';
 
 // The token send form (docs/product.md#send-form, #send-steps, #send-toasts). A submit is
 // checked in the order of docs/product.md#send-form-order; with a token
@@ -25,22 +37,21 @@ import type { ToastRequest } from './shared.ts';
 // before anything was broadcast. A failure returns to `editing` keeping the
 // recipient and amount, so the user loses nothing but the key, by design.
 // A success clears the form, so a second press cannot repeat the transfer.
-
-/**
- * The private key as the machine holds it and hands it to its actors. XState reports every
- * actor's input through inspection (`xstate.init` events, child snapshots), so the text is kept
- * in a closure: `reveal()` is the only way to it; JSON and string conversions say '[private key]'.
- * The providers in src/app/provide-portal.ts call `reveal()` when they pass the key to the token service.
- */
-export type SealedKey = { readonly reveal: () => string; toJSON(): string; toString(): string };
-
-function sealKey(text: string): SealedKey {
-  return Object.freeze({
-    reveal: () => text,
-    toJSON: () => '[private key]',
-    toString: () => '[private key]',
-  });
-}
+//
+// 'Send with wallet' (send.submitWithWallet) passes the same checks but the key's, then the
+// walletSend child has the connected wallet sign and broadcast the transfer:
+//
+//   editing → sending.withWallet (walletSend) → sending.recording (signed in only) → editing
+//
+// Never twice: a transfer that may have gone out without its outcome being known (the broadcast's
+// answer was lost, no receipt came in time) is kept as `unresolved`, and a submit of the same form
+// from the same wallet goes to sending.checking, which looks that transaction up instead of
+// signing another one (docs/reliability-and-security.md#sends).
+//
+// Beside it: the form checks (send-checks.ts), the sealed key (send-key.ts), the unresolved
+// transfer (send-unresolved.ts) and the toasts (send-toasts.ts). SealedKey is re-exported for the
+// providers and tests that hand the machine a key.
+export type { SealedKey } from './send-key.ts';
 
 export type SendInput = {
   /** False when no DDEX contract address is configured: every send stops with 'Configuration Error'. */
@@ -64,11 +75,15 @@ export type SendContext = {
   signed: SignedTransfer | null;
   /** The hash of the last transfer submitted. */
   lastHash: string | null;
+  /** A transfer that may have been sent; its form checks it rather than sending again. */
+  unresolved: UnresolvedTransfer | null;
 };
 
 export type SendEvent =
   /** The only event that carries the private key. */
   | { type: 'send.submit'; recipient: string; amount: string; privateKey: string }
+  /** 'Send with wallet'; `balance` is the DDEX balance the page shows, null while there is none. */
+  | { type: 'send.submitWithWallet'; recipient: string; amount: string; balance: string | null }
   | { type: 'wallet.changed'; address: string | null; chainId: number | null }
   | { type: 'session.changed'; user: AuthUser | null };
 
@@ -87,61 +102,29 @@ export type RecordTransactionInput = { hash: string };
 /** The tag of every state in which the button reads 'Broadcasting Transaction...' and submits are ignored. */
 export const sendBusyTag = 'busy';
 
-// Refusals of what the user entered, as opposed to failures of the network or the chain.
-const INPUT_REASONS: ReadonlySet<TokenServiceErrorReason> = new Set<TokenServiceErrorReason>([
-  'invalid-private-key',
-  'wrong-account',
-  'invalid-recipient',
-  'invalid-address',
-  'invalid-amount',
-  'insufficient-token-balance',
-]);
+/** A transfer confirmed on a receipt (broadcast, or found by a check): 'Transfer Submitted', then recorded. */
+const SUBMITTED = {
+  target: '#send.sending.recordingIfSignedIn',
+  actions: [
+    {
+      type: 'submitted',
+      params: ({ event }: { event: { output: TransferResult } }) => ({ hash: event.output.hash }),
+    },
+    {
+      type: 'showToast',
+      params: ({ event }: { event: { output: TransferResult } }) => submittedToast(event.output.hash),
+    },
+  ],
+} as const;
 
-type Failure = { reason: string | undefined; message: string; hash: string | undefined };
-
-function failureOf(error: unknown): Failure {
-  const fields = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
-  const message = messageOf(error, tokenCopy.unknown);
-  return {
-    reason: typeof fields.reason === 'string' ? fields.reason : undefined,
-    message,
-    hash: typeof fields.hash === 'string' ? fields.hash : undefined,
-  };
-}
-
-/** The token service never echoes the key; this keeps a toast safe from any other actor that might. */
-function withoutKey(message: string, key: SealedKey | null): string {
-  const digits = key?.reveal().trim().replace(/^0x/i, '').toLowerCase() ?? '';
-  if (digits.length < 8) return message;
-  const lower = message.toLowerCase();
-  let safe = '';
-  let from = 0;
-  for (let at = lower.indexOf(digits); at !== -1; at = lower.indexOf(digits, from)) {
-    safe += `${message.slice(from, at)}[redacted]`;
-    from = at + digits.length;
-  }
-  return safe + message.slice(from);
-}
-
-/** The toast of a failed step; a transfer already out (it has a hash) must not be retried blindly. */
-function failureToast(error: unknown, key: SealedKey | null = null): ToastRequest {
-  const { reason, message, hash } = failureOf(error);
-  const title =
-    reason !== undefined && INPUT_REASONS.has(reason as TokenServiceErrorReason)
-      ? sendCopy.invalidTransfer
-      : reason === 'confirmation-timeout'
-        ? sendCopy.transferNotConfirmed
-        : sendCopy.transferFailed;
-  const safe = withoutKey(message, key);
-  return {
-    title,
-    description: hash === undefined ? `${safe} ${sendCopy.keyCleared}` : safe,
-    variant: 'destructive',
-  };
-}
-
-const sameAddress = (a: string | null, b: string | null) =>
-  (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
+/** The fact of a transfer that went out, once it is recorded (or needs no record). */
+const REPORT_SUBMITTED = {
+  type: 'report',
+  params: ({ context }: { context: SendContext }): SendFact => ({
+    type: 'send.transferSubmitted',
+    hash: context.lastHash ?? '',
+  }),
+} as const;
 
 export const sendMachine = setup({
   types: {} as { context: SendContext; events: SendEvent; input: SendInput },
@@ -152,6 +135,8 @@ export const sendMachine = setup({
       notProvided('broadcastTransfer'),
     ),
     recordTransaction: fromPromise<unknown, RecordTransactionInput>(notProvided('recordTransaction')),
+    confirmTransfer: fromPromise<TransferResult, ConfirmTransferRequest>(notProvided('confirmTransfer')),
+    walletSend: walletSendMachine,
   },
   actions: {
     showToast,
@@ -163,8 +148,16 @@ export const sendMachine = setup({
       event.type === 'session.changed' ? { userId: event.user?.id ?? null } : {},
     ),
     keepFields: assign(({ event }) =>
-      event.type === 'send.submit' ? { recipient: event.recipient, amount: event.amount } : {},
+      isSubmit(event) ? { recipient: event.recipient, amount: event.amount } : {},
     ),
+    /** A transfer went out and was confirmed: the form is cleared and nothing is left to check. */
+    submitted: assign((_, params: { hash: string }) => ({
+      lastHash: params.hash,
+      recipient: '',
+      amount: '',
+      unresolved: null,
+    })),
+    forgetUnresolved: assign({ unresolved: null }),
     takePrivateKey: assign(({ event }) =>
       event.type === 'send.submit' ? { privateKey: sealKey(event.privateKey) } : {},
     ),
@@ -173,8 +166,15 @@ export const sendMachine = setup({
   },
   guards: {
     noWallet: ({ context }) => context.walletAddress === null,
-    missingInformation: ({ event }) =>
-      event.type === 'send.submit' && (event.recipient.trim() === '' || event.amount.trim() === ''),
+    missingInformation: ({ event }) => isSubmit(event) && missingInformation(event),
+    fieldsRefused: ({ event }) => fieldProblem(event) !== null,
+    /** The same form, from the same wallet, as a transfer that may have been sent. */
+    sameAsUnresolved: ({ context, event }) => isSubmit(event) && repeatsUnresolved(context, event),
+    maybeSent: ({ event }) => 'error' in event && maybeSent(event.error),
+    walletConfirmed: ({ event }) =>
+      'output' in event && (event.output as WalletSendOutput).outcome === 'confirmed',
+    walletUnconfirmed: ({ event }) =>
+      'output' in event && (event.output as WalletSendOutput).outcome === 'unconfirmed',
     noPrivateKey: ({ event }) => event.type === 'send.submit' && event.privateKey.trim() === '',
     noToken: ({ context }) => !context.tokenConfigured,
     walletMoved: ({ context, event }) =>
@@ -197,6 +197,7 @@ export const sendMachine = setup({
     prepared: null,
     signed: null,
     lastHash: null,
+    unresolved: null,
   }),
   on: {
     'wallet.changed': { actions: 'rememberWallet' },
@@ -209,35 +210,23 @@ export const sendMachine = setup({
       on: {
         // The checks of docs/product.md#send-form-order, in this order.
         'send.submit': [
-          {
-            guard: 'noWallet',
-            actions: [
-              'keepFields',
-              { type: 'showToast', params: { ...sendCopy.walletNotConnected, variant: 'destructive' } },
-            ],
-          },
-          {
-            guard: 'missingInformation',
-            actions: [
-              'keepFields',
-              { type: 'showToast', params: { ...sendCopy.missingInformation, variant: 'destructive' } },
-            ],
-          },
-          {
-            guard: 'noPrivateKey',
-            actions: [
-              'keepFields',
-              { type: 'showToast', params: { ...sendCopy.privateKeyRequired, variant: 'destructive' } },
-            ],
-          },
-          {
-            guard: 'noToken',
-            actions: [
-              'keepFields',
-              { type: 'showToast', params: { ...sendCopy.configurationError, variant: 'destructive' } },
-            ],
-          },
+          { guard: 'noWallet', actions: ['keepFields', REFUSE.walletNotConnected] },
+          { guard: 'missingInformation', actions: ['keepFields', REFUSE.missingInformation] },
+          { guard: 'noPrivateKey', actions: ['keepFields', REFUSE.privateKeyRequired] },
+          { guard: 'noToken', actions: ['keepFields', REFUSE.configurationError] },
+          { guard: 'fieldsRefused', actions: ['keepFields', REFUSE.fields] },
+          // The key is not needed: nothing is signed again.
+          { guard: 'sameAsUnresolved', target: 'sending.checking', actions: 'keepFields' },
           { target: 'sending', actions: ['keepFields', 'takePrivateKey'] },
+        ],
+        // The same checks but the key's; the balance is the one the page shows.
+        'send.submitWithWallet': [
+          { guard: 'noWallet', actions: ['keepFields', REFUSE.walletNotConnected] },
+          { guard: 'missingInformation', actions: ['keepFields', REFUSE.missingInformation] },
+          { guard: 'noToken', actions: ['keepFields', REFUSE.configurationError] },
+          { guard: 'fieldsRefused', actions: ['keepFields', REFUSE.fields] },
+          { guard: 'sameAsUnresolved', target: 'sending.checking', actions: 'keepFields' },
+          { target: 'sending.withWallet', actions: 'keepFields' },
         ],
       },
     },
@@ -257,26 +246,13 @@ export const sendMachine = setup({
               actions: [
                 'rememberWallet',
                 'forgetPrivateKey',
-                {
-                  type: 'showToast',
-                  params: { title: sendCopy.transferCancelled, description: sendCopy.cancelledWalletChanged },
-                },
+                cancelledToast(sendCopy.cancelledWalletChanged),
               ],
             },
             'session.changed': {
               guard: 'sessionLost',
               target: '#send.editing',
-              actions: [
-                'rememberUser',
-                'forgetPrivateKey',
-                {
-                  type: 'showToast',
-                  params: {
-                    title: sendCopy.transferCancelled,
-                    description: sendCopy.cancelledSessionChanged,
-                  },
-                },
-              ],
+              actions: ['rememberUser', 'forgetPrivateKey', cancelledToast(sendCopy.cancelledSessionChanged)],
             },
           },
           states: {
@@ -296,7 +272,8 @@ export const sendMachine = setup({
                   actions: [
                     {
                       type: 'showToast',
-                      params: ({ context, event }) => failureToast(event.error, context.privateKey),
+                      params: ({ context, event }) =>
+                        failureToast(event.error, context.recipient, context.privateKey),
                     },
                     'forgetPrivateKey',
                   ],
@@ -321,7 +298,8 @@ export const sendMachine = setup({
                   actions: [
                     {
                       type: 'showToast',
-                      params: ({ context, event }) => failureToast(event.error, context.privateKey),
+                      params: ({ context, event }) =>
+                        failureToast(event.error, context.recipient, context.privateKey),
                     },
                     'forgetPrivateKey',
                   ],
@@ -335,44 +313,100 @@ export const sendMachine = setup({
             id: 'broadcastTransfer',
             src: 'broadcastTransfer',
             input: ({ context }) => ({ serialized: (context.signed as SignedTransfer).serialized }),
-            onDone: [
+            onDone: SUBMITTED,
+            onError: [
               {
-                guard: 'signedIn',
-                target: 'recording',
+                // The hash was known before sending: this form now checks it instead of sending again.
+                guard: 'maybeSent',
+                target: '#send.editing',
                 actions: [
-                  assign({ lastHash: ({ event }) => event.output.hash, recipient: '', amount: '' }),
-                  {
-                    type: 'showToast',
-                    params: ({ event }) => ({
-                      title: sendCopy.transferSubmitted,
-                      description: sendCopy.transferSubmittedDescription(event.output.hash),
-                    }),
-                  },
+                  assign({
+                    unresolved: ({ context }) =>
+                      unresolvedTransfer(context, context.signed as SignedTransfer),
+                  }),
+                  { type: 'showToast', params: ({ event }) => maybeSentToast(event.error) },
                 ],
               },
               {
                 target: '#send.editing',
+                actions: {
+                  type: 'showToast',
+                  params: ({ context, event }) => failureToast(event.error, context.recipient),
+                },
+              },
+            ],
+          },
+        },
+        /** A submit of the form of an unresolved transfer: that transaction is looked up, nothing signed. */
+        checking: {
+          invoke: {
+            id: 'confirmTransfer',
+            src: 'confirmTransfer',
+            input: ({ context }) => ({
+              hash: (context.unresolved as UnresolvedTransfer).hash,
+              serialized: (context.unresolved as UnresolvedTransfer).serialized,
+            }),
+            onDone: SUBMITTED,
+            onError: [
+              {
+                guard: 'maybeSent',
+                target: '#send.editing',
+                actions: { type: 'showToast', params: ({ event }) => maybeSentToast(event.error) },
+              },
+              {
+                // Reverted, or refused before it was ever accepted: nothing moved, a new send may go.
+                target: '#send.editing',
                 actions: [
-                  assign({ lastHash: ({ event }) => event.output.hash, recipient: '', amount: '' }),
+                  'forgetUnresolved',
                   {
                     type: 'showToast',
-                    params: ({ event }) => ({
-                      title: sendCopy.transferSubmitted,
-                      description: sendCopy.transferSubmittedDescription(event.output.hash),
-                    }),
-                  },
-                  {
-                    type: 'report',
-                    params: ({ event }) => ({ type: 'send.transferSubmitted', hash: event.output.hash }),
+                    params: ({ context, event }) => failureToast(event.error, context.recipient),
                   },
                 ],
               },
             ],
-            onError: {
-              target: '#send.editing',
-              actions: { type: 'showToast', params: ({ event }) => failureToast(event.error) },
-            },
           },
+        },
+        withWallet: {
+          invoke: {
+            id: 'walletSend',
+            src: 'walletSend',
+            input: ({ context }) => ({
+              from: context.walletAddress ?? '',
+              to: context.recipient,
+              amount: context.amount,
+            }),
+            // The child has shown each step's toast, 'Transfer Submitted' included.
+            onDone: [
+              {
+                guard: 'walletConfirmed',
+                target: 'recordingIfSignedIn',
+                actions: {
+                  type: 'submitted',
+                  params: ({ event }) => ({ hash: (event.output as { hash: string }).hash }),
+                },
+              },
+              {
+                guard: 'walletUnconfirmed',
+                target: '#send.editing',
+                actions: assign({
+                  unresolved: ({ context, event }) =>
+                    unresolvedTransfer(context, {
+                      hash: (event.output as { hash: Hex }).hash,
+                      serialized: null,
+                    }),
+                }),
+              },
+              { target: '#send.editing' },
+            ],
+          },
+        },
+        /** A confirmed transfer is recorded for a signed-in user; a visitor's is only reported. */
+        recordingIfSignedIn: {
+          always: [
+            { guard: 'signedIn', target: 'recording' },
+            { target: '#send.editing', actions: REPORT_SUBMITTED },
+          ],
         },
         /** Signed in: the transfer is added to the history before the root refreshes it. */
         recording: {
@@ -380,13 +414,7 @@ export const sendMachine = setup({
             id: 'recordTransaction',
             src: 'recordTransaction',
             input: ({ context }) => ({ hash: context.lastHash ?? '' }),
-            onDone: {
-              target: '#send.editing',
-              actions: {
-                type: 'report',
-                params: ({ context }) => ({ type: 'send.transferSubmitted', hash: context.lastHash ?? '' }),
-              },
-            },
+            onDone: { target: '#send.editing', actions: REPORT_SUBMITTED },
             // The transfer went through; only the history entry is missing.
             onError: {
               target: '#send.editing',
@@ -398,10 +426,7 @@ export const sendMachine = setup({
                     description: sendCopy.historyNotSavedDescription(context.lastHash ?? ''),
                   }),
                 },
-                {
-                  type: 'report',
-                  params: ({ context }) => ({ type: 'send.transferSubmitted', hash: context.lastHash ?? '' }),
-                },
+                REPORT_SUBMITTED,
               ],
             },
           },

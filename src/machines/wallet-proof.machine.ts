@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, sendParent, setup } from 'xstate';
 import { authCopy, profileCopy, walletProofCopy } from '../copy/index.ts';
 import type { Profile } from '../domain/profile.ts';
 import type { WalletNonce, WalletProof } from '../domain/wallet.ts';
@@ -20,6 +20,13 @@ import { messageOf, notProvided, showToast, type ToastRequest } from './shared.t
 // checked, and the journal redacts it wherever it appears (src/devtools/redact.ts).
 
 export type WalletProofInput = { address: string };
+
+/**
+ * What this machine tells the profile machine: the signed proof is on its way to the server. Until
+ * then a change of wallet makes the proof moot and the profile machine stops it; from then on
+ * the link may already be made, so it lets it end.
+ */
+export type WalletProofFact = { type: 'walletProof.verifying' };
 
 /** The profile with the wallet linked; null when the proof failed (its toast has been shown). */
 export type WalletProofOutput = { profile: Profile } | null;
@@ -75,7 +82,10 @@ export const walletProofMachine = setup({
     /** Resolves with the profile row, `wallet_verified_at` set. */
     linkWallet: fromPromise<Profile, WalletProof>(notProvided('linkWallet')),
   },
-  actions: { showToast },
+  actions: {
+    showToast,
+    tellParent: sendParent((_, fact: WalletProofFact) => fact),
+  },
 }).createMachine({
   id: 'walletProof',
   context: ({ input }) => ({ address: input.address, nonce: null, proof: null, result: null }),
@@ -116,6 +126,7 @@ export const walletProofMachine = setup({
       },
     },
     verifying: {
+      entry: { type: 'tellParent', params: { type: 'walletProof.verifying' } },
       exit: assign({ proof: null }),
       invoke: {
         id: 'linkWallet',

@@ -7,17 +7,17 @@ import { messageOf, notProvided, showToast } from './shared.ts';
 // function, list the subscriptions, delete the first one listed. One
 // operation at a time: the buttons' events are ignored while one runs, so a
 // view disables them unless the machine is `idle`.
+//
+// The Tatum key stays on the server (the tatum-webhooks function), which acts
+// only for the signed-in user and only on their proven wallet, and chooses
+// where Tatum posts. So a visitor's or an unproven wallet's request is refused
+// there, and this machine words the refusal ('Login Required', 'Wallet Not
+// Linked') instead of a provider failure.
 
 /** What the demo needs of a subscription; the Tatum service's AddressWebhook has more. */
 export type WebhookSummary = { id: string; address: string; url: string };
 
-export type WebhooksInput = {
-  /** The process-payments function's URL, which Tatum posts each transfer to. */
-  callbackUrl: string;
-};
-
 export type WebhooksContext = {
-  callbackUrl: string;
   /** The connected wallet, learned from the root's `wallet.changed`. */
   address: string | null;
   /** The subscription Delete First Hook is removing, while it does. */
@@ -42,10 +42,20 @@ export function webhookFailure(error: unknown, fallback: string): string {
   return webhookCopy.failureDescription(message, detail === message ? null : detail);
 }
 
+/** Whether a failure is the server's refusal with this code (the Tatum service's `code`). */
+function refusedAs(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === code;
+}
+
+const loginRequiredToast = {
+  type: 'showToast',
+  params: { ...webhookCopy.loginRequired, variant: 'destructive' },
+} as const;
+
 export const webhooksMachine = setup({
-  types: {} as { context: WebhooksContext; events: WebhooksEvent; input: WebhooksInput },
+  types: {} as { context: WebhooksContext; events: WebhooksEvent },
   actors: {
-    createWebhook: fromPromise<{ id: string; address: string }, { address: string; url: string }>(
+    createWebhook: fromPromise<{ id: string; address: string }, { address: string }>(
       notProvided('createWebhook'),
     ),
     listWebhooks: fromPromise<WebhookSummary[]>(notProvided('listWebhooks')),
@@ -59,10 +69,12 @@ export const webhooksMachine = setup({
   },
   guards: {
     hasWallet: ({ context }) => context.address !== null,
+    notSignedIn: (_, params: { error: unknown }) => refusedAs(params.error, 'not_signed_in'),
+    walletUnverified: (_, params: { error: unknown }) => refusedAs(params.error, 'wallet_unverified'),
   },
 }).createMachine({
   id: 'webhooks',
-  context: ({ input }) => ({ callbackUrl: input.callbackUrl, address: null, deletingId: null }),
+  context: () => ({ address: null, deletingId: null }),
   initial: 'idle',
   on: {
     'wallet.changed': { actions: assign({ address: ({ event }) => event.address }) },
@@ -86,7 +98,7 @@ export const webhooksMachine = setup({
       invoke: {
         id: 'createWebhook',
         src: 'createWebhook',
-        input: ({ context }) => ({ address: context.address ?? '', url: context.callbackUrl }),
+        input: ({ context }) => ({ address: context.address ?? '' }),
         onDone: {
           target: 'idle',
           actions: {
@@ -97,17 +109,32 @@ export const webhooksMachine = setup({
             }),
           },
         },
-        onError: {
-          target: 'idle',
-          actions: {
-            type: 'showToast',
-            params: ({ event }) => ({
-              title: webhookCopy.creationFailed,
-              description: webhookFailure(event.error, dataProviderCopy.createWebhookFailed),
-              variant: 'destructive',
-            }),
+        onError: [
+          {
+            guard: { type: 'notSignedIn', params: ({ event }) => ({ error: event.error }) },
+            target: 'idle',
+            actions: loginRequiredToast,
           },
-        },
+          {
+            guard: { type: 'walletUnverified', params: ({ event }) => ({ error: event.error }) },
+            target: 'idle',
+            actions: {
+              type: 'showToast',
+              params: { ...webhookCopy.walletUnverified, variant: 'destructive' },
+            },
+          },
+          {
+            target: 'idle',
+            actions: {
+              type: 'showToast',
+              params: ({ event }) => ({
+                title: webhookCopy.creationFailed,
+                description: webhookFailure(event.error, dataProviderCopy.createWebhookFailed),
+                variant: 'destructive',
+              }),
+            },
+          },
+        ],
       },
     },
     listing: {
@@ -132,17 +159,24 @@ export const webhooksMachine = setup({
           },
           { target: 'idle', actions: { type: 'showToast', params: webhookCopy.noneActive } },
         ],
-        onError: {
-          target: 'idle',
-          actions: {
-            type: 'showToast',
-            params: ({ event }) => ({
-              title: webhookCopy.listFailed,
-              description: webhookFailure(event.error, dataProviderCopy.listWebhooksFailed),
-              variant: 'destructive',
-            }),
+        onError: [
+          {
+            guard: { type: 'notSignedIn', params: ({ event }) => ({ error: event.error }) },
+            target: 'idle',
+            actions: loginRequiredToast,
           },
-        },
+          {
+            target: 'idle',
+            actions: {
+              type: 'showToast',
+              params: ({ event }) => ({
+                title: webhookCopy.listFailed,
+                description: webhookFailure(event.error, dataProviderCopy.listWebhooksFailed),
+                variant: 'destructive',
+              }),
+            },
+          },
+        ],
       },
     },
     deleting: {
@@ -163,17 +197,24 @@ export const webhooksMachine = setup({
               },
               { target: '#webhooks.idle', actions: { type: 'showToast', params: webhookCopy.noneToDelete } },
             ],
-            onError: {
-              target: '#webhooks.idle',
-              actions: {
-                type: 'showToast',
-                params: ({ event }) => ({
-                  title: webhookCopy.deletionFailed,
-                  description: webhookFailure(event.error, dataProviderCopy.listWebhooksFailed),
-                  variant: 'destructive',
-                }),
+            onError: [
+              {
+                guard: { type: 'notSignedIn', params: ({ event }) => ({ error: event.error }) },
+                target: '#webhooks.idle',
+                actions: loginRequiredToast,
               },
-            },
+              {
+                target: '#webhooks.idle',
+                actions: {
+                  type: 'showToast',
+                  params: ({ event }) => ({
+                    title: webhookCopy.deletionFailed,
+                    description: webhookFailure(event.error, dataProviderCopy.listWebhooksFailed),
+                    variant: 'destructive',
+                  }),
+                },
+              },
+            ],
           },
         },
         removing: {

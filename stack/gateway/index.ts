@@ -14,6 +14,13 @@ import type { Database } from '../../src/domain/database.types.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
 import { createLinkWalletHandler } from '../../supabase/functions/link-wallet/handler.ts';
+import {
+  createNativeBalanceHandler,
+  DEFAULT_RATE_LIMIT,
+  parseRateLimit,
+} from '../../supabase/functions/native-balance/handler.ts';
+import { createTatumWebhooksHandler } from '../../supabase/functions/tatum-webhooks/handler.ts';
+import { createTatumApi } from '../../supabase/functions/_shared/tatum.ts';
 import { createClaimsResolver } from './claims.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
 import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
@@ -59,6 +66,11 @@ export type GatewayOptions = {
    * requires (without it, link-wallet is not served).
    */
   chainId?: number | null;
+  /**
+   * native-balance's limit per client, `<requests>/<seconds>` (its BALANCE_RATE_LIMIT); the
+   * function's own default (30/60) when absent. Every local caller is 127.0.0.1 to it.
+   */
+  balanceRateLimit?: string;
 };
 
 export type FunctionsRuntime = 'deno' | 'node';
@@ -70,6 +82,8 @@ export type Gateway = {
   serviceRoleKey: string;
   jwtSecret: string;
   webhookSecret: string;
+  /** The key the Tatum emulator requires (x-api-key); the functions get it as TATUM_API_KEY. */
+  tatumApiKey: string;
   /** The Tatum emulator's REST base, with the trailing slash the SDK needs; null without a chain. */
   tatumApiUrl: string | null;
   pg: PGlite;
@@ -168,7 +182,14 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   const server = await listen(options.port, async (request, peerAddress) => {
     const path = new URL(request.url).pathname;
     if (path.startsWith('/storage/v1/')) return withCors(request, storage);
-    if (path.startsWith('/functions/v1/')) return withCors(request, functions);
+    // As the platform's edge does, the function learns the caller's address from x-forwarded-for,
+    // written here from the socket: what a client sends in that header is replaced, not trusted.
+    if (path.startsWith('/functions/v1/')) {
+      const headers = new Headers(request.headers);
+      if (peerAddress) headers.set('x-forwarded-for', peerAddress);
+      else headers.delete('x-forwarded-for');
+      return withCors(new Request(request, { headers }), functions);
+    }
     if (path.startsWith('/tatum/v4/')) return tatum ? tatum.handle(request) : notServed(path);
     // lite answers auth preflights without Access-Control-Allow-Headers, which
     // browsers need for supabase-js's content-type, apikey and authorization.
@@ -180,10 +201,17 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   const functionSettings = readFunctionSettings(join(PROJECT_DIR, 'supabase', 'config.toml'));
   // record-transaction and link-wallet read the chain; without one they are not served, in either
   // runtime. link-wallet also needs the chain its proofs must be signed for.
+  // The Tatum functions need the emulator, which needs the chain.
   const needs: Record<string, boolean> = {
     'record-transaction': !!(options.rpcUrl && options.tokenAddress),
     'link-wallet': !!(options.rpcUrl && options.chainId),
+    'tatum-webhooks': !!options.rpcUrl,
+    'native-balance': !!options.rpcUrl,
   };
+  const tatumApiUrl = options.rpcUrl ? `${apiUrl}/tatum/v4/` : null;
+  const balanceRateLimit =
+    options.balanceRateLimit === undefined ? DEFAULT_RATE_LIMIT : parseRateLimit(options.balanceRateLimit);
+  if (balanceRateLimit === null) throw new Error('balanceRateLimit must be <requests>/<seconds>');
   const served = (name: string) => needs[name] ?? true;
   const denoFunctions: DenoFunction[] = [];
   // Nothing started so far outlives a failed start: not the functions, not the server.
@@ -205,6 +233,8 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       ...(options.rpcUrl ? { RPC_URL: options.rpcUrl } : {}),
       ...(options.chainId ? { CHAIN_ID: String(options.chainId) } : {}),
       SITE_URL: siteUrl,
+      ...(tatumApiUrl ? { TATUM_API_KEY: secrets.tatumApiKey, TATUM_API_URL: tatumApiUrl } : {}),
+      ...(options.balanceRateLimit ? { BALANCE_RATE_LIMIT: options.balanceRateLimit } : {}),
     };
     try {
       for (const name of functionNames().filter(served)) {
@@ -235,6 +265,25 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         tokenAddress: options.tokenAddress,
       });
     }
+    if (options.rpcUrl && tatumApiUrl) {
+      const tatumApi = createTatumApi({
+        apiKey: secrets.tatumApiKey,
+        apiUrl: tatumApiUrl,
+        rpcUrl: options.rpcUrl,
+        mainnet: options.chainId === 1,
+      });
+      handlers['tatum-webhooks'] = createTatumWebhooksHandler({
+        supabase: functionsClient,
+        tatum: tatumApi,
+        callbackUrl: `${apiUrl}/functions/v1/process-payments`,
+      });
+      handlers['native-balance'] = createNativeBalanceHandler({
+        supabase: functionsClient,
+        tatum: tatumApi,
+        apiKeys: [secrets.anonKey],
+        limit: balanceRateLimit,
+      });
+    }
     if (options.rpcUrl && options.chainId) {
       handlers['link-wallet'] = createLinkWalletHandler({
         supabase: functionsClient,
@@ -258,6 +307,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         pg,
         rpcUrl: options.rpcUrl,
         webhookSecret: secrets.webhookSecret,
+        apiKey: secrets.tatumApiKey,
         retryBaseMs: options.webhookRetryBaseMs,
       });
     }
@@ -274,7 +324,8 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     serviceRoleKey: secrets.serviceRoleKey,
     jwtSecret: secrets.jwtSecret,
     webhookSecret: secrets.webhookSecret,
-    tatumApiUrl: options.rpcUrl ? `http://127.0.0.1:${port}/tatum/v4/` : null,
+    tatumApiKey: secrets.tatumApiKey,
+    tatumApiUrl,
     pg,
     mailbox,
     functions: {

@@ -11,6 +11,8 @@ export type StackSecrets = {
   anonKey: string;
   serviceRoleKey: string;
   webhookSecret: string;
+  /** What the Tatum emulator requires as x-api-key; only the functions hold it (TATUM_API_KEY). */
+  tatumApiKey: string;
 };
 
 const FILE = 'secrets.json';
@@ -20,6 +22,12 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<StackSecrets
   if (existsSync(path)) {
     const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (isSecrets(parsed)) return parsed;
+    // A data folder from before the emulator required a key gets one, and keeps everything else.
+    const upgraded = { ...(parsed as object), tatumApiKey: newTatumKey() };
+    if (isSecrets(upgraded)) {
+      writeFileSync(path, JSON.stringify(upgraded, null, 2), { mode: 0o600 });
+      return upgraded;
+    }
     throw new Error(`${path} is damaged; start with --fresh to make new local credentials.`);
   }
   const secrets: StackSecrets = {
@@ -27,15 +35,21 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<StackSecrets
     anonKey: (await generateApiKey('publishable')).key,
     serviceRoleKey: (await generateApiKey('secret')).key,
     webhookSecret: randomBytes(32).toString('base64url'),
+    tatumApiKey: newTatumKey(),
   };
   writeFileSync(path, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
 
+/** Shaped like a Tatum key, and recognisable (a dist/ scan searches for its value). */
+function newTatumKey(): string {
+  return `t-local-${randomBytes(24).toString('hex')}`;
+}
+
 function isSecrets(value: unknown): value is StackSecrets {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
-  return ['jwtSecret', 'anonKey', 'serviceRoleKey', 'webhookSecret'].every(
+  return ['jwtSecret', 'anonKey', 'serviceRoleKey', 'webhookSecret', 'tatumApiKey'].every(
     (key) => typeof record[key] === 'string' && record[key] !== '',
   );
 }

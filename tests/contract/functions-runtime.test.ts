@@ -67,6 +67,25 @@ const CALLS: Call[] = [
     name: 'link-wallet',
     init: async () => ({ method: 'POST', headers: json, body: '{"address":"0x1"}' }),
   },
+  {
+    label: 'a webhook list without a JWT',
+    name: 'tatum-webhooks',
+    init: async () => ({ method: 'GET' }),
+  },
+  {
+    label: 'a balance without the anon key',
+    name: 'native-balance',
+    init: async () => ({ method: 'POST', headers: json, body: '{"address":"0x1"}' }),
+  },
+  {
+    label: 'a balance of a malformed address',
+    name: 'native-balance',
+    init: async (gateway) => ({
+      method: 'POST',
+      headers: { ...json, apikey: gateway.anonKey },
+      body: '{"address":"0x1"}',
+    }),
+  },
 ];
 
 async function answer(url: string, init: RequestInit) {
@@ -100,8 +119,10 @@ describe('the Edge Functions’ runtimes', () => {
     expect(stack.functions.runtime).toBe('deno');
     expect(Object.keys(stack.functions.urls).sort()).toEqual([
       'link-wallet',
+      'native-balance',
       'process-payments',
       'record-transaction',
+      'tatum-webhooks',
     ]);
     // The function itself, reached without the gateway, is the Deno server answering.
     const direct = await answer(stack.functions.urls['process-payments'] ?? '', { method: 'GET' });

@@ -11,11 +11,13 @@ import {
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createLinkWalletHandler } from '../../supabase/functions/link-wallet/handler.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import {
   callLinkWallet,
   linkWithProof,
+  PORTAL_ORIGIN,
   proofMessage,
   requestNonce,
   setWalletAsServer,
@@ -536,5 +538,58 @@ describe('a smart-contract wallet (EIP-1271)', () => {
     expect(answer).toEqual(refusedWith(403, 'proof_signature'));
     expect((await profileOf(bob.id)).wallet_address).toBeNull();
     expect(await holdersOf(walletAddress)).toEqual([]);
+  });
+});
+
+describe('a node that cannot be reached', () => {
+  // The handler as the gateway runs it in Node, on this stack's database, with a node that is down.
+  const offline = createLinkWalletHandler({
+    supabase: service,
+    rpcUrl: 'http://127.0.0.1:9/',
+    chainId: chain.chainId,
+    siteUrl: PORTAL_ORIGIN,
+  });
+
+  async function linkOffline(who: TestUser, wallet: PrivateKeyAccount, signer: PrivateKeyAccount) {
+    const nonce = await requestNonce(who.client, wallet.address);
+    const message = proofMessage(wallet.address, nonce);
+    const signature = await signer.signMessage({ message });
+    const { data } = await who.client.auth.getSession();
+    const response = await offline(
+      new Request(FUNCTION_URL, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${data.session?.access_token ?? ''}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ message, signature }),
+      }),
+    );
+    return { status: response.status, body: (await response.json()) as Record<string, unknown>, signature };
+  }
+
+  it('still links a key’s proof, which needs no node', async () => {
+    const alice = await user('lw-offline-key');
+    const wallet = freshWallet();
+    const answer = await linkOffline(alice, wallet, wallet);
+    expect(answer.status).toBe(200);
+    expect((await profileOf(alice.id)).wallet_address).toBe(wallet.address);
+  });
+
+  it('answers any other proof "chain unavailable" (502), not a refusal, and logs no signature', async () => {
+    const bob = await user('lw-offline-other');
+    const wallet = freshWallet();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const answer = await linkOffline(bob, wallet, freshWallet());
+      expect(answer).toMatchObject({ status: 502, body: { code: 'chain_unavailable' } });
+      const log = logged.mock.calls.flat().map(String).join('\n');
+      expect(log).toMatch(/link-wallet/);
+      expect(log.toLowerCase()).not.toContain(answer.signature.slice(2).toLowerCase());
+      expect(log).not.toContain('127.0.0.1:9');
+    } finally {
+      logged.mockRestore();
+    }
+    expect((await profileOf(bob.id)).wallet_address).toBeNull();
   });
 });

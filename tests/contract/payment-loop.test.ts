@@ -38,7 +38,7 @@ let subscriptionId: string;
 const live: NotificationRow[] = [];
 
 beforeAll(async () => {
-  tatum = await localTatum(stack.tatumApiUrl, chain.rpcUrl);
+  tatum = await localTatum(stack.tatumApiUrl, chain.rpcUrl, stack.tatumApiKey);
   user = await signedInUser(stack, 'loop');
   const linked = await linkWithProof(user.client, privateKeyToAccount(watched.privateKey));
   if (linked.status !== 200) throw new Error(`could not link the wallet: ${JSON.stringify(linked.body)}`);

@@ -171,7 +171,7 @@ describe('the portal, headless, on the local stack', () => {
     const toastsBefore = headless.toasts.length;
 
     child('auth').send({ type: 'auth.open', mode: 'login' });
-    child('auth').send({ type: 'auth.signInWithWallet' });
+    child('auth').send({ type: 'auth.signInWithWallet', address: wallet.address });
     await until(child('auth'), (s) => s.matches({ modal: 'closed' }));
     const user = await until(headless.portal, (s) => s.context.user);
     expect(headless.toasts.slice(toastsBefore).map((t) => t.title)).toContain(authCopy.loginSuccess.title);

@@ -284,21 +284,6 @@ async function proofOf(
   return { message, signature: await signer.signMessage({ message }) };
 }
 
-/** An EIP-1193 wallet holding one key, as supabase-js asks wallets. */
-function eip1193(wallet: PrivateKeyAccount, declines = false) {
-  return {
-    request: async ({ method, params }: { method: string; params?: unknown }) => {
-      if (method === 'eth_requestAccounts') return [wallet.address];
-      if (method === 'personal_sign') {
-        if (declines) throw Object.assign(new Error('User rejected the request.'), { code: 4001 });
-        const [data] = params as [`0x${string}`, string];
-        return wallet.signMessage({ message: { raw: data } });
-      }
-      throw new Error(`unexpected ${method}`);
-    },
-  };
-}
-
 describe('wallet proofs (link-wallet)', () => {
   it('links a wallet the user proves, verified, and fetches it back', async () => {
     const { service, id, email } = await member('svc-link');
@@ -367,15 +352,23 @@ describe('wallet proofs (link-wallet)', () => {
 });
 
 describe('Sign in with Ethereum', () => {
+  /** A message for the portal on the test chain, as the composition root builds it, and its signature. */
+  async function signedIn(wallet: PrivateKeyAccount, chainId = chain.chainId) {
+    const message = siweMessage({
+      url: 'http://127.0.0.1:5173',
+      chainId,
+      address: wallet.address,
+      nonce: 'Abc123def456ghi789',
+      now: new Date(),
+      statement: authCopy.walletSignInStatement,
+    });
+    return { message, signature: await wallet.signMessage({ message }) };
+  }
+
   it('signs in a wallet-only user, whose profile holds the wallet, verified, at once', async () => {
     const service = newService();
     const wallet = freshWallet();
-    const user = await service.signInWithWallet({
-      wallet: eip1193(wallet),
-      chainId: chain.chainId,
-      statement: authCopy.walletSignInStatement,
-      expiresAt: new Date(Date.now() + 10 * 60_000),
-    });
+    const user = await service.signInWithWallet(await signedIn(wallet));
     expect(user).toMatchObject({ email: null, emailConfirmedAt: null, metadata: {} });
     expect(user.web3Address).toBe(wallet.address);
     expect(await service.getSession()).toEqual(user);
@@ -384,29 +377,17 @@ describe('Sign in with Ethereum', () => {
     expect(profile?.wallet_address?.toLowerCase()).toBe(wallet.address.toLowerCase());
   });
 
-  it('keeps a declined signature as wallet_rejected, and signs nobody in', async () => {
+  it("passes on the backend's refusal of another wallet's signature, and signs nobody in", async () => {
     const service = newService();
-    const error = await refusal(
-      service.signInWithWallet({
-        wallet: eip1193(freshWallet(), true),
-        chainId: chain.chainId,
-        statement: authCopy.walletSignInStatement,
-        expiresAt: new Date(Date.now() + 10 * 60_000),
-      }),
-    );
-    expect(error).toMatchObject({ code: 'wallet_rejected' });
+    const { message } = await signedIn(freshWallet());
+    const { signature } = await signedIn(freshWallet());
+    const error = await refusal(service.signInWithWallet({ message, signature }));
+    expect(error.status).toBe(400);
     expect(await service.getSession()).toBeNull();
   });
 
   it("passes on the backend's refusal of a message for another chain", async () => {
-    const error = await refusal(
-      newService().signInWithWallet({
-        wallet: eip1193(freshWallet()),
-        chainId: 1,
-        statement: authCopy.walletSignInStatement,
-        expiresAt: new Date(Date.now() + 10 * 60_000),
-      }),
-    );
+    const error = await refusal(newService().signInWithWallet(await signedIn(freshWallet(), 1)));
     expect(error.status).toBe(400);
     expect(error.message).toMatch(/chain 1/);
   });
@@ -643,13 +624,7 @@ describe('without a client (missing configuration)', () => {
     clearWallet: () => service.clearWallet('id'),
     requestWalletNonce: () => service.requestWalletNonce(`0x${'ab'.repeat(20)}`),
     linkWallet: () => service.linkWallet({ message: 'm', signature: '0x00' }),
-    signInWithWallet: () =>
-      service.signInWithWallet({
-        wallet: { request: () => Promise.reject(new Error('never asked')) },
-        chainId: 1,
-        statement: 's',
-        expiresAt: new Date(),
-      }),
+    signInWithWallet: () => service.signInWithWallet({ message: 'm', signature: '0x00' }),
   };
 
   it.each(Object.keys(calls))('%s rejects with client_unavailable', async (name) => {

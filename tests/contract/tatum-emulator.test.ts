@@ -44,7 +44,7 @@ let tatum: Ethereum;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  tatum = await localTatum(stack.tatumApiUrl, chain.rpcUrl);
+  tatum = await localTatum(stack.tatumApiUrl, chain.rpcUrl, stack.tatumApiKey);
   receiver = await startWebhookReceiver();
 });
 
@@ -119,6 +119,36 @@ describe('Tatum emulator: the SDK’s calls', () => {
       'address must be a valid ETH address',
       'url must be an http(s) URL',
     ]);
+  });
+
+  it('refuses every request without the account’s key, or with another, and changes nothing', async () => {
+    const before = await tatum.notification.getAll({ pageSize: 50 });
+    const asks = [
+      { method: 'GET', path: 'subscription?pageSize=10' },
+      {
+        method: 'POST',
+        path: 'subscription',
+        body: JSON.stringify({
+          type: 'ADDRESS_EVENT',
+          attr: { chain: 'ETH', address: recipient.address, url: 'http://127.0.0.1:9/hook' },
+        }),
+      },
+      { method: 'DELETE', path: `subscription/${before.data?.[0]?.id ?? 'none'}` },
+      { method: 'PUT', path: 'subscription', body: JSON.stringify({ hmacSecret: 'stolen' }) },
+    ];
+    for (const key of [null, 'not-the-key', `${stack.tatumApiKey}x`]) {
+      for (const ask of asks) {
+        const response = await fetch(`${stack.tatumApiUrl}${ask.path}`, {
+          method: ask.method,
+          headers: { 'content-type': 'application/json', ...(key === null ? {} : { 'x-api-key': key }) },
+          body: ask.body,
+        });
+        expect(response.status, `${ask.method} ${ask.path} with ${key ?? 'no key'}`).toBe(401);
+        expect(await response.json()).toMatchObject({ statusCode: 401, errorCode: 'unauthorized' });
+      }
+    }
+    const after = await tatum.notification.getAll({ pageSize: 50 });
+    expect(after.data?.map((row) => row.id)).toEqual(before.data?.map((row) => row.id));
   });
 
   it('answers the browser’s CORS preflight for the SDK’s headers', async () => {
@@ -222,7 +252,7 @@ describe('Tatum emulator: restarts', () => {
     const restartReceiver = await startWebhookReceiver();
     try {
       let gateway = await start();
-      let own = await localTatum(gateway.tatumApiUrl ?? '', chain.rpcUrl);
+      let own = await localTatum(gateway.tatumApiUrl ?? '', chain.rpcUrl, gateway.tatumApiKey);
       const subscribed = await own.notification.subscribe.addressEvent({
         address: recipient.address,
         url: restartReceiver.url,
@@ -233,7 +263,7 @@ describe('Tatum emulator: restarts', () => {
       const missed = await sendDdex(recipient.address, '1.25');
 
       gateway = await start();
-      own = await localTatum(gateway.tatumApiUrl ?? '', chain.rpcUrl);
+      own = await localTatum(gateway.tatumApiUrl ?? '', chain.rpcUrl, gateway.tatumApiKey);
       const listed = await own.notification.getAll();
       expect(listed.data?.map((s) => s.id)).toEqual([subscribed.data?.id]);
       const delivered = await restartReceiver.waitForDelivered(1);

@@ -186,21 +186,34 @@ describe('token service: transfer', () => {
     expect(transfers[0]?.args).toEqual({ from: sender.address, to: recipient.address, value: amount });
   });
 
-  it('takes the key without 0x, the recipient in any letter case and the smallest unit', async () => {
+  it('takes the key without 0x, the recipient without a checksum and the smallest unit', async () => {
     const recipientBefore = await ddexOf(recipient.address);
-    const wrongChecksum = `0x${[...recipient.address.slice(2)]
-      .map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
-      .join('')}`;
-
     const result = await send(service, {
       privateKey: ` ${sender.privateKey.slice(2).toUpperCase()} `,
-      to: wrongChecksum,
+      to: recipient.address.toLowerCase(),
       amount: '0.000000000000000001',
       expectedFrom: sender.address,
     });
 
     expect(result).toMatchObject({ from: sender.address, to: recipient.address, raw: 1n });
     expect(await ddexOf(recipient.address)).toBe(recipientBefore + 1n);
+  });
+
+  it('refuses a recipient whose mixed case is not its checksum, before signing, as the typo it likely is', async () => {
+    const recipientBefore = await ddexOf(recipient.address);
+    const wrongChecksum = `0x${[...recipient.address.slice(2)]
+      .map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
+      .join('')}`;
+    const error = await rejection(
+      send(service, {
+        privateKey: sender.privateKey,
+        to: wrongChecksum,
+        amount: '1',
+        expectedFrom: sender.address,
+      }),
+    );
+    expect(error.problem).toEqual({ code: 'invalid-recipient' });
+    expect(await ddexOf(recipient.address)).toBe(recipientBefore);
   });
 
   it('keeps large amounts exact (no floating point)', async () => {

@@ -128,7 +128,7 @@ beforeAll(async () => {
   const stack = { url: gateway.url, anonKey: gateway.anonKey, serviceRoleKey: gateway.serviceRoleKey };
   service = serviceClient(stack);
   functionUrl = `${gateway.url}/functions/v1/process-payments`;
-  tatum = await localTatum(gateway.tatumApiUrl ?? '', chain.rpcUrl);
+  tatum = await localTatum(gateway.tatumApiUrl ?? '', chain.rpcUrl, gateway.tatumApiKey);
   proxy = await startFlakyProxy(functionUrl);
   owner = await signedInUser(stack, 'receiver-down');
 }, 120_000);

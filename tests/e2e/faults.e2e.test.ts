@@ -10,6 +10,7 @@ import {
   profileCopy,
   sendCopy,
   shellCopy,
+  shortAddress,
 } from '../../src/copy/index.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal } from './support/browser.ts';
@@ -71,14 +72,19 @@ describe('faults', () => {
 
     const backend = await takeBackendDown(page);
     await page.reload();
-    // The reads that failed say so (one toast at a time: the profile's or the notifications').
+    // The reads that failed say so (one toast at a time: the profile's, the notifications' or the
+    // balances', whose data provider is the backend's native-balance function).
     await page
       .locator('[aria-live]')
-      .getByText(new RegExp(`^(${profileCopy.fetchError}|${notificationCopy.fetchError})$`))
+      .getByText(
+        new RegExp(`^(${profileCopy.fetchError}|${notificationCopy.fetchError}|${balanceCopy.fetchError})$`),
+      )
       .waitFor();
-    // Still signed in (the session is kept in the browser), and the chain is still there.
+    // Still signed in (the session is kept in the browser), and the wallet is still connected; the
+    // balances read 'Error' rather than mixing a fresh reading with a failed one.
     await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
-    await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toMatch(/^[\d.]+$/);
+    await page.getByText(shortAddress(wallet.address), { exact: true }).first().waitFor();
+    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toBe(balanceCopy.error);
 
     // Something happens while the backend is away; the portal picks it up once it is back.
     await admin()

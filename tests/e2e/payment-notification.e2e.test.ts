@@ -8,6 +8,7 @@ import {
   shortAddress,
   dialogCopy,
   notificationCopy,
+  profileCopy,
   sendCopy,
   shellCopy,
   transactionCopy,
@@ -20,7 +21,7 @@ import { e2e } from './support/context.ts';
 import { signUpThroughUi, toast } from './support/ui.ts';
 
 // The loop the portal exists to show, in the browser: a signed-in user
-// connects their wallet and watches it with the Tatum demo; someone pays the
+// connects their wallet, proves it, and watches it with the Tatum demo; someone pays the
 // wallet DDEX on chain; the notification arrives live (toast and dot) and is
 // in the notifications list.
 
@@ -33,8 +34,9 @@ describe('a payment to a watched wallet', () => {
     const { page, pageErrors } = await openPortal({ wallet: { account: wallet } });
     await signUpThroughUi(page, 'paid');
     await button(page, walletCopy.connectYourWallet).click();
-    // Linking the wallet to the profile follows at once and its toast replaces 'Wallet Connected!'.
     await page.getByText(shortAddress(wallet.address), { exact: true }).waitFor();
+    // The wallet signs its proof and is linked: only a proven wallet can be watched.
+    await toast(page, profileCopy.createdAndLinked).waitFor();
 
     await button(page, webhookCopy.create).click();
     await toast(page, webhookCopy.created).waitFor();
@@ -73,8 +75,9 @@ describe('a payment to a watched wallet', () => {
     const { page, pageErrors } = await openPortal({ wallet: { account: wallet } });
     const { email } = await signUpThroughUi(page, 'sender');
     await button(page, walletCopy.connectYourWallet).click();
-    // Linking the wallet to the profile follows at once and its toast replaces 'Wallet Connected!'.
     await page.getByText(shortAddress(wallet.address), { exact: true }).waitFor();
+    // The wallet signs its proof and is linked: only a proven wallet's sends are recorded.
+    await toast(page, profileCopy.createdAndLinked).waitFor();
 
     await page.getByLabel(sendCopy.recipient, { exact: true }).fill(e2eAccount('sink').address);
     await page.getByLabel(sendCopy.amount, { exact: true }).fill('1.25');

@@ -18,6 +18,7 @@ import {
   balanceCopy,
   dialogCopy,
   portalCopy,
+  profileCopy,
   sendCopy,
   shellCopy,
   shortAddress,
@@ -30,7 +31,7 @@ import { runAxe } from './support/axe.ts';
 import { openPortal, PHONE_VIEWPORT, type PortalOptions, type WalletSetup } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
 import { screenshot } from './support/screenshot.ts';
-import { balanceValue } from './support/ui.ts';
+import { balanceValue, signUpThroughUi } from './support/ui.ts';
 
 // The portal screen (docs/product.md#portal-screen, #wallet-panel): what a visitor
 // and a signed-in user see, the balances against the chain, the webhook demo,
@@ -211,10 +212,11 @@ describe('portal screen', () => {
     expect(Number(after.token)).toBeCloseTo(Number(before.token) + 250.5, 6);
 
     const { rpcUrl } = e2e().chain;
-    const { tatumApiUrl } = gatewayFor('full');
+    // The native balance comes from the data provider through the native-balance function.
+    const balanceFunction = `${gatewayFor('full').url}/functions/v1/native-balance`;
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const held = (url: URL) => url.href.startsWith(rpcUrl) || url.href.startsWith(tatumApiUrl);
+    const held = (url: URL) => url.href.startsWith(rpcUrl) || url.href.startsWith(balanceFunction);
     await page.route(held, async (route) => {
       await gate;
       await route.fallback();
@@ -238,8 +240,8 @@ describe('portal screen', () => {
     await connect(page, viewer.address);
     await balancesLoaded(page);
     const { rpcUrl } = e2e().chain;
-    const { tatumApiUrl } = gatewayFor('full');
-    const nodeDown = (url: URL) => url.href.startsWith(rpcUrl) || url.href.startsWith(tatumApiUrl);
+    const balanceFunction = `${gatewayFor('full').url}/functions/v1/native-balance`;
+    const nodeDown = (url: URL) => url.href.startsWith(rpcUrl) || url.href.startsWith(balanceFunction);
     await page.route(nodeDown, (route) => route.abort('connectionrefused'));
     await button(page, portalCopy.refreshBalances).click();
     await toast(page, balanceCopy.fetchError).waitFor();
@@ -256,19 +258,22 @@ describe('portal screen', () => {
     await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toMatch(/^[\d.]+$/);
   });
 
-  it('runs the webhook demo: create, list and delete the first, one operation at a time', async () => {
+  it('runs the webhook demo for a signed-in user’s proven wallet: create, list and delete the first, one operation at a time', async () => {
     const { page } = await openWithWallet({ account: webhooksAccount });
     await connect(page, webhooksAccount.address);
+    // Webhooks watch the caller's own proven wallet: sign up, and the wallet signs its proof.
+    await signUpThroughUi(page, 'webhooks');
+    await toast(page, profileCopy.createdAndLinked).waitFor();
     const demo = page.getByRole('region', { name: webhookCopy.section });
     const buttons = [webhookCopy.create, webhookCopy.list, webhookCopy.deleteFirst].map((name) =>
       demo.getByRole('button', { name, exact: true }),
     );
 
-    // While the provider is asked, every demo button waits.
-    const { tatumApiUrl } = gatewayFor('full');
+    // While the provider is asked (through the tatum-webhooks function), every demo button waits.
+    const webhooksFunction = `${gatewayFor('full').url}/functions/v1/tatum-webhooks`;
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const held = (url: URL) => url.href.startsWith(tatumApiUrl) && url.pathname.includes('subscription');
+    const held = (url: URL) => url.href.startsWith(webhooksFunction);
     await page.route(held, async (route) => {
       await gate;
       await route.fallback();

@@ -1,7 +1,15 @@
 import type { Page } from 'playwright-core';
-import { formatUnits, parseUnits } from 'viem';
+import { createPublicClient, formatUnits, http, parseUnits } from 'viem';
+import { getTransactionCount } from 'viem/actions';
 import { describe, expect, it } from 'vitest';
-import { balanceCopy, sendCopy, shellCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import {
+  balanceCopy,
+  sendCopy,
+  shellCopy,
+  shortAddress,
+  tokenCopy,
+  walletCopy,
+} from '../../src/copy/index.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { tokenBalance } from './support/chain.ts';
 import { openPortal, type PortalOptions, type WalletSetup } from './support/browser.ts';
@@ -42,6 +50,7 @@ function form(page: Page) {
     amount: page.getByLabel(sendCopy.amount, { exact: true }),
     privateKey: page.getByLabel(sendCopy.privateKey, { exact: true }),
     submit: page.getByRole('button', { name: sendCopy.submit, exact: true }),
+    withWallet: page.getByRole('button', { name: sendCopy.sendWithWallet, exact: true }),
   };
 }
 
@@ -63,6 +72,8 @@ describe('send form', () => {
     // The testnet-only warning is the key field's description.
     const describedBy = (await fields.privateKey.getAttribute('aria-describedby')) ?? '';
     expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(sendCopy.privateKeyWarning);
+    // Beside the spec's button, the wallet's, which needs no key.
+    expect(await fields.withWallet.getAttribute('type')).toBe('submit');
     // Not saved to history while logged out.
     await page.getByText(sendCopy.visitorNote, { exact: true }).waitFor();
     // The machine checks in the order of docs/product.md#send-form-order; the browser must not speak first.
@@ -149,6 +160,77 @@ describe('send form', () => {
     expect(values.some((value) => value.includes(digits))).toBe(false);
     expect(consoleText().toLowerCase()).not.toContain(digits);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('a broadcast whose answer is lost names the hash, and the same form then sends nothing twice', async () => {
+    const { page, pageErrors } = await openConnected({ account: sender });
+    const fields = form(page);
+    await expect
+      .poll(() => balanceValue(page, balanceCopy.token).textContent())
+      .not.toBe(balanceCopy.loading);
+    const before = await tokenBalance(recipient.address);
+    const { rpcUrl } = e2e().chain;
+    const reader = createPublicClient({ transport: http(rpcUrl) });
+    const nonce = () => getTransactionCount(reader, { address: sender.address });
+
+    // The node takes the transaction, but its answer never reaches the page.
+    let broadcasts = 0;
+    await page.route(
+      (url) => url.href.startsWith(rpcUrl),
+      async (route) => {
+        if (!(route.request().postData() ?? '').includes('eth_sendRawTransaction')) return route.fallback();
+        broadcasts += 1;
+        await route.fetch();
+        await route.abort('failed');
+      },
+    );
+    await fields.recipient.fill(recipient.address);
+    await fields.amount.fill('0.75');
+    await fields.privateKey.fill(sender.privateKey);
+    await fields.submit.click();
+
+    await toast(page, sendCopy.mayHaveBeenSent).waitFor({ timeout: 30_000 });
+    const description = page.getByText(/^Transaction 0x[0-9a-f]{64} may have reached the network/);
+    const hash = /0x[0-9a-f]{64}/.exec((await description.textContent()) ?? '')?.[0];
+    expect(hash).toBeDefined();
+    expect(broadcasts).toBe(1);
+    // It was sent: the recipient is paid, once.
+    const paid = before + parseUnits('0.75', 18);
+    expect(await tokenBalance(recipient.address)).toBe(paid);
+    const used = await nonce();
+    expect(await fields.recipient.inputValue()).toBe(recipient.address);
+    expect(await fields.amount.inputValue()).toBe('0.75');
+
+    // Send again for the same form: the transaction is looked up, nothing is signed or sent.
+    await page.getByRole('button', { name: shellCopy.dismissToast }).click();
+    await fields.privateKey.fill(sender.privateKey);
+    await fields.submit.click();
+    await toast(page, sendCopy.transferSubmitted).waitFor({ timeout: 30_000 });
+    await page.getByText(sendCopy.transferSubmittedDescription(hash ?? ''), { exact: true }).waitFor();
+    expect(broadcasts).toBe(1);
+    expect(await nonce()).toBe(used);
+    expect(await tokenBalance(recipient.address)).toBe(paid);
+    await expect.poll(() => fields.recipient.inputValue()).toBe('');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('refuses an amount below the minimum or with more than 18 decimals before anything is signed', async () => {
+    const { page } = await openConnected({ account: sender });
+    const fields = form(page);
+    await fields.recipient.fill(recipient.address);
+    for (const [amount, words] of [
+      ['0.0000000000000000001', sendCopy.belowMinimum(sendCopy.minimumAmount)],
+      ['2.1234567890123456789', tokenCopy.tooManyDecimals(18)],
+    ] as const) {
+      await fields.amount.fill(amount);
+      await fields.privateKey.fill(sender.privateKey);
+      await fields.submit.click();
+      await toast(page, sendCopy.invalidTransfer).waitFor();
+      await page.getByText(words, { exact: true }).waitFor();
+      expect(await fields.privateKey.inputValue()).toBe('');
+      await page.getByRole('button', { name: shellCopy.dismissToast }).click();
+      await toast(page, sendCopy.invalidTransfer).waitFor({ state: 'detached' });
+    }
   });
 
   it('keeps recipient and amount after a refused transfer, dropping only the key', async () => {

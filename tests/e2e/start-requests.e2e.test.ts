@@ -27,7 +27,8 @@ function nameOf(request: Request): string | null {
   if (
     url.pathname.startsWith('/rest/') ||
     url.pathname.startsWith('/auth/') ||
-    url.pathname.startsWith('/storage/')
+    url.pathname.startsWith('/storage/') ||
+    url.pathname.startsWith('/functions/')
   )
     return `${request.method()} ${url.pathname}`;
   return null;
@@ -68,14 +69,18 @@ describe('start-up requests', () => {
       profileWrites: count(requests, 'POST /rest/v1/profiles'),
       notifications: count(requests, 'GET /rest/v1/user_notifications'),
       auth: requests.filter((name) => name.includes('/auth/')),
-      eth: count(requests, 'eth_getBalance'),
+      // The ETH balance comes from the data provider, through the native-balance function.
+      eth: count(requests, 'POST /functions/v1/native-balance'),
       ddex: count(requests, 'balanceOf'),
     }).toEqual({ profiles: 1, profileWrites: 0, notifications: 1, auth: [], eth: 1, ddex: 1 });
 
     requests.length = 0;
     await page.getByRole('button', { name: portalCopy.refreshBalances }).click();
     await balancesShown(page);
-    expect({ eth: count(requests, 'eth_getBalance'), ddex: count(requests, 'balanceOf') }).toEqual({
+    expect({
+      eth: count(requests, 'POST /functions/v1/native-balance'),
+      ddex: count(requests, 'balanceOf'),
+    }).toEqual({
       eth: 1,
       ddex: 1,
     });

@@ -126,4 +126,30 @@ describe('wallet proof', () => {
     // The dialog stays open for another way in.
     await dialog.waitFor();
   });
+
+  it('signs nobody in when the dialog was closed before the wallet signed', async () => {
+    const account = e2eAccount('viewer');
+    const { page, wallet } = await openWithWallet(account);
+    await connect(page, account.address);
+    const grants: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('grant_type=web3')) grants.push(request.url());
+    });
+    await button(page, authCopy.login).click();
+    const dialog = page.getByRole('dialog', { name: authCopy.titleLogin });
+    const release = await wallet.holdNext();
+    await dialog.getByRole('button', { name: new RegExp(`^${authCopy.continueWithWallet}`) }).click();
+    await expect.poll(() => wallet.requests()).toContain('personal_sign');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // The prompt was left open; the user signs it now, after closing the dialog.
+    await release();
+    await expect.poll(() => wallet.answered()).toContain('personal_sign');
+    // Anything the signature set off has started by the page's next task.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(grants).toEqual([]);
+    await button(page, authCopy.login).waitFor();
+    expect(await button(page, authCopy.logout).count()).toBe(0);
+  });
 });

@@ -39,6 +39,8 @@ describe('wallet', () => {
   it('connects from the visitor prompt, showing the address shortened 6 + 4 with the full one for assistive tech', async () => {
     const { page, wallet } = await openWithWallet({ account: viewer });
     await page.getByText(appCopy.visitorPrompt, { exact: true }).waitFor();
+    // The button comes once the portal has looked for the wallet (its own requests answered).
+    await connectButton(page).waitFor();
 
     // A prompt left open in the wallet: the button says so and cannot be pressed again.
     const release = await wallet.holdNext();

@@ -94,7 +94,7 @@ describeModel({
     'xstate.error.actor.signInWithWallet': [
       {
         type: 'xstate.error.actor.signInWithWallet',
-        error: { name: 'BackendError', message: 'User rejected the request.', code: 'wallet_rejected' },
+        error: { code: 'rejected', message: 'User rejected the request.' },
       },
     ],
     'xstate.done.actor.signOut': [{ type: 'xstate.done.actor.signOut', output: undefined }],

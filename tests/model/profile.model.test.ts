@@ -12,6 +12,7 @@ import { describeModel } from './support/index.ts';
 // events. Their own charts are modelled in profile-load.model.test.ts and wallet-proof.model.test.ts.
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
+const BOB = '0xabcdef1234567890abcdef1234567890abcdef12';
 const ada: AuthUser = {
   id: 'u-1',
   email: 'ada@example.com',
@@ -60,7 +61,12 @@ const events = {
     { type: 'session.userUpdated', user: ada },
     { type: 'session.userUpdated', user: adaWithWallet },
   ],
-  'wallet.linked': [{ type: 'wallet.linked', address: ALICE }],
+  'wallet.linked': [
+    { type: 'wallet.linked', address: ALICE },
+    // Another account while ALICE is being proven.
+    { type: 'wallet.linked', address: BOB },
+  ],
+  'walletProof.verifying': [{ type: 'walletProof.verifying' }],
   'profileLoad.waiting': [
     { type: 'profileLoad.waiting', waiting: true },
     { type: 'profileLoad.waiting', waiting: false },
@@ -140,7 +146,8 @@ function model(input: ProfileInput) {
       // Every wallet fact is taken or dropped on the way here.
       ready: (s) => expect(s.context.walletIntent).toBeNull(),
       saving: (s) => expect(s.context.draft).not.toBeNull(),
-      linkingWallet: (s) => expect(s.context).toMatchObject({ walletTarget: ALICE, walletIntent: null }),
+      'linkingWallet.proving': (s) => expect(s.context.walletTarget).not.toBeNull(),
+      'linkingWallet.committing': (s) => expect(s.context.walletTarget).not.toBeNull(),
       unlinkingWallet: (s) => expect(s.context).toMatchObject({ walletTarget: null, walletIntent: null }),
       updatingMetadata: (s) => expect(s.context.metadataPatch).not.toEqual({}),
       // Every toast says what happened; a failed metadata update is only logged.

@@ -52,6 +52,8 @@ const toastTitles = new Set<string>([
   sendCopy.transferSubmitted,
   sendCopy.transferCancelled,
   sendCopy.historyNotSaved,
+  sendCopy.mayHaveBeenSent,
+  sendCopy.transferNotConfirmed,
 ]);
 
 let toasts: ToastRequest[] = [];
@@ -71,6 +73,18 @@ const submit = (fields: Partial<{ recipient: string; amount: string; privateKey:
   privateKey: KEY,
   ...fields,
 });
+
+const withWallet = (fields: Partial<{ amount: string; balance: string | null }> = {}) => ({
+  type: 'send.submitWithWallet',
+  recipient: OTHER,
+  amount: '1',
+  balance: '5',
+  ...fields,
+});
+const lostAnswer = new TokenServiceError(
+  { code: 'sent-but-unchecked', failure: { code: 'rpc-unavailable', status: null } },
+  { hash: HASH },
+);
 
 const states = {
   '*': (snapshot: ReturnType<typeof sendMachine.transition>) => {
@@ -99,6 +113,13 @@ const states = {
     expect(snapshot.context.prepared).toEqual(prepared),
   'sending.broadcasting': (snapshot: ReturnType<typeof sendMachine.transition>) =>
     expect(snapshot.context.signed).toEqual(signed),
+  'sending.checking': (snapshot: ReturnType<typeof sendMachine.transition>) => {
+    // Nothing is signed again: the check is of the transaction that may have gone out.
+    expect(snapshot.context.unresolved?.hash).toBe(HASH);
+    expect(snapshot.context.signed).toBeNull();
+  },
+  'sending.withWallet': (snapshot: ReturnType<typeof sendMachine.transition>) =>
+    expect(snapshot.context.privateKey).toBeNull(),
   'sending.recording': (snapshot: ReturnType<typeof sendMachine.transition>) => {
     expect(snapshot.context.userId).toBe(user.id);
     expect(snapshot.context.lastHash).toBe(HASH);
@@ -110,10 +131,23 @@ describeModel({
   name: 'send',
   machine: sendMachine,
   input: { tokenConfigured: true },
-  deferredActors: ['prepareTransfer', 'signTransfer', 'broadcastTransfer', 'recordTransaction'],
+  deferredActors: [
+    'prepareTransfer',
+    'signTransfer',
+    'broadcastTransfer',
+    'recordTransaction',
+    'confirmTransfer',
+    'walletSend',
+  ],
   provide,
   events: {
-    'send.submit': [submit(), submit({ recipient: '' }), submit({ privateKey: '' })],
+    'send.submit': [
+      submit(),
+      submit({ recipient: '' }),
+      submit({ privateKey: '' }),
+      submit({ amount: '0.0000000000000000001' }),
+    ],
+    'send.submitWithWallet': [withWallet(), withWallet({ amount: '' }), withWallet({ amount: '6' })],
     'wallet.changed': [
       { type: 'wallet.changed', address: WALLET, chainId: 31337 },
       { type: 'wallet.changed', address: OTHER, chainId: 31337 },
@@ -136,6 +170,20 @@ describeModel({
         type: 'xstate.error.actor.broadcastTransfer',
         error: new TokenServiceError({ code: 'insufficient-funds-for-gas' }),
       },
+      { type: 'xstate.error.actor.broadcastTransfer', error: lostAnswer },
+    ],
+    'xstate.done.actor.confirmTransfer': [{ type: 'xstate.done.actor.confirmTransfer', output: result }],
+    'xstate.error.actor.confirmTransfer': [
+      { type: 'xstate.error.actor.confirmTransfer', error: lostAnswer },
+      {
+        type: 'xstate.error.actor.confirmTransfer',
+        error: new TokenServiceError({ code: 'reverted' }, { hash: HASH }),
+      },
+    ],
+    'xstate.done.actor.walletSend': [
+      { type: 'xstate.done.actor.walletSend', output: { outcome: 'confirmed', hash: HASH } },
+      { type: 'xstate.done.actor.walletSend', output: { outcome: 'unconfirmed', hash: HASH } },
+      { type: 'xstate.done.actor.walletSend', output: { outcome: 'stopped' } },
     ],
     'xstate.done.actor.recordTransaction': [
       { type: 'xstate.done.actor.recordTransaction', output: { recorded: true } },
@@ -155,6 +203,7 @@ describeModel({
   provide,
   events: {
     'send.submit': [submit()],
+    'send.submitWithWallet': [withWallet()],
     'wallet.changed': [{ type: 'wallet.changed', address: WALLET, chainId: 31337 }],
     'session.changed': [{ type: 'session.changed', user: null }],
   },

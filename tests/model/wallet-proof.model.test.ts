@@ -1,7 +1,7 @@
 import { beforeEach, expect } from 'vitest';
 import { profileCopy, walletProofCopy } from '../../src/copy/index.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import { walletProofMachine } from '../../src/machines/wallet-proof.machine.ts';
+import { walletProofMachine, type WalletProofFact } from '../../src/machines/wallet-proof.machine.ts';
 import { profileRow } from '../support/fixtures.ts';
 import { describeModel } from './support/index.ts';
 
@@ -21,9 +21,11 @@ const backend = (code: string | null, message: string) => ({
 });
 
 const toasts: ToastRequest[] = [];
+const told: WalletProofFact[] = [];
 
 beforeEach(() => {
   toasts.length = 0;
+  told.length = 0;
 });
 
 describeModel({
@@ -31,7 +33,12 @@ describeModel({
   machine: walletProofMachine,
   input: { address: ALICE },
   deferredActors: ['requestWalletNonce', 'signProof', 'linkWallet'],
-  provide: { actions: { showToast: (_, params) => void toasts.push(params) } },
+  provide: {
+    actions: {
+      showToast: (_, params) => void toasts.push(params),
+      tellParent: (_, fact) => void told.push(fact),
+    },
+  },
   events: {
     'xstate.done.actor.requestWalletNonce': [
       {
@@ -57,7 +64,11 @@ describeModel({
   },
   states: {
     signing: (s) => expect(s.context.nonce?.nonce).toBe('Abc123def456ghi789'),
-    verifying: (s) => expect(s.context.proof?.signature).toBe(SIGNATURE),
+    // The profile machine hears that the proof is on its way: from now on it lets it end.
+    verifying: (s) => {
+      expect(s.context.proof?.signature).toBe(SIGNATURE);
+      expect(told).toEqual([{ type: 'walletProof.verifying' }]);
+    },
     // It ends with the linked profile and no toast, or with nothing and exactly one toast that says why.
     done: (s) => {
       expect(s.status).toBe('done');

@@ -19,7 +19,7 @@ const lastToast = () => toasts.at(-1);
 describeModel({
   name: 'webhooks',
   machine: webhooksMachine,
-  input: { callbackUrl: CALLBACK },
+  input: {},
   deferredActors: ['createWebhook', 'listWebhooks', 'listBeforeDelete', 'deleteWebhook'],
   provide: {
     actions: {
@@ -40,6 +40,15 @@ describeModel({
         type: 'xstate.error.actor.createWebhook',
         error: new TatumServiceError('createAddressWebhook', { detail: 'HTTP 403' }),
       },
+      // The server's refusals: a visitor, and a wallet its user has not proven.
+      {
+        type: 'xstate.error.actor.createWebhook',
+        error: new TatumServiceError('createAddressWebhook', { code: 'not_signed_in' }),
+      },
+      {
+        type: 'xstate.error.actor.createWebhook',
+        error: new TatumServiceError('createAddressWebhook', { code: 'wallet_unverified' }),
+      },
     ],
     'xstate.done.actor.listWebhooks': [
       { type: 'xstate.done.actor.listWebhooks', output: hooks },
@@ -50,6 +59,10 @@ describeModel({
         type: 'xstate.error.actor.listWebhooks',
         error: new TatumServiceError('listWebhooks'),
       },
+      {
+        type: 'xstate.error.actor.listWebhooks',
+        error: new TatumServiceError('listWebhooks', { code: 'not_signed_in' }),
+      },
     ],
     'xstate.done.actor.listBeforeDelete': [
       { type: 'xstate.done.actor.listBeforeDelete', output: hooks },
@@ -59,6 +72,10 @@ describeModel({
       {
         type: 'xstate.error.actor.listBeforeDelete',
         error: new TatumServiceError('listWebhooks'),
+      },
+      {
+        type: 'xstate.error.actor.listBeforeDelete',
+        error: new TatumServiceError('listWebhooks', { code: 'not_signed_in' }),
       },
     ],
     'xstate.done.actor.deleteWebhook': [{ type: 'xstate.done.actor.deleteWebhook', output: undefined }],
@@ -77,6 +94,8 @@ describeModel({
         webhookCopy.creationFailed,
         webhookCopy.listFailed,
         webhookCopy.deletionFailed,
+        webhookCopy.loginRequired.title,
+        webhookCopy.walletUnverified.title,
       ];
       for (const toast of toasts.slice(checked)) {
         expect(toast.variant ?? 'default').toBe(failures.includes(toast.title) ? 'destructive' : 'default');

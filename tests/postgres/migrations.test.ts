@@ -24,6 +24,10 @@ const TABLE_GRANTS: Record<string, Record<Role, string[]>> = {
   'public.transactions': { anon: [], authenticated: ['SELECT'], service_role: ALL },
   // 20261124000001_wallet_proof.sql: only link-wallet (the service role) touches the nonces.
   'public.wallet_link_nonces': { anon: [], authenticated: [], service_role: ALL },
+  // 20261125000001_tatum_subscriptions.sql: the owner reads; only tatum-webhooks writes.
+  'public.tatum_subscriptions': { anon: [], authenticated: ['SELECT'], service_role: ALL },
+  // …and the functions' rate-limit counters, which no API role may read.
+  'public.function_rate_limits': { anon: [], authenticated: [], service_role: ALL },
 };
 
 /** 20261121000002: authenticated may update these columns of user_notifications and no other. */
@@ -32,6 +36,11 @@ const NOTIFICATION_COLUMNS = ['id', 'user_id', 'title', 'message', 'is_read', 'r
 
 const RECORD_TRANSFER = 'public.record_transfer(uuid, text, text, text, text, text, text, text)';
 const LINK_WEB3_WALLET = 'public.link_web3_wallet()';
+/** 20261125000001: the functions' own helpers, for the service role alone. */
+const SERVICE_ONLY_FUNCTIONS = [
+  'public.forget_tatum_subscription(uuid, text)',
+  'public.take_rate_limit(text, integer, integer)',
+];
 
 /** Every policy the migrations create: [table, name, command], all for the role authenticated. */
 const POLICIES = [
@@ -45,6 +54,8 @@ const POLICIES = [
   ['public.user_notifications', 'user_notifications: owner deletes', 'DELETE'],
   // 20261121000003_transactions.sql
   ['public.transactions', 'transactions: owner reads', 'SELECT'],
+  // 20261125000001_tatum_subscriptions.sql
+  ['public.tatum_subscriptions', 'tatum_subscriptions: owner reads', 'SELECT'],
   // 20261121000004_avatars_bucket.sql
   ['storage.objects', 'avatars: owner uploads under own id', 'INSERT'],
   ['storage.objects', 'avatars: owner lists own', 'SELECT'],
@@ -144,6 +155,41 @@ describe('migrations on PostgreSQL', () => {
       [RECORD_TRANSFER],
     );
     expect(row).toEqual({ anon: false, authenticated: false, service_role: true, public: false });
+  });
+
+  it.each(SERVICE_ONLY_FUNCTIONS)('%s is executable by service_role alone', async (fn) => {
+    const [row] = await rowsOf(
+      `select has_function_privilege('anon', $1::regprocedure, 'EXECUTE') as anon,
+              has_function_privilege('authenticated', $1::regprocedure, 'EXECUTE') as authenticated,
+              has_function_privilege('service_role', $1::regprocedure, 'EXECUTE') as service_role,
+              exists (select 1 from pg_proc p, aclexplode(p.proacl) acl
+                      where p.oid = $1::regprocedure and acl.grantee = 0) as public`,
+      [fn],
+    );
+    expect(row).toEqual({ anon: false, authenticated: false, service_role: true, public: false });
+  });
+
+  it('counts requests per client and window, and says how long to wait once over the limit', async () => {
+    await db.query('begin');
+    try {
+      await db.query('set local role service_role');
+      const waits: number[] = [];
+      for (let asked = 0; asked < 4; asked++) {
+        const [row] = await rowsOf<{ wait: number }>(
+          `select public.take_rate_limit('pg-test', 3, 3600) as wait`,
+        );
+        waits.push(row?.wait ?? -1);
+      }
+      expect(waits.slice(0, 3)).toEqual([0, 0, 0]);
+      expect(waits[3]).toBeGreaterThan(0);
+      expect(waits[3]).toBeLessThanOrEqual(3600);
+      const [other] = await rowsOf<{ wait: number }>(
+        `select public.take_rate_limit('pg-other', 3, 3600) as wait`,
+      );
+      expect(other?.wait).toBe(0);
+    } finally {
+      await db.query('rollback');
+    }
   });
 
   it('creates exactly the declared policies, each for authenticated', async () => {

@@ -31,6 +31,7 @@ export default async function setup(project: TestProject) {
     serviceRoleKey: gateway.serviceRoleKey,
     webhookSecret: gateway.webhookSecret,
     tatumApiUrl: gateway.tatumApiUrl,
+    tatumApiKey: gateway.tatumApiKey,
     functions: gateway.functions,
   });
   project.provide('chain', {
@@ -55,6 +56,8 @@ declare module 'vitest' {
       serviceRoleKey: string;
       webhookSecret: string;
       tatumApiUrl: string;
+      /** What the Tatum emulator requires as x-api-key; the functions hold it as TATUM_API_KEY. */
+      tatumApiKey: string;
       functions: { runtime: 'deno' | 'node'; urls: Record<string, string> };
     };
     chain: { rpcUrl: string; chainId: number; tokenAddress: `0x${string}`; accounts: ChainAccount[] };

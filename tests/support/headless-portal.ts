@@ -53,12 +53,15 @@ export function startHeadlessPortal(options: {
     accounts: [options.wallet.address],
     chainId: chain.chainId,
   });
-  const tatum = createTatumService({ apiKey: null, apiUrl: stack.tatumApiUrl, rpcUrl: chain.rpcUrl });
+  // One client, as in the page: the Tatum service calls the functions with its session.
+  const client = createSupabaseClient({
+    url: stack.url,
+    anonKey: stack.anonKey,
+    realtimeTransport: WebSocket,
+  });
+  const tatum = createTatumService({ client: () => Promise.resolve(client) });
   const machine = providePortal({
-    supabase: createSupabaseService(
-      createSupabaseClient({ url: stack.url, anonKey: stack.anonKey, realtimeTransport: WebSocket }),
-      { siteUrl: HEADLESS_SITE_URL },
-    ),
+    supabase: createSupabaseService(client, { siteUrl: HEADLESS_SITE_URL }),
     wallet: createWalletService({
       window,
       chain: {
@@ -88,7 +91,6 @@ export function startHeadlessPortal(options: {
       auth: { clientAvailable: true },
       expectedChain: { id: chain.chainId, name: 'Hardhat (local)' },
       tokenConfigured: true,
-      webhookCallbackUrl: `${stack.url}/functions/v1/process-payments`,
     },
   });
   portal.start();

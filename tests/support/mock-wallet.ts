@@ -42,6 +42,8 @@ export type MockWalletControls = {
   provider: MockEip1193Provider;
   /** Method names of every request received, in order (refused ones included). */
   requests: string[];
+  /** Method names of every request the wallet has answered or refused, in the order it did. */
+  answered: string[];
   /** The next request of any method fails with this EIP-1193 code (4001: the user rejected it). */
   rejectNext(code?: number, message?: string): void;
   /** The next request of this method fails with this EIP-1193 code; other methods are answered meanwhile. */
@@ -50,6 +52,13 @@ export type MockWalletControls = {
   pendingNext(): void;
   /** The next wallet_switchEthereumChain answers 4902 (unrecognised chain), even for a known chain. */
   failSwitchWith4902Once(): void;
+  /**
+   * The next eth_sendTransaction goes out with this gas limit, as if the user had edited the gas in
+   * the wallet: too little, and the transaction is mined and fails. Hardhat reports such a mined
+   * failure as an error carrying `data.txHash`; the mock answers with that hash, as a wallet that
+   * broadcast the signed transaction would.
+   */
+  sendWithGasNext(gas: number): void;
   /** The next request waits until the returned function is called, like a prompt left open. */
   holdNext(): () => void;
   /** Replaces the accounts without telling the page. */
@@ -73,6 +82,7 @@ export type MockWalletTarget = EventTarget & { ethereum?: unknown; __mockWallet?
 export function installMockWallet(target: MockWalletTarget, options: MockWalletOptions): MockWalletControls {
   const listeners = new Map<string, Set<MockWalletListener>>();
   const requests: string[] = [];
+  const answered: string[] = [];
   const knownChains = new Set<number>([options.chainId, ...(options.knownChainIds ?? [])]);
   let accounts = options.accounts.slice();
   let chainId = options.chainId;
@@ -80,6 +90,7 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
   let nextFailure: { code: number; message: string } | null = null;
   const nextFailureOf = new Map<string, { code: number; message: string }>();
   let switch4902Once = false;
+  let gasNext: number | null = null;
   let hold: Promise<void> | null = null;
   let rpcId = 0;
 
@@ -156,6 +167,18 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
       case 'wallet_revokePermissions':
         connected = false;
         return null;
+      case 'eth_sendTransaction': {
+        if (gasNext === null) return forward(method, params);
+        const gas = gasNext;
+        gasNext = null;
+        try {
+          return await forward(method, [{ ...firstParam(params), gas: toHex(gas) }]);
+        } catch (error) {
+          const data = (error as { data?: { txHash?: unknown } }).data;
+          if (data && typeof data.txHash === 'string') return data.txHash;
+          throw error;
+        }
+      }
       default:
         return forward(method, params);
     }
@@ -171,7 +194,11 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
         hold = null;
         await held;
       }
-      return answer(args.method, args.params);
+      try {
+        return await answer(args.method, args.params);
+      } finally {
+        answered.push(args.method);
+      }
     },
     on(event, listener) {
       const set = listeners.get(event) ?? new Set<MockWalletListener>();
@@ -209,6 +236,7 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
   const controls: MockWalletControls = {
     provider,
     requests,
+    answered,
     rejectNext(code = 4001, message = 'User rejected the request.') {
       nextFailure = { code, message };
     },
@@ -220,6 +248,9 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
     },
     failSwitchWith4902Once() {
       switch4902Once = true;
+    },
+    sendWithGasNext(gas) {
+      gasNext = gas;
     },
     holdNext() {
       let release = () => {};

@@ -150,6 +150,49 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
   };
   const isNonce = (target: Target) => (row: Record<string, unknown>) => row['nonce'] === target.key;
 
+  const subscriptionOf = async (id: string) => {
+    const { data, error } = await service.from('tatum_subscriptions').select('*').eq('id', id).maybeSingle();
+    if (error) throw new Error(`reading subscription ${id} failed: ${error.message}`);
+    return data;
+  };
+  /** A subscription tatum-webhooks made for the owner's wallet, as the service role records it. */
+  const subscribed = async (): Promise<Target> => {
+    const id = unique('matrix-sub');
+    const { error } = await service.from('tatum_subscriptions').insert({
+      id,
+      user_id: owner.id,
+      address: freshAddress(),
+      url: 'https://owner.example.test/hook',
+      chain: 'ETH',
+    });
+    if (error) throw new Error(`recording a subscription failed: ${error.message}`);
+    return { owner, key: id, value: 'https://elsewhere.example.test/hook' };
+  };
+
+  /** The counts of one rate-limit bucket, every window. */
+  const countsOf = async (bucket: string) => {
+    const { data, error } = await service.from('function_rate_limits').select('*').eq('bucket', bucket);
+    if (error) throw new Error(`reading bucket ${bucket} failed: ${error.message}`);
+    return data;
+  };
+  /** The start of the current one-minute window, as take_rate_limit aligns it. */
+  const currentWindow = () => new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+  /** The bucket native-balance counts the owner's requests in: one of their own per cell. */
+  const ownersBucket = () => `native-balance:user:${owner.id}:${randomUUID().slice(0, 8)}`;
+  /** One request of the owner's counted in the current window, as native-balance counts it. */
+  const counted = async (): Promise<Target> => {
+    const bucket = ownersBucket();
+    const { error } = await service
+      .from('function_rate_limits')
+      .insert({ bucket, window_start: currentWindow(), requests: 1 });
+    if (error) throw new Error(`counting a request failed: ${error.message}`);
+    return { owner, key: bucket, value: '-1000000' };
+  };
+  const isBucket = (target: Target) => (row: Record<string, unknown>) => row['bucket'] === target.key;
+  /** The bucket's requests over all its windows: a call may fall in the next minute. */
+  const requestsIn = (after: unknown) =>
+    (after as { requests: number }[]).reduce((sum, { requests }) => sum + requests, 0);
+
   const avatars = (client: Client) => client.storage.from('avatars');
   const publicUrl = (name: string) => avatars(anonClient(stack)).getPublicUrl(name).data.publicUrl;
   /** The object as anyone sees it through the public bucket: status, type and bytes. */
@@ -468,6 +511,145 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
           ),
         read: (target) => nonceOf(target.key),
         applied: (_target, after) => after === null,
+      },
+    },
+    tatum_subscriptions: {
+      select: {
+        // List Hooks reads the owner's subscriptions through tatum-webhooks, but the table is
+        // theirs to read as well.
+        arrange: subscribed,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('tatum_subscriptions').select('*').eq('user_id', target.owner.id),
+            isRow(target),
+          ),
+        read: (target) => subscriptionOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A subscription Tatum never made, which List Hooks would then show as the owner's.
+        arrange: async () => ({ owner, key: unique('forged-sub'), value: freshAddress() }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('tatum_subscriptions')
+              .insert({
+                id: target.key,
+                user_id: target.owner.id,
+                address: target.value,
+                url: 'https://elsewhere.example.test/hook',
+                chain: 'ETH',
+              })
+              .select(),
+            isRow(target),
+          ),
+        read: (target) => subscriptionOf(target.key),
+        applied: (_target, after) => after !== null,
+      },
+      update: {
+        // Pointing the record at another URL than the one Tatum calls.
+        arrange: subscribed,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('tatum_subscriptions')
+              .update({ url: target.value })
+              .eq('id', target.key)
+              .select(),
+            isRow(target),
+          ),
+        read: (target) => subscriptionOf(target.key),
+        applied: (target, after) => (after as { url?: string } | null)?.url === target.value,
+      },
+      delete: {
+        // Forgetting a subscription Tatum still holds: only Delete First Hook, through the
+        // function, removes both.
+        arrange: subscribed,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('tatum_subscriptions').delete().eq('id', target.key).select(),
+            isRow(target),
+          ),
+        read: (target) => subscriptionOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+      'forget_tatum_subscription rpc': {
+        // The function tatum-webhooks forgets a subscription with once Tatum has dropped it.
+        arrange: subscribed,
+        act: async ({ client }, target) => {
+          const result = await client.rpc('forget_tatum_subscription', {
+            p_user_id: target.owner.id,
+            p_id: target.key,
+          });
+          return fromPostgrest({ ...result, data: result.data === true ? [{}] : [] }, () => true);
+        },
+        read: (target) => subscriptionOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    function_rate_limits: {
+      select: {
+        arrange: counted,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('function_rate_limits').select('*').eq('bucket', target.key),
+            isBucket(target),
+          ),
+        read: (target) => countsOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A window of one's own making, its count set far below zero to buy requests ahead.
+        arrange: async () => ({ owner, key: ownersBucket(), value: '-1000000' }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('function_rate_limits')
+              .insert({ bucket: target.key, window_start: currentWindow(), requests: Number(target.value) })
+              .select(),
+            isBucket(target),
+          ),
+        read: (target) => countsOf(target.key),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      update: {
+        // Winding one's own count back, or someone else's up to lock them out.
+        arrange: counted,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('function_rate_limits')
+              .update({ requests: Number(target.value) })
+              .eq('bucket', target.key)
+              .select(),
+            isBucket(target),
+          ),
+        read: (target) => countsOf(target.key),
+        applied: (target, after) => requestsIn(after) === Number(target.value),
+      },
+      delete: {
+        arrange: counted,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('function_rate_limits').delete().eq('bucket', target.key).select(),
+            isBucket(target),
+          ),
+        read: (target) => countsOf(target.key),
+        applied: (_target, after) => Array.isArray(after) && after.length === 0,
+      },
+      'take_rate_limit rpc': {
+        // The count native-balance takes before it spends the Tatum key's quota.
+        arrange: counted,
+        act: async ({ client }, target) => {
+          const result = await client.rpc('take_rate_limit', {
+            p_bucket: target.key,
+            p_limit: 1_000_000,
+            p_window_seconds: 60,
+          });
+          return fromPostgrest({ ...result, data: typeof result.data === 'number' ? [{}] : [] }, () => true);
+        },
+        read: (target) => countsOf(target.key),
+        applied: (_target, after) => requestsIn(after) === 2,
       },
     },
     avatars: {

@@ -62,36 +62,49 @@ export type PolicyRow = readonly [
 // 'set wallet' writes an address on the profile and 'unlink wallet' saves it as null: only a proof
 // (link-wallet, or a sign-in with Ethereum) sets a wallet, and its owner may only unlink it. A
 // wallet_link_nonces row is "the owner's" when it was issued to them; only link-wallet (the
-// service role) touches that table.
+// service role) touches that table. A tatum_subscriptions row is the owner's when tatum-webhooks
+// subscribed their wallet: they read it, and only that function writes or forgets it. A
+// function_rate_limits row is the owner's when it counts their client's requests to
+// native-balance; only that function (take_rate_limit) counts, and no API role reads the counts.
 // prettier-ignore
 export const POLICY = [
-  // resource             verb                   anon                      other user                owner
-  ['profiles',           'select',              'revoked',                'invisible',              'allowed'],
-  ['profiles',           'insert',              'denied',                 'denied',                 'allowed'],
-  ['profiles',           'upsert',              'denied',                 'denied',                 'allowed'],
-  ['profiles',           'update',              'revoked',                'invisible',              'allowed'],
-  ['profiles',           'set wallet',          'revoked',                'invisible',              'denied'],
-  ['profiles',           'unlink wallet',       'denied',                 'denied',                 'allowed'],
-  ['profiles',           'delete',              'revoked',                'revoked',                'revoked'],
-  ['user_notifications', 'select',              'revoked',                'invisible',              'allowed'],
-  ['user_notifications', 'insert',              'denied',                 'denied',                 'denied'],
-  ['user_notifications', 'update read state',   'revoked',                'invisible',              'allowed'],
-  ['user_notifications', 'update title',        'revoked',                'revoked',                'denied'],
-  ['user_notifications', 'delete',              'revoked',                'invisible',              'allowed'],
-  ['transactions',       'select',              'revoked',                'invisible',              'allowed'],
-  ['transactions',       'insert',              'denied',                 'denied',                 'denied'],
-  ['transactions',       'record_transfer rpc', 'denied',                 'denied',                 'denied'],
-  ['transactions',       'update',              'revoked',                'revoked',                'revoked'],
-  ['transactions',       'delete',              'revoked',                'revoked',                'revoked'],
-  ['wallet_link_nonces', 'select',              'revoked',                'revoked',                'revoked'],
-  ['wallet_link_nonces', 'insert',              'denied',                 'denied',                 'denied'],
-  ['wallet_link_nonces', 'update',              'revoked',                'revoked',                'revoked'],
-  ['wallet_link_nonces', 'delete',              'revoked',                'revoked',                'revoked'],
-  ['avatars',            'upload',              'denied',                 'denied',                 'allowed'],
-  ['avatars',            'overwrite (upsert)',  'denied',                 'denied',                 'allowed'],
-  ['avatars',            'read (public URL)',   'allowed',                'allowed',                'allowed'],
-  ['avatars',            'list',                'not served (invisible)', 'not served (invisible)', 'not served (allowed)'],
-  ['avatars',            'delete',              'not served (invisible)', 'not served (invisible)', 'not served (allowed)'],
+  // resource               verb                             anon                      other user                owner
+  ['profiles',             'select',                        'revoked',                'invisible',              'allowed'],
+  ['profiles',             'insert',                        'denied',                 'denied',                 'allowed'],
+  ['profiles',             'upsert',                        'denied',                 'denied',                 'allowed'],
+  ['profiles',             'update',                        'revoked',                'invisible',              'allowed'],
+  ['profiles',             'set wallet',                    'revoked',                'invisible',              'denied'],
+  ['profiles',             'unlink wallet',                 'denied',                 'denied',                 'allowed'],
+  ['profiles',             'delete',                        'revoked',                'revoked',                'revoked'],
+  ['user_notifications',   'select',                        'revoked',                'invisible',              'allowed'],
+  ['user_notifications',   'insert',                        'denied',                 'denied',                 'denied'],
+  ['user_notifications',   'update read state',             'revoked',                'invisible',              'allowed'],
+  ['user_notifications',   'update title',                  'revoked',                'revoked',                'denied'],
+  ['user_notifications',   'delete',                        'revoked',                'invisible',              'allowed'],
+  ['transactions',         'select',                        'revoked',                'invisible',              'allowed'],
+  ['transactions',         'insert',                        'denied',                 'denied',                 'denied'],
+  ['transactions',         'record_transfer rpc',           'denied',                 'denied',                 'denied'],
+  ['transactions',         'update',                        'revoked',                'revoked',                'revoked'],
+  ['transactions',         'delete',                        'revoked',                'revoked',                'revoked'],
+  ['wallet_link_nonces',   'select',                        'revoked',                'revoked',                'revoked'],
+  ['wallet_link_nonces',   'insert',                        'denied',                 'denied',                 'denied'],
+  ['wallet_link_nonces',   'update',                        'revoked',                'revoked',                'revoked'],
+  ['wallet_link_nonces',   'delete',                        'revoked',                'revoked',                'revoked'],
+  ['tatum_subscriptions',  'select',                        'revoked',                'invisible',              'allowed'],
+  ['tatum_subscriptions',  'insert',                        'denied',                 'denied',                 'denied'],
+  ['tatum_subscriptions',  'update',                        'revoked',                'revoked',                'revoked'],
+  ['tatum_subscriptions',  'delete',                        'revoked',                'revoked',                'revoked'],
+  ['tatum_subscriptions',  'forget_tatum_subscription rpc', 'denied',                 'denied',                 'denied'],
+  ['function_rate_limits', 'select',                        'revoked',                'revoked',                'revoked'],
+  ['function_rate_limits', 'insert',                        'denied',                 'denied',                 'denied'],
+  ['function_rate_limits', 'update',                        'revoked',                'revoked',                'revoked'],
+  ['function_rate_limits', 'delete',                        'revoked',                'revoked',                'revoked'],
+  ['function_rate_limits', 'take_rate_limit rpc',           'denied',                 'denied',                 'denied'],
+  ['avatars',              'upload',                        'denied',                 'denied',                 'allowed'],
+  ['avatars',              'overwrite (upsert)',            'denied',                 'denied',                 'allowed'],
+  ['avatars',              'read (public URL)',             'allowed',                'allowed',                'allowed'],
+  ['avatars',              'list',                          'not served (invisible)', 'not served (invisible)', 'not served (allowed)'],
+  ['avatars',              'delete',                        'not served (invisible)', 'not served (invisible)', 'not served (allowed)'],
 ] as const satisfies readonly PolicyRow[];
 
 type Row = (typeof POLICY)[number];

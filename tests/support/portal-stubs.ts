@@ -41,5 +41,4 @@ export const PORTAL_INPUT = {
   auth: { clientAvailable: true },
   expectedChain: { id: 31337, name: 'Hardhat (local)' },
   tokenConfigured: true,
-  webhookCallbackUrl: 'http://127.0.0.1:54321/functions/v1/process-payments',
 } as const satisfies PortalInput;

@@ -9,7 +9,6 @@ describe('app configuration', () => {
       VITE_SUPABASE_ANON_KEY: 'sb_publishable_x',
       VITE_CHAIN_ID: '31337',
       VITE_RPC_URL: 'http://127.0.0.1:8545',
-      VITE_TATUM_API_URL: 'http://127.0.0.1:54321/tatum/v4',
       VITE_DDEX_TOKEN_ADDRESS: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
       VITE_CONTACT_EMAIL: 'team@ddex.test',
       VITE_PRODUCT_SITE: 'https://ddex.test',
@@ -19,13 +18,25 @@ describe('app configuration', () => {
       supabase: { url: 'http://127.0.0.1:54321', anonKey: 'sb_publishable_x' },
       chain: { id: 31337, name: 'Hardhat (local)' },
       rpcUrl: 'http://127.0.0.1:8545',
-      tatum: { apiKey: null, apiUrl: 'http://127.0.0.1:54321/tatum/v4/' },
       tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
       contactEmail: 'team@ddex.test',
       productSite: 'https://ddex.test',
       explorerUrl: 'https://sepolia.etherscan.io',
       problems: [],
     });
+  });
+
+  it('reads no Tatum key or URL, and says so when a .env still sets them', () => {
+    const config = readAppConfig({
+      VITE_TATUM_API_KEY: 't-key',
+      VITE_TATUM_API_URL: 'https://api.tatum.io/v4/',
+    });
+    expect(config).not.toHaveProperty('tatum');
+    expect(JSON.stringify(config)).not.toContain('t-key');
+    expect(config.problems).toEqual([
+      'VITE_TATUM_API_KEY is no longer read: Tatum is reached through the functions',
+      'VITE_TATUM_API_URL is no longer read: Tatum is reached through the functions',
+    ]);
   });
 
   it('treats nothing set as the spec’s demo: no backend, Sepolia, no token', () => {

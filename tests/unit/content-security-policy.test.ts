@@ -9,7 +9,6 @@ import {
   policyDirectives,
   policyFromHeadersFile,
   serializePolicy,
-  TATUM_DEFAULT_ORIGIN,
   withPolicyMeta,
 } from '../../scripts/lib/content-security-policy.ts';
 
@@ -23,7 +22,6 @@ const LOCAL = {
   VITE_SUPABASE_ANON_KEY: 'sb_publishable_x',
   VITE_RPC_URL: 'http://127.0.0.1:8545',
   VITE_CHAIN_ID: '31337',
-  VITE_TATUM_API_URL: 'http://127.0.0.1:54321/tatum/v4/',
   VITE_BLOCK_EXPLORER_URL: 'https://sepolia.etherscan.io',
   VITE_PRODUCT_SITE: 'https://ddex.example',
 };
@@ -32,8 +30,6 @@ const HOSTED = {
   VITE_SUPABASE_URL: 'https://abcdefgh.supabase.co',
   VITE_SUPABASE_ANON_KEY: 'sb_publishable_x',
   VITE_RPC_URL: 'https://sepolia.node.example/v3/secret-project-key',
-  VITE_TATUM_API_KEY: 't-key',
-  VITE_TATUM_API_URL: '',
   VITE_BLOCK_EXPLORER_URL: 'https://sepolia.etherscan.io',
 };
 
@@ -56,9 +52,8 @@ const directivesOf = (env: Record<string, string>, hashes: string[] = []) =>
   parsePolicy(serializePolicy(policyDirectives(env, hashes)));
 
 describe('Content-Security-Policy', () => {
-  it('lets a local build reach exactly its gateway (http and ws), RPC node and Tatum emulator', () => {
+  it('lets a local build reach exactly its gateway (http and ws) and RPC node', () => {
     const policy = directivesOf(LOCAL);
-    // The emulator lives on the gateway's origin, so it adds no entry of its own.
     expect(policy.get('connect-src')).toEqual([
       "'self'",
       'http://127.0.0.1:54321',
@@ -68,7 +63,7 @@ describe('Content-Security-Policy', () => {
     expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'http://127.0.0.1:54321']);
   });
 
-  it('lets a hosted build reach its Supabase (https and wss), its RPC origin and hosted Tatum; no path or key', () => {
+  it('lets a hosted build reach its Supabase (https and wss) and its RPC origin; no path, key or Tatum', () => {
     const serialized = serializePolicy(policyDirectives(HOSTED, []));
     const policy = parsePolicy(serialized);
     expect(policy.get('connect-src')).toEqual([
@@ -76,9 +71,12 @@ describe('Content-Security-Policy', () => {
       'https://abcdefgh.supabase.co',
       'wss://abcdefgh.supabase.co',
       'https://sepolia.node.example',
-      TATUM_DEFAULT_ORIGIN,
     ]);
-    expect(TATUM_DEFAULT_ORIGIN).toBe('https://api.tatum.io');
+    // Tatum is reached through the functions, on the Supabase origin; a stale key changes nothing.
+    expect(
+      serializePolicy(policyDirectives({ ...HOSTED, VITE_TATUM_API_URL: 'https://api.tatum.io/v4/' }, [])),
+    ).toBe(serialized);
+    expect(serialized).not.toContain('tatum');
     expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'https://abcdefgh.supabase.co']);
     expect(serialized).not.toContain('secret-project-key');
     // Links only: the explorer is never fetched.
@@ -91,7 +89,7 @@ describe('Content-Security-Policy', () => {
       // A URL without a key gives no client (the app says 'Supabase client not available').
       { VITE_SUPABASE_URL: 'https://abcdefgh.supabase.co' },
       { VITE_SUPABASE_URL: 'abcdefgh.supabase.co', VITE_SUPABASE_ANON_KEY: 'x', VITE_RPC_URL: 'ftp://node' },
-      // Without an RPC node there is no Tatum service either, so hosted Tatum is not allowed.
+      // Tatum is never the browser's to reach.
       { VITE_TATUM_API_URL: 'https://tatum.example/v4/' },
     ];
     for (const env of unconfigured) {

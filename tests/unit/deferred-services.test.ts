@@ -17,6 +17,8 @@ import { createDeferredTatumService } from '../../src/services/tatum/deferred-se
 import { TatumServiceError, type TatumService } from '../../src/services/tatum/types.ts';
 import { createDeferredTokenService } from '../../src/services/token/deferred-service.ts';
 import { TokenServiceError, type TokenService } from '../../src/services/token/types.ts';
+import { createDeferredWalletService } from '../../src/services/wallet/deferred-service.ts';
+import type { WalletChain, WalletEventHandlers, WalletService } from '../../src/services/wallet/types.ts';
 
 // The stand-ins that keep supabase-js, viem's RPC code and the Tatum service
 // out of the entry bundle: they import on first use, once, try again after a
@@ -65,12 +67,7 @@ describe('deferred supabase service', () => {
       load: () => Promise.resolve(real),
     });
     const proof = { message: 'm', signature: '0x00' };
-    const request = {
-      wallet: { request: () => Promise.resolve(null) },
-      chainId: 1,
-      statement: 's',
-      expiresAt: new Date(0),
-    };
+    const request = { message: 'signed', signature: '0x01' };
     expect(await service.requestWalletNonce('0xabc')).toEqual({ nonce: 'Abc123def456', expiresAt: 'soon' });
     expect(await service.linkWallet(proof)).toBe(profile);
     expect(await service.clearWallet('u1')).toBe(profile);
@@ -214,5 +211,85 @@ describe('deferred token and Tatum services', () => {
     await used.listWebhooks();
     await used.destroy();
     expect(destroy).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('deferred wallet service', () => {
+  const CHAIN: WalletChain = {
+    id: 31337,
+    name: 'Hardhat',
+    rpcUrl: 'http://127.0.0.1:8545',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  };
+  const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
+
+  function fakeWallet() {
+    const watched: WalletEventHandlers[] = [];
+    const stopped: WalletEventHandlers[] = [];
+    const real: WalletService = {
+      chain: CHAIN,
+      discover: vi.fn(() => Promise.resolve({ available: true, info: null })),
+      silentReconnect: vi.fn(() => Promise.resolve({ address: ALICE, chainId: 31337 })),
+      requestAccounts: vi.fn(() => Promise.resolve({ address: ALICE, chainId: 31337 })),
+      switchChain: vi.fn(() => Promise.resolve()),
+      signMessage: vi.fn(() => Promise.resolve('0x01' as const)),
+      sendTransaction: vi.fn(() => Promise.resolve('0x02' as const)),
+      copyAddress: vi.fn(() => Promise.resolve()),
+      forgetConnection: vi.fn(() => Promise.resolve()),
+      watch: (handlers) => {
+        watched.push(handlers);
+        return () => void stopped.push(handlers);
+      },
+    };
+    return { real, watched, stopped };
+  }
+
+  it('knows the chain at once, loads the real service on the first call only, and forwards to it', async () => {
+    const { real } = fakeWallet();
+    const load = vi.fn(() => Promise.resolve(real));
+    const wallet = createDeferredWalletService(CHAIN, load);
+    expect(wallet.chain).toBe(CHAIN);
+    expect(load).not.toHaveBeenCalled();
+    expect(await wallet.discover()).toEqual({ available: true, info: null });
+    expect(await wallet.silentReconnect()).toEqual({ address: ALICE, chainId: 31337 });
+    expect(await wallet.signMessage(ALICE, 'hello')).toBe('0x01');
+    expect(await wallet.sendTransaction({ from: ALICE, to: ALICE, data: '0x' })).toBe('0x02');
+    await wallet.switchChain(1);
+    expect(real.signMessage).toHaveBeenCalledWith(ALICE, 'hello');
+    expect(real.switchChain).toHaveBeenCalledWith(1);
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('watches once loaded, and an unsubscribe that comes first wins', async () => {
+    const { real, watched, stopped } = fakeWallet();
+    const wallet = createDeferredWalletService(CHAIN, () => Promise.resolve(real));
+    const early = {};
+    wallet.watch(early)();
+    const later = {};
+    const stop = wallet.watch(later);
+    await wallet.discover();
+    expect(watched).toEqual([later]);
+    stop();
+    expect(stopped).toEqual([later]);
+  });
+
+  it('says the wallet code could not be loaded, and tries again on the next call', async () => {
+    const { real } = fakeWallet();
+    const load = vi
+      .fn<() => Promise<WalletService>>()
+      .mockRejectedValueOnce(new Error('Failed to fetch dynamically imported module'))
+      .mockResolvedValue(real);
+    const wallet = createDeferredWalletService(CHAIN, load);
+    await expect(wallet.requestAccounts()).rejects.toEqual({
+      code: 'unknown',
+      message: expect.stringMatching(/could not be loaded: Failed to fetch/),
+    });
+    expect(await wallet.requestAccounts()).toEqual({ address: ALICE, chainId: 31337 });
+  });
+
+  it('never rejects a silent reconnect or a forget, as the real service promises', async () => {
+    const wallet = createDeferredWalletService(CHAIN, () => Promise.reject(new Error('offline')));
+    expect(await wallet.silentReconnect()).toBeNull();
+    await expect(wallet.forgetConnection()).resolves.toBeUndefined();
   });
 });

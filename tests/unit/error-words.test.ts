@@ -129,6 +129,16 @@ describe('data provider failures', () => {
     expect(describeError(detailed)).toBe(words);
   });
 
+  it('says how long to wait when the balance function limits this client', () => {
+    const limited = new TatumServiceError('getNativeBalance', {
+      detail: 'Too many requests',
+      code: 'rate_limited',
+      retryAfterSeconds: 42,
+    });
+    expect(describeError(limited)).toBe(dataProviderCopy.rateLimited(42));
+    expect(describeError(limited)).toContain('42 seconds');
+  });
+
   it('falls back to the message for an operation it does not know', () => {
     const strange = { name: 'TatumServiceError', operation: 'toString', message: 'something', detail: null };
     expect(describeError(strange)).toBe('something');
@@ -195,6 +205,7 @@ describe('wallet proofs (docs/product.md#wallet-sync)', () => {
     'unrecognized-chain': walletProofCopy.walletFailed,
     'no-account': walletCopy.noAccount,
     'invalid-answer': walletCopy.invalidAnswer,
+    'wrong-chain': walletProofCopy.walletFailed,
     unknown: walletProofCopy.walletFailed,
   };
 
@@ -217,8 +228,8 @@ describe('wallet proofs (docs/product.md#wallet-sync)', () => {
 });
 
 describe('Sign in with Ethereum', () => {
-  it('says the signature was declined, as the supabase service keeps it', () => {
-    expect(walletSignInWords(new BackendError('User rejected the request.', 'wallet_rejected'))).toBe(
+  it('says the signature was declined, as the wallet service reports it', () => {
+    expect(walletSignInWords({ code: 'rejected', message: 'User rejected the request.' })).toBe(
       authCopy.walletSignInDeclined,
     );
   });

@@ -143,7 +143,7 @@ describe('redact: a wallet proof’s signature', () => {
         signProof: fromPromise<WalletProof, SignProofInput>(async () => proof),
         linkWallet: fromPromise<Profile, WalletProof>(() => new Promise<never>(() => undefined)),
       },
-      actions: { showToast: () => undefined },
+      actions: { showToast: () => undefined, tellParent: () => undefined },
     });
     const prover = createActor(machine, { input: { address: ADDRESS }, inspect }).start();
     for (let round = 0; round < 5; round += 1) await new Promise((resolve) => setImmediate(resolve));

@@ -153,7 +153,7 @@ function fakeServices() {
     copyAddress: () => count(undefined),
     forgetConnection: () => count(undefined),
     signMessage: () => count(SIGNATURE),
-    provider: () => null,
+    sendTransaction: () => count(TX_HASH as `0x${string}`),
   };
   const tatum: TatumService = {
     getNativeBalance: () =>
@@ -180,6 +180,9 @@ function fakeServices() {
     signTransfer: () =>
       count({ serialized: `0x02f8${'cd'.repeat(110)}` as const, hash: TX_HASH as `0x${string}` }),
     broadcastTransfer: () => count({ ...prepared, hash: TX_HASH as `0x${string}`, blockNumber: 7n }),
+    prepareWalletTransfer: () =>
+      count({ prepared, call: { from: ADDRESS, to: ADDRESS, data: '0xa9059cbb' as const } }),
+    confirmTransfer: () => count({ ...prepared, hash: TX_HASH as `0x${string}`, blockNumber: 7n }),
   };
   const services: PortalServices = {
     supabase,

@@ -32,6 +32,8 @@ describe('the wallet proof message', () => {
       chainId: 31337,
       nonce: 'Abc123def456ghi789',
       issuedAt: NOW,
+      // Not before its issue: hosted Auth, which would also take it as a sign-in, then holds it to its expiry.
+      notBefore: NOW,
       expirationTime: new Date(NOW.getTime() + 10 * 60 * 1000),
     });
     expect(message.split('\n')[0]).toBe('127.0.0.1:5173 wants you to sign in with your Ethereum account:');

@@ -10,13 +10,13 @@ import { AVATAR_MAX_BYTES, AVATAR_TYPES, avatarProblem } from '../../src/domain/
 import { toAuthUser } from '../../src/services/supabase/auth-user.ts';
 import { avatarObjectName } from '../../src/services/supabase/avatars.ts';
 import { clientProfileFields } from '../../src/services/supabase/profile-fields.ts';
+import { siweMessage } from '../../src/services/wallet/siwe.ts';
 import {
   BackendError,
   CLIENT_PROFILE_FIELDS,
   createSupabaseClient,
   createSupabaseService,
   NETWORK_ERROR,
-  WALLET_REJECTED,
   type Profile,
   type SupabaseService,
 } from '../../src/services/supabase/index.ts';
@@ -440,28 +440,7 @@ describe('wallet proofs on the wire', () => {
 
 describe('Sign in with Ethereum on the wire', () => {
   const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-  const EXPIRES = new Date(NOW + 10 * 60 * 1000);
   const STATEMENT = 'Sign in to the DDEX Token Portal with this wallet.';
-
-  /** A wallet of one key, on another chain than the portal's, as supabase-js asks wallets. */
-  function walletOf(refuseSigning?: { code: number; message: string }) {
-    const asked: string[] = [];
-    const wallet = {
-      async request({ method, params }: { method: string; params?: unknown }) {
-        asked.push(method);
-        if (method === 'eth_requestAccounts') return [account.address];
-        if (method === 'eth_chainId') return '0x1';
-        if (method === 'personal_sign') {
-          if (refuseSigning)
-            throw Object.assign(new Error(refuseSigning.message), { code: refuseSigning.code });
-          const [data] = params as [Hex, string];
-          return account.signMessage({ message: { raw: data } });
-        }
-        throw new Error(`unexpected ${method}`);
-      },
-    };
-    return { wallet, asked };
-  }
 
   const session = (user: Record<string, unknown>) => ({
     access_token: 'access',
@@ -471,7 +450,7 @@ describe('Sign in with Ethereum on the wire', () => {
     user,
   });
 
-  it("signs supabase-js's message for the site and the portal's chain, and answers the web3 user", async () => {
+  it('sends the message and signature the wallet made, unchanged, and answers the web3 user', async () => {
     let grant: Record<string, unknown> = {};
     server.use(
       http.post(`${ORIGIN}/auth/v1/token`, async ({ request }) => {
@@ -499,13 +478,16 @@ describe('Sign in with Ethereum on the wire', () => {
         );
       }),
     );
-    const { wallet, asked } = walletOf();
-    const user = await service().signInWithWallet({
-      wallet,
+    const message = siweMessage({
+      url: SITE_URL,
       chainId: 31337,
+      address: account.address,
+      nonce: 'Abc123def456ghi789',
+      now: new Date(NOW),
       statement: STATEMENT,
-      expiresAt: EXPIRES,
     });
+    const signature = await account.signMessage({ message });
+    const user = await service().signInWithWallet({ message, signature });
     expect(user).toEqual({
       id: USER_ID,
       email: null,
@@ -513,48 +495,13 @@ describe('Sign in with Ethereum on the wire', () => {
       web3Address: account.address,
       metadata: {},
     });
-    // The portal's chain, not the one the wallet is on: eth_chainId is never asked.
-    expect(asked).toEqual(['eth_requestAccounts', 'personal_sign']);
-    const message = String(grant['message']);
-    // supabase-js writes the message itself (its address in lower case, no nonce: the grant needs none).
-    expect(message.split('\n')).toEqual([
-      '127.0.0.1:5173 wants you to sign in with your Ethereum account:',
-      account.address.toLowerCase(),
-      '',
-      STATEMENT,
-      '',
-      `URI: ${SITE_URL}/`,
-      'Version: 1',
-      'Chain ID: 31337',
-      expect.stringMatching(/^Issued At: \d{4}-\d\d-\d\dT/),
-      `Expiration Time: ${EXPIRES.toISOString()}`,
-    ]);
-    expect(grant['chain']).toBe('ethereum');
+    expect(grant).toEqual({ chain: 'ethereum', message, signature });
     expect(await recoverMessageAddress({ message, signature: grant['signature'] as Hex })).toBe(
       account.address,
     );
   });
 
-  it('keeps a declined signature as wallet_rejected, which supabase-js throws rather than returns', async () => {
-    const { wallet } = walletOf({ code: 4001, message: 'User rejected the request.' });
-    const error = await refusal(
-      service().signInWithWallet({ wallet, chainId: 31337, statement: STATEMENT, expiresAt: EXPIRES }),
-    );
-    expect(error).toMatchObject({ code: WALLET_REJECTED, message: 'User rejected the request.' });
-  });
-
-  it("says supabase-js's own refusals without its prefix, and passes on the backend's", async () => {
-    const broken = { request: () => Promise.reject(new Error('no accounts method')) };
-    const error = await refusal(
-      service().signInWithWallet({
-        wallet: broken,
-        chainId: 31337,
-        statement: STATEMENT,
-        expiresAt: EXPIRES,
-      }),
-    );
-    expect(error.message).toBe('Wallet method eth_requestAccounts is missing or invalid');
-
+  it("passes on the backend's refusal with its words", async () => {
     server.use(
       http.post(`${ORIGIN}/auth/v1/token`, () =>
         HttpResponse.json(
@@ -563,14 +510,7 @@ describe('Sign in with Ethereum on the wire', () => {
         ),
       ),
     );
-    const refused = await refusal(
-      service().signInWithWallet({
-        wallet: walletOf().wallet,
-        chainId: 31337,
-        statement: STATEMENT,
-        expiresAt: EXPIRES,
-      }),
-    );
+    const refused = await refusal(service().signInWithWallet({ message: 'm', signature: '0x00' }));
     expect(refused).toMatchObject({ status: 400, message: 'Signed Ethereum message is expired' });
   });
 });

@@ -10,6 +10,7 @@ import {
   HttpRequestError,
   InsufficientFundsError,
   decodeFunctionData,
+  encodeFunctionData,
   InvalidInputRpcError,
   keccak256,
   parseTransaction,
@@ -130,6 +131,11 @@ describe('private keys and addresses', () => {
     expect(parseRecipient(ADDRESS.toLowerCase())).toBe(ADDRESS);
     expect(parseRecipient(`0x${ADDRESS.slice(2).toUpperCase()}`)).toBe(ADDRESS);
     expect(parseRecipient(` ${ADDRESS} `)).toBe(ADDRESS);
+  });
+
+  it('refuses mixed case that is not the EIP-55 checksum, as the typo it likely is', () => {
+    const misspelt = ADDRESS.replace('F6F4', 'f6F4');
+    expect(problemOf(() => parseRecipient(misspelt))).toEqual({ code: 'invalid-recipient' });
   });
 
   it('refuses recipients that are not addresses, and the zero address', () => {
@@ -289,7 +295,16 @@ describe('signing on demand', () => {
 });
 
 // A node that accepts any transaction and answers with a scripted receipt and balance.
-type Script = { receipt: 'reverted' | 'never' | 'garbled'; balance?: bigint };
+type Script = {
+  receipt: 'reverted' | 'never' | 'garbled' | 'success';
+  balance?: bigint;
+  /** How eth_sendRawTransaction is answered: the hash (default), no answer at all, or a refusal. */
+  send?: 'ok' | 'lost' | 'nonce too low' | 'already known';
+  /** The node knows the transaction (eth_getTransactionByHash), with this call data. */
+  known?: Hex;
+};
+/** Raw bytes the node received, in order. */
+const sentRaw: Hex[] = [];
 let server: Server;
 let rpcUrl: string;
 let script: Script = { receipt: 'reverted' };
@@ -323,6 +338,10 @@ function answer(method: string, params: unknown[]): unknown {
     case 'eth_estimateGas':
       return '0xea60';
     case 'eth_sendRawTransaction':
+      sentRaw.push(params[0] as Hex);
+      if (script.send === 'nonce too low' || script.send === 'already known') {
+        throw Object.assign(new Error(script.send), { code: -32000 });
+      }
       return keccak256(params[0] as Hex);
     case 'eth_getTransactionReceipt':
       if (script.receipt === 'never') return null;
@@ -334,7 +353,7 @@ function answer(method: string, params: unknown[]): unknown {
         // A mined receipt that names no sender is one the service cannot check.
         from: script.receipt === 'garbled' ? '0xnot-an-address' : ADDRESS.toLowerCase(),
         to: TOKEN.toLowerCase(),
-        status: script.receipt === 'garbled' ? '0x1' : '0x0',
+        status: script.receipt === 'reverted' ? '0x0' : '0x1',
         type: '0x2',
         gasUsed: '0x5208',
         cumulativeGasUsed: '0x5208',
@@ -344,7 +363,27 @@ function answer(method: string, params: unknown[]): unknown {
         logsBloom: `0x${'0'.repeat(512)}`,
       };
     case 'eth_getTransactionByHash':
-      return null;
+      return script.known
+        ? {
+            hash: params[0],
+            from: ADDRESS.toLowerCase(),
+            to: TOKEN.toLowerCase(),
+            input: script.known,
+            nonce: '0x0',
+            gas: '0xea60',
+            value: '0x0',
+            blockHash: null,
+            blockNumber: null,
+            transactionIndex: null,
+            type: '0x2',
+            chainId: '0x7a69',
+            maxFeePerGas: '0x3b9aca00',
+            maxPriorityFeePerGas: '0x3b9aca00',
+            v: '0x0',
+            r: word(1),
+            s: word(2),
+          }
+        : null;
     default:
       throw Object.assign(new Error(`the method ${method} does not exist`), { code: -32601 });
   }
@@ -357,6 +396,12 @@ beforeAll(async () => {
     request.on('end', () => {
       const { id, method, params } = JSON.parse(body) as { id: number; method: string; params: unknown[] };
       calls.push(method);
+      // The node takes the transaction, but its answer never arrives.
+      if (method === 'eth_sendRawTransaction' && script.send === 'lost') {
+        sentRaw.push((params as Hex[])[0] as Hex);
+        request.socket.destroy();
+        return;
+      }
       response.setHeader('content-type', 'application/json');
       try {
         response.end(JSON.stringify({ jsonrpc: '2.0', id, result: answer(method, params ?? []) }));
@@ -565,5 +610,140 @@ describe('the split transfer: prepare, sign, broadcast', () => {
       });
     }
     expect(calls).toEqual([]);
+  });
+});
+
+describe('never twice: the hash is known before sending', () => {
+  const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  const service = () => createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN });
+  const request = { privateKey: KEY, to: RECIPIENT, amount: '1', expectedFrom: ADDRESS };
+  async function signed() {
+    script = { receipt: 'reverted' };
+    const prepared = await service().prepareTransfer(request);
+    return service().signTransfer({ privateKey: KEY, prepared });
+  }
+
+  it('a broadcast whose answer is lost may have been sent: it says so with the hash', async () => {
+    const transfer = await signed();
+    script = { receipt: 'reverted', send: 'lost' };
+    sentRaw.length = 0;
+    const error = await service()
+      .broadcastTransfer({ serialized: transfer.serialized })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      hash: transfer.hash,
+      problem: { code: 'sent-but-unchecked', failure: { code: 'rpc-unavailable', status: null } },
+    });
+    // Sent once: the send client never retries.
+    expect(sentRaw).toEqual([transfer.serialized]);
+  });
+
+  it('a refusal in a JSON-RPC answer was not sent: no hash, an ordinary failure', async () => {
+    const transfer = await signed();
+    script = { receipt: 'reverted', send: 'nonce too low' };
+    const error = await service()
+      .broadcastTransfer({ serialized: transfer.serialized })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenServiceError);
+    expect((error as TokenServiceError).hash).toBeUndefined();
+    expect((error as TokenServiceError).problem.code).not.toBe('sent-but-unchecked');
+  });
+
+  it('"already known" means the node has it: its receipt is awaited', async () => {
+    const transfer = await signed();
+    script = { receipt: 'reverted', send: 'already known' };
+    await expect(service().broadcastTransfer({ serialized: transfer.serialized })).rejects.toMatchObject({
+      reason: 'reverted',
+      hash: transfer.hash,
+    });
+  });
+
+  it('checking a transaction the node knows sends nothing and returns the transfer', async () => {
+    const transfer = await signed();
+    const data = parseTransaction(transfer.serialized).data as Hex;
+    script = { receipt: 'success', known: data };
+    sentRaw.length = 0;
+    const result = await service().confirmTransfer({ hash: transfer.hash, serialized: transfer.serialized });
+    expect(result).toMatchObject({ hash: transfer.hash, from: ADDRESS, to: RECIPIENT, raw: 10n ** 18n });
+    expect(sentRaw).toEqual([]);
+  });
+
+  it('checking one the node never had sends the same bytes again (same nonce: mined once at most)', async () => {
+    const transfer = await signed();
+    script = { receipt: 'success' };
+    sentRaw.length = 0;
+    await service().confirmTransfer({ hash: transfer.hash, serialized: transfer.serialized });
+    expect(sentRaw).toEqual([transfer.serialized]);
+  });
+
+  it('refuses bytes that are not of the hash, sending nothing', async () => {
+    const transfer = await signed();
+    sentRaw.length = 0;
+    await expect(
+      service().confirmTransfer({ hash: `0x${'ab'.repeat(32)}`, serialized: transfer.serialized }),
+    ).rejects.toMatchObject({ reason: 'unknown' });
+    expect(sentRaw).toEqual([]);
+  });
+});
+
+describe('the wallet’s transfer: prepared here, sent by the wallet, confirmed here', () => {
+  const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  const service = () => createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN });
+
+  it('checks it against the chain and hands over the token call, sending nothing', async () => {
+    script = { receipt: 'reverted' };
+    calls.length = 0;
+    const { prepared, call } = await service().prepareWalletTransfer({
+      from: ADDRESS.toLowerCase(),
+      to: RECIPIENT,
+      amount: '2.5',
+    });
+    expect(prepared).toEqual({
+      from: ADDRESS,
+      to: RECIPIENT,
+      raw: 25n * 10n ** 17n,
+      amount: '2.5',
+      decimals: 18,
+    });
+    expect(call.from).toBe(ADDRESS);
+    expect(call.to).toBe(TOKEN);
+    expect(decodeFunctionData({ abi: tokenAbi, data: call.data })).toEqual({
+      functionName: 'transfer',
+      args: [RECIPIENT, 25n * 10n ** 17n],
+    });
+    expect(calls).not.toContain('eth_sendRawTransaction');
+  });
+
+  it('refuses more than the balance, and a mistyped checksum before any network call', async () => {
+    script = { receipt: 'reverted', balance: 10n ** 18n };
+    await expect(
+      service().prepareWalletTransfer({ from: ADDRESS, to: RECIPIENT, amount: '2' }),
+    ).rejects.toMatchObject({ reason: 'insufficient-token-balance' });
+    calls.length = 0;
+    const misspelt = RECIPIENT.replace('C51812', 'c51812');
+    await expect(
+      service().prepareWalletTransfer({ from: ADDRESS, to: misspelt, amount: '1' }),
+    ).rejects.toMatchObject({ problem: { code: 'invalid-recipient' } });
+    expect(calls).toEqual([]);
+    script = { receipt: 'reverted' };
+  });
+
+  it('confirms the hash the wallet returned from its receipt and the transaction', async () => {
+    const data = encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [RECIPIENT, 7n] });
+    script = { receipt: 'success', known: data };
+    sentRaw.length = 0;
+    const hash = `0x${'12'.repeat(32)}` as const;
+    await expect(service().confirmTransfer({ hash, serialized: null })).resolves.toMatchObject({
+      hash,
+      from: ADDRESS,
+      to: RECIPIENT,
+      raw: 7n,
+    });
+    expect(sentRaw).toEqual([]);
+    script = { receipt: 'reverted' };
+    await expect(service().confirmTransfer({ hash, serialized: null })).rejects.toMatchObject({
+      reason: 'reverted',
+      hash,
+    });
   });
 });

@@ -440,15 +440,64 @@ describe('signMessage and the provider', () => {
     const none = createWalletService({ window: browser().window, chain: HARDHAT, discoveryTimeoutMs: 5 });
     expect(await failure(none.signMessage(ALICE, MESSAGE))).toEqual({ code: 'not-installed', message: null });
   });
+});
 
-  it('hands out the chosen provider, announced first, else window.ethereum, else none', () => {
+describe('sendTransaction', () => {
+  const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+  const HASH = `0x${'ab'.repeat(32)}`;
+  const transaction = { from: ALICE, to: TOKEN, data: '0xa9059cbb' as Hex };
+
+  /** A legacy wallet on `chainId` that answers eth_sendTransaction with `answer`. */
+  function sendingWallet(answer: unknown, chainId = 31337) {
     const { window } = browser();
-    const service = createWalletService({ window, chain: HARDHAT });
-    expect(service.provider()).toBeNull();
-    const legacy = wallet(window, { announce: false, injectWindowEthereum: true });
-    expect(service.provider()).toBe(legacy.provider);
-    const announced = wallet(window, { uuid: 'b', name: 'Announced' });
-    expect(service.provider()).toBe(announced.provider);
+    const seen: { method: string; params?: unknown }[] = [];
+    window.ethereum = {
+      async request(args: { method: string; params?: unknown }) {
+        seen.push(args);
+        if (args.method === 'eth_chainId') return `0x${chainId.toString(16)}`;
+        if (args.method === 'eth_sendTransaction') return answer;
+        throw new Error(`unexpected ${args.method}`);
+      },
+    };
+    const service = createWalletService({ window, chain: HARDHAT, discoveryTimeoutMs: 20 });
+    return { service, seen };
+  }
+
+  it('asks eth_sendTransaction for the call, with no value and the chain, and returns the hash', async () => {
+    const { service, seen } = sendingWallet(HASH);
+    expect(await service.sendTransaction(transaction)).toBe(HASH);
+    expect(seen.at(-1)).toEqual({
+      method: 'eth_sendTransaction',
+      params: [{ ...transaction, value: '0x0', chainId: '0x7a69' }],
+    });
+  });
+
+  it('asks nothing of a wallet on another chain', async () => {
+    const { service, seen } = sendingWallet(HASH, 1);
+    expect(await failure(service.sendTransaction(transaction))).toEqual({
+      code: 'wrong-chain',
+      message: null,
+    });
+    expect(seen.map((r) => r.method)).toEqual(['eth_chainId']);
+  });
+
+  it('refuses an answer that is no transaction hash', async () => {
+    const { service } = sendingWallet('0x1234');
+    expect(await failure(service.sendTransaction(transaction))).toEqual({
+      code: 'invalid-answer',
+      message: null,
+    });
+  });
+
+  it('maps a rejection (4001) to rejected, and keeps what the wallet said of other failures', async () => {
+    const { service, mock } = setup();
+    mock.rejectNextOf('eth_sendTransaction', 4001);
+    expect(await failure(service.sendTransaction(transaction))).toEqual({ code: 'rejected', message: null });
+    mock.rejectNextOf('eth_sendTransaction', -32603, 'gas required exceeds allowance');
+    expect(await failure(service.sendTransaction(transaction))).toEqual({
+      code: 'unknown',
+      message: 'gas required exceeds allowance',
+    });
   });
 });
 

@@ -1,4 +1,3 @@
-import type { BackendErrorCode } from '../../domain/errors.ts';
 import { NETWORK_ERROR } from './errors.ts';
 import { BackendError } from './types.ts';
 
@@ -55,23 +54,10 @@ export function fromThrown(thrown: unknown): BackendError {
   return new BackendError(message || 'The backend request failed');
 }
 
-export const WALLET_REJECTED = 'wallet_rejected' satisfies BackendErrorCode;
-
 const AUTH_JS_PREFIX = /^@supabase\/auth-js:\s*/;
 
-/**
- * What supabase-js threw during Sign in with Ethereum: the wallet's own failure (EIP-1193 errors
- * carry a numeric code; 4001 is the user declining, kept as 'wallet_rejected' for the machines to
- * word) or one of its own checks (no wallet, no account), said without its library prefix.
- */
+/** What supabase-js threw during Sign in with Ethereum (one of its own checks), without its library prefix. */
 export function fromWalletSignIn(thrown: unknown): BackendError {
-  if (thrown instanceof BackendError) return thrown;
-  let current: unknown = thrown;
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
-    const { code, message, cause } = current as ErrorLike & { cause?: unknown };
-    if (code === 4001) return new BackendError(text(message) ?? 'The wallet declined', WALLET_REJECTED);
-    current = cause;
-  }
   const error = fromThrown(thrown);
   return new BackendError(error.message.replace(AUTH_JS_PREFIX, ''), error.code, error.status);
 }

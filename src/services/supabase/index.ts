@@ -1,7 +1,6 @@
 export { createSupabaseClient, type SupabaseClientConfig } from './client.ts';
 export { createSupabaseService, LIST_LIMIT, type SupabaseServiceOptions } from './supabase-service.ts';
 export { CLIENT_UNAVAILABLE, NETWORK_ERROR } from './errors.ts';
-export { WALLET_REJECTED } from './failures.ts';
 export { CLIENT_PROFILE_FIELDS, type ClientProfileFields } from './profile-fields.ts';
 export {
   BackendError,

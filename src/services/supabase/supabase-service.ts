@@ -2,7 +2,6 @@ import {
   FunctionsFetchError,
   FunctionsHttpError,
   FunctionsRelayError,
-  type EthereumWallet,
   type RealtimePostgresChangesPayload,
   type SupabaseClient,
 } from '@supabase/supabase-js';
@@ -120,21 +119,10 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
         return toAuthUser(data.user);
       }),
 
-    signInWithWallet: ({ wallet, chainId, statement, expiresAt }) =>
+    signInWithWallet: ({ message, signature }) =>
       guarded(async () => {
-        // supabase-js returns the backend's refusal, but throws what the wallet or its own checks
-        // say (a declined signature among them).
         const { data, error } = await client.auth
-          .signInWithWeb3({
-            chain: 'ethereum',
-            wallet: wallet as EthereumWallet,
-            statement,
-            // The site URL also outside a browser, where supabase-js has no page to read it from.
-            options: {
-              url: options.siteUrl,
-              signInWithEthereum: { chainId, expirationTime: expiresAt },
-            },
-          })
+          .signInWithWeb3({ chain: 'ethereum', message, signature: signature as `0x${string}` })
           .catch((thrown: unknown) => {
             throw fromWalletSignIn(thrown);
           });

@@ -31,14 +31,10 @@ export type Eip1193Requester = { request(args: { method: string; params?: unknow
 
 /** Sign in with Ethereum (docs/product.md#auth-dialog): the wallet signs supabase-js's EIP-4361 message. */
 export type WalletSignIn = {
-  /** The connected wallet's provider; supabase-js asks it for the account, then for the signature. */
-  wallet: Eip1193Requester;
-  /** The chain the message names: the portal's, whatever the wallet is on. */
-  chainId: number;
-  /** The plain-language line above the message's fields. */
-  statement: string;
-  /** The message's expiration time (at most 10 minutes from now: WALLET_PROOF_VALIDITY_MS). */
-  expiresAt: Date;
+  /** The EIP-4361 message the wallet signed (src/services/wallet/siwe.ts builds it). */
+  message: string;
+  /** The wallet's personal_sign signature of it. */
+  signature: string;
 };
 
 /**
@@ -80,9 +76,10 @@ export interface SupabaseService {
   signUp(credentials: Credentials): Promise<SignUpResult>;
   signIn(credentials: Credentials): Promise<AuthUser>;
   /**
-   * Sign in with Ethereum through supabase-js (the message names the site URL as domain and URI).
-   * The wallet's refusal to sign (4001) rejects with code 'wallet_rejected'; the backend links the
-   * signed-in address to the profile itself, unless another account holds it.
+   * Sign in with Ethereum through supabase-js, with a message the wallet has already signed (the
+   * composition root asks it through the wallet service, one prompt at a time, and drops a
+   * signature that comes after the dialog closed). The backend links the signed-in address to the
+   * profile itself, unless another account holds it.
    */
   signInWithWallet(request: WalletSignIn): Promise<AuthUser>;
   signOut(): Promise<void>;

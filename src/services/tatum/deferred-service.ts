@@ -1,9 +1,10 @@
 import { onFirstUse } from '../on-first-use.ts';
 import { TatumServiceError, type TatumService } from './types.ts';
 
-// The service's own code (answer parsing, error mapping) is needed when the
-// balances or the webhook demo first ask for it, like the SDK it loads; the
-// entry bundle holds only this stand-in, which imports it on the first call.
+// The service's own code (answer checks, error mapping) and the supabase-js
+// client it calls the functions through are needed when the balances or the
+// webhook demo first ask for them; the entry bundle holds only this stand-in,
+// which imports them on the first call.
 
 export function createDeferredTatumService(load: () => Promise<TatumService>): TatumService {
   const loadOnce = onFirstUse(load);

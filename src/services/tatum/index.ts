@@ -1,9 +1,9 @@
-export { createTatumService, type TatumServiceDeps } from './tatum-service.ts';
+export { createTatumService } from './functions-service.ts';
 export {
   TatumServiceError,
   type AddressWebhook,
+  type FunctionsClient,
   type NativeBalance,
-  type TatumNetwork,
   type TatumOperation,
   type TatumService,
   type TatumServiceConfig,

@@ -1,27 +1,22 @@
 import type { DataProviderFailure, DataProviderOperation } from '../../domain/errors.ts';
 
-// The data-provider contract the machines depend on. Kept free of the SDK so
-// importing it costs nothing: the ~78 KB SDK is loaded on first use only.
+// The data-provider contract the machines depend on. The provider is Tatum, behind the project's
+// Edge Functions (native-balance, tatum-webhooks), which hold its key: the browser has neither the
+// key nor the SDK (docs/reliability-and-security.md#the-tatum-key).
 
-export type TatumNetwork = 'ethereum-sepolia' | 'ethereum';
+/** The slice of a supabase-js client the service calls functions through (its session, its key). */
+export type FunctionsClient = {
+  functions: {
+    invoke(
+      name: string,
+      options: { method: 'GET' | 'POST' | 'DELETE'; body?: Record<string, unknown> },
+    ): Promise<{ data: unknown; error: unknown }>;
+  };
+};
 
 export type TatumServiceConfig = {
-  /** VITE_TATUM_API_KEY; null or '' sends no key (the local emulator needs none). */
-  apiKey: string | null;
-  /**
-   * REST base override such as http://127.0.0.1:54321/tatum/v4/ (a missing
-   * trailing slash is added); null keeps the SDK's choice. The SDK only takes
-   * it from process.env.TATUM_URL, which is process-wide: see tatum-service.ts.
-   */
-  apiUrl: string | null;
-  /** JSON-RPC node for native balances; the SDK would otherwise fetch a node list from rpc.tatum.io. */
-  rpcUrl: string;
-  /** Defaults to ethereum-sepolia, also for the local chain (its id only matters to the wallet). */
-  network?: TatumNetwork;
-  /** Retries of a 5xx answer; defaults to the SDK's 1. */
-  retryCount?: number;
-  /** Delay between retries; defaults to the SDK's 1000 ms. */
-  retryDelayMs?: number;
+  /** The page's one supabase-js client, loaded on first use: the functions see its session. */
+  client: () => Promise<FunctionsClient>;
 };
 
 export type NativeBalance = {
@@ -42,12 +37,16 @@ export type AddressWebhook = {
 
 export interface TatumService {
   getNativeBalance(address: string): Promise<NativeBalance>;
-  /** An ADDRESS_EVENT subscription: Tatum posts every transfer touching `address` to `url`. */
-  createAddressWebhook(input: { address: string; url: string }): Promise<AddressWebhook>;
-  /** Every subscription of the key that watches an address, across all pages. */
+  /**
+   * An ADDRESS_EVENT subscription of the signed-in user's proven wallet `address`: Tatum posts every
+   * transfer touching it to the process-payments function (the server chooses the URL).
+   */
+  createAddressWebhook(input: { address: string }): Promise<AddressWebhook>;
+  /** The signed-in user's own subscriptions, oldest first. */
   listWebhooks(): Promise<AddressWebhook[]>;
+  /** Deletes one of the signed-in user's own subscriptions. */
   deleteWebhook(id: string): Promise<void>;
-  /** Releases the SDK instance if one was made; safe before first use and twice. The next call starts afresh. */
+  /** Releases what the service holds; safe before first use and twice. */
   destroy(): Promise<void>;
 }
 
@@ -56,23 +55,31 @@ export type TatumOperation = DataProviderOperation;
 /**
  * Every failure of the service, whatever its shape on the wire. `operation` says which call failed,
  * and is what the machines word (src/machines/error-words.ts); `message` is for developers.
- * `detail` is what Tatum, the node or the SDK said, or what was wrong with their answer (null when
- * nothing is known); `code` is Tatum's errorCode when it sent one, e.g. 'subscription.not.found'.
- * Neither ever contains the API key.
+ * `detail` is what the function or Tatum said, or what was wrong with their answer (null when
+ * nothing is known); `code` is the function's refusal code ('not_signed_in', 'wallet_unverified',
+ * 'rate_limited', 'provider_refused', …) when it gave one. `retryAfterSeconds` comes with
+ * 'rate_limited'. Neither ever contains the API key, which the browser does not have.
  */
 export class TatumServiceError extends Error implements DataProviderFailure {
   override readonly name = 'TatumServiceError';
   readonly operation: TatumOperation;
   readonly detail: string | null;
   readonly code: string | null;
+  readonly retryAfterSeconds: number | null;
 
   constructor(
     operation: TatumOperation,
     {
       detail = null,
       code = null,
+      retryAfterSeconds = null,
       cause,
-    }: { detail?: string | null; code?: string | null; cause?: unknown } = {},
+    }: {
+      detail?: string | null;
+      code?: string | null;
+      retryAfterSeconds?: number | null;
+      cause?: unknown;
+    } = {},
   ) {
     super(
       detail === null ? `${operation} failed` : `${operation} failed: ${detail}`,
@@ -81,5 +88,6 @@ export class TatumServiceError extends Error implements DataProviderFailure {
     this.operation = operation;
     this.detail = detail;
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -18,5 +18,7 @@ export function createDeferredTokenService(load: () => Promise<TokenService>): T
     prepareTransfer: (request) => service().then((s) => s.prepareTransfer(request)),
     signTransfer: (request) => service().then((s) => s.signTransfer(request)),
     broadcastTransfer: (request) => service().then((s) => s.broadcastTransfer(request)),
+    prepareWalletTransfer: (request) => service().then((s) => s.prepareWalletTransfer(request)),
+    confirmTransfer: (request) => service().then((s) => s.confirmTransfer(request)),
   };
 }

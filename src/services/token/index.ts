@@ -2,8 +2,10 @@ export { createTokenService } from './token-service.ts';
 export {
   TokenServiceError,
   type BroadcastTransferRequest,
+  type ConfirmTransferRequest,
   type PreparedTransfer,
   type PrepareTransferRequest,
+  type PrepareWalletTransferRequest,
   type SignedTransfer,
   type SignTransferRequest,
   type TokenBalance,
@@ -13,4 +15,5 @@ export {
   type TokenServiceErrorReason,
   type TransferRequest,
   type TransferResult,
+  type WalletTransfer,
 } from './types.ts';

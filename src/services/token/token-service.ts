@@ -13,6 +13,7 @@ import {
   maxUint256,
   parseTransaction,
   parseUnits,
+  RpcRequestError,
   zeroAddress,
   type Address,
   type Chain,
@@ -22,6 +23,7 @@ import {
 } from 'viem';
 import {
   getChainId,
+  getTransaction,
   prepareTransactionRequest,
   readContract,
   sendRawTransaction,
@@ -30,8 +32,10 @@ import {
 import {
   TokenServiceError,
   type BroadcastTransferRequest,
+  type ConfirmTransferRequest,
   type PreparedTransfer,
   type PrepareTransferRequest,
+  type PrepareWalletTransferRequest,
   type SignedTransfer,
   type SignTransferRequest,
   type TokenBalance,
@@ -39,6 +43,7 @@ import {
   type TokenService,
   type TokenServiceConfig,
   type TransferResult,
+  type WalletTransfer,
 } from './types.ts';
 
 // Only what the service calls, plus OpenZeppelin 5's custom errors so a refused
@@ -102,13 +107,19 @@ export function normalizePrivateKey(text: string): Hex {
   return key;
 }
 
-/** Any letter case is accepted: people paste lower-case addresses whose checksum cannot be checked. */
+/**
+ * Lower- or upper-case addresses carry no checksum and are accepted as they are; mixed case is an
+ * EIP-55 checksum, and one that does not match is refused as the typo it most likely is.
+ */
 export function parseRecipient(text: string): Address {
   const trimmed = text.trim();
   if (!isAddress(trimmed, { strict: false })) {
     throw new TokenServiceError({ code: 'invalid-recipient' });
   }
   const address = getAddress(trimmed);
+  const digits = trimmed.slice(2);
+  const mixedCase = digits !== digits.toLowerCase() && digits !== digits.toUpperCase();
+  if (mixedCase && address !== trimmed) throw new TokenServiceError({ code: 'invalid-recipient' });
   if (address === zeroAddress) {
     throw new TokenServiceError({ code: 'zero-recipient' });
   }
@@ -360,12 +371,12 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     return { to: getAddress(to), raw };
   }
 
-  async function prepare({ expectedFrom, ...request }: PrepareTransferRequest): Promise<PreparedTransfer> {
-    const privateKey = normalizePrivateKey(request.privateKey);
-    const secrets = secretsOf(privateKey);
-    const expected = parseHolder(expectedFrom);
-    const { address: from } = await signerFor(privateKey);
-    if (from !== expected) throw new TokenServiceError({ code: 'key-mismatch' });
+  /** Everything a transfer from `from` needs checked that no key is needed for. */
+  async function checkTransfer(
+    from: Address,
+    request: { to: string; amount: string },
+    secrets: readonly string[] = [],
+  ): Promise<PreparedTransfer> {
     const to = parseRecipient(request.to);
     const amount = checkAmountText(request.amount);
     try {
@@ -393,6 +404,26 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     } catch (error) {
       throw toTokenServiceError(error, { secrets, decimals: knownDecimals });
     }
+  }
+
+  async function prepare({ expectedFrom, ...request }: PrepareTransferRequest): Promise<PreparedTransfer> {
+    const privateKey = normalizePrivateKey(request.privateKey);
+    const secrets = secretsOf(privateKey);
+    const expected = parseHolder(expectedFrom);
+    const { address: from } = await signerFor(privateKey);
+    if (from !== expected) throw new TokenServiceError({ code: 'key-mismatch' });
+    return checkTransfer(from, request, secrets);
+  }
+
+  async function prepareForWallet(request: PrepareWalletTransferRequest): Promise<WalletTransfer> {
+    const from = parseHolder(request.from);
+    const prepared = await checkTransfer(from, request);
+    const data = encodeFunctionData({
+      abi: tokenAbi,
+      functionName: 'transfer',
+      args: [prepared.to, prepared.raw],
+    });
+    return { prepared, call: { from, to: tokenAddress, data } };
   }
 
   async function sign({ privateKey: text, prepared }: SignTransferRequest): Promise<SignedTransfer> {
@@ -426,11 +457,50 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     }
   }
 
-  async function broadcast({ serialized }: BroadcastTransferRequest): Promise<TransferResult> {
-    const { to, raw } = transferIn(serialized);
-    let hash: Hash | undefined;
+  /**
+   * A failure once the node may hold the transaction: it may be mined, so the user must not be
+   * told it failed (a retry would pay twice); the hash says which transaction to look for.
+   */
+  function maybeSent(error: unknown, hash: Hash): TokenServiceError {
+    const failure = toTokenServiceError(error, { decimals: knownDecimals, hash });
+    return new TokenServiceError(
+      { code: 'sent-but-unchecked', failure: failure.problem },
+      { hash, cause: failure.cause as Error | undefined },
+    );
+  }
+
+  /**
+   * Sends signed bytes. Only a JSON-RPC error answer proves the node refused them; a timeout, a
+   * lost answer or an HTTP failure may come after it accepted them. "Already known" means it has them.
+   */
+  async function send(serialized: Hex, hash: Hash): Promise<void> {
     try {
-      hash = await sendRawTransaction(sends, { serializedTransaction: serialized });
+      await sendRawTransaction(sends, { serializedTransaction: serialized });
+    } catch (error) {
+      const refused = error instanceof BaseError && error.walk((e) => e instanceof RpcRequestError);
+      if (!refused) throw maybeSent(error, hash);
+      if (!matchesAnywhere(error as BaseError, /already known|known transaction/i)) {
+        throw toTokenServiceError(error, { decimals: knownDecimals });
+      }
+    }
+  }
+
+  /** The DDEX transfer a mined transaction made, read from the chain (a wallet's send). */
+  async function transferOf(hash: Hash): Promise<{ to: Address; raw: bigint }> {
+    const tx = await getTransaction(reads, { hash });
+    try {
+      if (!tx.to || getAddress(tx.to) !== tokenAddress) throw new Error();
+      const call = decodeFunctionData({ abi: tokenAbi, data: tx.input });
+      if (call.functionName !== 'transfer') throw new Error();
+      return { to: getAddress(call.args[0]), raw: call.args[1] };
+    } catch {
+      throw new TokenServiceError({ code: 'unknown' }, { hash, cause: new Error('not a DDEX transfer') });
+    }
+  }
+
+  /** Waits for a sent transaction's receipt; every failure carries its hash. */
+  async function settle(hash: Hash, transfer: { to: Address; raw: bigint } | null): Promise<TransferResult> {
+    try {
       const receipt = await waitForTransactionReceipt(reads, {
         hash,
         timeout: confirmationTimeoutMs,
@@ -439,8 +509,10 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
       if (receipt.status !== 'success') {
         throw new TokenServiceError({ code: 'reverted' }, { hash });
       }
+      const { to, raw } = transfer ?? (await transferOf(hash));
       return { hash, from: getAddress(receipt.from), to, raw, blockNumber: receipt.blockNumber };
     } catch (error) {
+      if (error instanceof TokenServiceError) throw error;
       if (
         error instanceof BaseError &&
         error.walk((e) => (e as Error).name === 'WaitForTransactionReceiptTimeoutError')
@@ -450,14 +522,42 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
           { hash, cause: summarise(error, []) },
         );
       }
-      const failure = toTokenServiceError(error, { decimals: knownDecimals, hash });
-      if (hash === undefined || error instanceof TokenServiceError) throw failure;
-      // The transaction is out; a user who retried now could pay twice.
+      throw maybeSent(error, hash);
+    }
+  }
+
+  async function broadcast({ serialized }: BroadcastTransferRequest): Promise<TransferResult> {
+    const transfer = transferIn(serialized);
+    // Known before anything is sent, so a lost answer can still name the transaction.
+    const hash = keccak256(serialized);
+    await send(serialized, hash);
+    return settle(hash, transfer);
+  }
+
+  async function confirm({ hash, serialized }: ConfirmTransferRequest): Promise<TransferResult> {
+    if (serialized === null) return settle(hash, null);
+    const transfer = transferIn(serialized);
+    if (keccak256(serialized) !== hash) {
       throw new TokenServiceError(
-        { code: 'sent-but-unchecked', failure: failure.problem },
-        { hash, cause: failure.cause as Error | undefined },
+        { code: 'unknown' },
+        { cause: new Error('the hash is not of these bytes') },
       );
     }
+    const known = await getTransaction(reads, { hash }).then(
+      () => true,
+      (error: unknown) => {
+        if (
+          error instanceof BaseError &&
+          error.walk((e) => (e as Error).name === 'TransactionNotFoundError')
+        ) {
+          return false;
+        }
+        throw maybeSent(error, hash);
+      },
+    );
+    // The node never had it: the same bytes again, which can be mined once at most.
+    if (!known) await send(serialized, hash);
+    return settle(hash, transfer);
   }
 
   return {
@@ -483,5 +583,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     prepareTransfer: prepare,
     signTransfer: sign,
     broadcastTransfer: broadcast,
+    prepareWalletTransfer: prepareForWallet,
+    confirmTransfer: confirm,
   };
 }

@@ -2,21 +2,27 @@ import type { Address, Hash } from 'viem';
 import type { TokenFailure, TokenProblem } from '../../domain/errors.ts';
 import type {
   BroadcastTransferRequest,
+  ConfirmTransferRequest,
   PreparedTransfer,
+  PrepareWalletTransferRequest,
   SignedTransfer,
   TokenBalance,
   TokenServiceErrorReason,
   TransferResult,
+  WalletTransfer,
 } from '../../domain/token.ts';
 
 export type {
   BroadcastTransferRequest,
+  ConfirmTransferRequest,
   PreparedTransfer,
+  PrepareWalletTransferRequest,
   SignedTransfer,
   TokenBalance,
   TokenProblem,
   TokenServiceErrorReason,
   TransferResult,
+  WalletTransfer,
 };
 
 export type TokenServiceConfig = {
@@ -66,8 +72,23 @@ export interface TokenService {
    * on broadcast.
    */
   signTransfer(request: SignTransferRequest): Promise<SignedTransfer>;
-  /** Sends a signed DDEX transfer for the configured chain and waits for its receipt. */
+  /**
+   * Sends a signed DDEX transfer for the configured chain and waits for its receipt. Its hash is
+   * known before it is sent: once the node may have it (anything but a JSON-RPC refusal), every
+   * failure carries the hash ('sent-but-unchecked', 'not-confirmed', 'reverted').
+   */
   broadcastTransfer(request: BroadcastTransferRequest): Promise<TransferResult>;
+  /**
+   * The checks of prepareTransfer without a key (the recipient, the amount, the node's chain, the
+   * token's decimals and the sender's balance), and the call a wallet sends to make the transfer.
+   */
+  prepareWalletTransfer(request: PrepareWalletTransferRequest): Promise<WalletTransfer>;
+  /**
+   * Waits for the receipt of a transfer already sent (by the wallet, or a broadcast whose answer was
+   * lost) and fails as broadcastTransfer does. Sends nothing, except the same signed bytes again
+   * when `serialized` is given and the node does not know the transaction.
+   */
+  confirmTransfer(request: ConfirmTransferRequest): Promise<TransferResult>;
 }
 
 /**

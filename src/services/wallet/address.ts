@@ -2,9 +2,10 @@ import { keccak_256 } from '@noble/hashes/sha3';
 import { utf8ToBytes } from '@noble/hashes/utils';
 import type { Address } from 'viem';
 
-// The wallet service runs before the first paint (the silent reconnect), so its
-// address handling is these few lines over noble's keccak rather than viem's
-// address utilities, which bring viem's error and encoding layers along.
+// The wallet service is loaded right after the first paint for the silent
+// reconnect, so its address handling is these few lines over noble's keccak
+// rather than viem's address utilities, which bring viem's error and encoding
+// layers along.
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 

@@ -15,5 +15,6 @@ export type {
   WalletInfo,
   WalletService,
   WalletServiceConfig,
+  WalletTransaction,
   WalletWindow,
 } from './types.ts';

@@ -46,6 +46,9 @@ export function siweMessage(input: SiweMessageInput): string {
       chainId: input.chainId,
       nonce: input.nonce,
       issuedAt: input.now,
+      // Also a valid Sign in with Ethereum message for this site: hosted Auth holds such a message
+      // to its expiry only when it has a not-before time, so it gets one.
+      notBefore: input.now,
       expirationTime: new Date(expires),
     });
   } catch (error) {
@@ -53,3 +56,9 @@ export function siweMessage(input: SiweMessageInput): string {
     throw new Error(typeof reason === 'string' ? reason : String(error), { cause: error });
   }
 }
+
+/**
+ * A nonce for a Sign in with Ethereum message, which no server issues (Supabase Auth keeps none;
+ * it bounds the message by its times): EIP-4361 still asks for 8 or more letters and digits.
+ */
+export { generateSiweNonce as siweNonce } from 'viem/siwe';

@@ -53,6 +53,9 @@ export type WalletConnection = {
   chainId: number;
 };
 
+/** A contract call for the wallet to send; no value, the wallet fills gas and fees. */
+export type WalletTransaction = { from: string; to: string; data: Hex };
+
 export type WalletDiscovery = {
   available: boolean;
   /** The chosen wallet's EIP-6963 info; null when none announced (window.ethereum or nothing). */
@@ -98,10 +101,12 @@ export interface WalletService {
    */
   signMessage(address: string, message: string): Promise<Hex>;
   /**
-   * The provider of the chosen wallet (the one connected through), for a library that talks to it
-   * itself, such as supabase-js's Sign in with Ethereum; null when there is no wallet.
+   * Asks the wallet to sign and broadcast a transaction from `address` (EIP-1193
+   * eth_sendTransaction; the wallet shows it, estimates gas and sets the fees) and resolves with its
+   * hash. Refused with 'wrong-chain', without asking, when the wallet is not on the configured
+   * chain. A prompt, failing as signMessage does: 'rejected' when the user declines (4001), ...
    */
-  provider(): Eip1193Provider | null;
+  sendTransaction(transaction: WalletTransaction): Promise<Hex>;
   /** Follows the chosen wallet's events; the returned function unsubscribes. */
   watch(handlers: WalletEventHandlers): () => void;
   /** Writes the address to the clipboard; rejects with a WalletError ('unknown') when it cannot. */

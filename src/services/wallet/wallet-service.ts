@@ -116,6 +116,11 @@ function parseSignature(value: unknown): Hex | null {
   return typeof value === 'string' && /^0x(?:[0-9a-fA-F]{2})+$/.test(value) ? (value as Hex) : null;
 }
 
+/** A transaction hash as wallets answer one: 0x and 32 bytes of hex. */
+function parseHash(value: unknown): Hex | null {
+  return typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value) ? (value as Hex) : null;
+}
+
 /** EIP-3085's parameters for wallet_addEthereumChain. */
 type AddEthereumChainParameter = {
   chainId: string;
@@ -296,7 +301,21 @@ export function createWalletService(config: WalletServiceConfig): WalletService 
       });
     },
 
-    provider: currentProvider,
+    sendTransaction({ from, to, data }) {
+      return prompt(async (provider) => {
+        // A wallet on another chain would send the transfer there; the chainId parameter makes
+        // wallets that check it (MetaMask) refuse a switch made while the prompt is open.
+        if ((await readChainId(provider)) !== chain.id) throw walletError('wrong-chain');
+        const hash = parseHash(
+          await provider.request({
+            method: 'eth_sendTransaction',
+            params: [{ from, to, data, value: '0x0', chainId: hexChainId(chain.id) }],
+          }),
+        );
+        if (!hash) throw walletError('invalid-answer');
+        return hash;
+      });
+    },
 
     watch(handlers) {
       const provider = currentProvider();

@@ -1,7 +1,10 @@
+import { useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
+import type { ActorRefFrom } from 'xstate';
 import styled from 'styled-components';
 import { portalCopy, sendCopy } from '../../copy/index.ts';
 import { sendBusyTag } from '../../machines/send.machine.ts';
+import { walletSendTags, type walletSendMachine } from '../../machines/wallet-send.machine.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { Field } from '../common/Field.tsx';
@@ -12,12 +15,28 @@ import { useChild, useChildSelector, usePortalSelector } from '../portal-context
 // no `required`.
 // The private key leaves the DOM as soon as it is handed over; recipient and
 // amount stay after a refusal and go after a transfer (a new `lastHash`).
+// 'Send with wallet' submits the same form without the key (docs/product.md#send-with-wallet),
+// with the DDEX balance the wallet panel shows, which the machine checks the amount against.
 export function SendForm() {
   const send = useChild('send');
   const busy = useChildSelector('send', (snapshot) => snapshot.hasTag(sendBusyTag));
   const recipient = useChildSelector('send', (snapshot) => snapshot.context.recipient);
   const amount = useChildSelector('send', (snapshot) => snapshot.context.amount);
   const lastHash = useChildSelector('send', (snapshot) => snapshot.context.lastHash);
+  const walletSend = useChildSelector(
+    'send',
+    (snapshot) => snapshot.children.walletSend as ActorRefFrom<typeof walletSendMachine> | undefined,
+  );
+  const walletStep = useSelector(walletSend, (snapshot) =>
+    snapshot?.hasTag(walletSendTags.waiting)
+      ? sendCopy.walletWaiting
+      : snapshot?.hasTag(walletSendTags.pending)
+        ? sendCopy.walletConfirming
+        : null,
+  );
+  const balance = useChildSelector('balances', (snapshot) =>
+    snapshot.context.ddex.status === 'loaded' ? snapshot.context.ddex.value : null,
+  );
   const signedIn = usePortalSelector((snapshot) => snapshot.context.user !== null);
   const form = useRef<HTMLFormElement>(null);
 
@@ -33,12 +52,22 @@ export function SendForm() {
       const value = data.get(name);
       return typeof value === 'string' ? value : '';
     };
-    send.send({
-      type: 'send.submit',
-      recipient: text('recipient'),
-      amount: text('amount'),
-      privateKey: text('privateKey'),
-    });
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    if (submitter instanceof HTMLButtonElement && submitter.value === 'wallet') {
+      send.send({
+        type: 'send.submitWithWallet',
+        recipient: text('recipient'),
+        amount: text('amount'),
+        balance,
+      });
+    } else {
+      send.send({
+        type: 'send.submit',
+        recipient: text('recipient'),
+        amount: text('amount'),
+        privateKey: text('privateKey'),
+      });
+    }
     const key = element.elements.namedItem('privateKey');
     if (key instanceof HTMLInputElement) key.value = '';
   };
@@ -76,9 +105,19 @@ export function SendForm() {
           placeholder={portalCopy.privateKeyPlaceholder}
           hint={<Warning>{sendCopy.privateKeyWarning}</Warning>}
         />
-        <Button type="submit" $block disabled={busy} aria-busy={busy}>
-          {busy ? sendCopy.submitting : sendCopy.submit}
+        <Button type="submit" $block disabled={busy} aria-busy={busy && !walletSend}>
+          {busy && !walletSend ? sendCopy.submitting : sendCopy.submit}
         </Button>
+        <WalletButton
+          type="submit"
+          value="wallet"
+          $variant="secondary"
+          $block
+          disabled={busy}
+          aria-busy={walletSend !== undefined}
+        >
+          {walletStep ?? sendCopy.sendWithWallet}
+        </WalletButton>
         {signedIn ? null : <Note>{sendCopy.visitorNote}</Note>}
       </form>
     </Card>
@@ -97,6 +136,10 @@ const Warning = styled.span`
   background: ${({ theme }) => theme.color.warningBg};
   color: ${({ theme }) => theme.color.warningText};
   font-weight: 600;
+`;
+
+const WalletButton = styled(Button)`
+  margin-top: ${({ theme }) => theme.space(2)};
 `;
 
 const Note = styled.p`

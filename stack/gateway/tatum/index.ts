@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
-import { withCors } from '../http.ts';
+import { json, withCors } from '../http.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { createTatumRoutes } from './routes.ts';
 import { createTatumStore } from './store.ts';
@@ -19,6 +19,8 @@ export type TatumEmulatorOptions = {
   pg: PGlite;
   rpcUrl: string;
   webhookSecret: string;
+  /** The account's API key: a request without it as x-api-key is refused, as hosted Tatum does. */
+  apiKey: string;
   retryBaseMs?: number;
 };
 
@@ -34,8 +36,20 @@ export async function startTatumEmulator(options: TatumEmulatorOptions): Promise
   });
   const watcher = await startBlockWatcher({ rpcUrl: options.rpcUrl, store, onOwed: dispatcher.wake });
   const routes = createTatumRoutes(store);
+  // The key manages the whole account (every subscription, the HMAC secret), so only the Edge
+  // Functions hold it; a browser or anyone else without it gets 401 and learns nothing.
+  const keyed = (request: Request): Promise<Response> =>
+    request.headers.get('x-api-key') === options.apiKey
+      ? routes(request)
+      : Promise.resolve(
+          json(401, {
+            statusCode: 401,
+            errorCode: 'unauthorized',
+            message: 'Missing or invalid x-api-key header.',
+          }),
+        );
   return {
-    handle: (request) => withCors(request, routes),
+    handle: (request) => withCors(request, keyed),
     close: async () => {
       await watcher.stop();
       await dispatcher.stop();

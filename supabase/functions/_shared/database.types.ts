@@ -135,6 +135,32 @@ export type Database = {
         Update: Partial<Database['public']['Tables']['wallet_link_nonces']['Insert']>;
         Relationships: [];
       };
+      tatum_subscriptions: {
+        Row: {
+          id: string;
+          user_id: string;
+          address: string;
+          url: string;
+          chain: string;
+          created_at: string;
+        };
+        Insert: {
+          id: string;
+          user_id: string;
+          address: string;
+          url: string;
+          chain: string;
+          created_at?: string;
+        };
+        Update: Partial<Database['public']['Tables']['tatum_subscriptions']['Insert']>;
+        Relationships: [];
+      };
+      function_rate_limits: {
+        Row: { bucket: string; window_start: string; requests: number };
+        Insert: { bucket: string; window_start: string; requests: number };
+        Update: Partial<Database['public']['Tables']['function_rate_limits']['Insert']>;
+        Relationships: [];
+      };
     };
     Views: { [_ in never]: never };
     Functions: {
@@ -150,6 +176,14 @@ export type Database = {
           p_message?: string;
         };
         Returns: boolean;
+      };
+      forget_tatum_subscription: {
+        Args: { p_user_id: string; p_id: string };
+        Returns: boolean;
+      };
+      take_rate_limit: {
+        Args: { p_bucket: string; p_limit: number; p_window_seconds: number };
+        Returns: number;
       };
     };
     Enums: { [_ in never]: never };

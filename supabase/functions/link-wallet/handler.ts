@@ -1,6 +1,15 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { createPublicClient, http, type Address, type Hex } from 'viem';
-import { verifySiweMessage } from 'viem/siwe';
+import {
+  createPublicClient,
+  http,
+  isAddressEqual,
+  isErc6492Signature,
+  recoverMessageAddress,
+  type Address,
+  type Hex,
+} from 'viem';
+import { parseSiweMessage, verifySiweMessage } from 'viem/siwe';
+import { bearerToken, callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
 import {
   checkProofMessage,
@@ -107,21 +116,13 @@ export function createLinkWalletHandler(deps: LinkWalletDeps): (request: Request
 
   /** The caller's user id, from the bearer token of their session. */
   const callerOf = async (request: Request): Promise<string> => {
-    const jwt = bearerToken(request.headers.get('authorization'));
-    if (jwt === null) {
+    if (bearerToken(request.headers.get('authorization')) === null) {
       throw new Refusal(
         'unauthorized',
         'Sign in first: the request needs the bearer token of a signed-in user',
       );
     }
-    const auth = await supabase.auth.getUser(jwt);
-    if (auth.error) {
-      // A 4xx is GoTrue refusing the token; anything else is GoTrue failing, not the caller.
-      const status = auth.error.status ?? 0;
-      if (status < 400 || status >= 500)
-        throw new Error(`resolving the caller failed: ${auth.error.message}`);
-    }
-    const userId = auth.data.user?.id;
+    const userId = await callerId(supabase, request);
     if (!userId) {
       throw new Refusal('unauthorized', 'The bearer token is not a signed-in user’s session; sign in again');
     }
@@ -148,6 +149,14 @@ export function createLinkWalletHandler(deps: LinkWalletDeps): (request: Request
       .delete()
       .lt('expires_at', new Date(issuedAt.getTime() - NONCE_RETENTION_MS).toISOString());
     if (purged.error) throw new Error(`purging expired nonces failed: ${purged.error.message}`);
+    // One nonce per user and address at a time: asking again replaces the last one unused.
+    const replaced = await supabase
+      .from('wallet_link_nonces')
+      .delete()
+      .eq('user_id', userId)
+      .ilike('address', address)
+      .is('used_at', null);
+    if (replaced.error) throw new Error(`replacing the earlier nonce failed: ${replaced.error.message}`);
     const nonce = newNonce();
     const expiresAt = new Date(issuedAt.getTime() + NONCE_TTL_MS).toISOString();
     const stored = await supabase.from('wallet_link_nonces').insert({
@@ -188,19 +197,58 @@ export function createLinkWalletHandler(deps: LinkWalletDeps): (request: Request
     }
   };
 
+  /**
+   * The chain the node serves must be the one proofs are signed for: a contract wallet's address
+   * can have other owners on another chain. Asked once; a node that cannot answer is asked again.
+   */
+  let chainChecked: Promise<void> | null = null;
+  const checkChain = () => {
+    chainChecked ??= (async () => {
+      let served: number;
+      try {
+        served = await chain.getChainId();
+      } catch (error) {
+        throw new ChainError('reading the node’s chain id failed', { cause: error });
+      }
+      if (served !== chainId) throw new Error(`RPC_URL serves chain ${served}, not CHAIN_ID ${chainId}`);
+    })().catch((error: unknown) => {
+      chainChecked = null;
+      throw error;
+    });
+    return chainChecked;
+  };
+
   const verifySignature = async (message: string, signature: Hex, proof: Proof, at: Date) => {
-    let valid: boolean;
+    // A key's signature is checked here, without the node: an outage then costs only contract
+    // wallets, and for them it is an outage, not a refusal (viem's validator reads every failed
+    // call as "not valid").
+    const recovered = await recoverMessageAddress({ message, signature }).catch(() => null);
+    if (recovered !== null && isAddressEqual(recovered, proof.address)) return;
+    await checkChain();
+    let code: Hex | undefined;
     try {
-      valid = await verifySiweMessage(chain, {
-        message,
-        signature,
-        address: proof.address,
-        domain: proof.domain,
-        nonce: proof.nonce,
-        time: at,
-      });
+      code = await chain.getCode({ address: proof.address });
     } catch (error) {
-      throw new ChainError('verifying the signature through the chain failed', { cause: error });
+      throw new ChainError('reading the wallet’s code failed', { cause: error });
+    }
+    // No code and no ERC-6492 wrapper (a wallet not deployed yet): nothing else could have signed.
+    const contract = (code !== undefined && code !== '0x') || isErc6492Signature(signature);
+    let valid = false;
+    if (contract) {
+      try {
+        valid = await verifySiweMessage(chain, {
+          message,
+          signature,
+          address: proof.address,
+          domain: proof.domain,
+          nonce: proof.nonce,
+          // The message's times were checked above, with a minute's grace for a browser clock
+          // ahead of this one; viem has none, so it looks from no earlier than the not-before time.
+          time: new Date(Math.max(at.getTime(), parseSiweMessage(message).notBefore?.getTime() ?? 0)),
+        });
+      } catch (error) {
+        throw new ChainError('verifying the signature through the chain failed', { cause: error });
+      }
     }
     if (!valid) {
       throw new Refusal(
@@ -269,8 +317,9 @@ export function createLinkWalletHandler(deps: LinkWalletDeps): (request: Request
       return await handle(request);
     } catch (error) {
       if (error instanceof Refusal) return refusal(error.code, error.message);
-      // None of these carries the request's headers, so the caller's token never reaches the log.
-      console.error('[link-wallet] failed:', error);
+      // Only the error's name and short message: viem's full messages quote the call's arguments
+      // (the signature among them) and the RPC URL, whose path may hold a provider's key.
+      console.error(`[link-wallet] failed: ${describe(error)}`);
       if (error instanceof ChainError) {
         return refusal(
           'chain_unavailable',
@@ -318,8 +367,10 @@ async function readBody(request: Request): Promise<string> {
   }
 }
 
-/** The token in `Authorization: Bearer <token>`, or null. */
-function bearerToken(header: string | null): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1] ?? null;
+/** What may be logged of a failure: its name and short message, and the same of its cause. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return 'a non-Error was thrown';
+  const short = (error as { shortMessage?: unknown }).shortMessage;
+  const text = `${error.name}: ${typeof short === 'string' ? short : error.message.split('\n')[0]}`;
+  return error.cause === undefined ? text : `${text} (cause: ${describe(error.cause)})`;
 }

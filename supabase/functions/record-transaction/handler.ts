@@ -1,4 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { bearerToken, callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { createRpcClient, RpcError, type RpcCall } from './rpc.ts';
 import { decodeDecimals, findOutgoingTransfer, formatUnits, parseReceipt } from './transfer-log.ts';
@@ -52,22 +53,13 @@ export function createRecordTransactionHandler(
   const decimals = tokenDecimals(rpc, tokenAddress);
 
   const handle = async (request: Request): Promise<Response> => {
-    const jwt = bearerToken(request.headers.get('authorization'));
-    if (jwt === null) {
+    if (bearerToken(request.headers.get('authorization')) === null) {
       return reply(401, {
         error: 'Unauthorized',
         message: 'Sign in first: the request needs the bearer token of a signed-in user',
       });
     }
-    const auth = await supabase.auth.getUser(jwt);
-    if (auth.error) {
-      // A 4xx is GoTrue refusing the token (expired, forged, a key rather than a user's token);
-      // anything else means GoTrue itself failed, which is not the caller's fault.
-      const status = auth.error.status ?? 0;
-      if (status < 400 || status >= 500)
-        throw new Error(`resolving the caller failed: ${auth.error.message}`);
-    }
-    const userId = auth.data.user?.id;
+    const userId = await callerId(supabase, request);
     if (!userId) {
       return reply(401, {
         error: 'Unauthorized',
@@ -192,12 +184,6 @@ export function parseRecordRequest(text: string): ParsedRequest {
     return { ok: false, message: 'txHash must be a transaction hash: 0x followed by 64 hex digits' };
   }
   return { ok: true, txHash };
-}
-
-/** The token in `Authorization: Bearer <token>`, or null. */
-function bearerToken(header: string | null): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1] ?? null;
 }
 
 /** Reads decimals() once: it never changes for a deployed token. A failed read is retried next time. */

@@ -5,17 +5,10 @@
 // `supabase secrets set`; SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are
 // provided by the platform.
 import { createClient } from '@supabase/supabase-js';
+import { withCors } from '../_shared/cors.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { required } from '../_shared/env.ts';
 import { createRecordTransactionHandler } from './handler.ts';
-
-// The portal calls this from the browser, and hosted Edge Functions leave CORS
-// to the function (the local gateway adds the same headers itself).
-const CORS_HEADERS: Record<string, string> = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'POST, OPTIONS',
-  'access-control-allow-headers': 'authorization, apikey, content-type, x-client-info',
-};
 
 const supabase = createClient<Database>(
   required('record-transaction', 'SUPABASE_URL'),
@@ -32,10 +25,4 @@ const handle = createRecordTransactionHandler({
   tokenAddress: required('record-transaction', 'DDEX_TOKEN_ADDRESS'),
 });
 
-Deno.serve(async (request) => {
-  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS_HEADERS });
-  const response = await handle(request);
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
-  return new Response(response.body, { status: response.status, headers });
-});
+Deno.serve(withCors(['POST'], handle));

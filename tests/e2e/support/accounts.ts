@@ -45,6 +45,9 @@ const ROLES = {
   refuser: 16,
   /** wallet-proof.e2e: signs in with Ethereum (a wallet-only user). */
   web3User: 17,
+  /** wallet-send.e2e: sends with the wallet (linked to its signed-in user), and who it pays. */
+  walletSender: 18,
+  walletRecipient: 19,
 } as const;
 
 export type E2eRole = keyof typeof ROLES;

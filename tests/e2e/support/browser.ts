@@ -61,6 +61,8 @@ export type WalletHandle = {
   pendingNext(): Promise<void>;
   /** The next wallet_switchEthereumChain answers 4902. */
   failSwitchWith4902Once(): Promise<void>;
+  /** The next eth_sendTransaction goes out with this gas limit (too little: mined, and it fails). */
+  sendWithGasNext(gas: number): Promise<void>;
   /** The next request waits, like a prompt left open, until the returned function is awaited. */
   holdNext(): Promise<() => Promise<void>>;
   setAccounts(accounts: string[]): Promise<void>;
@@ -69,6 +71,8 @@ export type WalletHandle = {
   emitDisconnect(): Promise<void>;
   /** Method names of every request the wallet received so far on the current page. */
   requests(): Promise<string[]>;
+  /** Method names of the requests the wallet has answered or refused so far, in that order. */
+  answered(): Promise<string[]>;
   isConnected(): Promise<boolean>;
   listenerCount(event: string): Promise<number>;
 };
@@ -215,6 +219,7 @@ function walletHandle(page: Page, setup: WalletSetup): WalletHandle {
     rejectNextOf: (method, code = 4001, message) => call('rejectNextOf', method, code, message),
     pendingNext: () => call('pendingNext'),
     failSwitchWith4902Once: () => call('failSwitchWith4902Once'),
+    sendWithGasNext: (gas) => call('sendWithGasNext', gas),
     holdNext: async () => {
       await call('holdNext');
       return async () => {
@@ -226,6 +231,7 @@ function walletHandle(page: Page, setup: WalletSetup): WalletHandle {
     emitChainChanged: (chainId) => call('emitChainChanged', chainId),
     emitDisconnect: () => call('emitDisconnect'),
     requests: () => page.evaluate(() => window.__mockWallet?.requests.slice() ?? []),
+    answered: () => page.evaluate(() => window.__mockWallet?.answered.slice() ?? []),
     isConnected: () => call('isConnected'),
     listenerCount: (event) => call('listenerCount', event),
   };

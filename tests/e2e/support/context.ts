@@ -7,7 +7,7 @@ import type { ChainAccount } from '../../../stack/chain/index.ts';
 
 /**
  * The builds of the portal the tests open:
- * - `full`: every VITE_* key set (Supabase, chain, DDEX contract, Tatum emulator);
+ * - `full`: every VITE_* key set (Supabase, chain, DDEX contract, explorer, footer);
  * - `noToken`: the same without VITE_DDEX_TOKEN_ADDRESS (the spec's 'Configuration Error' paths);
  * - `confirmEmail`: `full` against a second gateway whose sign-up waits for the emailed link.
  */

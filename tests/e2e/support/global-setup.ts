@@ -61,6 +61,8 @@ export default async function setup(project: TestProject) {
         tokenAddress: chain.tokenAddress,
         rpcUrl: chain.rpcUrl,
         chainId: chain.chainId,
+        // Every browser of the run is 127.0.0.1 to native-balance: one client, many tests.
+        balanceRateLimit: '1000/60',
       });
       cleanups.push(() => gateway.close());
       return gateway;
@@ -88,7 +90,6 @@ export default async function setup(project: TestProject) {
             VITE_BLOCK_EXPLORER_URL: 'https://explorer.ddex.example',
           }
         : {}),
-      VITE_TATUM_API_URL: gateway.tatumApiUrl,
       // .example names never resolve, and the browser resolves nothing but 127.0.0.1 anyway.
       VITE_CONTACT_EMAIL: 'contact@ddex.example',
       VITE_PRODUCT_SITE: 'https://ddex.example',
@@ -128,6 +129,11 @@ export default async function setup(project: TestProject) {
       },
     };
     project.provide('e2e', context);
+    // What tests/e2e/bundle-secrets.e2e.test.ts searches the builds for, and where they are.
+    project.provide('bundleScan', {
+      appDirs: variants.map(outDir),
+      tatumApiKeys: [mainGateway.tatumApiKey, confirmGateway.tatumApiKey],
+    });
     if (process.env['E2E_TIMINGS'] === '1') {
       const seconds = (from: number) => ((performance.now() - from) / 1000).toFixed(1);
       console.warn(`[e2e] stack and apps ready in ${seconds(startedAt)} s (builds ${seconds(builtAt)} s)`);
@@ -173,4 +179,10 @@ async function serveMailboxes(
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    bundleScan: { appDirs: string[]; tatumApiKeys: string[] };
+  }
 }

@@ -112,6 +112,44 @@ export function createSqlProbes(users: MatrixUsers) {
   };
   const byNonce = (target: SqlTarget) => (row: Row) => row['nonce'] === target.key;
 
+  const subscriptionOf = (tx: Case, id: string) =>
+    firstRow(tx.query('select * from public.tatum_subscriptions where id = $1', [id]));
+  /** A subscription tatum-webhooks made for the owner's wallet, as the service role records it. */
+  const subscribed = async (tx: Case): Promise<SqlTarget> => {
+    const id = unique('matrix-sub');
+    await tx.request(SERVICE, (query) =>
+      query(
+        `insert into public.tatum_subscriptions (id, user_id, address, url, chain)
+         values ($1, $2, $3, 'https://owner.example.test/hook', 'ETH')`,
+        [id, owner.id, freshAddress()],
+      ),
+    );
+    return { owner, key: id, value: 'https://elsewhere.example.test/hook' };
+  };
+
+  const countsOf = async (tx: Case, bucket: string) =>
+    (await tx.query('select * from public.function_rate_limits where bucket = $1', [bucket])).rows;
+  /** The bucket native-balance counts the owner's requests in: one of their own per cell. */
+  const ownersBucket = () => `native-balance:user:${owner.id}:${randomUUID().slice(0, 8)}`;
+  /** The start of the current one-minute window, as take_rate_limit aligns it. */
+  const CURRENT_WINDOW = `to_timestamp(floor(extract(epoch from clock_timestamp()) / 60) * 60)`;
+  /** One request of the owner's counted in the current window, as native-balance counts it. */
+  const counted = async (tx: Case): Promise<SqlTarget> => {
+    const bucket = ownersBucket();
+    await tx.request(SERVICE, (query) =>
+      query(
+        `insert into public.function_rate_limits (bucket, window_start, requests)
+         values ($1, ${CURRENT_WINDOW}, 1)`,
+        [bucket],
+      ),
+    );
+    return { owner, key: bucket, value: '-1000000' };
+  };
+  const byBucket = (target: SqlTarget) => (row: Row) => row['bucket'] === target.key;
+  /** The bucket's requests over all its windows: a call may fall in the next minute. */
+  const requestsIn = (after: unknown) =>
+    (after as Row[]).reduce((sum, row) => sum + Number(row['requests']), 0);
+
   // An upload with upsert, as the Storage API writes it: the uploader is the owner (none for anon).
   const upsertObject = (query: Query, caller: Claims, name: string, mimetype: string) =>
     query(
@@ -462,6 +500,155 @@ export function createSqlProbes(users: MatrixUsers) {
           ),
         read: (tx, target) => nonceOf(tx, target.key),
         applied: (_target, after) => after === null,
+      },
+    },
+    tatum_subscriptions: {
+      select: {
+        arrange: subscribed,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.tatum_subscriptions where user_id = $1', [target.owner.id]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => subscriptionOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A subscription Tatum never made, which List Hooks would then show as the owner's.
+        arrange: async () => ({ owner, key: unique('forged-sub'), value: freshAddress() }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `insert into public.tatum_subscriptions (id, user_id, address, url, chain)
+                 values ($1, $2, $3, 'https://elsewhere.example.test/hook', 'ETH') returning *`,
+                [target.key, target.owner.id, target.value],
+              ),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => subscriptionOf(tx, target.key),
+        applied: (_target, after) => after !== null,
+      },
+      update: {
+        // Pointing the record at another URL than the one Tatum calls.
+        arrange: subscribed,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.tatum_subscriptions set url = $2 where id = $1 returning *', [
+                target.key,
+                target.value,
+              ]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => subscriptionOf(tx, target.key),
+        applied: (target, after) => field(after, 'url') === target.value,
+      },
+      delete: {
+        // Forgetting a subscription Tatum still holds: only Delete First Hook, through the
+        // function, removes both.
+        arrange: subscribed,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('delete from public.tatum_subscriptions where id = $1 returning *', [target.key]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => subscriptionOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+      'forget_tatum_subscription rpc': {
+        // The function tatum-webhooks forgets a subscription with once Tatum has dropped it.
+        arrange: subscribed,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select public.forget_tatum_subscription(p_user_id => $1, p_id => $2) as forgotten', [
+                target.owner.id,
+                target.key,
+              ]),
+            ),
+            (row) => row['forgotten'] === true,
+          ),
+        read: (tx, target) => subscriptionOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    function_rate_limits: {
+      select: {
+        arrange: counted,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.function_rate_limits where bucket = $1', [target.key]),
+            ),
+            byBucket(target),
+          ),
+        read: (tx, target) => countsOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A window of one's own making, its count set far below zero to buy requests ahead.
+        arrange: async () => ({ owner, key: ownersBucket(), value: '-1000000' }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `insert into public.function_rate_limits (bucket, window_start, requests)
+                 values ($1, ${CURRENT_WINDOW}, $2) returning *`,
+                [target.key, Number(target.value)],
+              ),
+            ),
+            byBucket(target),
+          ),
+        read: (tx, target) => countsOf(tx, target.key),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      update: {
+        // Winding one's own count back, or someone else's up to lock them out.
+        arrange: counted,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.function_rate_limits set requests = $2 where bucket = $1 returning *', [
+                target.key,
+                Number(target.value),
+              ]),
+            ),
+            byBucket(target),
+          ),
+        read: (tx, target) => countsOf(tx, target.key),
+        applied: (target, after) => requestsIn(after) === Number(target.value),
+      },
+      delete: {
+        arrange: counted,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('delete from public.function_rate_limits where bucket = $1 returning *', [target.key]),
+            ),
+            byBucket(target),
+          ),
+        read: (tx, target) => countsOf(tx, target.key),
+        applied: (_target, after) => Array.isArray(after) && after.length === 0,
+      },
+      'take_rate_limit rpc': {
+        // The count native-balance takes before it spends the Tatum key's quota.
+        arrange: counted,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select public.take_rate_limit($1, 1000000, 60) as wait', [target.key]),
+            ),
+            (row) => row['wait'] === 0,
+          ),
+        read: (tx, target) => countsOf(tx, target.key),
+        applied: (_target, after) => requestsIn(after) === 2,
       },
     },
     avatars: {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { authCopy, walletCopy } from '../../../src/copy/index.ts';
 import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../../../src/domain/auth.ts';
-import { authMachine, type AuthEvent, type AuthFact } from '../../../src/machines/auth.machine.ts';
+import {
+  authMachine,
+  type AuthEvent,
+  type AuthFact,
+  type WalletSignInInput,
+} from '../../../src/machines/auth.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
 
@@ -27,6 +32,7 @@ function deferredActor<T, I>(calls: Deferred<T>[]) {
   );
 }
 
+const SATOSHI_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function start({ clientAvailable = true } = {}) {
@@ -48,7 +54,7 @@ function start({ clientAvailable = true } = {}) {
       signIn: deferredActor<AuthUser, Credentials>(signIns),
       signUp: deferredActor<SignUpResult, Credentials>(signUps),
       signOut: deferredActor<unknown, unknown>(signOuts),
-      signInWithWallet: deferredActor<AuthUser, { statement: string }>(walletSignIns),
+      signInWithWallet: deferredActor<AuthUser, WalletSignInInput>(walletSignIns),
       authChanges: fromCallback(({ sendBack }) => {
         stream.subscribed += 1;
         stream.emit = (change) => sendBack({ type: 'auth.change', change });
@@ -399,23 +405,26 @@ describe('auth machine: signing in with the wallet', () => {
     id: '33333333-cccc-4ccc-8ccc-333333333333',
     email: null,
     emailConfirmedAt: null,
-    web3Address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    web3Address: SATOSHI_ADDRESS,
   };
 
   async function signingIn(mode: 'login' | 'signup' = 'login') {
     const t = await signedOut();
     t.send({ type: 'auth.open', mode });
     t.send({ type: 'auth.edit', email: 'ada@example.com', password: 'typed-but-not-sent' });
-    t.send({ type: 'auth.signInWithWallet' });
+    t.send({ type: 'auth.signInWithWallet', address: SATOSHI_ADDRESS });
     return t;
   }
 
   it.each(['login', 'signup'] as const)(
-    'from the %s form: asks the wallet with the plain-language statement, and forgets any typed password',
+    'from the %s form: asks the connected wallet with the plain-language statement, and forgets any typed password',
     async (mode) => {
       const t = await signingIn(mode);
       expect(t.matches(`modal.${mode}.walletSignIn`)).toBe(true);
-      expect(t.walletSignIns[0]?.input).toEqual({ statement: authCopy.walletSignInStatement });
+      expect(t.walletSignIns[0]?.input).toEqual({
+        statement: authCopy.walletSignInStatement,
+        address: SATOSHI_ADDRESS,
+      });
       expect(t.snapshot().context.password).toBe('');
       expect(t.signIns).toHaveLength(0);
     },
@@ -435,7 +444,7 @@ describe('auth machine: signing in with the wallet', () => {
 
   it('ignores a second request, a submit or a toggle while the wallet is asked', async () => {
     const t = await signingIn();
-    t.send({ type: 'auth.signInWithWallet' });
+    t.send({ type: 'auth.signInWithWallet', address: SATOSHI_ADDRESS });
     t.send({ type: 'auth.submit', email: 'ada@example.com', password: 'hunter22' });
     t.send({ type: 'auth.toggleMode' });
     expect(t.matches('modal.login.walletSignIn')).toBe(true);
@@ -458,7 +467,7 @@ describe('auth machine: signing in with the wallet', () => {
 
   it("a declined signature: 'Wallet Sign-In Failed' says so, back in the form it came from", async () => {
     const t = await signingIn('signup');
-    t.walletSignIns[0]?.reject(new BackendError('User rejected the request.', 'wallet_rejected'));
+    t.walletSignIns[0]?.reject({ code: 'rejected', message: 'User rejected the request.' });
     await settle();
     expect(t.toasts).toEqual([
       {
@@ -493,7 +502,7 @@ describe('auth machine: signing in with the wallet', () => {
   it("without a client: 'Error', and the wallet is not asked", async () => {
     const t = await signedOut({ clientAvailable: false });
     t.send({ type: 'auth.open', mode: 'login' });
-    t.send({ type: 'auth.signInWithWallet' });
+    t.send({ type: 'auth.signInWithWallet', address: SATOSHI_ADDRESS });
     expect(t.toasts.at(-1)).toEqual({ ...authCopy.clientUnavailable, variant: 'destructive' });
     expect(t.matches('modal.login.editing')).toBe(true);
     expect(t.walletSignIns).toHaveLength(0);

@@ -269,7 +269,7 @@ describe('profile machine: linking a connected wallet', () => {
   it("proves the wallet, then links it: 'Profile Created & Wallet Linked', then the metadata", async () => {
     const t = await ready(row());
     t.send({ type: 'wallet.linked', address: ALICE });
-    expect(t.state()).toBe('linkingWallet');
+    expect(t.state()).toEqual({ linkingWallet: 'proving' });
     expect(t.nonces[0]?.input).toEqual({ address: ALICE });
     await t.prove(linked(ALICE));
     expect(t.signs[0]?.input).toEqual({
@@ -307,7 +307,7 @@ describe('profile machine: linking a connected wallet', () => {
     expect(t.nonces).toHaveLength(0);
     t.fetches[0]?.resolve(row());
     await settle();
-    expect(t.state()).toBe('linkingWallet');
+    expect(t.state()).toEqual({ linkingWallet: 'proving' });
     expect(t.nonces[0]?.input).toEqual({ address: ALICE });
     await t.prove(linked(ALICE));
     expect(t.toasts).toEqual([
@@ -330,7 +330,7 @@ describe('profile machine: linking a connected wallet', () => {
     const t = start({ walletAddress: ALICE });
     t.fetches[0]?.resolve(row({ wallet_address: ALICE }));
     await settle();
-    expect(t.state()).toBe('linkingWallet');
+    expect(t.state()).toEqual({ linkingWallet: 'proving' });
     await t.prove(linked(ALICE));
     expect(t.context().profile?.wallet_verified_at).toBe(VERIFIED_AT);
   });
@@ -525,7 +525,7 @@ describe('profile machine: facts that arrive while a request runs', () => {
     expect(t.state()).toBe('loading');
     t.fetches[0]?.resolve(row());
     await settle();
-    expect(t.state()).toBe('linkingWallet');
+    expect(t.state()).toEqual({ linkingWallet: 'proving' });
     expect(t.nonces[0]?.input).toEqual({ address: ALICE });
   });
 
@@ -549,20 +549,70 @@ describe('profile machine: facts that arrive while a request runs', () => {
     await settle();
     t.metadata[0]?.resolve(undefined);
     await settle();
-    expect(t.state()).toBe('linkingWallet');
+    expect(t.state()).toEqual({ linkingWallet: 'proving' });
     expect(t.nonces.map((call) => call.input)).toEqual([{ address: BOB }]);
     expect(t.clears).toHaveLength(0);
   });
 
-  it('keeps a wallet fact that arrives while a proof runs for after it', async () => {
+  it('another account while the wallet is asked stops that proof and proves the new one', async () => {
     const t = await ready(row());
     t.send({ type: 'wallet.linked', address: ALICE });
+    t.nonces[0]?.resolve(NONCE);
+    await settle();
     t.send({ type: 'wallet.linked', address: BOB });
+    await settle();
+    expect(t.nonces.map((call) => call.input)).toEqual([{ address: ALICE }, { address: BOB }]);
+    // ALICE's signature comes late: it is dropped, nothing is linked with it.
+    t.signs[0]?.resolve(PROOF);
+    await settle();
+    expect(t.links).toHaveLength(0);
+    await t.prove(linked(BOB));
+    expect(t.context().profile?.wallet_address).toBe(BOB);
+    expect(t.toasts.map((toast) => toast.title)).toEqual([profileCopy.createdAndLinked]);
+  });
+
+  it('a disconnect while the wallet is asked links nothing and has nothing to unlink', async () => {
+    const t = await ready(row());
+    t.send({ type: 'wallet.linked', address: ALICE });
+    t.send({ type: 'wallet.unlinked' });
+    await settle();
+    expect(t.state()).toBe('ready');
+    t.nonces[0]?.resolve(NONCE);
+    await settle();
+    expect(t.signs).toHaveLength(0);
+    expect(t.links).toHaveLength(0);
+    expect(t.clears).toHaveLength(0);
+    expect(t.toasts).toEqual([]);
+  });
+
+  it('keeps a wallet fact that arrives once the signed proof is on its way for after it', async () => {
+    const t = await ready(row());
+    t.send({ type: 'wallet.linked', address: ALICE });
+    t.nonces[0]?.resolve(NONCE);
+    await settle();
+    t.signs[0]?.resolve(PROOF);
+    await settle();
+    expect(t.state()).toEqual({ linkingWallet: 'committing' });
+    t.send({ type: 'wallet.linked', address: BOB });
+    t.links[0]?.resolve(linked(ALICE));
+    await settle();
+    t.metadata[0]?.resolve(undefined);
+    await settle();
+    expect(t.state()).toEqual({ linkingWallet: 'proving' });
+    expect(t.nonces[1]?.input).toEqual({ address: BOB });
+  });
+
+  it('the same account again while it is asked changes nothing', async () => {
+    const t = await ready(row());
+    t.send({ type: 'wallet.linked', address: ALICE });
+    t.send({ type: 'wallet.linked', address: ALICE.toUpperCase().replace('0X', '0x') });
+    await settle();
+    expect(t.nonces).toHaveLength(1);
     await t.prove(linked(ALICE));
     t.metadata[0]?.resolve(undefined);
     await settle();
-    expect(t.state()).toBe('linkingWallet');
-    expect(t.nonces[1]?.input).toEqual({ address: BOB });
+    expect(t.state()).toBe('ready');
+    expect(t.nonces).toHaveLength(1);
   });
 
   it('a user update during a request refreshes the user without a re-read', async () => {
@@ -572,7 +622,7 @@ describe('profile machine: facts that arrive while a request runs', () => {
     t.send({ type: 'session.userUpdated', user: updated });
     expect(t.context().user).toEqual(updated);
     expect(t.fetches).toHaveLength(1);
-    expect(t.state()).toBe('linkingWallet');
+    expect(t.state()).toEqual({ linkingWallet: 'proving' });
   });
 
   it('a user update when idle re-reads the profile, keeping the one shown meanwhile', async () => {
@@ -609,7 +659,7 @@ describe('profile machine: facts that arrive while a request runs', () => {
     t.send({ type: 'wallet.linked', address: ALICE });
     t.fetches[1]?.reject(new Error('Failed to fetch'));
     await settle();
-    expect(t.state()).toBe('linkingWallet');
+    expect(t.state()).toEqual({ linkingWallet: 'proving' });
     expect(t.nonces[0]?.input).toEqual({ address: ALICE });
   });
 });

@@ -1,6 +1,11 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type AnyActorRef, type InspectionEvent } from 'xstate';
+import type {
+  ConfirmTransferRequest,
+  WalletTransfer,
+  WalletTransferCall,
+} from '../../../src/domain/token.ts';
 import { sendCopy, tokenCopy } from '../../../src/copy/index.ts';
 import {
   sendBusyTag,
@@ -12,6 +17,7 @@ import {
   type SignTransferInput,
 } from '../../../src/machines/send.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { walletSendMachine } from '../../../src/machines/wallet-send.machine.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { TokenProblem } from '../../../src/domain/errors.ts';
 import {
@@ -74,6 +80,10 @@ function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
   const signs: Deferred<SignedTransfer, SignTransferInput>[] = [];
   const broadcasts: Deferred<TransferResult, BroadcastTransferRequest>[] = [];
   const records: Deferred<unknown, RecordTransactionInput>[] = [];
+  const confirms: Deferred<TransferResult, ConfirmTransferRequest>[] = [];
+  const walletPrepares: Deferred<WalletTransfer, { from: string; to: string; amount: string }>[] = [];
+  const walletRequests: Deferred<`0x${string}`, WalletTransferCall>[] = [];
+  const walletConfirms: Deferred<TransferResult, ConfirmTransferRequest>[] = [];
   const machine = sendMachine.provide({
     actions: {
       showToast: (_, params) => void toasts.push(params),
@@ -84,6 +94,15 @@ function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
       signTransfer: deferredActor(signs),
       broadcastTransfer: deferredActor(broadcasts),
       recordTransaction: deferredActor(records),
+      confirmTransfer: deferredActor(confirms),
+      walletSend: walletSendMachine.provide({
+        actions: { showToast: (_, params) => void toasts.push(params) },
+        actors: {
+          prepareWalletTransfer: deferredActor(walletPrepares),
+          requestWalletTransfer: deferredActor(walletRequests),
+          confirmTransfer: deferredActor(walletConfirms),
+        },
+      }),
     },
   });
   const actor = createActor(machine, {
@@ -91,7 +110,21 @@ function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
     inspect: (event) => void inspected.push(event),
   }).start();
   const snapshot = () => actor.getSnapshot();
-  return { actor, snapshot, toasts, reports, inspected, prepares, signs, broadcasts, records };
+  return {
+    actor,
+    snapshot,
+    toasts,
+    reports,
+    inspected,
+    prepares,
+    signs,
+    broadcasts,
+    records,
+    confirms,
+    walletPrepares,
+    walletRequests,
+    walletConfirms,
+  };
 }
 
 type Harness = ReturnType<typeof setup>;
@@ -350,12 +383,13 @@ describe('send machine: failures keep the form, not the key', () => {
       },
     ],
     [
-      'a recipient that is no address',
+      // The form checked its shape, so the token service refused its EIP-55 checksum.
+      'a recipient whose capital letters are not its checksum',
       'preparing',
       refusal({ code: 'invalid-recipient' }),
       {
         title: sendCopy.invalidTransfer,
-        description: `${tokenCopy.invalidRecipient} ${sendCopy.keyCleared}`,
+        description: `${sendCopy.badChecksum} ${sendCopy.keyCleared}`,
         variant: 'destructive',
       },
     ],
@@ -421,7 +455,7 @@ describe('send machine: failures keep the form, not the key', () => {
       refusal({ code: 'not-confirmed', seconds: 120 }, HASH),
       {
         title: sendCopy.transferNotConfirmed,
-        description: tokenCopy.notConfirmed(120),
+        description: `${tokenCopy.notConfirmed(120)} ${sendCopy.checksInsteadOfResending}`,
         variant: 'destructive',
       },
     ],
@@ -668,5 +702,298 @@ describe('send machine: the key in what the actor system sees', () => {
       }
     }
     expect([...holders].sort()).toEqual(['prepareTransfer', 'signTransfer']);
+  });
+});
+
+describe('send machine: the fields, checked before anything is signed', () => {
+  it.each([
+    ['an amount below the minimum', { amount: '0' }, sendCopy.belowMinimum(sendCopy.minimumAmount)],
+    [
+      'an amount smaller than one unit',
+      { amount: '0.0000000000000000001' },
+      sendCopy.belowMinimum(sendCopy.minimumAmount),
+    ],
+    ['an amount with 19 decimals', { amount: '1.0000000000000000001' }, tokenCopy.tooManyDecimals(18)],
+    ['an amount that is no number', { amount: '1e3' }, tokenCopy.invalidAmount],
+    ['a recipient that is no address', { recipient: '0x1234' }, tokenCopy.invalidRecipient],
+    ['the zero address', { recipient: `0x${'0'.repeat(40)}` }, tokenCopy.zeroRecipient],
+  ])('refuses %s with Invalid Transfer, after the key is asked for', (_, fields, words) => {
+    const h = setup();
+    connect(h);
+    h.actor.send(submit({ ...fields, privateKey: '' }));
+    h.actor.send(submit(fields));
+    expect(h.toasts).toEqual([
+      { ...sendCopy.privateKeyRequired, variant: 'destructive' },
+      { title: sendCopy.invalidTransfer, description: words, variant: 'destructive' },
+    ]);
+    expect(h.prepares).toHaveLength(0);
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.snapshot().context).toMatchObject({ ...fields, privateKey: null });
+  });
+
+  it('takes the smallest amount, and trailing zeros beyond the decimals', () => {
+    for (const amount of [sendCopy.minimumAmount, '1.50000000000000000000']) {
+      const h = setup();
+      connect(h);
+      h.actor.send(submit({ amount }));
+      expect(h.prepares).toHaveLength(1);
+    }
+  });
+});
+
+describe('send machine: never twice', () => {
+  const lost = () =>
+    new TokenServiceError(
+      { code: 'sent-but-unchecked', failure: { code: 'rpc-unavailable', status: null } },
+      { hash: HASH },
+    );
+
+  async function lostBroadcast() {
+    const h = setup();
+    connect(h);
+    await runTo(h, 'broadcasting');
+    h.broadcasts[0]?.reject(lost());
+    await settle();
+    return h;
+  }
+
+  it('a broadcast whose answer is lost names its hash and keeps the form', async () => {
+    const h = await lostBroadcast();
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.toasts).toEqual([
+      {
+        title: sendCopy.mayHaveBeenSent,
+        description: `${sendCopy.mayHaveBeenSentDescription(HASH)} ${sendCopy.checksInsteadOfResending}`,
+        variant: 'destructive',
+      },
+    ]);
+    expect(h.snapshot().context).toMatchObject({ recipient: RECIPIENT, amount: '12.5', lastHash: null });
+    expect(h.snapshot().context.unresolved).toEqual({
+      hash: HASH,
+      serialized: signed.serialized,
+      from: WALLET,
+      recipient: RECIPIENT,
+      amount: '12.5',
+    });
+  });
+
+  it('the same form again checks that transaction and signs nothing; found, it is submitted once', async () => {
+    const h = await lostBroadcast();
+    h.actor.send(submit({ recipient: ` ${RECIPIENT.toLowerCase()} ` }));
+    expect(h.snapshot().value).toEqual({ sending: 'checking' });
+    expect(h.snapshot().hasTag(sendBusyTag)).toBe(true);
+    expect(h.prepares).toHaveLength(1);
+    expect(h.confirms[0]?.input).toEqual({ hash: HASH, serialized: signed.serialized });
+    expectKeyGone(h);
+
+    h.confirms[0]?.resolve(result);
+    await settle();
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.toasts.at(-1)).toEqual({
+      title: sendCopy.transferSubmitted,
+      description: sendCopy.transferSubmittedDescription(HASH),
+    });
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.snapshot().context).toMatchObject({ unresolved: null, recipient: '', lastHash: HASH });
+    // Now a new transfer of the same amount is a new send.
+    h.actor.send(submit());
+    expect(h.prepares).toHaveLength(2);
+  });
+
+  it('still unknown: it stays unresolved; reverted: a new send may go', async () => {
+    const h = await lostBroadcast();
+    h.actor.send(submit());
+    h.confirms[0]?.reject(lost());
+    await settle();
+    expect(h.toasts.at(-1)?.title).toBe(sendCopy.mayHaveBeenSent);
+    expect(h.snapshot().context.unresolved?.hash).toBe(HASH);
+
+    h.actor.send(submit());
+    h.confirms[1]?.reject(new TokenServiceError({ code: 'reverted' }, { hash: HASH }));
+    await settle();
+    expect(h.toasts.at(-1)).toEqual({
+      title: sendCopy.transferFailed,
+      description: tokenCopy.reverted,
+      variant: 'destructive',
+    });
+    expect(h.snapshot().context.unresolved).toBeNull();
+    h.actor.send(submit());
+    expect(h.prepares).toHaveLength(2);
+  });
+
+  it('another form, or another wallet, sends as usual', async () => {
+    const h = await lostBroadcast();
+    h.actor.send(submit({ amount: '12.6' }));
+    expect(h.prepares).toHaveLength(2);
+    expect(h.confirms).toHaveLength(0);
+  });
+
+  it('a refusal by the node (no hash) is an ordinary failure: nothing to check', async () => {
+    const h = setup();
+    connect(h);
+    await runTo(h, 'broadcasting');
+    h.broadcasts[0]?.reject(new TokenServiceError({ code: 'insufficient-funds-for-gas' }));
+    await settle();
+    expect(h.snapshot().context.unresolved).toBeNull();
+  });
+});
+
+describe('send machine: Send with wallet', () => {
+  const withWallet = (
+    fields: Partial<{ recipient: string; amount: string; balance: string | null }> = {},
+  ) => ({
+    type: 'send.submitWithWallet' as const,
+    recipient: RECIPIENT,
+    amount: '12.5',
+    balance: '100',
+    ...fields,
+  });
+  const call: WalletTransferCall = { from: WALLET, to: `0x${'5f'.repeat(20)}`, data: '0xa9059cbb' };
+
+  async function toPending(h: Harness) {
+    h.actor.send(withWallet());
+    h.walletPrepares[0]?.resolve({ prepared, call });
+    await settle();
+    h.walletRequests[0]?.resolve(HASH);
+    await settle();
+  }
+
+  it('checks in order without a key: wallet, fields, contract, amount, balance shown', () => {
+    const h = setup();
+    h.actor.send(withWallet());
+    connect(h);
+    h.actor.send(withWallet({ amount: '' }));
+    h.actor.send(withWallet({ amount: '0' }));
+    h.actor.send(withWallet({ amount: '100.5' }));
+    expect(h.toasts).toEqual([
+      { ...sendCopy.walletNotConnected, variant: 'destructive' },
+      { ...sendCopy.missingInformation, variant: 'destructive' },
+      {
+        title: sendCopy.invalidTransfer,
+        description: sendCopy.belowMinimum(sendCopy.minimumAmount),
+        variant: 'destructive',
+      },
+      {
+        title: sendCopy.invalidTransfer,
+        description: tokenCopy.insufficientTokenBalanceOf('100', '100.5'),
+        variant: 'destructive',
+      },
+    ]);
+    expect(h.walletPrepares).toHaveLength(0);
+    const noToken = setup({ tokenConfigured: false });
+    connect(noToken);
+    noToken.actor.send(withWallet());
+    expect(noToken.toasts).toEqual([{ ...sendCopy.configurationError, variant: 'destructive' }]);
+  });
+
+  it('waits for the wallet, then for the receipt, and is submitted once confirmed', async () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(withWallet({ balance: null }));
+    expect(h.snapshot().value).toEqual({ sending: 'withWallet' });
+    expect(h.snapshot().hasTag(sendBusyTag)).toBe(true);
+    expect(h.walletPrepares[0]?.input).toEqual({ from: WALLET, to: RECIPIENT, amount: '12.5' });
+    h.walletPrepares[0]?.resolve({ prepared, call });
+    await settle();
+    expect(h.walletRequests[0]?.input).toEqual(call);
+    expect(h.toasts).toEqual([sendCopy.walletPrompt]);
+    h.walletRequests[0]?.resolve(HASH);
+    await settle();
+    expect(h.toasts.at(-1)).toEqual({
+      title: sendCopy.transferPending,
+      description: sendCopy.transferPendingDescription(HASH),
+    });
+    expect(h.walletConfirms[0]?.input).toEqual({ hash: HASH, serialized: null });
+    h.walletConfirms[0]?.resolve(result);
+    await settle();
+    expect(h.toasts.at(-1)).toEqual({
+      title: sendCopy.transferSubmitted,
+      description: sendCopy.transferSubmittedDescription(HASH),
+    });
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.snapshot().context).toMatchObject({ recipient: '', amount: '', lastHash: HASH });
+  });
+
+  it("signed in: records the wallet's transfer", async () => {
+    const h = setup();
+    connect(h);
+    signIn(h);
+    await toPending(h);
+    h.walletConfirms[0]?.resolve(result);
+    await settle();
+    expect(h.records[0]?.input).toEqual({ hash: HASH });
+  });
+
+  it('a rejection in the wallet sends nothing and keeps the form', async () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(withWallet());
+    h.walletPrepares[0]?.resolve({ prepared, call });
+    await settle();
+    h.walletRequests[0]?.reject({ code: 'rejected', message: null });
+    await settle();
+    expect(h.toasts.at(-1)).toEqual(sendCopy.walletRejected);
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.snapshot().context).toMatchObject({ recipient: RECIPIENT, amount: '12.5', unresolved: null });
+    expect(h.reports).toEqual([]);
+  });
+
+  it('a revert says so with the hash; nothing is left to check', async () => {
+    const h = setup();
+    connect(h);
+    await toPending(h);
+    h.walletConfirms[0]?.reject(new TokenServiceError({ code: 'reverted' }, { hash: HASH }));
+    await settle();
+    expect(h.toasts.at(-1)).toEqual({
+      title: sendCopy.transferFailed,
+      description: `${tokenCopy.reverted} ${sendCopy.transactionHash(HASH)}`,
+      variant: 'destructive',
+    });
+    expect(h.snapshot().context.unresolved).toBeNull();
+    expect(h.reports).toEqual([]);
+  });
+
+  it('no receipt in time: the same form then checks the hash instead of asking the wallet again', async () => {
+    const h = setup();
+    connect(h);
+    await toPending(h);
+    h.walletConfirms[0]?.reject(
+      new TokenServiceError({ code: 'not-confirmed', seconds: 120 }, { hash: HASH }),
+    );
+    await settle();
+    expect(h.toasts.at(-1)?.title).toBe(sendCopy.transferNotConfirmed);
+    expect(h.snapshot().context.unresolved).toMatchObject({ hash: HASH, serialized: null });
+    h.actor.send(withWallet());
+    expect(h.snapshot().value).toEqual({ sending: 'checking' });
+    expect(h.confirms[0]?.input).toEqual({ hash: HASH, serialized: null });
+    expect(h.walletPrepares).toHaveLength(1);
+  });
+
+  it('the chain refusing the transfer before the wallet is asked', async () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(withWallet());
+    h.walletPrepares[0]?.reject(new TokenServiceError({ code: 'wrong-chain', actual: 1, expected: 31337 }));
+    await settle();
+    expect(h.toasts).toEqual([
+      { title: sendCopy.transferFailed, description: tokenCopy.wrongChain(1, 31337), variant: 'destructive' },
+    ]);
+    expect(h.walletRequests).toHaveLength(0);
+  });
+
+  it('a wallet on another network, or failing, is Transfer Failed with its words', async () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(withWallet());
+    h.walletPrepares[0]?.resolve({ prepared, call });
+    await settle();
+    h.walletRequests[0]?.reject({ code: 'wrong-chain', message: null });
+    await settle();
+    expect(h.toasts.at(-1)).toEqual({
+      title: sendCopy.transferFailed,
+      description: sendCopy.walletWrongChain,
+      variant: 'destructive',
+    });
   });
 });

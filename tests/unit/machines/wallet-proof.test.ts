@@ -8,6 +8,7 @@ import type { ToastRequest } from '../../../src/machines/shared.ts';
 import {
   walletProofMachine,
   type SignProofInput,
+  type WalletProofFact,
   type WalletProofOutput,
 } from '../../../src/machines/wallet-proof.machine.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
@@ -31,8 +32,12 @@ function start() {
   const nonces: Call<WalletNonce>[] = [];
   const signs: Call<WalletProof>[] = [];
   const links: Call<Profile>[] = [];
+  const told: WalletProofFact[] = [];
   const machine = walletProofMachine.provide({
-    actions: { showToast: (_, params) => void toasts.push(params) },
+    actions: {
+      showToast: (_, params) => void toasts.push(params),
+      tellParent: (_, fact) => void told.push(fact),
+    },
     actors: {
       requestWalletNonce: deferredActor<WalletNonce, { address: string }>(nonces),
       signProof: deferredActor<WalletProof, SignProofInput>(signs),
@@ -41,7 +46,7 @@ function start() {
   });
   const actor = createActor(machine, { input: { address: ALICE } }).start();
   const output = () => actor.getSnapshot().output as WalletProofOutput | undefined;
-  return { actor, toasts, nonces, signs, links, output, state: () => actor.getSnapshot().value };
+  return { actor, toasts, told, nonces, signs, links, output, state: () => actor.getSnapshot().value };
 }
 
 /** Started, with the nonce given and the wallet's signature in. */
@@ -71,9 +76,12 @@ describe('wallet-proof machine: a proof that holds', () => {
       expiresAt: NONCE.expiresAt,
       statement: walletProofCopy.statement,
     });
+    expect(t.told).toEqual([]);
     t.signs[0]?.resolve(PROOF);
     await settle();
     expect(t.state()).toBe('verifying');
+    // The profile machine hears the proof has left: a wallet change no longer stops it.
+    expect(t.told).toEqual([{ type: 'walletProof.verifying' }]);
     expect(t.links[0]?.input).toEqual(PROOF);
     t.links[0]?.resolve(LINKED);
     await settle();

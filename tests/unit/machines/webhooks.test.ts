@@ -32,14 +32,12 @@ function setup() {
       logWebhooks: (_, params) => void logged.push(params.webhooks),
     },
     actors: {
-      createWebhook: deferredActor<{ id: string; address: string }, { address: string; url: string }>(
-        creates,
-      ),
+      createWebhook: deferredActor<{ id: string; address: string }, { address: string }>(creates),
       listWebhooks: deferredActor<WebhookSummary[], unknown>(lists),
       deleteWebhook: deferredActor<unknown, { id: string }>(deletes),
     },
   });
-  const actor = createActor(machine, { input: { callbackUrl: CALLBACK } }).start();
+  const actor = createActor(machine).start();
   const state = () => actor.getSnapshot().value;
   return { actor, toasts, logged, creates, lists, deletes, state };
 }
@@ -66,13 +64,14 @@ describe('webhooks machine: Create Hook', () => {
     expect(toasts).toEqual([{ ...webhookCopy.walletRequired, variant: 'destructive' }]);
   });
 
-  it('subscribes the wallet address to the callback URL and shows the new id', async () => {
+  it('asks the server to subscribe the wallet address, and shows the new id', async () => {
     const { actor, toasts, creates, state } = setup();
     connect(actor);
     actor.send({ type: 'webhooks.create' });
     expect(state()).toBe('creating');
     expect(toasts).toEqual([webhookCopy.creating]);
-    expect(creates[0]?.input).toEqual({ address: WALLET, url: CALLBACK });
+    // Where Tatum posts is the server's choice now, not the browser's.
+    expect(creates[0]?.input).toEqual({ address: WALLET });
 
     creates[0]?.resolve({ id: 'sub-1', address: WALLET });
     await settle();
@@ -122,6 +121,52 @@ describe('webhooks machine: Create Hook', () => {
       description: dataProviderCopy.createWebhookFailed,
       variant: 'destructive',
     });
+  });
+});
+
+describe('webhooks machine: the server acts for a signed-in user and a proven wallet only', () => {
+  const notSignedIn = (operation: 'createAddressWebhook' | 'listWebhooks') =>
+    new TatumServiceError(operation, { code: 'not_signed_in', detail: 'Invalid JWT' });
+  const loginRequired = { ...webhookCopy.loginRequired, variant: 'destructive' };
+
+  it('asks a visitor to log in when Create Hook is refused for want of a session', async () => {
+    const { actor, toasts, creates, state } = setup();
+    connect(actor);
+    actor.send({ type: 'webhooks.create' });
+    creates[0]?.reject(notSignedIn('createAddressWebhook'));
+    await settle();
+    expect(state()).toBe('idle');
+    expect(toasts.at(-1)).toEqual(loginRequired);
+  });
+
+  it('asks to link the wallet when the server finds it unproven', async () => {
+    const { actor, toasts, creates } = setup();
+    connect(actor);
+    actor.send({ type: 'webhooks.create' });
+    creates[0]?.reject(new TatumServiceError('createAddressWebhook', { code: 'wallet_unverified' }));
+    await settle();
+    expect(toasts.at(-1)).toEqual({ ...webhookCopy.walletUnverified, variant: 'destructive' });
+  });
+
+  it("keeps the spec's wallet rule first: no wallet, no request, whoever is signed in", () => {
+    const { actor, toasts, creates } = setup();
+    actor.send({ type: 'webhooks.create' });
+    expect(creates).toHaveLength(0);
+    expect(toasts).toEqual([{ ...webhookCopy.walletRequired, variant: 'destructive' }]);
+  });
+
+  it('asks a visitor to log in for List Hooks and Delete First Hook', async () => {
+    const { actor, toasts, lists, deletes } = setup();
+    actor.send({ type: 'webhooks.list' });
+    lists[0]?.reject(notSignedIn('listWebhooks'));
+    await settle();
+    expect(toasts.at(-1)).toEqual(loginRequired);
+
+    actor.send({ type: 'webhooks.deleteFirst' });
+    lists[1]?.reject(notSignedIn('listWebhooks'));
+    await settle();
+    expect(toasts.at(-1)).toEqual(loginRequired);
+    expect(deletes).toHaveLength(0);
   });
 });
 
@@ -274,6 +319,7 @@ describe('webhooks machine: one operation at a time', () => {
     lists[0]?.resolve([]);
     await settle();
     actor.send({ type: 'webhooks.create' });
-    expect(creates[0]?.input).toEqual({ address: WALLET, url: CALLBACK });
+    // Where Tatum posts is the server's choice now, not the browser's.
+    expect(creates[0]?.input).toEqual({ address: WALLET });
   });
 });

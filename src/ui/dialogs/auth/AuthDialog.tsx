@@ -59,7 +59,9 @@ export function AuthDialog() {
           walletAddress={walletAddress}
           onSubmit={(credentials) => auth.send({ type: 'auth.submit', ...credentials })}
           onToggle={() => auth.send({ type: 'auth.toggleMode' })}
-          onWalletSignIn={() => auth.send({ type: 'auth.signInWithWallet' })}
+          onWalletSignIn={() =>
+            walletAddress && auth.send({ type: 'auth.signInWithWallet', address: walletAddress })
+          }
         />
       )}
     </Dialog>

@@ -19,6 +19,8 @@ export function AvatarPicker() {
   );
   const draft = useSessionSelector('profile', (snapshot) => snapshot.context.draftAvatarUrl, null);
   const uploading = useSessionSelector('profile', (snapshot) => snapshot.matches('uploadingAvatar'), false);
+  // The profile takes no upload while the wallet is asked for a proof (ProfileWallet says so).
+  const proving = useSessionSelector('profile', (snapshot) => snapshot.matches('linkingWallet'), false);
   const src = draft ?? saved;
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
@@ -43,7 +45,7 @@ export function AvatarPicker() {
           type="file"
           accept={profileCopy.avatarTypes.join(',')}
           onChange={choose}
-          disabled={uploading}
+          disabled={uploading || proving}
           aria-describedby={`${id}-hint`}
         />
         <Hint id={`${id}-hint`}>{dialogCopy.profile.avatarHint}</Hint>

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { dialogCopy, shortAddress } from '../../../copy/index.ts';
-import { useProfile } from '../../portal-context.tsx';
+import { useProfile, useSessionSelector } from '../../portal-context.tsx';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { Tag } from '../parts.tsx';
 
@@ -9,7 +9,10 @@ import { Tag } from '../parts.tsx';
 // without one was written before proofs existed. Nothing while the profile holds no wallet.
 export function ProfileWallet() {
   const profile = useProfile();
+  // A proof asks the wallet, which may take the user a while: say why the form waits.
+  const proving = useSessionSelector('profile', (snapshot) => snapshot.matches('linkingWallet'), false);
   const address = profile?.wallet_address;
+  if (proving) return <Line role="status">{dialogCopy.profile.walletProving}</Line>;
   if (!address) return null;
   const verified = !!profile.wallet_verified_at;
   return (

@@ -1,0 +1,163 @@
+import type { Page } from 'playwright-core';
+import { createPublicClient, http, parseUnits } from 'viem';
+import { getTransactionCount } from 'viem/actions';
+import { describe, expect, it } from 'vitest';
+import {
+  appCopy,
+  balanceCopy,
+  dialogCopy,
+  profileCopy,
+  sendCopy,
+  shellCopy,
+  shortAddress,
+  tokenCopy,
+  transactionCopy,
+  walletCopy,
+} from '../../src/copy/index.ts';
+import { e2eAccount } from './support/accounts.ts';
+import { tokenBalance } from './support/chain.ts';
+import { openPortal, type Portal } from './support/browser.ts';
+import { e2e } from './support/context.ts';
+import { balanceValue, signUpThroughUi, toast } from './support/ui.ts';
+
+// 'Send with wallet' (docs/product.md#send-with-wallet): the connected wallet signs and broadcasts
+// the DDEX transfer (eth_sendTransaction; the mock wallet has the local Hardhat node sign for the
+// test account), on the local chain. A signed-in user's transfer lands in the history; a rejection
+// sends nothing; a transaction mined with too little gas (as a user editing the gas would) reverts.
+
+const sender = e2eAccount('walletSender');
+const recipient = e2eAccount('walletRecipient');
+
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+
+function form(page: Page) {
+  return {
+    recipient: page.getByLabel(sendCopy.recipient, { exact: true }),
+    amount: page.getByLabel(sendCopy.amount, { exact: true }),
+    privateKey: page.getByLabel(sendCopy.privateKey, { exact: true }),
+    withWallet: button(page, sendCopy.sendWithWallet),
+  };
+}
+
+/** The portal opened with the sender's mock wallet, not yet connected. */
+async function opened(): Promise<Portal & { wallet: NonNullable<Portal['wallet']> }> {
+  const portal = await openPortal({ wallet: { account: sender } });
+  if (!portal.wallet) throw new Error('opened without the mock wallet');
+  return { ...portal, wallet: portal.wallet };
+}
+
+async function connected(): Promise<Portal & { wallet: NonNullable<Portal['wallet']> }> {
+  const portal = await opened();
+  await button(portal.page, walletCopy.connectWallet).click();
+  await portal.page.getByText(shortAddress(sender.address), { exact: true }).waitFor();
+  await ddexShown(portal.page);
+  return portal;
+}
+
+/** The DDEX balance is on screen, so the form's amount is checked against it. */
+async function ddexShown(page: Page) {
+  await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toMatch(/^\d+(\.\d+)?$/);
+}
+
+const nonce = () =>
+  getTransactionCount(createPublicClient({ transport: http(e2e().chain.rpcUrl) }), {
+    address: sender.address,
+  });
+
+describe('Send with wallet', () => {
+  it('signed in: waits for the wallet, pays the recipient, and the history shows the transfer', async () => {
+    const { page, wallet, pageErrors } = await opened();
+    await button(page, walletCopy.connectWallet).click();
+    await page.getByText(shortAddress(sender.address), { exact: true }).waitFor();
+    const { email } = await signUpThroughUi(page, 'walletsend');
+    await toast(page, profileCopy.createdAndLinked).waitFor();
+    await ddexShown(page);
+    const before = await tokenBalance(recipient.address);
+
+    const fields = form(page);
+    await fields.recipient.fill(recipient.address);
+    await fields.amount.fill('2.5');
+    // The wallet's prompt stays open until released.
+    const release = await wallet.holdNext();
+    await fields.withWallet.click();
+    await toast(page, sendCopy.walletPrompt.title).waitFor();
+    const waiting = button(page, sendCopy.walletWaiting);
+    await waiting.waitFor();
+    expect(await waiting.isDisabled()).toBe(true);
+    expect(await button(page, sendCopy.submit).isDisabled()).toBe(true);
+    await release();
+
+    await toast(page, sendCopy.transferSubmitted).waitFor({ timeout: 30_000 });
+    await page.getByText(/^Transaction hash: 0x[0-9a-f]{8}\.\.\.$/).waitFor();
+    expect(await tokenBalance(recipient.address)).toBe(before + parseUnits('2.5', 18));
+    expect(await wallet.requests()).toContain('eth_sendTransaction');
+    await expect.poll(() => fields.recipient.inputValue()).toBe('');
+
+    await button(page, shellCopy.userMenu(email.split('@')[0] ?? '')).click();
+    await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
+    const history = page.getByRole('dialog', { name: dialogCopy.transactions.title });
+    await history.getByText(transactionCopy.typeLabel('token_sent'), { exact: true }).waitFor();
+    await history.getByText('-2.5', { exact: false }).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a rejection in the wallet sends nothing and keeps the form', async () => {
+    const { page, wallet, pageErrors } = await connected();
+    const before = await tokenBalance(recipient.address);
+    const sent = await nonce();
+    const fields = form(page);
+    await fields.recipient.fill(recipient.address);
+    await fields.amount.fill('1');
+    await wallet.rejectNextOf('eth_sendTransaction', 4001);
+    await fields.withWallet.click();
+    await toast(page, sendCopy.walletRejected.title).waitFor();
+    await page.getByText(sendCopy.walletRejected.description, { exact: true }).waitFor();
+    expect(await fields.recipient.inputValue()).toBe(recipient.address);
+    expect(await fields.amount.inputValue()).toBe('1');
+    expect(await tokenBalance(recipient.address)).toBe(before);
+    expect(await nonce()).toBe(sent);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a transaction mined with too little gas reverts: Transfer Failed with its hash, nothing moved', async () => {
+    const { page, wallet, pageErrors } = await connected();
+    const before = await tokenBalance(recipient.address);
+    const sent = await nonce();
+    const fields = form(page);
+    await fields.recipient.fill(recipient.address);
+    await fields.amount.fill('1');
+    // Enough for the call's intrinsic cost, not for the token's transfer.
+    await wallet.sendWithGasNext(30_000);
+    await fields.withWallet.click();
+    await toast(page, sendCopy.transferFailed).waitFor({ timeout: 30_000 });
+    await page.getByText(new RegExp(`^${tokenCopy.reverted} Transaction hash: 0x[0-9a-f]{64}\\.$`)).waitFor();
+    expect(await tokenBalance(recipient.address)).toBe(before);
+    // It was mined: the fee is spent and the nonce used.
+    expect(await nonce()).toBe(sent + 1);
+    expect(await fields.amount.inputValue()).toBe('1');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('checks the amount before the wallet is asked: the minimum, the decimals and the balance shown', async () => {
+    const { page, wallet } = await connected();
+    const fields = form(page);
+    await fields.recipient.fill(recipient.address);
+    for (const [amount, words] of [
+      ['0', sendCopy.belowMinimum(sendCopy.minimumAmount)],
+      ['1.0000000000000000001', tokenCopy.tooManyDecimals(18)],
+      ['100000000', null],
+    ] as const) {
+      await fields.amount.fill(amount);
+      await fields.withWallet.click();
+      await toast(page, sendCopy.invalidTransfer).waitFor();
+      if (words) await page.getByText(words, { exact: true }).waitFor();
+      else
+        await page
+          .getByText(/^The sending account holds \d+(\.\d+)? tokens, but the transfer needs 100000000\.$/)
+          .waitFor();
+      await page.getByRole('button', { name: shellCopy.dismissToast }).click();
+      await toast(page, sendCopy.invalidTransfer).waitFor({ state: 'detached' });
+    }
+    expect(await wallet.requests()).not.toContain('eth_sendTransaction');
+  });
+});
