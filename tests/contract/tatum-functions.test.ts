@@ -1,10 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import { createTatumApi, type TatumApi } from '../../supabase/functions/_shared/tatum.ts';
+import {
+  createNativeBalanceHandler,
+  type RateLimit,
+} from '../../supabase/functions/native-balance/handler.ts';
 import { createTatumService, TatumServiceError } from '../../src/services/tatum/index.ts';
 import { anonClient, serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
@@ -119,6 +126,53 @@ describe('tatum-webhooks: each user reaches only their own subscriptions', () =>
     expect(addresses).not.toContain(unproven.wallet.toLowerCase());
   });
 
+  it('gives a relinked wallet to its new owner: the old subscription goes, at Tatum and from the old list', async () => {
+    const before = await userWithWallet('hooks-before');
+    const after = await signedInUser(stack, 'hooks-after');
+    const old = await tatumOf(before.client).createAddressWebhook({ address: before.wallet });
+    // The first owner relinks to another wallet; the second proves the first one's old wallet.
+    await setWalletAsServer(service, before.id, freshAddress(), true);
+    await setWalletAsServer(service, after.id, before.wallet, true);
+    const taken = await tatumOf(after.client).createAddressWebhook({ address: before.wallet });
+    expect(taken).toMatchObject({ address: before.wallet, url: PROCESS_PAYMENTS });
+    expect(await tatumOf(before.client).listWebhooks()).toEqual([]);
+    expect(await tatumOf(after.client).listWebhooks()).toEqual([taken]);
+    const account = (await accountSubscriptions()).map((row) => row.id);
+    expect(account).toContain(taken.id);
+    expect(account).not.toContain(old.id);
+    await tatumOf(after.client).deleteWebhook(taken.id);
+  });
+
+  it('holds at most five subscriptions per user, and says so', async () => {
+    const collector = await userWithWallet('hooks-collector');
+    const made: string[] = [];
+    for (let hook = 0; hook < 5; hook++) {
+      // Tatum holds one subscription per address and URL, so each needs a wallet of its own.
+      if (hook > 0) await setWalletAsServer(service, collector.id, freshAddress(), true);
+      const profile = await service.from('profiles').select('wallet_address').eq('id', collector.id).single();
+      const wallet = profile.data?.wallet_address ?? '';
+      made.push((await tatumOf(collector.client).createAddressWebhook({ address: wallet })).id);
+    }
+    const sixth = freshAddress();
+    await setWalletAsServer(service, collector.id, sixth, true);
+    const refused = await refusal(tatumOf(collector.client).createAddressWebhook({ address: sixth }));
+    expect(refused).toMatchObject({ operation: 'createAddressWebhook', code: 'webhook_limit' });
+    const addresses = (await accountSubscriptions()).map((row) => row.address.toLowerCase());
+    expect(addresses).not.toContain(sixth.toLowerCase());
+    expect((await tatumOf(collector.client).listWebhooks()).map((hook) => hook.id)).toEqual(made);
+    for (const id of made) await tatumOf(collector.client).deleteWebhook(id);
+  });
+
+  it("answers a malformed id in the path as the caller's mistake (400), not the function's", async () => {
+    const { data } = await first.client.auth.getSession();
+    const answer = await fetch(`${stack.url}/functions/v1/tatum-webhooks/%E0%A4%A`, {
+      method: 'DELETE',
+      headers: { apikey: stack.anonKey, authorization: `Bearer ${data.session?.access_token ?? ''}` },
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ code: 'malformed' });
+  });
+
   it('refuses every call without a session, before the function runs', async () => {
     const visitor = tatumOf(anonClient(stack));
     expect(await refusal(visitor.listWebhooks())).toMatchObject({ code: 'not_signed_in' });
@@ -206,5 +260,125 @@ describe('native-balance: a client that asks too often', () => {
     const answer = (error as FunctionsHttpError).context as Response;
     expect(answer.status).toBe(429);
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('native-balance as the platform runs it: behind an edge that appends the client it saw', () => {
+  // The handler itself, on the shared stack's database: the local gateway replaces
+  // x-forwarded-for, a hosted edge appends to what the client sent. Each test's clients are
+  // addresses of its own, so no other caller's count meets them.
+  const zeroBalance: TatumApi = {
+    subscribe: () => Promise.reject(new Error('not used')),
+    unsubscribe: () => Promise.reject(new Error('not used')),
+    nativeBalance: () => Promise.resolve({ balance: '0', asset: 'ETH' }),
+  };
+  const handlerWith = (limit: RateLimit, ceiling: RateLimit, tatum: TatumApi = zeroBalance) =>
+    createNativeBalanceHandler({ supabase: service, tatum, apiKeys: [stack.anonKey], limit, ceiling });
+  const someAddress = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
+  const ask = (handler: (request: Request) => Promise<Response>, forwardedFor: string) =>
+    handler(
+      new Request(`${stack.url}/functions/v1/native-balance`, {
+        method: 'POST',
+        headers: {
+          apikey: stack.anonKey,
+          'content-type': 'application/json',
+          'x-forwarded-for': forwardedFor,
+        },
+        body: JSON.stringify({ address: freshAddress() }),
+      }),
+    );
+
+  it('counts a client by the address the edge appended, whatever it puts in front', async () => {
+    const handler = handlerWith(
+      { requests: 2, windowSeconds: 3600 },
+      { requests: 1_000_000, windowSeconds: 3600 },
+    );
+    const client = someAddress();
+    const statuses: number[] = [];
+    for (let asked = 0; asked < 3; asked++) {
+      statuses.push((await ask(handler, `${someAddress()}, ${someAddress()}, ${client}`)).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    // Another client behind the same forged entries is counted apart.
+    expect((await ask(handler, `${client}, ${someAddress()}`)).status).toBe(200);
+  });
+
+  it('holds back every client once all of them together reach the ceiling', async () => {
+    // The ceiling's count is the project's; this stack's other callers may have spent some of it.
+    const CEILING = 3;
+    const handler = handlerWith(
+      { requests: 1_000, windowSeconds: 3600 },
+      { requests: CEILING, windowSeconds: 3600 },
+    );
+    const answers: Response[] = [];
+    for (let asked = 0; asked <= CEILING; asked++) answers.push(await ask(handler, someAddress()));
+    const limited = answers.at(-1);
+    expect(limited?.status).toBe(429);
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited?.json()).toMatchObject({ code: 'rate_limited' });
+    // A client never seen before waits too.
+    expect((await ask(handler, someAddress())).status).toBe(429);
+  });
+});
+
+describe('a node whose refusal quotes its URL', () => {
+  // Node providers carry their key in the RPC URL, and their refusals may quote it.
+  const PROVIDER_KEY = 'provider-key-0123456789abcdef';
+  let node: Server;
+  let rpcUrl: string;
+
+  beforeAll(async () => {
+    node = createServer((request, response) => {
+      response.writeHead(403, { 'content-type': 'text/plain' });
+      response.end(`no access for ${rpcUrl} (${request.url ?? ''})`);
+    });
+    await new Promise<void>((listening) => node.listen(0, '127.0.0.1', listening));
+    rpcUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}/v2/${PROVIDER_KEY}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((closed) => node.close(() => closed()));
+  });
+
+  it('never quotes the RPC URL in what it tells a caller', async () => {
+    const tatum = createTatumApi({
+      apiKey: stack.tatumApiKey,
+      apiUrl: stack.tatumApiUrl,
+      rpcUrl,
+      mainnet: false,
+    });
+    const failed: unknown = await tatum.nativeBalance(freshAddress()).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failed).toMatchObject({ name: 'TatumError' });
+    const { detail, message } = failed as { detail: string; message: string };
+    expect(detail).toContain('no access for');
+    expect(`${detail} ${message}`).not.toContain(PROVIDER_KEY);
+
+    const handler = createNativeBalanceHandler({
+      supabase: service,
+      tatum,
+      apiKeys: [stack.anonKey],
+      limit: { requests: 1_000, windowSeconds: 60 },
+    });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const answer = await handler(
+        new Request(`${stack.url}/functions/v1/native-balance`, {
+          method: 'POST',
+          headers: { apikey: stack.anonKey, 'x-forwarded-for': '10.255.255.1' },
+          body: JSON.stringify({ address: freshAddress() }),
+        }),
+      );
+      expect(answer.status).toBe(502);
+      const text = await answer.text();
+      expect(JSON.parse(text)).toMatchObject({ code: 'provider_unavailable' });
+      expect(text).not.toContain(PROVIDER_KEY);
+      expect(text).not.toContain('no access');
+      expect(JSON.stringify(logged.mock.calls)).not.toContain(PROVIDER_KEY);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

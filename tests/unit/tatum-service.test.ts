@@ -100,6 +100,25 @@ describe('the Tatum service, through the functions', () => {
     expect(visitor).toMatchObject({ operation: 'listWebhooks', code: 'not_signed_in' });
   });
 
+  it("keeps native-balance's own 401 code: a wrong key is no missing session", async () => {
+    const { service } = clientAnswering(() => ({
+      status: 401,
+      body: { code: 'invalid_api_key', message: 'The request needs the project’s anon key as apikey' },
+    }));
+    const refused = await failure(service.getNativeBalance(ADDRESS));
+    expect(refused).toMatchObject({ operation: 'getNativeBalance', code: 'invalid_api_key' });
+  });
+
+  it('reads the per-user webhook limit as its own code', async () => {
+    const { service } = clientAnswering(() => ({
+      status: 409,
+      body: { code: 'webhook_limit', message: 'You have 5 webhooks already', limit: 5 },
+    }));
+    const refused = await failure(service.createAddressWebhook({ address: ADDRESS }));
+    expect(refused).toMatchObject({ operation: 'createAddressWebhook', code: 'webhook_limit' });
+    expect(describeError(refused)).toBe(dataProviderCopy.webhookLimit);
+  });
+
   it("passes on what Tatum said when it refused, and the service's words stay the copy's", async () => {
     const { service } = clientAnswering(() => ({
       status: 422,

@@ -39,7 +39,7 @@ export function createTatumService(config: TatumServiceConfig): TatumService {
     } catch (error) {
       throw new TatumServiceError(operation, { detail: describeThrown(error), cause: error });
     }
-    if (answer.error) throw await refusal(operation, answer.error);
+    if (answer.error) throw await refusal(operation, answer.error, name.startsWith(TATUM_WEBHOOKS));
     return answer.data;
   }
 
@@ -90,7 +90,11 @@ export function createTatumService(config: TatumServiceConfig): TatumService {
  * A function's refusal as the service's error: its `code` (not_signed_in, wallet_unverified,
  * rate_limited, provider_refused…), what it or Tatum said as `detail`, and how long to wait.
  */
-async function refusal(operation: TatumOperation, error: unknown): Promise<TatumServiceError> {
+async function refusal(
+  operation: TatumOperation,
+  error: unknown,
+  needsSession: boolean,
+): Promise<TatumServiceError> {
   const context = isRecord(error) ? error['context'] : null;
   if (!isAnswer(context)) {
     // No answer at all (offline, CORS, the relay failing): supabase-js's own words.
@@ -99,8 +103,10 @@ async function refusal(operation: TatumOperation, error: unknown): Promise<Tatum
   const body: unknown = await context.json().catch(() => null);
   const record = isRecord(body) ? body : {};
   const said = (key: string) => (typeof record[key] === 'string' ? (record[key] as string) : null);
-  // The platform's own JWT check answers 401 with a numeric code: a visitor has no session.
-  const code = context.status === 401 ? 'not_signed_in' : (said('code') ?? `http_${context.status}`);
+  // The platform's own JWT check answers 401 with a numeric code: to tatum-webhooks, which needs a
+  // session, a visitor has none. native-balance needs none, so its 401 keeps its own code.
+  const code =
+    needsSession && context.status === 401 ? 'not_signed_in' : (said('code') ?? `http_${context.status}`);
   const retry = Number(record['retryAfter'] ?? context.headers.get('retry-after'));
   return new TatumServiceError(operation, {
     detail: clip(said('detail') ?? said('message') ?? `HTTP ${context.status}`),

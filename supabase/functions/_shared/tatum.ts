@@ -25,7 +25,10 @@ export type NativeBalance = {
   asset: string;
 };
 
-/** What Tatum (or the node behind the SDK) refused or failed; `detail` never holds the key. */
+/**
+ * What Tatum (or the node behind the SDK) refused or failed; `detail` never holds the key, nor the
+ * RPC URL, which often carries a node provider's key in its path or query.
+ */
 export class TatumError extends Error {
   override readonly name = 'TatumError';
   constructor(
@@ -51,7 +54,9 @@ type Outcome = { ok: true; data: unknown } | { ok: false; detail: string | null;
 
 export function createTatumApi(config: TatumConfig): TatumApi {
   let client: Promise<Ethereum> | null = null;
-  const redact = (text: string) => text.split(config.apiKey).join('[redacted]');
+  const secrets = secretsOf(config);
+  const redact = (text: string) =>
+    secrets.reduce((redacted, secret) => redacted.split(secret).join('[redacted]'), text);
   const fail = (detail: string | null, code: string | null = null) =>
     new TatumError(detail === null ? null : clip(redact(detail)), code);
 
@@ -160,6 +165,36 @@ function describeMessage(message: unknown): string {
     }
   }
   return message.trim();
+}
+
+const MIN_SECRET = 8;
+
+/**
+ * The strings no detail may quote: the key, the RPC URL whole, and the parts of it an error may
+ * quote alone (its path's segments, its query's values, its credentials), longest first so a
+ * part never spoils the match of the whole. Short parts ('v2', 'eth') are no secret.
+ */
+function secretsOf(config: TatumConfig): string[] {
+  const parts = [config.apiKey, config.rpcUrl, config.rpcUrl.replace(/\/+$/, '')];
+  try {
+    const url = new URL(config.rpcUrl);
+    parts.push(url.host + url.pathname, url.pathname + url.search, url.username, url.password);
+    parts.push(...url.pathname.split('/'), ...[...url.searchParams.values()]);
+    parts.push(...url.pathname.split('/').map(decodeURIComponentSafe));
+  } catch {
+    // Not a URL: the whole string above is all there is to hide.
+  }
+  const unique = new Set(parts.filter((part) => part.length >= MIN_SECRET));
+  if (config.apiKey !== '') unique.add(config.apiKey);
+  return [...unique].sort((a, b) => b.length - a.length);
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function clip(text: string): string {

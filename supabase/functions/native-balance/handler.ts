@@ -7,7 +7,9 @@ import { TatumError, type TatumApi } from '../_shared/tatum.ts';
 // project's anon key may ask (a visitor's balances show before any sign-in), so the function
 // guards the key's quota itself: the `apikey` must be one of the project's, the address must be
 // one, and each client gets `limit` requests per window, counted in the database
-// (take_rate_limit) so the count holds across instances. Over it: 429 with Retry-After.
+// (take_rate_limit) so the count holds across instances. Over it: 429 with Retry-After. Past the
+// per-client count, every request also takes from one project-wide `ceiling`, so clients that
+// truly are many (or that pass for many) cannot spend more of the key's quota than that.
 //
 //   POST /native-balance {"address": "0x…"} → 200 {balance, asset}
 //
@@ -23,12 +25,21 @@ export type NativeBalanceDeps = {
   /** The keys a caller may present as `apikey`: the project's anon (publishable) key(s). */
   apiKeys: string[];
   limit: RateLimit;
+  /** All clients together; defaultCeiling(limit) when absent. */
+  ceiling?: RateLimit;
 };
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const MAX_BODY = 1024;
 export const DEFAULT_RATE_LIMIT: RateLimit = { requests: 30, windowSeconds: 60 };
+const CEILING_CLIENTS = 20;
+const CEILING_BUCKET = 'native-balance:all';
+
+/** Room for twenty clients at the per-client limit: 600/60 with the default 30/60. */
+export function defaultCeiling(limit: RateLimit): RateLimit {
+  return { requests: limit.requests * CEILING_CLIENTS, windowSeconds: limit.windowSeconds };
+}
 
 function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
@@ -51,17 +62,38 @@ export function createNativeBalanceHandler(deps: NativeBalanceDeps): (request: R
   const apiKeys = deps.apiKeys.filter((key) => key !== '');
   if (apiKeys.length === 0) throw new Error('native-balance needs the project anon key');
   const { supabase, tatum, limit } = deps;
+  const ceiling = deps.ceiling ?? defaultCeiling(limit);
 
   /**
-   * Whom the limit counts: the address the platform's edge saw (the first of x-forwarded-for,
-   * which the platform writes), else the signed-in user of a bearer token, else everyone without
-   * either together.
+   * Whom the limit counts: the address the platform's edge saw, else the signed-in user of a
+   * bearer token, else everyone without either together. The edge appends the peer it saw to
+   * x-forwarded-for and keeps what the client sent in front of it, so only the LAST entry is the
+   * edge's word; any earlier one is the client's to choose.
    */
   async function client(request: Request): Promise<string> {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim();
     if (forwarded) return `ip:${forwarded}`;
     const userId = await callerId(supabase, request);
     return userId ? `user:${userId}` : 'anonymous';
+  }
+
+  /** Seconds to wait before `bucket` has room again; 0 when this request fits. */
+  async function take(bucket: string, rate: RateLimit): Promise<number> {
+    const wait = await supabase.rpc('take_rate_limit', {
+      p_bucket: bucket,
+      p_limit: rate.requests,
+      p_window_seconds: rate.windowSeconds,
+    });
+    if (wait.error) throw new Error(`rate limit failed: ${wait.error.message}`);
+    return wait.data;
+  }
+
+  function limited(seconds: number, message: string): Response {
+    return reply(
+      429,
+      { error: 'rate_limited', code: 'rate_limited', message, retryAfter: seconds },
+      { 'retry-after': String(seconds) },
+    );
   }
 
   const handle = async (request: Request): Promise<Response> => {
@@ -79,27 +111,20 @@ export function createNativeBalanceHandler(deps: NativeBalanceDeps): (request: R
     if (typeof address !== 'string' || !ADDRESS.test(address)) {
       return refuse(400, 'malformed', 'address must be 0x followed by 40 hex digits');
     }
-    const wait = await supabase.rpc('take_rate_limit', {
-      p_bucket: `native-balance:${await client(request)}`,
-      p_limit: limit.requests,
-      p_window_seconds: limit.windowSeconds,
-    });
-    if (wait.error) throw new Error(`rate limit failed: ${wait.error.message}`);
-    if (wait.data > 0) {
-      const message = `Too many balance requests; try again in ${wait.data} s`;
-      return reply(
-        429,
-        { error: 'rate_limited', code: 'rate_limited', message, retryAfter: wait.data },
-        { 'retry-after': String(wait.data) },
-      );
-    }
+    const own = await take(`native-balance:${await client(request)}`, limit);
+    if (own > 0) return limited(own, `Too many balance requests; try again in ${own} s`);
+    // Only requests within their client's limit count here, so one client held back by its own
+    // limit does not hold back the others.
+    const all = await take(CEILING_BUCKET, ceiling);
+    if (all > 0) return limited(all, `The balance service is busy; try again in ${all} s`);
     try {
       return reply(200, await tatum.nativeBalance(address));
     } catch (error) {
       if (!(error instanceof TatumError)) throw error;
-      return refuse(502, 'provider_unavailable', 'The balance could not be read; try again shortly', {
-        detail: error.detail,
-      });
+      // No `detail`: the caller is anyone with the anon key, and what Tatum or the node said is
+      // for the function's log.
+      console.error('[native-balance] provider failed:', error.detail, error.code);
+      return refuse(502, 'provider_unavailable', 'The balance could not be read; try again shortly');
     }
   };
 

@@ -7,7 +7,9 @@ import { TatumError, type TatumApi } from '../_shared/tatum.ts';
 // subscribes the caller's proven wallet to process-payments and records the subscription as
 // theirs (tatum_subscriptions); List Hooks answers the caller's own; Delete First Hook deletes one
 // of the caller's own by id. Nobody reaches another user's subscriptions, and nobody reaches the
-// account's (its HMAC secret, its other subscriptions) at all.
+// account's (its HMAC secret, its other subscriptions) at all. A user holds at most `maxPerUser`
+// subscriptions, and one whose owner has since given up the wallet is taken back when the
+// wallet's new owner subscribes it (Tatum holds one per address and URL).
 //
 //   POST   /tatum-webhooks          {"address": "0x…"} → 200 {webhook}
 //   GET    /tatum-webhooks                             → 200 {webhooks: [...]}, oldest first
@@ -23,6 +25,8 @@ export type TatumWebhooksDeps = {
   tatum: TatumApi;
   /** Where Tatum posts each event: the project's process-payments function. */
   callbackUrl: string;
+  /** How many subscriptions one user may hold; DEFAULT_MAX_PER_USER when absent. */
+  maxPerUser?: number;
 };
 
 export type Webhook = { id: string; address: string; url: string; chain: string; type: 'ADDRESS_EVENT' };
@@ -31,6 +35,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SUBSCRIPTION_ID = /^[\w-]{1,128}$/;
 const MAX_BODY = 4096;
+export const DEFAULT_MAX_PER_USER = 5;
 
 function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
@@ -55,6 +60,7 @@ function providerFailure(error: TatumError): Response {
 export function createTatumWebhooksHandler(deps: TatumWebhooksDeps): (request: Request) => Promise<Response> {
   if (!/^https?:\/\//.test(deps.callbackUrl)) throw new Error('tatum-webhooks needs the callback URL');
   const { supabase, tatum, callbackUrl } = deps;
+  const maxPerUser = deps.maxPerUser ?? DEFAULT_MAX_PER_USER;
 
   async function provenWallet(userId: string): Promise<string | null> {
     const profile = await supabase
@@ -78,6 +84,36 @@ export function createTatumWebhooksHandler(deps: TatumWebhooksDeps): (request: R
     return rows.data.map((row) => ({ ...row, type: 'ADDRESS_EVENT' }));
   }
 
+  /**
+   * Takes back, at Tatum and here, each subscription of `wallet` whose owner no longer holds it
+   * (they unlinked or relinked): its events are the new owner's now. The caller's own stay.
+   */
+  async function takeBackStale(userId: string, wallet: string): Promise<TatumError | null> {
+    const rows = await supabase
+      .from('tatum_subscriptions')
+      .select('id, user_id')
+      .ilike('address', wallet)
+      .neq('user_id', userId);
+    if (rows.error) throw new Error(`listing the wallet's subscriptions failed: ${rows.error.message}`);
+    for (const row of rows.data) {
+      const held = await provenWallet(row.user_id);
+      if (held !== null && held.toLowerCase() === wallet.toLowerCase()) continue;
+      try {
+        await tatum.unsubscribe(row.id);
+      } catch (error) {
+        if (error instanceof TatumError) return error;
+        throw error;
+      }
+      const forgotten = await supabase.rpc('forget_tatum_subscription', {
+        p_user_id: row.user_id,
+        p_id: row.id,
+      });
+      if (forgotten.error)
+        throw new Error(`forgetting a stale subscription failed: ${forgotten.error.message}`);
+    }
+    return null;
+  }
+
   async function create(userId: string, request: Request): Promise<Response> {
     const text = await request.text();
     if (text.length > MAX_BODY) return refuse(413, 'too_large', 'The request body is too large');
@@ -99,6 +135,16 @@ export function createTatumWebhooksHandler(deps: TatumWebhooksDeps): (request: R
         'Link this wallet to your profile (sign its proof) before creating a webhook for it',
       );
     }
+    if ((await own(userId)).length >= maxPerUser) {
+      return refuse(
+        409,
+        'webhook_limit',
+        `You have ${maxPerUser} webhooks already; delete one before creating another`,
+        { limit: maxPerUser },
+      );
+    }
+    const stale = await takeBackStale(userId, wallet);
+    if (stale) return providerFailure(stale);
     let subscription;
     try {
       subscription = await tatum.subscribe(wallet, callbackUrl);
@@ -148,7 +194,14 @@ export function createTatumWebhooksHandler(deps: TatumWebhooksDeps): (request: R
     if (path === '' && request.method === 'GET') return reply(200, { webhooks: await own(userId) });
     if (path === '' && request.method === 'POST') return create(userId, request);
     if (path !== '' && !path.includes('/') && request.method === 'DELETE') {
-      return remove(userId, decodeURIComponent(path));
+      let id: string;
+      try {
+        id = decodeURIComponent(path);
+      } catch {
+        // A stray '%' is the caller's mistake, not the function's.
+        return refuse(400, 'malformed', 'Not a subscription id');
+      }
+      return remove(userId, id);
     }
     return refuse(
       405,
