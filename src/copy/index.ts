@@ -236,6 +236,19 @@ export const sendCopy = {
     `Transaction ${hash} may have reached the network, but its outcome could not be checked.`,
   checksInsteadOfResending:
     'Sending this same transfer again checks that transaction instead of sending a second one.',
+  /**
+   * ours: the wallet failed in a way that can come after it broadcast (docs/product.md#send-with-wallet),
+   * and a nonce already used by another transaction (docs/reliability-and-security.md#sends).
+   */
+  walletMaybeSent:
+    "Your wallet may have sent it before failing. Check your wallet's activity before sending it again.",
+  walletMaybeSentAgain: {
+    title: 'Transfer May Have Been Sent',
+    description:
+      "Your wallet may already have sent this transfer. Check your wallet's activity; press send again only if it is not there.",
+  },
+  replacedOnChain: (hash: string) =>
+    `Transaction ${hash} was never mined: another transaction from your wallet took its place. Nothing was sent by it; you can send again.`,
 } as const;
 
 export const webhookCopy = {
@@ -347,6 +360,8 @@ export const dataProviderCopy = {
   /** ours: the native-balance function limits how often one client may ask. */
   rateLimited: (seconds: number | null) =>
     `Too many balance requests from this connection; try again in ${seconds ?? 60} seconds.`,
+  /** ours: tatum-webhooks holds a few subscriptions per user (its 'webhook_limit'). */
+  webhookLimit: 'You have as many webhooks as one account may hold; delete one before creating another.',
 } as const;
 
 const KNOWN_CHAINS: Record<number, string> = {

@@ -14,6 +14,11 @@ export type PreparedTransfer = {
   /** `raw` as decimal text with the token's decimals ('12.5'). */
   amount: string;
   decimals: number;
+  /**
+   * The signed bytes of a transfer from the same sender that may have been sent: this one is signed
+   * with their nonce (and higher fees), so at most one of the two is ever mined.
+   */
+  replaces?: Hex | null;
 };
 
 /** A signed transaction, ready to broadcast; the signature reveals nothing of the key. */
@@ -145,4 +150,9 @@ export type PrepareWalletTransferRequest = { from: string; to: string; amount: s
  * transaction the node has never seen is sent again as the same bytes: same nonce, same hash, so
  * it can be mined at most once.
  */
-export type ConfirmTransferRequest = { hash: Hex; serialized: Hex | null };
+export type ConfirmTransferRequest = {
+  hash: Hex;
+  serialized: Hex | null;
+  /** The sender, so a refused resend can tell whether its nonce was taken by another transaction. */
+  from?: string;
+};

@@ -26,6 +26,7 @@ import { isWalletError, type WalletError, type WalletErrorCode } from '../domain
 export function describeError(error: unknown): string | null {
   if (isTokenFailure(error)) return tokenWords(error.problem);
   if (isDataProviderFailure(error)) {
+    if (error.code === 'webhook_limit') return dataProviderCopy.webhookLimit;
     return error.code === 'rate_limited'
       ? dataProviderCopy.rateLimited(error.retryAfterSeconds ?? null)
       : DATA_PROVIDER_WORDS[error.operation];

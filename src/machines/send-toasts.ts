@@ -1,9 +1,9 @@
 import { sendCopy, tokenCopy } from '../copy/index.ts';
-import type { TokenServiceErrorReason } from '../domain/token.ts';
+import type { TokenServiceErrorReason, TransferResult } from '../domain/token.ts';
 import { transferFailureWords, transferFieldWords } from './error-words.ts';
 import { fieldProblem } from './send-checks.ts';
 import type { SealedKey } from './send-key.ts';
-import type { SendEvent } from './send.machine.ts';
+import type { SendContext, SendEvent, SendFact } from './send.machine.ts';
 import { messageOf, type ToastRequest } from './shared.ts';
 
 // The send machine's toasts for a refused submit, a cancelled send, a step that failed, a transfer
@@ -18,6 +18,8 @@ export const REFUSE = {
   missingInformation: refuse(sendCopy.missingInformation),
   privateKeyRequired: refuse(sendCopy.privateKeyRequired),
   configurationError: refuse(sendCopy.configurationError),
+  /** The form of a wallet transfer that failed without a hash: warned once, sent on the next press. */
+  unchecked: refuse(sendCopy.walletMaybeSentAgain),
   fields: {
     type: 'showToast',
     params: ({ event }: { event: SendEvent }): ToastRequest => ({
@@ -100,7 +102,44 @@ export function maybeSentToast(error: unknown): ToastRequest {
   return { title, description: `${what} ${sendCopy.checksInsteadOfResending}`, variant: 'destructive' };
 }
 
+/** The token service found the transfer's nonce used by another transaction: it can never be mined. */
+export const replacedOnChain = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { replaced?: unknown }).replaced === true;
+
+export function replacedToast(error: unknown): ToastRequest {
+  const { hash } = failureOf(error);
+  return {
+    title: sendCopy.transferFailed,
+    description: sendCopy.replacedOnChain(hash ?? ''),
+    variant: 'destructive',
+  };
+}
+
 export const submittedToast = (hash: string): ToastRequest => ({
   title: sendCopy.transferSubmitted,
   description: sendCopy.transferSubmittedDescription(hash),
 });
+
+/** A transfer confirmed on a receipt (broadcast, or found by a check): 'Transfer Submitted', then recorded. */
+export const SUBMITTED = {
+  target: '#send.sending.recordingIfSignedIn',
+  actions: [
+    {
+      type: 'submitted',
+      params: ({ event }: { event: { output: TransferResult } }) => ({ hash: event.output.hash }),
+    },
+    {
+      type: 'showToast',
+      params: ({ event }: { event: { output: TransferResult } }) => submittedToast(event.output.hash),
+    },
+  ],
+} as const;
+
+/** The fact of a transfer that went out, once it is recorded (or needs no record). */
+export const REPORT_SUBMITTED = {
+  type: 'report',
+  params: ({ context }: { context: SendContext }): SendFact => ({
+    type: 'send.transferSubmitted',
+    hash: context.lastHash ?? '',
+  }),
+} as const;

@@ -17,9 +17,17 @@ import {
   maybeSent,
   maybeSentToast,
   REFUSE,
-  submittedToast,
+  replacedOnChain,
+  replacedToast,
+  REPORT_SUBMITTED,
+  SUBMITTED,
 } from './send-toasts.ts';
-import { repeatsUnresolved, unresolvedTransfer, type UnresolvedTransfer } from './send-unresolved.ts';
+import {
+  nonceToReuse,
+  repeatsUnresolved,
+  unresolvedTransfer,
+  type UnresolvedTransfer,
+} from './send-unresolved.ts';
 import { notProvided, reportFact, showToast } from './shared.ts';
 import { walletSendMachine, type WalletSendOutput } from './wallet-send.machine.ts';
 
@@ -46,7 +54,9 @@ import { walletSendMachine, type WalletSendOutput } from './wallet-send.machine.
 // Never twice: a transfer that may have gone out without its outcome being known (the broadcast's
 // answer was lost, no receipt came in time) is kept as `unresolved`, and a submit of the same form
 // from the same wallet goes to sending.checking, which looks that transaction up instead of
-// signing another one (docs/reliability-and-security.md#sends).
+// signing another one; a different form signed meanwhile takes its nonce, so only one of the two can
+// be mined. A wallet failure with no hash is held too: the next submit of that form only warns.
+// All of it lives in this machine's context (docs/reliability-and-security.md#sends).
 //
 // Beside it: the form checks (send-checks.ts), the sealed key (send-key.ts), the unresolved
 // transfer (send-unresolved.ts) and the toasts (send-toasts.ts). SealedKey is re-exported for the
@@ -102,30 +112,6 @@ export type RecordTransactionInput = { hash: string };
 /** The tag of every state in which the button reads 'Broadcasting Transaction...' and submits are ignored. */
 export const sendBusyTag = 'busy';
 
-/** A transfer confirmed on a receipt (broadcast, or found by a check): 'Transfer Submitted', then recorded. */
-const SUBMITTED = {
-  target: '#send.sending.recordingIfSignedIn',
-  actions: [
-    {
-      type: 'submitted',
-      params: ({ event }: { event: { output: TransferResult } }) => ({ hash: event.output.hash }),
-    },
-    {
-      type: 'showToast',
-      params: ({ event }: { event: { output: TransferResult } }) => submittedToast(event.output.hash),
-    },
-  ],
-} as const;
-
-/** The fact of a transfer that went out, once it is recorded (or needs no record). */
-const REPORT_SUBMITTED = {
-  type: 'report',
-  params: ({ context }: { context: SendContext }): SendFact => ({
-    type: 'send.transferSubmitted',
-    hash: context.lastHash ?? '',
-  }),
-} as const;
-
 export const sendMachine = setup({
   types: {} as { context: SendContext; events: SendEvent; input: SendInput },
   actors: {
@@ -170,11 +156,17 @@ export const sendMachine = setup({
     fieldsRefused: ({ event }) => fieldProblem(event) !== null,
     /** The same form, from the same wallet, as a transfer that may have been sent. */
     sameAsUnresolved: ({ context, event }) => isSubmit(event) && repeatsUnresolved(context, event),
+    /** ... and the wallet gave no hash for it: nothing to check, so the user is warned first. */
+    sameAsUnchecked: ({ context, event }) =>
+      isSubmit(event) && repeatsUnresolved(context, event) && context.unresolved?.hash === null,
+    replacedOnChain: ({ event }) => 'error' in event && replacedOnChain(event.error),
     maybeSent: ({ event }) => 'error' in event && maybeSent(event.error),
     walletConfirmed: ({ event }) =>
       'output' in event && (event.output as WalletSendOutput).outcome === 'confirmed',
     walletUnconfirmed: ({ event }) =>
       'output' in event && (event.output as WalletSendOutput).outcome === 'unconfirmed',
+    walletMaybeSent: ({ event }) =>
+      'output' in event && (event.output as WalletSendOutput).outcome === 'maybeSent',
     noPrivateKey: ({ event }) => event.type === 'send.submit' && event.privateKey.trim() === '',
     noToken: ({ context }) => !context.tokenConfigured,
     walletMoved: ({ context, event }) =>
@@ -212,20 +204,22 @@ export const sendMachine = setup({
         'send.submit': [
           { guard: 'noWallet', actions: ['keepFields', REFUSE.walletNotConnected] },
           { guard: 'missingInformation', actions: ['keepFields', REFUSE.missingInformation] },
+          // The key is not needed, so not asked for: nothing is signed again.
+          { guard: 'sameAsUnchecked', actions: ['keepFields', 'forgetUnresolved', REFUSE.unchecked] },
+          { guard: 'sameAsUnresolved', target: 'sending.checking', actions: 'keepFields' },
           { guard: 'noPrivateKey', actions: ['keepFields', REFUSE.privateKeyRequired] },
           { guard: 'noToken', actions: ['keepFields', REFUSE.configurationError] },
           { guard: 'fieldsRefused', actions: ['keepFields', REFUSE.fields] },
-          // The key is not needed: nothing is signed again.
-          { guard: 'sameAsUnresolved', target: 'sending.checking', actions: 'keepFields' },
           { target: 'sending', actions: ['keepFields', 'takePrivateKey'] },
         ],
         // The same checks but the key's; the balance is the one the page shows.
         'send.submitWithWallet': [
           { guard: 'noWallet', actions: ['keepFields', REFUSE.walletNotConnected] },
           { guard: 'missingInformation', actions: ['keepFields', REFUSE.missingInformation] },
+          { guard: 'sameAsUnchecked', actions: ['keepFields', 'forgetUnresolved', REFUSE.unchecked] },
+          { guard: 'sameAsUnresolved', target: 'sending.checking', actions: 'keepFields' },
           { guard: 'noToken', actions: ['keepFields', REFUSE.configurationError] },
           { guard: 'fieldsRefused', actions: ['keepFields', REFUSE.fields] },
-          { guard: 'sameAsUnresolved', target: 'sending.checking', actions: 'keepFields' },
           { target: 'sending.withWallet', actions: 'keepFields' },
         ],
       },
@@ -284,10 +278,14 @@ export const sendMachine = setup({
               invoke: {
                 id: 'signTransfer',
                 src: 'signTransfer',
-                input: ({ context }) => ({
-                  privateKey: context.privateKey ?? sealKey(''),
-                  prepared: context.prepared as PreparedTransfer,
-                }),
+                input: ({ context }) => {
+                  const replaces = nonceToReuse(context);
+                  const prepared = context.prepared as PreparedTransfer;
+                  return {
+                    privateKey: context.privateKey ?? sealKey(''),
+                    prepared: replaces === null ? prepared : { ...prepared, replaces },
+                  };
+                },
                 // The signed transaction replaces the key in one step.
                 onDone: {
                   target: '#send.sending.broadcasting',
@@ -342,12 +340,21 @@ export const sendMachine = setup({
           invoke: {
             id: 'confirmTransfer',
             src: 'confirmTransfer',
-            input: ({ context }) => ({
-              hash: (context.unresolved as UnresolvedTransfer).hash,
-              serialized: (context.unresolved as UnresolvedTransfer).serialized,
-            }),
+            input: ({ context }) => {
+              const { hash, serialized, from } = context.unresolved as UnresolvedTransfer;
+              return { hash: hash as Hex, serialized, ...(serialized === null ? {} : { from }) };
+            },
             onDone: SUBMITTED,
             onError: [
+              {
+                // Its nonce went to another transaction: this one can never be mined.
+                guard: 'replacedOnChain',
+                target: '#send.editing',
+                actions: [
+                  'forgetUnresolved',
+                  { type: 'showToast', params: ({ event }) => replacedToast(event.error) },
+                ],
+              },
               {
                 guard: 'maybeSent',
                 target: '#send.editing',
@@ -395,6 +402,13 @@ export const sendMachine = setup({
                       hash: (event.output as { hash: Hex }).hash,
                       serialized: null,
                     }),
+                }),
+              },
+              {
+                guard: 'walletMaybeSent',
+                target: '#send.editing',
+                actions: assign({
+                  unresolved: ({ context }) => unresolvedTransfer(context, { hash: null, serialized: null }),
                 }),
               },
               { target: '#send.editing' },

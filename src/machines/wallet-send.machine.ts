@@ -21,12 +21,17 @@ import { messageOf, notProvided, showToast, type ToastRequest } from './shared.t
 //
 // Each step and outcome is one toast. It ends with what the send machine must know: confirmed (the
 // form is cleared, the history and balances refresh), unconfirmed (sent, no receipt yet: the same
-// form must not send again), or stopped (nothing moved; the form is kept).
+// form must not send again), maybeSent (the wallet failed in a way that can come after it broadcast,
+// and gave no hash: the same form warns before sending again), or stopped (nothing moved; the form
+// is kept).
 
 export type WalletSendInput = PrepareWalletTransferRequest;
 
 export type WalletSendOutput =
-  { outcome: 'confirmed'; hash: string } | { outcome: 'unconfirmed'; hash: string } | { outcome: 'stopped' };
+  | { outcome: 'confirmed'; hash: string }
+  | { outcome: 'unconfirmed'; hash: string }
+  | { outcome: 'maybeSent' }
+  | { outcome: 'stopped' };
 
 export type WalletSendContext = {
   request: PrepareWalletTransferRequest;
@@ -43,6 +48,13 @@ const INPUT_REASONS: ReadonlySet<string> = new Set([
   'invalid-amount',
   'insufficient-token-balance',
 ]);
+
+/**
+ * The wallet failures that prove it broadcast nothing: refused by the user, on another chain, absent,
+ * or busy with another request. Anything else (an answer that is not a hash, an internal error, a
+ * relay's timeout) can come after the wallet broadcast the transfer.
+ */
+const NOTHING_SENT: ReadonlySet<string> = new Set(['rejected', 'wrong-chain', 'not-installed', 'pending']);
 
 const reasonOf = (error: unknown): string | undefined => {
   const reason =
@@ -76,6 +88,8 @@ export const walletSendMachine = setup({
   guards: {
     rejected: ({ event }) =>
       'error' in event && isWalletError(event.error) && event.error.code === 'rejected',
+    nothingSent: ({ event }) =>
+      'error' in event && isWalletError(event.error) && NOTHING_SENT.has(event.error.code),
     reverted: ({ event }) => 'error' in event && reasonOf(event.error) === 'reverted',
   },
 }).createMachine({
@@ -119,6 +133,7 @@ export const walletSendMachine = setup({
             actions: { type: 'showToast', params: sendCopy.walletRejected },
           },
           {
+            guard: 'nothingSent',
             target: 'done',
             actions: {
               type: 'showToast',
@@ -128,6 +143,21 @@ export const walletSendMachine = setup({
                 variant: 'destructive',
               }),
             },
+          },
+          {
+            // No hash to check: the send machine holds the form until the user has seen the warning.
+            target: 'done',
+            actions: [
+              assign({ outcome: { outcome: 'maybeSent' } }),
+              {
+                type: 'showToast',
+                params: ({ event }) => ({
+                  title: sendCopy.mayHaveBeenSent,
+                  description: `${walletSendWords(event.error)} ${sendCopy.walletMaybeSent}`,
+                  variant: 'destructive',
+                }),
+              },
+            ],
           },
         ],
       },

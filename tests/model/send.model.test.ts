@@ -113,6 +113,9 @@ const states = {
     expect(snapshot.context.prepared).toEqual(prepared),
   'sending.broadcasting': (snapshot: ReturnType<typeof sendMachine.transition>) =>
     expect(snapshot.context.signed).toEqual(signed),
+  'sending.unsigned.preparing': (snapshot: ReturnType<typeof sendMachine.transition>) =>
+    // An unresolved transfer is never in the way of a new one but by its form; no hash, never checked.
+    expect(snapshot.context.unresolved?.hash ?? HASH).toBe(HASH),
   'sending.checking': (snapshot: ReturnType<typeof sendMachine.transition>) => {
     // Nothing is signed again: the check is of the transaction that may have gone out.
     expect(snapshot.context.unresolved?.hash).toBe(HASH);
@@ -179,10 +182,15 @@ describeModel({
         type: 'xstate.error.actor.confirmTransfer',
         error: new TokenServiceError({ code: 'reverted' }, { hash: HASH }),
       },
+      {
+        type: 'xstate.error.actor.confirmTransfer',
+        error: new TokenServiceError({ code: 'unknown' }, { hash: HASH, replaced: true }),
+      },
     ],
     'xstate.done.actor.walletSend': [
       { type: 'xstate.done.actor.walletSend', output: { outcome: 'confirmed', hash: HASH } },
       { type: 'xstate.done.actor.walletSend', output: { outcome: 'unconfirmed', hash: HASH } },
+      { type: 'xstate.done.actor.walletSend', output: { outcome: 'maybeSent' } },
       { type: 'xstate.done.actor.walletSend', output: { outcome: 'stopped' } },
     ],
     'xstate.done.actor.recordTransaction': [

@@ -39,6 +39,7 @@ describeModel({
     ],
     'xstate.error.actor.requestWalletTransfer': [
       { type: 'xstate.error.actor.requestWalletTransfer', error: { code: 'rejected', message: null } },
+      { type: 'xstate.error.actor.requestWalletTransfer', error: { code: 'wrong-chain', message: null } },
       { type: 'xstate.error.actor.requestWalletTransfer', error: { code: 'unknown', message: 'boom' } },
     ],
     'xstate.done.actor.confirmTransfer': [
@@ -80,6 +81,11 @@ describeModel({
         case 'unconfirmed':
           expect(last).toBe(sendCopy.transferNotConfirmed);
           expect(s.output.hash).toBe(HASH);
+          break;
+        case 'maybeSent':
+          // The wallet may have broadcast it before failing: never worded as a failure.
+          expect(last).toBe(sendCopy.mayHaveBeenSent);
+          expect(toasts.at(-1)?.description).toContain(sendCopy.walletMaybeSent);
           break;
         default:
           expect([

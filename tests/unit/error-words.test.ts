@@ -259,3 +259,13 @@ describe('anything else', () => {
     expect(messageOf(undefined)).toBeUndefined();
   });
 });
+
+describe('a user who holds as many webhooks as the function allows', () => {
+  it('reads the limit, not a generic failure', () => {
+    const full = new TatumServiceError('createAddressWebhook', {
+      detail: 'You have 5 webhooks already',
+      code: 'webhook_limit',
+    });
+    expect(describeError(full)).toBe(dataProviderCopy.webhookLimit);
+  });
+});

@@ -302,6 +302,8 @@ type Script = {
   send?: 'ok' | 'lost' | 'nonce too low' | 'already known';
   /** The node knows the transaction (eth_getTransactionByHash), with this call data. */
   known?: Hex;
+  /** The sender's transaction count (its next nonce), 0 by default. */
+  count?: number;
 };
 /** Raw bytes the node received, in order. */
 const sentRaw: Hex[] = [];
@@ -322,7 +324,7 @@ function answer(method: string, params: unknown[]): unknown {
       return data.startsWith(BALANCE_OF) ? word(script.balance ?? 10n ** 24n) : word(18);
     }
     case 'eth_getTransactionCount':
-      return '0x0';
+      return `0x${(script.count ?? 0).toString(16)}`;
     case 'eth_blockNumber':
       return `0x${(blockNumber++).toString(16)}`;
     case 'eth_getBlockByNumber':
@@ -674,6 +676,72 @@ describe('never twice: the hash is known before sending', () => {
     sentRaw.length = 0;
     await service().confirmTransfer({ hash: transfer.hash, serialized: transfer.serialized });
     expect(sentRaw).toEqual([transfer.serialized]);
+  });
+
+  describe('a resend the node refuses ("nonce too low") when it missed the transaction', () => {
+    const recheck = async (count: number, receipt: Script['receipt']) => {
+      const transfer = await signed();
+      script = { receipt, send: 'nonce too low', count };
+      sentRaw.length = 0;
+      calls.length = 0;
+      const outcome = await service()
+        .confirmTransfer({ hash: transfer.hash, serialized: transfer.serialized, from: ADDRESS })
+        .catch((e: unknown) => e);
+      return { transfer, outcome };
+    };
+
+    it('is mined after all when its receipt turns up on the second look', async () => {
+      const { transfer, outcome } = await recheck(1, 'success');
+      expect(outcome).toMatchObject({ hash: transfer.hash, from: ADDRESS });
+      expect(sentRaw).toEqual([transfer.serialized]);
+    });
+
+    it('with its nonce still unused, stays unresolved with its hash', async () => {
+      const { transfer, outcome } = await recheck(0, 'never');
+      expect(outcome).toMatchObject({
+        hash: transfer.hash,
+        replaced: false,
+        problem: { code: 'sent-but-unchecked' },
+      });
+      expect(calls).toContain('eth_getTransactionCount');
+    });
+
+    it('with its nonce used and no receipt of its own, was replaced: it can never be mined', async () => {
+      const { transfer, outcome } = await recheck(1, 'never');
+      expect(outcome).toBeInstanceOf(TokenServiceError);
+      expect(outcome).toMatchObject({ hash: transfer.hash, replaced: true });
+      // Sent once only: the refusal is not retried.
+      expect(sentRaw).toEqual([transfer.serialized]);
+    });
+
+    it('without the sender, never claims it was replaced', async () => {
+      const transfer = await signed();
+      script = { receipt: 'never', send: 'nonce too low', count: 1 };
+      const outcome = await service()
+        .confirmTransfer({ hash: transfer.hash, serialized: transfer.serialized })
+        .catch((e: unknown) => e);
+      expect(outcome).toMatchObject({ hash: transfer.hash, replaced: false });
+    });
+  });
+
+  it('a new transfer replacing an unresolved one takes its nonce and outbids its fees', async () => {
+    script = { receipt: 'reverted', count: 5 };
+    const prepared = await service().prepareTransfer(request);
+    const first = await service().signTransfer({ privateKey: KEY, prepared });
+    // The node has since counted other transactions; the replacement still takes nonce 5.
+    script = { receipt: 'reverted', count: 7 };
+    const second = await service().signTransfer({
+      privateKey: KEY,
+      prepared: { ...prepared, raw: 2n * 10n ** 18n, replaces: first.serialized },
+    });
+    const [old, next] = [parseTransaction(first.serialized), parseTransaction(second.serialized)];
+    expect(old.nonce).toBe(5);
+    expect(next.nonce).toBe(5);
+    expect(next.maxFeePerGas).toBeGreaterThanOrEqual(((old.maxFeePerGas ?? 0n) * 9n) / 8n);
+    expect(next.maxPriorityFeePerGas).toBeGreaterThanOrEqual(((old.maxPriorityFeePerGas ?? 0n) * 9n) / 8n);
+    // Without one, the node's count.
+    const fresh = await service().signTransfer({ privateKey: KEY, prepared });
+    expect(parseTransaction(fresh.serialized).nonce).toBe(7);
   });
 
   it('refuses bytes that are not of the hash, sending nothing', async () => {

@@ -24,6 +24,8 @@ import {
 import {
   getChainId,
   getTransaction,
+  getTransactionCount,
+  getTransactionReceipt,
   prepareTransactionRequest,
   readContract,
   sendRawTransaction,
@@ -426,6 +428,35 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     return { prepared, call: { from, to: tokenAddress, data } };
   }
 
+  /**
+   * The nonce and fees of the unresolved transaction a new one replaces: its nonce, so at most one of
+   * the two is mined, and fees at least an eighth higher, the least a node accepts for a replacement.
+   */
+  function replacing(serialized: Hex) {
+    let tx;
+    try {
+      tx = parseTransaction(serialized);
+      if (tx.nonce === undefined || tx.chainId !== config.chainId) throw new Error();
+    } catch {
+      throw new TokenServiceError({ code: 'unknown' }, { cause: new Error('no nonce to replace') });
+    }
+    const bump = (fee: bigint | undefined) => (fee === undefined ? 0n : fee + (fee + 7n) / 8n);
+    return {
+      nonce: tx.nonce,
+      raise: (request: { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint }) => {
+        const maxFeePerGas = bump(tx.maxFeePerGas ?? tx.gasPrice);
+        const maxPriorityFeePerGas = bump(tx.maxPriorityFeePerGas ?? tx.gasPrice);
+        return {
+          maxFeePerGas: (request.maxFeePerGas ?? 0n) > maxFeePerGas ? request.maxFeePerGas : maxFeePerGas,
+          maxPriorityFeePerGas:
+            (request.maxPriorityFeePerGas ?? 0n) > maxPriorityFeePerGas
+              ? request.maxPriorityFeePerGas
+              : maxPriorityFeePerGas,
+        };
+      },
+    };
+  }
+
   async function sign({ privateKey: text, prepared }: SignTransferRequest): Promise<SignedTransfer> {
     const privateKey = normalizePrivateKey(text);
     const secrets = secretsOf(privateKey);
@@ -434,10 +465,12 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
       throw new TokenServiceError({ code: 'key-mismatch' });
     }
     const args = [parseRecipient(prepared.to), prepared.raw] as const;
+    const replaced = prepared.replaces ? replacing(prepared.replaces) : null;
     try {
-      const request = await prepareTransactionRequest(sends, {
+      const filled = await prepareTransactionRequest(sends, {
         account,
         chain,
+        ...(replaced ? { nonce: replaced.nonce } : {}),
         to: tokenAddress,
         data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args }),
       }).catch((error: unknown) => {
@@ -450,6 +483,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
           sender: account.address,
         });
       });
+      const request = replaced ? { ...filled, ...replaced.raise(filled) } : filled;
       const serialized = await account.signTransaction(request as never);
       return { serialized, hash: keccak256(serialized) };
     } catch (error) {
@@ -534,7 +568,37 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     return settle(hash, transfer);
   }
 
-  async function confirm({ hash, serialized }: ConfirmTransferRequest): Promise<TransferResult> {
+  /**
+   * The node refused bytes it did not know (a lagging node can also miss a mined transaction): the
+   * receipt is asked for again, then whether the sender's nonce went to another transaction. Only
+   * then can this one never be mined; in any other case it stays unresolved.
+   */
+  async function afterRefusedResend(hash: Hash, serialized: Hex, from: string | undefined, refusal: unknown) {
+    if (refusal instanceof TokenServiceError && refusal.hash !== undefined) throw refusal;
+    const mined = () => getTransactionReceipt(reads, { hash }).then(Boolean, () => false);
+    try {
+      if (await mined()) return;
+      const { nonce } = parseTransaction(serialized);
+      if (from !== undefined && nonce !== undefined) {
+        const used = await getTransactionCount(reads, { address: parseHolder(from), blockTag: 'latest' });
+        // Asked again after the count, so a receipt mined in between is not taken for another's.
+        if (used > nonce && (await mined())) return;
+        if (used > nonce) {
+          const failure = toTokenServiceError(refusal, { decimals: knownDecimals });
+          throw new TokenServiceError(failure.problem, {
+            hash,
+            replaced: true,
+            cause: failure.cause as Error,
+          });
+        }
+      }
+    } catch (error) {
+      if (error instanceof TokenServiceError && error.replaced) throw error;
+    }
+    throw maybeSent(refusal, hash);
+  }
+
+  async function confirm({ hash, serialized, from }: ConfirmTransferRequest): Promise<TransferResult> {
     if (serialized === null) return settle(hash, null);
     const transfer = transferIn(serialized);
     if (keccak256(serialized) !== hash) {
@@ -556,7 +620,11 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
       },
     );
     // The node never had it: the same bytes again, which can be mined once at most.
-    if (!known) await send(serialized, hash);
+    if (!known) {
+      await send(serialized, hash).catch((error: unknown) =>
+        afterRefusedResend(hash, serialized, from, error),
+      );
+    }
     return settle(hash, transfer);
   }
 

@@ -67,7 +67,8 @@ export interface TokenService {
    */
   prepareTransfer(request: PrepareTransferRequest): Promise<PreparedTransfer>;
   /**
-   * Fills nonce, gas and fees from the node and signs locally. Sends nothing. A refusal the gas
+   * Fills nonce, gas and fees from the node and signs locally. Sends nothing. With
+   * `prepared.replaces`, it takes that transaction's nonce and fees above its own (a replacement). A refusal the gas
    * estimate foresees (the token's) rejects here; nodes check the sender's ETH for the fee only
    * on broadcast.
    */
@@ -86,7 +87,9 @@ export interface TokenService {
   /**
    * Waits for the receipt of a transfer already sent (by the wallet, or a broadcast whose answer was
    * lost) and fails as broadcastTransfer does. Sends nothing, except the same signed bytes again
-   * when `serialized` is given and the node does not know the transaction.
+   * when `serialized` is given and the node does not know the transaction. If the node refuses those
+   * bytes, the receipt is looked up again; it fails with `replaced` only when `from`'s nonce has been
+   * used by another transaction, else with the hash ('sent-but-unchecked').
    */
   confirmTransfer(request: ConfirmTransferRequest): Promise<TransferResult>;
 }
@@ -105,12 +108,21 @@ export class TokenServiceError extends Error implements TokenFailure {
   readonly problem: TokenProblem;
   /** The transaction, when one was sent (reverted, confirmation-timeout). */
   readonly hash: Hash | undefined;
+  /**
+   * True when the transaction `hash` can never be mined: the chain used its nonce for another
+   * transaction from the same sender (confirmTransfer only).
+   */
+  readonly replaced: boolean;
 
-  constructor(problem: TokenProblem, options: { cause?: Error | undefined; hash?: Hash | undefined } = {}) {
+  constructor(
+    problem: TokenProblem,
+    options: { cause?: Error | undefined; hash?: Hash | undefined; replaced?: boolean } = {},
+  ) {
     super(summaryOf(problem), options.cause ? { cause: options.cause } : undefined);
     this.problem = problem;
     this.reason = reasonOf(problem);
     this.hash = options.hash;
+    this.replaced = options.replaced ?? false;
   }
 }
 

@@ -17,6 +17,7 @@ import {
   type SignTransferInput,
 } from '../../../src/machines/send.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { sameAmount } from '../../../src/machines/send-unresolved.ts';
 import { walletSendMachine } from '../../../src/machines/wallet-send.machine.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { TokenProblem } from '../../../src/domain/errors.ts';
@@ -783,7 +784,7 @@ describe('send machine: never twice', () => {
     expect(h.snapshot().value).toEqual({ sending: 'checking' });
     expect(h.snapshot().hasTag(sendBusyTag)).toBe(true);
     expect(h.prepares).toHaveLength(1);
-    expect(h.confirms[0]?.input).toEqual({ hash: HASH, serialized: signed.serialized });
+    expect(h.confirms[0]?.input).toEqual({ hash: HASH, serialized: signed.serialized, from: WALLET });
     expectKeyGone(h);
 
     h.confirms[0]?.resolve(result);
@@ -821,10 +822,59 @@ describe('send machine: never twice', () => {
     expect(h.prepares).toHaveLength(2);
   });
 
-  it('another form, or another wallet, sends as usual', async () => {
+  it('the same amount and recipient however written is the same form', () => {
+    expect(sameAmount('0.75', '0.750')).toBe(true);
+    expect(sameAmount('0.75', '.75')).toBe(true);
+    expect(sameAmount(' 12.5 ', '12.50')).toBe(true);
+    expect(sameAmount('0.75', '0.751')).toBe(false);
+    expect(sameAmount('abc', 'abc')).toBe(true);
+    expect(sameAmount('abc', '0')).toBe(false);
+  });
+
+  it('the same form written otherwise checks that transaction too', async () => {
+    const h = await lostBroadcast();
+    h.actor.send(submit({ recipient: RECIPIENT.toUpperCase().replace('0X', '0x'), amount: '12.500' }));
+    expect(h.snapshot().value).toEqual({ sending: 'checking' });
+    expect(h.prepares).toHaveLength(1);
+  });
+
+  it('checks an unresolved transfer without asking for the key, which it would not use', async () => {
+    const h = await lostBroadcast();
+    h.actor.send(submit({ privateKey: '' }));
+    expect(h.snapshot().value).toEqual({ sending: 'checking' });
+    expect(h.toasts.map((t) => t.title)).not.toContain(sendCopy.privateKeyRequired.title);
+  });
+
+  it('another form from that wallet is signed with the unresolved transfer’s nonce (one of them at most)', async () => {
     const h = await lostBroadcast();
     h.actor.send(submit({ amount: '12.6' }));
     expect(h.prepares).toHaveLength(2);
+    expect(h.confirms).toHaveLength(0);
+    h.prepares[1]?.resolve(prepared);
+    await settle();
+    expect(h.signs[1]?.input.prepared).toEqual({ ...prepared, replaces: signed.serialized });
+  });
+
+  it('a nonce taken by another transaction frees the form and says so', async () => {
+    const h = await lostBroadcast();
+    h.actor.send(submit());
+    h.confirms[0]?.reject(new TokenServiceError({ code: 'unknown' }, { hash: HASH, replaced: true }));
+    await settle();
+    expect(h.toasts.at(-1)).toEqual({
+      title: sendCopy.transferFailed,
+      description: sendCopy.replacedOnChain(HASH),
+      variant: 'destructive',
+    });
+    expect(h.snapshot().context.unresolved).toBeNull();
+  });
+
+  it('another wallet sends as usual, with its own nonce', async () => {
+    const h = await lostBroadcast();
+    connect(h, RECIPIENT);
+    h.actor.send(submit());
+    h.prepares[1]?.resolve(prepared);
+    await settle();
+    expect(h.signs[1]?.input.prepared).toEqual(prepared);
     expect(h.confirms).toHaveLength(0);
   });
 
@@ -982,7 +1032,7 @@ describe('send machine: Send with wallet', () => {
     expect(h.walletRequests).toHaveLength(0);
   });
 
-  it('a wallet on another network, or failing, is Transfer Failed with its words', async () => {
+  it('a wallet on another network sent nothing: Transfer Failed with its words, the form free', async () => {
     const h = setup();
     connect(h);
     h.actor.send(withWallet());
@@ -995,5 +1045,35 @@ describe('send machine: Send with wallet', () => {
       description: sendCopy.walletWrongChain,
       variant: 'destructive',
     });
+    expect(h.snapshot().context.unresolved).toBeNull();
   });
+
+  for (const error of [
+    { code: 'invalid-answer', message: null },
+    { code: 'unknown', message: 'Internal JSON-RPC error.' },
+  ]) {
+    it(`a wallet failing with ${error.code} may have sent it: the same form warns once before sending`, async () => {
+      const h = setup();
+      connect(h);
+      h.actor.send(withWallet());
+      h.walletPrepares[0]?.resolve({ prepared, call });
+      await settle();
+      h.walletRequests[0]?.reject(error);
+      await settle();
+      expect(h.toasts.at(-1)?.title).toBe(sendCopy.mayHaveBeenSent);
+      expect(h.toasts.at(-1)?.description).toContain(sendCopy.walletMaybeSent);
+      expect(h.snapshot().context.unresolved).toMatchObject({ hash: null, amount: '12.5' });
+
+      // Pressed again: only the warning, nothing asked of the wallet or the node.
+      h.actor.send(withWallet({ amount: '12.50' }));
+      expect(h.snapshot().value).toBe('editing');
+      expect(h.toasts.at(-1)).toEqual({ ...sendCopy.walletMaybeSentAgain, variant: 'destructive' });
+      expect(h.walletPrepares).toHaveLength(1);
+      expect(h.confirms).toHaveLength(0);
+
+      // Warned, the user may send it.
+      h.actor.send(withWallet());
+      expect(h.walletPrepares).toHaveLength(2);
+    });
+  }
 });
