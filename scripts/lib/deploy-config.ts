@@ -75,7 +75,6 @@ export function checkAppKeys(env: RawEnv): Problem[] {
   if (token !== '' && (!ADDRESS.test(token) || ZERO_ADDRESS.test(token))) {
     problems.push({ key: 'VITE_DDEX_TOKEN_ADDRESS', message: `is not a contract address: "${token}"` });
   }
-  hostedUrl('VITE_TATUM_API_URL', '', false);
   hostedUrl('VITE_BLOCK_EXPLORER_URL', '', false);
   hostedUrl('VITE_PRODUCT_SITE', '', false);
   // The app's own reading of the same keys (what the bundle will do with them).
