@@ -360,6 +360,8 @@ export const dataProviderCopy = {
   /** ours: the native-balance function limits how often one client may ask. */
   rateLimited: (seconds: number | null) =>
     `Too many balance requests from this connection; try again in ${seconds ?? 60} seconds.`,
+  /** ours: the native-balance function's project-wide ceiling, whoever asked. */
+  busy: (seconds: number | null) => `The balance service is busy; try again in ${seconds ?? 60} seconds.`,
   /** ours: tatum-webhooks holds a few subscriptions per user (its 'webhook_limit'). */
   webhookLimit: 'You have as many webhooks as one account may hold; delete one before creating another.',
 } as const;

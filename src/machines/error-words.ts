@@ -27,6 +27,7 @@ export function describeError(error: unknown): string | null {
   if (isTokenFailure(error)) return tokenWords(error.problem);
   if (isDataProviderFailure(error)) {
     if (error.code === 'webhook_limit') return dataProviderCopy.webhookLimit;
+    if (error.code === 'busy') return dataProviderCopy.busy(error.retryAfterSeconds ?? null);
     return error.code === 'rate_limited'
       ? dataProviderCopy.rateLimited(error.retryAfterSeconds ?? null)
       : DATA_PROVIDER_WORDS[error.operation];

@@ -315,7 +315,7 @@ describe('native-balance as the platform runs it: behind an edge that appends th
     const limited = answers.at(-1);
     expect(limited?.status).toBe(429);
     expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await limited?.json()).toMatchObject({ code: 'rate_limited' });
+    expect(await limited?.json()).toMatchObject({ code: 'busy' });
     // A client never seen before waits too.
     expect((await ask(handler, someAddress())).status).toBe(429);
   });

@@ -137,6 +137,9 @@ describe('data provider failures', () => {
     });
     expect(describeError(limited)).toBe(dataProviderCopy.rateLimited(42));
     expect(describeError(limited)).toContain('42 seconds');
+    // All clients together reached the project's ceiling: not this connection's doing.
+    const busy = new TatumServiceError('getNativeBalance', { code: 'busy', retryAfterSeconds: 7 });
+    expect(describeError(busy)).toBe(dataProviderCopy.busy(7));
   });
 
   it('falls back to the message for an operation it does not know', () => {

@@ -88,7 +88,7 @@ export function createTatumService(config: TatumServiceConfig): TatumService {
 
 /**
  * A function's refusal as the service's error: its `code` (not_signed_in, wallet_unverified,
- * rate_limited, provider_refused…), what it or Tatum said as `detail`, and how long to wait.
+ * rate_limited, busy, provider_refused…), what it or Tatum said as `detail`, and how long to wait.
  */
 async function refusal(
   operation: TatumOperation,

@@ -88,10 +88,11 @@ export function createNativeBalanceHandler(deps: NativeBalanceDeps): (request: R
     return wait.data;
   }
 
-  function limited(seconds: number, message: string): Response {
+  /** 429: this client asked too often (`rate_limited`), or all of them together did (`busy`). */
+  function limited(code: 'rate_limited' | 'busy', seconds: number, message: string): Response {
     return reply(
       429,
-      { error: 'rate_limited', code: 'rate_limited', message, retryAfter: seconds },
+      { error: code, code, message, retryAfter: seconds },
       { 'retry-after': String(seconds) },
     );
   }
@@ -112,11 +113,11 @@ export function createNativeBalanceHandler(deps: NativeBalanceDeps): (request: R
       return refuse(400, 'malformed', 'address must be 0x followed by 40 hex digits');
     }
     const own = await take(`native-balance:${await client(request)}`, limit);
-    if (own > 0) return limited(own, `Too many balance requests; try again in ${own} s`);
+    if (own > 0) return limited('rate_limited', own, `Too many balance requests; try again in ${own} s`);
     // Only requests within their client's limit count here, so one client held back by its own
     // limit does not hold back the others.
     const all = await take(CEILING_BUCKET, ceiling);
-    if (all > 0) return limited(all, `The balance service is busy; try again in ${all} s`);
+    if (all > 0) return limited('busy', all, `The balance service is busy; try again in ${all} s`);
     try {
       return reply(200, await tatum.nativeBalance(address));
     } catch (error) {
