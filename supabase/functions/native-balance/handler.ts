@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
+import { readAddressBody, refuse, reply } from '../_shared/json.ts';
 import { TatumError, type TatumApi } from '../_shared/tatum.ts';
 
 // The native (ETH) balance of an address through Tatum, whose key stays here. Anyone holding the
@@ -29,8 +30,6 @@ export type NativeBalanceDeps = {
   ceiling?: RateLimit;
 };
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const MAX_BODY = 1024;
 export const DEFAULT_RATE_LIMIT: RateLimit = { requests: 30, windowSeconds: 60 };
 const CEILING_CLIENTS = 20;
@@ -39,14 +38,6 @@ const CEILING_BUCKET = 'native-balance:all';
 /** Room for twenty clients at the per-client limit: 600/60 with the default 30/60. */
 export function defaultCeiling(limit: RateLimit): RateLimit {
   return { requests: limit.requests * CEILING_CLIENTS, windowSeconds: limit.windowSeconds };
-}
-
-function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
-}
-
-function refuse(status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
-  return reply(status, { error: code, code, message, ...extra });
 }
 
 /** `<requests>/<seconds>`, e.g. '30/60'; null for anything else. */
@@ -101,17 +92,9 @@ export function createNativeBalanceHandler(deps: NativeBalanceDeps): (request: R
     if (!apiKeys.includes(request.headers.get('apikey') ?? '')) {
       return refuse(401, 'invalid_api_key', 'The request needs the project’s anon key as apikey');
     }
-    const text = await request.text();
-    if (text.length > MAX_BODY) return refuse(413, 'too_large', 'The request body is too large');
-    let address: unknown;
-    try {
-      address = (JSON.parse(text) as { address?: unknown } | null)?.address;
-    } catch {
-      return refuse(400, 'malformed', 'The request body is not valid JSON; send {"address": "0x…"}');
-    }
-    if (typeof address !== 'string' || !ADDRESS.test(address)) {
-      return refuse(400, 'malformed', 'address must be 0x followed by 40 hex digits');
-    }
+    const body = await readAddressBody(request, MAX_BODY);
+    if ('refusal' in body) return body.refusal;
+    const { address } = body;
     const own = await take(`native-balance:${await client(request)}`, limit);
     if (own > 0) return limited('rate_limited', own, `Too many balance requests; try again in ${own} s`);
     // Only requests within their client's limit count here, so one client held back by its own

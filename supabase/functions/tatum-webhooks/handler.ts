@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
+import { ADDRESS, readAddressBody, refuse, reply } from '../_shared/json.ts';
 import { TatumError, type TatumApi } from '../_shared/tatum.ts';
 
 // The portal's 'Tatum Webhooks (Demo)' on the server, where the Tatum key is: Create Hook
@@ -31,19 +32,9 @@ export type TatumWebhooksDeps = {
 
 export type Webhook = { id: string; address: string; url: string; chain: string; type: 'ADDRESS_EVENT' };
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SUBSCRIPTION_ID = /^[\w-]{1,128}$/;
 const MAX_BODY = 4096;
 export const DEFAULT_MAX_PER_USER = 5;
-
-function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
-}
-
-function refuse(status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
-  return reply(status, { error: code, code, message, ...extra });
-}
 
 /** Tatum's refusal (it answered with an error code) or its absence (nothing answered). */
 function providerFailure(error: TatumError): Response {
@@ -115,17 +106,9 @@ export function createTatumWebhooksHandler(deps: TatumWebhooksDeps): (request: R
   }
 
   async function create(userId: string, request: Request): Promise<Response> {
-    const text = await request.text();
-    if (text.length > MAX_BODY) return refuse(413, 'too_large', 'The request body is too large');
-    let address: unknown;
-    try {
-      address = (JSON.parse(text) as { address?: unknown } | null)?.address;
-    } catch {
-      return refuse(400, 'malformed', 'The request body is not valid JSON; send {"address": "0x…"}');
-    }
-    if (typeof address !== 'string' || !ADDRESS.test(address)) {
-      return refuse(400, 'malformed', 'address must be 0x followed by 40 hex digits');
-    }
+    const body = await readAddressBody(request, MAX_BODY);
+    if ('refusal' in body) return body.refusal;
+    const { address } = body;
     const wallet = await provenWallet(userId);
     // Only the wallet the caller has proven is theirs may be watched on their behalf.
     if (wallet === null || wallet.toLowerCase() !== address.toLowerCase()) {
