@@ -1,9 +1,9 @@
-import { and, assertEvent, assign, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
+import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
 import type { EventObject } from 'xstate';
 import { authCopy } from '../copy/index.ts';
 import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../domain/auth.ts';
-import { walletSignInWords } from './error-words.ts';
-import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
+import { closeClears, editingHandlers, failed, walletSignInState } from './auth-forms.ts';
+import { notProvided, reportFact, showToast } from './shared.ts';
 
 // The auth dialog, the session and their toasts: docs/product.md#auth-dialog, #session, #auth-toasts.
 //
@@ -74,77 +74,6 @@ function changeUser(event: AuthEvent): AuthUser {
   const user = changeOf(event)?.user;
   if (!user) throw new Error('auth: this transition is guarded to changes that carry a user');
   return user;
-}
-
-/** A request's failure: its title, and the service's words or the generic fallback. */
-const failed = (title: string, words = (error: unknown) => messageOf(error, authCopy.unexpectedError)) =>
-  ({
-    type: 'showToast',
-    params: ({ event }: { event: { error: unknown } }) => ({
-      title,
-      description: words(event.error),
-      variant: 'destructive' as const,
-    }),
-  }) as const;
-
-const clientMissing = {
-  guard: 'clientMissing',
-  actions: { type: 'showToast', params: { ...authCopy.clientUnavailable, variant: 'destructive' } },
-} as const;
-
-/**
- * Closing the dialog empties the form. While a request runs it does so at once
- * (docs/product.md#auth-dialog): leaving the state stops the request's actor, so its late answer is
- * dropped, and a sign-in that did succeed still arrives through the session's change stream.
- */
-const closeClears = {
-  'auth.close': { target: '#auth.modal.closed', actions: 'clearFields' },
-} as const;
-
-/**
- * What the login and signup forms answer while the user types: the same checks in the same
- * order, and the toggle to the other form. Submitting starts that form's own request; either
- * form may sign in with the wallet instead.
- */
-function editingHandlers(otherForm: '#auth.modal.login' | '#auth.modal.signup') {
-  return {
-    'auth.toggleMode': otherForm,
-    'auth.edit': { actions: 'editFields' },
-    ...closeClears,
-    'auth.submit': [
-      {
-        guard: 'fieldsMissing',
-        actions: { type: 'showToast', params: { ...authCopy.credentialsRequired, variant: 'destructive' } },
-      },
-      clientMissing,
-      { target: 'submitting', actions: 'takeSubmittedFields' },
-    ],
-    'auth.signInWithWallet': [clientMissing, { target: 'walletSignIn', actions: 'clearPassword' }],
-  } as const;
-}
-
-/** Sign in with Ethereum, from either form: it ends as a login does, a failure back in that form. */
-function walletSignInState() {
-  return {
-    on: closeClears,
-    invoke: {
-      id: 'signInWithWallet',
-      src: 'signInWithWallet',
-      input: ({ event }: { event: AuthEvent }) => {
-        assertEvent(event, 'auth.signInWithWallet');
-        return { statement: authCopy.walletSignInStatement, address: event.address };
-      },
-      onDone: {
-        target: '#auth.modal.closed',
-        actions: [
-          'clearFields',
-          { type: 'showToast', params: authCopy.loginSuccess },
-          { type: 'raiseSignedIn', params: ({ event }: { event: { output: AuthUser } }) => event.output },
-        ],
-      },
-      onError: { target: 'editing', actions: failed(authCopy.walletSignInFailed, walletSignInWords) },
-    },
-  } as const;
 }
 
 export const authMachine = setup({

@@ -1,6 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { sendCopy } from '../copy/index.ts';
-import type { AuthUser } from '../domain/auth.ts';
 import type {
   BroadcastTransferRequest,
   ConfirmTransferRequest,
@@ -10,7 +9,16 @@ import type {
   TransferResult,
 } from '../domain/token.ts';
 import { fieldProblem, isSubmit, missingInformation, sameAddress } from './send-checks.ts';
-import { sealKey, type SealedKey } from './send-key.ts';
+import { sealKey } from './send-key.ts';
+import type {
+  PrepareTransferInput,
+  RecordTransactionInput,
+  SendContext,
+  SendEvent,
+  SendFact,
+  SendInput,
+  SignTransferInput,
+} from './send-types.ts';
 import {
   cancelledToast,
   failureToast,
@@ -58,56 +66,20 @@ import { walletSendMachine, type WalletSendOutput } from './wallet-send.machine.
 // be mined. A wallet failure with no hash is held too: the next submit of that form only warns.
 // All of it lives in this machine's context (docs/reliability-and-security.md#sends).
 //
-// Beside it: the form checks (send-checks.ts), the sealed key (send-key.ts), the unresolved
+// Beside it: its shapes (send-types.ts), the form checks (send-checks.ts), the sealed key (send-key.ts), the unresolved
 // transfer (send-unresolved.ts) and the toasts (send-toasts.ts). SealedKey is re-exported for the
 // providers and tests that hand the machine a key.
 export type { SealedKey } from './send-key.ts';
 
-export type SendInput = {
-  /** False when no DDEX contract address is configured: every send stops with 'Configuration Error'. */
-  tokenConfigured: boolean;
-};
-
-export type SendContext = {
-  tokenConfigured: boolean;
-  /** The connected wallet, learned from the root's `wallet.changed`. */
-  walletAddress: string | null;
-  chainId: number | null;
-  /** The signed-in user, learned from the root's `session.changed`; only their sends are recorded. */
-  userId: string | null;
-  /** The form's fields as last submitted; kept after a failure, cleared after a success. */
-  recipient: string;
-  amount: string;
-  /** Only while preparing and signing; null everywhere else. */
-  privateKey: SealedKey | null;
-  prepared: PreparedTransfer | null;
-  /** The signed transaction, from signing until it is broadcast. */
-  signed: SignedTransfer | null;
-  /** The hash of the last transfer submitted. */
-  lastHash: string | null;
-  /** A transfer that may have been sent; its form checks it rather than sending again. */
-  unresolved: UnresolvedTransfer | null;
-};
-
-export type SendEvent =
-  /** The only event that carries the private key. */
-  | { type: 'send.submit'; recipient: string; amount: string; privateKey: string }
-  /** 'Send with wallet'; `balance` is the DDEX balance the page shows, null while there is none. */
-  | { type: 'send.submitWithWallet'; recipient: string; amount: string; balance: string | null }
-  | { type: 'wallet.changed'; address: string | null; chainId: number | null }
-  | { type: 'session.changed'; user: AuthUser | null };
-
-/** The fact this machine reports to the root: a transfer went out (and was recorded, when signed in). */
-export type SendFact = { type: 'send.transferSubmitted'; hash: string };
-
-export type PrepareTransferInput = {
-  privateKey: SealedKey;
-  to: string;
-  amount: string;
-  expectedFrom: string;
-};
-export type SignTransferInput = { privateKey: SealedKey; prepared: PreparedTransfer };
-export type RecordTransactionInput = { hash: string };
+export type {
+  PrepareTransferInput,
+  RecordTransactionInput,
+  SendContext,
+  SendEvent,
+  SendFact,
+  SendInput,
+  SignTransferInput,
+} from './send-types.ts';
 
 /** The tag of every state in which the button reads 'Broadcasting Transaction...' and submits are ignored. */
 export const sendBusyTag = 'busy';
