@@ -87,6 +87,16 @@ async function until<T>(read: () => T | undefined, timeoutMs: number): Promise<T
   }
 }
 
+/**
+ * A later transfer to the watched wallet, waited for until its notification is live. The emulator
+ * reads blocks and delivers in order, so whatever an earlier block owed (a duplicate included)
+ * has been delivered by then: a positive marker instead of a pause.
+ */
+async function deliveredThroughNextTransfer(): Promise<void> {
+  const marker = await sendDdex('0.001');
+  await until(() => live.find((n) => n.message.includes(marker.slice(0, 10))), 10_000);
+}
+
 const history = () => user.client.from('transactions').select('*').eq('user_id', user.id);
 const notices = () => user.client.from('user_notifications').select('*').eq('user_id', user.id);
 
@@ -97,10 +107,9 @@ describe('transfer to a watched wallet', () => {
     expect(notice).toMatchObject({ title: 'DDEX Received', is_read: false });
     expect(notice.message).toContain('2.5 DDEX');
 
-    // Give a duplicate time to show up, were there one.
-    await sleep(750);
+    await deliveredThroughNextTransfer();
     expect(live.filter((n) => n.message.includes(tx.slice(0, 10)))).toHaveLength(1);
-    const rows = (await history()).data ?? [];
+    const rows = ((await history()).data ?? []).filter((row) => row.tx_hash === tx);
     expect(rows).toEqual([
       expect.objectContaining({ type: 'token_received', amount: '2.5', token_symbol: 'DDEX', tx_hash: tx }),
     ]);
@@ -149,7 +158,7 @@ describe('transfer to a watched wallet', () => {
       chain: null,
     });
     await waitForTransactionReceipt(publicClient, { hash });
-    await sleep(750);
+    await deliveredThroughNextTransfer();
     const mentions = await service
       .from('user_notifications')
       .select('id')

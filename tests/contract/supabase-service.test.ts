@@ -462,8 +462,19 @@ describe('notifications', () => {
     expect(changes.every((c) => c.row.user_id === id)).toBe(true);
 
     unsubscribe();
+    // A second channel of the same user on the same socket is the witness: once it has the next
+    // row, the removed channel would have had it too.
+    const witnessed: NotificationChange[] = [];
+    const witnessStatuses: SubscriptionStatus[] = [];
+    unsubscribes.push(
+      service.subscribeNotifications(id, {
+        onChange: (change) => witnessed.push(change),
+        onStatus: (status) => witnessStatuses.push(status),
+      }),
+    );
+    await waitFor(() => witnessStatuses.find((s) => s === 'SUBSCRIBED'), 'the witness SUBSCRIBED');
     await notify(id, 1);
-    await sleep(300);
+    await waitFor(() => witnessed.find((c) => c.eventType === 'INSERT'), 'the witness INSERT');
     expect(changes).toHaveLength(3);
     // Our own removal is not reported as a channel that closed on us.
     expect(statuses).toEqual(['SUBSCRIBED']);

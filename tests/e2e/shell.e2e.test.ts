@@ -195,15 +195,20 @@ describe('shell', () => {
 
   it('opens the user menu on the first click once its late code has arrived', async () => {
     const { page } = await openPortal();
-    // The menu's chunk comes late, as on a slow connection: its stand-in is shown, not pressable.
+    // The menu's chunk comes late, as on a slow connection: held until the signed-in portal shows
+    // the menu's stand-in, then let through.
+    let release = () => {};
+    const arrived = new Promise<void>((resolve) => (release = resolve));
     await page.route(
       (url) => /\/assets\/UserMenu-[^/]+\.js$/.test(url.pathname),
       async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await arrived;
         await route.continue();
       },
     );
     await signUpThroughUi(page, 'menu-early');
+    await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).waitFor();
+    release();
     await openUserMenu(page);
     await visible(page.getByRole('button', { name: appCopy.menu.profile, exact: true }));
   });
