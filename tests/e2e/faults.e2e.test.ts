@@ -246,6 +246,33 @@ describe('faults', () => {
     await page.getByRole('button', { name: authCopy.signUp, exact: true }).waitFor();
   });
 
+  it('keeps the user menu a plain button for a signed-in user when its code cannot be fetched', async () => {
+    const portal = await openPortal();
+    const { page } = portal;
+    await page.route(
+      (url) => /\/assets\/UserMenu-[^/]+\.js$/.test(url.pathname),
+      (route) => route.abort('connectionrefused'),
+    );
+    const { email } = await signUpThroughUi(page, 'faults-menu');
+    // The boundary's warning is the positive sign that the chunk failed (not merely that it is late).
+    await expect.poll(() => portal.consoleText()).toContain('a part of the page could not be loaded');
+    const stayed = menuButton(page, email.split('@')[0] ?? '');
+    await stayed.waitFor();
+    expect(await stayed.isDisabled()).toBe(true);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(portal.pageErrors).toEqual([]);
+
+    // The rest of the signed-in header and the portal work: the notifications open, Logout logs out.
+    await page.getByRole('button', { name: shellCopy.notifications(0), exact: true }).click();
+    const notifications = page.getByRole('dialog', { name: dialogCopy.notifications.title });
+    await notifications.waitFor();
+    await page.keyboard.press('Escape');
+    await notifications.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: authCopy.logout, exact: true }).click();
+    await page.getByRole('button', { name: authCopy.login, exact: true }).waitFor();
+    expect(await stayed.count()).toBe(0);
+  });
+
   it('refreshes an expired session on load, and says clearly when it cannot be refreshed', async () => {
     const { page } = await openPortal();
     await signUpThroughUi(page, 'faults-session');

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   createPublicClient,
   decodeFunctionData,
@@ -21,11 +20,23 @@ import {
   shortAddress,
   walletCopy,
 } from '../../src/copy/index.ts';
-import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { uniqueEmail } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal, type Portal } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
+import {
+  browserStorage,
+  consoleAndErrors,
+  cookiesText,
+  domText,
+  exportJournal,
+  historyText,
+  keyForms,
+  recordTraffic,
+  type BrowserStorage,
+  type SentRequest,
+  type Traffic,
+} from './support/secret-sweep.ts';
 import { toast } from './support/ui.ts';
 
 // Issue 7/7 "Secrets": after a real session — sign-up and sign-in with a
@@ -52,14 +63,7 @@ const AMOUNT = '1.5';
 const SECRET_FORMS: { name: string; in: (text: string) => boolean }[] = [
   { name: 'password', in: (text) => text.includes(PASSWORD) },
   { name: 'password (base64)', in: (text) => text.includes(Buffer.from(PASSWORD).toString('base64')) },
-  { name: 'private key (hex)', in: (text) => text.toLowerCase().includes(KEY_DIGITS) },
-  { name: 'private key (decimal)', in: (text) => text.includes(BigInt(KEY).toString(10)) },
-  {
-    name: 'private key (base64)',
-    in: (text) =>
-      text.includes(Buffer.from(KEY_DIGITS, 'hex').toString('base64')) ||
-      text.includes(Buffer.from(KEY_DIGITS, 'hex').toString('base64url')),
-  },
+  ...keyForms(KEY, 'private key'),
   // The proof the wallet signed to link itself: read from the one call that must carry it.
   {
     name: 'wallet signature',
@@ -72,142 +76,6 @@ const secretsIn = (text: string): string[] =>
   SECRET_FORMS.filter((form) => form.in(text)).map((form) => form.name);
 
 const passwordOnly = (found: string[]) => found.every((name) => name.startsWith('password'));
-
-// ---- what the browser sent ----
-
-type SentRequest = { url: string; method: string; headers: string; body: string };
-type Traffic = {
-  requests(): Promise<SentRequest[]>;
-  /** The URL of every WebSocket the page opened (realtime). */
-  sockets: string[];
-  /** Every message the page sent over them. */
-  frames: string[];
-  /** Every URL any frame of the page navigated to, including history.pushState. */
-  navigations: string[];
-};
-
-async function describeRequest(request: Request): Promise<SentRequest> {
-  // allHeaders() adds what the network stack set (cookie, …); a request cut off may never report them.
-  const settled = new Promise<Record<string, string>>((resolve) =>
-    setTimeout(() => resolve(request.headers()), 5_000),
-  );
-  const headers = await Promise.race([request.allHeaders(), settled]);
-  return {
-    url: request.url(),
-    method: request.method(),
-    headers: JSON.stringify(headers),
-    body: request.postDataBuffer()?.toString('utf8') ?? '',
-  };
-}
-
-function recordTraffic(context: BrowserContext, page: Page): Traffic {
-  const requests: Promise<SentRequest>[] = [];
-  const sockets: string[] = [];
-  const frames: string[] = [];
-  const navigations: string[] = [];
-  context.on('request', (request) => requests.push(describeRequest(request)));
-  page.on('websocket', (socket) => {
-    sockets.push(socket.url());
-    socket.on('framesent', ({ payload }) => frames.push(String(payload)));
-  });
-  page.on('framenavigated', (frame) => navigations.push(frame.url()));
-  return { requests: () => Promise.all(requests), sockets, frames, navigations };
-}
-
-// ---- what the browser keeps ----
-
-type BrowserStorage = { localStorage: string; sessionStorage: string; indexedDB: string };
-
-/** Every key and value of both storages, and every record (keys and values) of every IndexedDB store. */
-function browserStorage(page: Page): Promise<BrowserStorage> {
-  return page.evaluate(async () => {
-    const dump = (storage: Storage) =>
-      JSON.stringify(Object.keys(storage).map((key) => [key, storage.getItem(key)]));
-    const ask = <T>(request: IDBRequest<T>) =>
-      new Promise<T>((resolve, reject) => {
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
-      });
-    const hex = (bytes: Uint8Array) =>
-      Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-    // Bytes become hex, so a key stored as raw bytes is found like one stored as text.
-    const plain = async (value: unknown): Promise<unknown> => {
-      if (value instanceof ArrayBuffer) return hex(new Uint8Array(value));
-      if (ArrayBuffer.isView(value))
-        return hex(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-      if (value instanceof Blob) return hex(new Uint8Array(await value.arrayBuffer()));
-      if (value instanceof Date) return value.toISOString();
-      if (value instanceof Map) return plain([...value.entries()]);
-      if (value instanceof Set) return plain([...value.values()]);
-      if (Array.isArray(value)) return Promise.all(value.map(plain));
-      if (typeof value === 'object' && value !== null) {
-        const entries = await Promise.all(
-          Object.entries(value).map(async ([key, item]) => [key, await plain(item)] as const),
-        );
-        return Object.fromEntries(entries);
-      }
-      return typeof value === 'bigint' ? value.toString() : value;
-    };
-    const records: unknown[] = [];
-    for (const { name } of await indexedDB.databases()) {
-      if (!name) continue;
-      const db = await ask(indexedDB.open(name));
-      for (const store of Array.from(db.objectStoreNames)) {
-        const objects = db.transaction(store, 'readonly').objectStore(store);
-        const [keys, values] = await Promise.all([ask(objects.getAllKeys()), ask(objects.getAll())]);
-        records.push({ database: name, store, keys: await plain(keys), values: await plain(values) });
-      }
-      db.close();
-    }
-    return {
-      localStorage: dump(localStorage),
-      sessionStorage: dump(sessionStorage),
-      indexedDB: JSON.stringify(records),
-    };
-  });
-}
-
-/** The markup of every frame and the live value of every field (outerHTML shows typed values nowhere). */
-async function domText(page: Page): Promise<{ markup: string; values: string }> {
-  const frames = await Promise.all(
-    page.frames().map((frame) =>
-      frame.evaluate(() => ({
-        markup: document.documentElement.outerHTML,
-        values: Array.from(
-          document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(
-            'input, textarea, select',
-          ),
-          (field) => field.value,
-        ).join('\n'),
-      })),
-    ),
-  );
-  return {
-    markup: frames.map((frame) => frame.markup).join('\n'),
-    values: frames.map((frame) => frame.values).join('\n'),
-  };
-}
-
-/** The page's URL and what it can see of its history: the Navigation API's entries, state, referrer. */
-function historyText(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const navigation = (window as { navigation?: { entries(): { url: string | null }[] } }).navigation;
-    return JSON.stringify({
-      href: location.href,
-      referrer: document.referrer,
-      state: history.state as unknown,
-      entries: navigation?.entries().map((entry) => entry.url) ?? [],
-      loads: performance.getEntriesByType('navigation').map((entry) => entry.name),
-    });
-  });
-}
-
-const cookiesText = async (context: BrowserContext) => JSON.stringify(await context.cookies());
-
-const consoleAndErrors = (portal: Portal) =>
-  [portal.consoleText(), ...portal.pageErrors.map((error) => `${error.message}\n${error.stack ?? ''}`)].join(
-    '\n',
-  );
 
 // ---- the session ----
 
@@ -222,15 +90,6 @@ async function authenticate(page: Page, mode: 'signUp' | 'login', email: string)
   await dialog.getByRole('button', { name: opener, exact: true }).click();
   await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
   await dialog.waitFor({ state: 'detached' });
-}
-
-async function exportJournal(page: Page): Promise<string> {
-  await page.getByRole('button', { name: devtoolsCopy.toggleText, exact: true }).click();
-  const panel = page.getByRole('region', { name: devtoolsCopy.title, exact: true });
-  await panel.getByRole('tab', { name: devtoolsCopy.tabs.journal }).click();
-  const download = page.waitForEvent('download');
-  await panel.getByRole('button', { name: devtoolsCopy.journal.export }).click();
-  return readFile(await (await download).path(), 'utf8');
 }
 
 type Checkpoint = 'signed up' | 'transfer submitted' | 'signed in again';
@@ -455,11 +314,12 @@ describe('after sign-up, a wallet proof, a signed transfer and sign-in, neither 
 
 describe('the sweep', () => {
   it('finds a secret planted in each place it looks', async () => {
-    const portal = await openPortal();
+    const portal = await openPortal({ path: '/?devtools' });
     const { page, context } = portal;
     const traffic = recordTraffic(context, page);
+    const gateway = gatewayFor('full');
     await page.evaluate(
-      async ({ digits, password }) => {
+      async ({ digits, password, realtime }) => {
         const bytes = Uint8Array.from(digits.match(/../g) ?? [], (pair) => parseInt(pair, 16));
         localStorage.setItem('planted', digits.toUpperCase());
         sessionStorage.setItem('planted', `0x${digits}`);
@@ -479,31 +339,63 @@ describe('the sweep', () => {
           };
         });
         document.cookie = `planted=${digits}`;
-        history.pushState(null, '', `?planted=${digits}`);
+        history.pushState(null, '', `?devtools&planted=${digits}`);
         console.warn('planted', password);
         const field = document.createElement('input');
         document.body.append(field);
         field.value = password;
+        const note = document.createElement('p');
+        note.dataset['planted'] = `0x${digits}`;
+        document.body.append(note);
+        // A frame over a socket to the realtime endpoint, sent once it is open.
+        await new Promise<void>((resolve, reject) => {
+          const socket = new WebSocket(realtime);
+          socket.onopen = () => {
+            socket.send(
+              JSON.stringify({ topic: 'planted', event: 'phx_join', payload: { digits }, ref: '1' }),
+            );
+            socket.close();
+            resolve();
+          };
+          socket.onerror = () => reject(new Error('the realtime socket did not open'));
+        });
         await fetch(`/planted?${digits}`, {
           method: 'POST',
           headers: { 'x-planted': digits },
           body: password,
         });
       },
-      { digits: KEY_DIGITS, password: PASSWORD },
+      {
+        digits: KEY_DIGITS,
+        password: PASSWORD,
+        realtime: `${gateway.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${gateway.anonKey}&vsn=1.0.0`,
+      },
     );
+    // Into the journal through the UI: the key typed as the login e-mail, which is not redacted.
+    await page.getByRole('button', { name: authCopy.login, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: authCopy.titleLogin });
+    await dialog.getByLabel(dialogCopy.auth.email, { exact: true }).fill(`${KEY_DIGITS}@planted.example`);
+    await dialog.getByLabel(dialogCopy.auth.password, { exact: true }).fill('not-the-password');
+    await dialog.getByRole('button', { name: authCopy.login, exact: true }).click();
+    await toast(page, authCopy.loginFailed).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
 
     const storage = await browserStorage(page);
     expect(secretsIn(storage.localStorage)).toContain('private key (hex)');
     expect(secretsIn(storage.sessionStorage)).toContain('private key (hex)');
     expect(secretsIn(storage.indexedDB)).toContain('private key (hex)');
+    const state = await context.storageState({ indexedDB: true });
+    expect(secretsIn(JSON.stringify(state))).toContain('private key (hex)');
     expect(secretsIn(await cookiesText(context))).toContain('private key (hex)');
     expect(secretsIn(await historyText(page))).toContain('private key (hex)');
     expect(secretsIn(traffic.navigations.join('\n'))).toContain('private key (hex)');
     expect(secretsIn(consoleAndErrors(portal))).toEqual(['password']);
     const dom = await domText(page);
-    expect(secretsIn(dom.markup)).toEqual([]);
+    expect(secretsIn(dom.markup)).toEqual(['private key (hex)']);
     expect(secretsIn(dom.values)).toEqual(['password']);
+    expect(traffic.frames.flatMap((frame) => secretsIn(frame))).toEqual(['private key (hex)']);
+    expect(secretsIn(await exportJournal(page))).toEqual(['private key (hex)']);
     const planted = (await traffic.requests()).find((request) => request.url.includes('/planted?'));
     expect(secretsIn(planted?.url ?? '')).toContain('private key (hex)');
     expect(secretsIn(planted?.headers ?? '')).toContain('private key (hex)');
