@@ -197,6 +197,7 @@ export function relayTo(
   return async (request) => {
     const url = new URL(request.url);
     const path = url.pathname.replace(/^\/functions\/v1/, '');
+    // Read whole: the gateway (stack/gateway/functions.ts) has already read it, within 64 KB.
     const body =
       request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
     // Headers of this hop, not of the request: fetch sets its own (and refuses some of these).

@@ -1,12 +1,16 @@
-import { errors, jwtVerify } from 'jose';
+import { MAX_JSON_BODY, readBodyLimited } from '../../supabase/functions/_shared/body.ts';
+import { ClaimsError, createSessionVerifier } from './claims.ts';
 import { json } from './http.ts';
 
 // Serves /functions/v1/<name> from the handlers of the functions that are
 // deployed as Supabase Edge Functions: in this process, or a Deno process per
-// function (deno-functions.ts). Before a function runs, the gateway checks the
-// caller's JWT the way the hosted platform does for a function deployed with
-// `verify_jwt` (supabase/config.toml): a missing or invalid Bearer token is a
-// 401 and the function never sees the request.
+// function (stack/functions/deno.ts). Before a function runs, the gateway reads
+// the body, counting its bytes: past 64 KB (a declared Content-Length at once, a
+// chunked body as it streams in) it answers 413 and reads no further, so no body
+// is ever buffered whole. Then it checks the caller's JWT the way the hosted
+// platform does for a function deployed with `verify_jwt` (supabase/config.toml):
+// a missing Bearer token, or one that is no session token of the project's Auth
+// (claims.ts), is a 401 and the function never sees the request.
 
 export type FunctionHandler = (request: Request) => Promise<Response>;
 
@@ -21,22 +25,23 @@ export type JwtCheck = {
   verifies(name: string): boolean;
 };
 
+const TOO_LARGE = `The request body is larger than ${MAX_JSON_BODY / 1024} KB, the limit for a function`;
+
 export function createFunctionsHandler(
   functions: Record<string, FunctionHandler>,
   jwt: JwtCheck,
 ): (request: Request) => Promise<Response> {
-  const key = new TextEncoder().encode(jwt.jwtSecret);
+  const verify = createSessionVerifier(jwt.jwtSecret);
 
   const refusal = async (request: Request): Promise<string | null> => {
     const header = request.headers.get('authorization');
     const token = header ? (/^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] ?? null) : null;
     if (!token) return 'Missing authorization header';
     try {
-      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-      const role = payload['role'];
-      return role === 'anon' || role === 'authenticated' || role === 'service_role' ? null : 'Invalid JWT';
+      await verify(token);
+      return null;
     } catch (error) {
-      return error instanceof errors.JWTExpired ? 'JWT expired' : 'Invalid JWT';
+      return error instanceof ClaimsError ? error.message : 'Invalid JWT';
     }
   };
 
@@ -44,10 +49,24 @@ export function createFunctionsHandler(
     const name = new URL(request.url).pathname.replace(/^\/functions\/v1\//, '').split('/')[0] ?? '';
     const handler = Object.hasOwn(functions, name) ? functions[name] : undefined;
     if (!handler) return json(404, { error: 'Function not found', message: `No function named "${name}"` });
+    // The body before the token: a refusal sent before the body was read would leave the server
+    // (@hono/node-server) draining up to 64 MB of it.
+    let received = request;
+    if (request.body !== null) {
+      const body = await readBodyLimited(request, MAX_JSON_BODY);
+      if ('tooLarge' in body) return json(413, { code: 'too_large', message: TOO_LARGE });
+      received = new Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        // readBodyLimited allocates them itself: an ArrayBuffer, never a shared one.
+        body: body.bytes as Uint8Array<ArrayBuffer>,
+        signal: request.signal,
+      });
+    }
     if (jwt.verifies(name)) {
-      const why = await refusal(request);
+      const why = await refusal(received);
       if (why) return json(401, { code: 401, message: why });
     }
-    return handler(request);
+    return handler(received);
   };
 }

@@ -1,3 +1,5 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
 // Small helpers shared by the endpoints we serve in front of lite.
 
 const ALLOWED_HEADERS = [
@@ -41,4 +43,24 @@ export function json(status: number, body: unknown, headers: Record<string, stri
     status,
     headers: { 'content-type': 'application/json', ...headers },
   });
+}
+
+/**
+ * Whether a presented API key is one of `keys`, in time that says nothing about the keys: both
+ * sides are hashed first, so timingSafeEqual compares equal lengths and neither a key's length nor
+ * how much of it matched shows, and every key is compared, so neither does which one matched.
+ * An empty key is never one of them.
+ */
+export function isOneOfKeys(presented: string | null | undefined, keys: readonly string[]): boolean {
+  const digest = sha256(presented ?? '');
+  let found = false;
+  for (const key of keys) {
+    const same = timingSafeEqual(digest, sha256(key));
+    found = (same && key !== '') || found;
+  }
+  return found;
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
 }

@@ -21,7 +21,7 @@ import {
 } from '../../supabase/functions/native-balance/handler.ts';
 import { createTatumWebhooksHandler } from '../../supabase/functions/tatum-webhooks/handler.ts';
 import { createTatumApi } from '../../supabase/functions/_shared/tatum.ts';
-import { createClaimsResolver } from './claims.ts';
+import { createClaimsResolver, createRestTokenCheck } from './claims.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
 import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
 import { functionNames, relayTo, startDenoFunction, type DenoFunction } from '../functions/deno.ts';
@@ -172,6 +172,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   await pg.query('select _realtime.sync_publication()');
 
   const resolveClaims = createClaimsResolver(secrets);
+  const restTokenRefusal = createRestTokenCheck(secrets);
   const storage = createStorageHandler({ pg, dir: join(options.dataDir, 'storage'), resolveClaims });
   // The functions' service-role client calls this gateway, whose port (0 picks one) is known only
   // once it listens; the handlers are made right after, and this placeholder stands in until then.
@@ -194,6 +195,11 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     // lite answers auth preflights without Access-Control-Allow-Headers, which
     // browsers need for supabase-js's content-type, apikey and authorization.
     if (path.startsWith('/auth/v1/')) return withCors(request, (r) => app.fetch(r, { peerAddress }));
+    // lite lets some bearer tokens through that PostgREST refuses (claims.ts says which).
+    if (path.startsWith('/rest/v1/') && request.method !== 'OPTIONS') {
+      const refusal = await restTokenRefusal(request);
+      if (refusal) return withCors(request, async () => refusal);
+    }
     return app.fetch(request, { peerAddress });
   });
   const port = (server.address() as AddressInfo).port;

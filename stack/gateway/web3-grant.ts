@@ -3,6 +3,7 @@ import type { HonoContext } from '@supabase/lite';
 import type { PGlite } from '@electric-sql/pglite';
 import type { MiddlewareHandler } from 'hono';
 import { isHex, recoverMessageAddress } from 'viem';
+import { isOneOfKeys } from './http.ts';
 
 // Sign in with Ethereum: `POST /auth/v1/token?grant_type=web3`, as supabase-js's
 // `auth.signInWithWeb3({ chain: 'ethereum' })` sends it and hosted Supabase Auth
@@ -248,8 +249,7 @@ export function web3GrantMiddleware(
     if (c.req.method !== 'POST' || c.req.path !== '/auth/v1/token' || c.req.query('grant_type') !== 'web3') {
       return next();
     }
-    const key = c.req.header('apikey') ?? '';
-    if (!options.apiKeys.includes(key)) {
+    if (!isOneOfKeys(c.req.header('apikey'), options.apiKeys)) {
       return c.json({ code: 401, error_code: 'no_authorization', msg: 'Invalid API key' }, 401);
     }
     if (!options.enabled) {

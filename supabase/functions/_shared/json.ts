@@ -1,3 +1,5 @@
+import { readTextLimited } from './body.ts';
+
 // The JSON answers of the functions the portal calls, and the one body two of them take.
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -18,13 +20,16 @@ export function refuse(
   return reply(status, { error: code, code, message, ...extra });
 }
 
-/** `{ "address": "0x…" }` read from the body, or the refusal to answer with. */
+/**
+ * `{ "address": "0x…" }` read from the body, or the refusal to answer with: past `maxBytes` (at
+ * most MAX_JSON_BODY), 413 as soon as the count passes it, without reading the rest.
+ */
 export async function readAddressBody(
   request: Request,
   maxBytes: number,
 ): Promise<{ address: string } | { refusal: Response }> {
-  const text = await request.text();
-  if (text.length > maxBytes) {
+  const text = await readTextLimited(request, maxBytes);
+  if (text === null) {
     return { refusal: refuse(413, 'too_large', 'The request body is too large') };
   }
   let address: unknown;

@@ -9,6 +9,7 @@ import {
   type Hex,
 } from 'viem';
 import { parseSiweMessage, verifySiweMessage } from 'viem/siwe';
+import { readBodyLimited } from '../_shared/body.ts';
 import { bearerToken, callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
 import {
@@ -333,35 +334,15 @@ export function createLinkWalletHandler(deps: LinkWalletDeps): (request: Request
 
 /** The body as text, refused beyond MAX_BODY_BYTES whether or not it declares its length. */
 async function readBody(request: Request): Promise<string> {
-  const tooLarge = () =>
-    new Refusal('too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes; send only the proof`);
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) {
-    await request.body?.cancel();
-    throw tooLarge();
-  }
-  if (request.body === null) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+  const body = await readBodyLimited(request, MAX_BODY_BYTES);
+  if ('tooLarge' in body) {
+    throw new Refusal(
+      'too_large',
+      `The request body is larger than ${MAX_BODY_BYTES} bytes; send only the proof`,
+    );
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true }).decode(body.bytes);
   } catch {
     throw new Refusal('malformed', 'The request body is not UTF-8 text');
   }

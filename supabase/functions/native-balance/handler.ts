@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { callerId } from '../_shared/caller.ts';
+import { callerId, isOneOfKeys } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { readAddressBody, refuse, reply } from '../_shared/json.ts';
 import { TatumError, type TatumApi } from '../_shared/tatum.ts';
@@ -89,7 +89,7 @@ export function createNativeBalanceHandler(deps: NativeBalanceDeps): (request: R
   }
 
   const handle = async (request: Request): Promise<Response> => {
-    if (!apiKeys.includes(request.headers.get('apikey') ?? '')) {
+    if (!(await isOneOfKeys(request.headers.get('apikey'), apiKeys))) {
       return refuse(401, 'invalid_api_key', 'The request needs the project’s anon key as apikey');
     }
     const body = await readAddressBody(request, MAX_BODY);
