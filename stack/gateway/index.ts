@@ -239,6 +239,8 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       ...(options.rpcUrl ? { RPC_URL: options.rpcUrl } : {}),
       ...(options.chainId ? { CHAIN_ID: String(options.chainId) } : {}),
       SITE_URL: siteUrl,
+      // The network the emulator's deliveries name (its default); process-payments records no other.
+      TATUM_CHAIN: 'ethereum-sepolia',
       ...(tatumApiUrl ? { TATUM_API_KEY: secrets.tatumApiKey, TATUM_API_URL: tatumApiUrl } : {}),
       ...(options.balanceRateLimit ? { BALANCE_RATE_LIMIT: options.balanceRateLimit } : {}),
     };
@@ -314,6 +316,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         rpcUrl: options.rpcUrl,
         webhookSecret: secrets.webhookSecret,
         apiKey: secrets.tatumApiKey,
+        siteUrl,
         retryBaseMs: options.webhookRetryBaseMs,
       });
     }

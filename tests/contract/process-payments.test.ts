@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RealtimePostgresInsertPayload } from '@supabase/supabase-js';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
 import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
@@ -37,10 +36,11 @@ type EventFields = {
   type: 'native' | 'token' | 'fee';
   txId: string;
   counterAddress: string | null;
+  chain: string;
 };
 
 function addressEvent(
-  fields: Partial<EventFields> & { address: string },
+  fields: Partial<EventFields> & { address: string; logIndex?: number },
 ): EventFields & Record<string, unknown> {
   return {
     amount: '1.5',
@@ -56,15 +56,31 @@ function addressEvent(
 }
 
 /** POSTs a body the way Tatum does; hash undefined signs it with the stack's secret, null sends none. */
-async function deliver(body: string, hash?: string | null): Promise<Response> {
+async function deliver(
+  body: string,
+  hash?: string | null,
+  { stream = false, url = FUNCTION_URL } = {},
+): Promise<Response> {
   const signature = hash === undefined ? await signPayload(stack.webhookSecret, body) : hash;
-  return fetch(FUNCTION_URL, {
+  return fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       ...(signature === null ? {} : { 'x-payload-hash': signature }),
     },
-    body,
+    // A stream has no length: it goes chunked, and only reading it tells its size.
+    body: stream ? chunked(body) : body,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+function chunked(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream({
+    start(controller) {
+      for (let at = 0; at < bytes.length; at += 8192) controller.enqueue(bytes.slice(at, at + 8192));
+      controller.close();
+    },
   });
 }
 
@@ -238,14 +254,207 @@ describe('process-payments records signed deliveries', () => {
     const event = addressEvent({ address, amount: '7' });
     await expectOk(await deliver(JSON.stringify(event)), 1);
 
-    const deadline = Date.now() + WAIT_MS;
-    while (events.length === 0 && Date.now() < deadline) await sleep(20);
-    expect(events).toHaveLength(1);
+    await vi.waitFor(() => expect(events).toHaveLength(1), { timeout: WAIT_MS, interval: 20 });
     expect(events[0]?.new).toMatchObject({
       user_id: user.id,
       title: 'ETH Received',
       message: `You received 7 ETH from 0x1234…5678 (tx ${event.txId.slice(0, 10)}…).`,
     });
+  });
+});
+
+describe('process-payments records each transfer of a transaction', () => {
+  it('records two transfers of one transaction to one user as two rows and two notifications; a repeat of either adds nothing', async () => {
+    const address = randomAddress();
+    const user = await owner('two-transfers', address);
+    const txId = randomTxId();
+    // A batch of transfers of one token, the same amount each: only their logs tell them apart.
+    const first = addressEvent({ address, txId, type: 'token', asset: randomAddress(), amount: '2' });
+    const second = { ...first, logIndex: 7 };
+    const bodies = [JSON.stringify({ ...first, logIndex: 3 }), JSON.stringify(second)];
+
+    for (const body of bodies) await expectOk(await deliver(body), 1);
+    const recorded = await recordsOf(user.id);
+    expect(recorded.transactions.map((row) => [row.tx_hash, row.type, row.log_index]).sort()).toEqual([
+      [txId, 'token_received', 3],
+      [txId, 'token_received', 7],
+    ]);
+    expect(recorded.notifications).toHaveLength(2);
+
+    // Tatum redelivers either until it sees a 2xx.
+    for (const body of [...bodies].reverse()) await expectOk(await deliver(body), 0);
+    const after = await recordsOf(user.id);
+    expect(after.transactions).toEqual(expect.arrayContaining(recorded.transactions));
+    expect(after.transactions).toHaveLength(2);
+    expect(after.notifications).toHaveLength(2);
+  });
+
+  it('records a token, the transaction’s ETH value and its fee, each once', async () => {
+    const address = randomAddress();
+    const user = await owner('mixed', address);
+    const txId = randomTxId();
+    const events = [
+      addressEvent({ address, txId, type: 'token', asset: randomAddress(), amount: '-5', logIndex: 0 }),
+      addressEvent({ address, txId, type: 'native', amount: '-0.5' }),
+      addressEvent({ address, txId, type: 'fee', amount: '-0.000021', counterAddress: null }),
+    ];
+    for (const event of events) await expectOk(await deliver(JSON.stringify(event)), 1);
+    for (const event of events) await expectOk(await deliver(JSON.stringify(event)), 0);
+    const { transactions, notifications } = await recordsOf(user.id);
+    // The ETH value and the fee have no log of their own: their log_index is null.
+    expect(transactions.map((row) => [row.type, row.log_index]).sort()).toEqual([
+      ['fee', null],
+      ['native_sent', null],
+      ['token_sent', 0],
+    ]);
+    expect(notifications).toHaveLength(3);
+  });
+
+  it('takes a delivery that names no log (Tatum’s legacy body) as the transaction’s transfer of that kind', async () => {
+    const address = randomAddress();
+    const user = await owner('no-log', address);
+    const asset = randomAddress();
+    const legacy = addressEvent({ address, type: 'token', asset, amount: '4' });
+
+    // First without its log, then with it: the row learns its log, nobody is told twice.
+    await expectOk(await deliver(JSON.stringify(legacy)), 1);
+    await expectOk(await deliver(JSON.stringify({ ...legacy, logIndex: 2 })), 0);
+    // With its log first, then without: the row is there already.
+    const named = addressEvent({ address, type: 'token', asset, amount: '6', logIndex: 5 });
+    await expectOk(await deliver(JSON.stringify(named)), 1);
+    const { logIndex: _dropped, ...unnamed } = named;
+    await expectOk(await deliver(JSON.stringify(unnamed)), 0);
+    // A second transfer of the first transaction, with its log, is a row of its own.
+    await expectOk(await deliver(JSON.stringify({ ...legacy, logIndex: 9 })), 1);
+
+    const { transactions, notifications } = await recordsOf(user.id);
+    expect(transactions.map((row) => [row.tx_hash, row.log_index]).sort()).toEqual(
+      [
+        [legacy.txId, 2],
+        [legacy.txId, 9],
+        [named.txId, 5],
+      ].sort(),
+    );
+    expect(notifications).toHaveLength(3);
+  });
+});
+
+describe('process-payments takes only confirmed events of its chain', () => {
+  it('answers an event of another chain with 200 and records nothing', async () => {
+    const address = randomAddress();
+    const user = await owner('other-chain', address);
+    const event = addressEvent({ address, amount: '3' });
+
+    for (const chain of ['ethereum-mainnet', 'polygon-amoy', 'ETH']) {
+      await expectOk(await deliver(JSON.stringify({ ...event, chain })), 0);
+    }
+    expect(await recordsOf(user.id)).toEqual({ transactions: [], notifications: [] });
+    // The same event on the stack's chain (TATUM_CHAIN, ethereum-sepolia) is recorded.
+    await expectOk(await deliver(JSON.stringify(event)), 1);
+    expect((await recordsOf(user.id)).transactions).toEqual([
+      expect.objectContaining({ tx_hash: event.txId, amount: '3' }),
+    ]);
+  });
+
+  it('skips a mempool event and records the transfer when its block event arrives', async () => {
+    const address = randomAddress();
+    const user = await owner('mempool', address);
+    const event = addressEvent({ address, amount: '1.25' });
+    // Seen in the mempool, not yet in a block: it may never be mined, so nobody is told yet.
+    const pending = { ...event, mempool: true, blockNumber: null };
+
+    await expectOk(await deliver(JSON.stringify(pending)), 0);
+    expect(await recordsOf(user.id)).toEqual({ transactions: [], notifications: [] });
+
+    await expectOk(await deliver(JSON.stringify({ ...event, mempool: false })), 1);
+    const { transactions, notifications } = await recordsOf(user.id);
+    expect(transactions).toEqual([
+      expect.objectContaining({ tx_hash: event.txId, status: 'confirmed', amount: '1.25' }),
+    ]);
+    expect(notifications).toEqual([expect.objectContaining({ title: 'ETH Received' })]);
+  });
+
+  it('logs why it skipped a delivery', async () => {
+    const secret = 'chain-test-secret';
+    const handler = createProcessPaymentsHandler({ webhookSecret: secret, supabase: service });
+    const handle = async (event: Record<string, unknown>) => {
+      const body = JSON.stringify(event);
+      return handler(
+        new Request(FUNCTION_URL, {
+          method: 'POST',
+          headers: { 'x-payload-hash': await signPayload(secret, body) },
+          body,
+        }),
+      );
+    };
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const event = addressEvent({ address: randomAddress() });
+      await expectOk(await handle({ ...event, chain: 'ethereum-mainnet' }), 0);
+      await expectOk(await handle({ ...event, mempool: true }), 0);
+      expect(warned.mock.calls.map((call) => call.join(' '))).toEqual([
+        expect.stringMatching(/ethereum-mainnet is not the configured chain ethereum-sepolia/),
+        expect.stringMatching(new RegExp(`mempool event of ${event.txId}`)),
+      ]);
+    } finally {
+      warned.mockRestore();
+    }
+  });
+
+  it('records the chain it is configured for (TATUM_CHAIN) and no other', async () => {
+    const secret = 'mainnet-test-secret';
+    const mainnet = createProcessPaymentsHandler({
+      webhookSecret: secret,
+      supabase: service,
+      chain: 'ethereum-mainnet',
+    });
+    const address = randomAddress();
+    const user = await owner('mainnet', address);
+    const deliverTo = async (event: Record<string, unknown>) => {
+      const body = JSON.stringify(event);
+      return mainnet(
+        new Request(FUNCTION_URL, {
+          method: 'POST',
+          headers: { 'x-payload-hash': await signPayload(secret, body) },
+          body,
+        }),
+      );
+    };
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const event = addressEvent({ address, amount: '8' });
+      await expectOk(await deliverTo(event), 0);
+      await expectOk(await deliverTo({ ...event, chain: 'ethereum-mainnet' }), 1);
+    } finally {
+      warned.mockRestore();
+    }
+    expect((await recordsOf(user.id)).transactions).toEqual([expect.objectContaining({ amount: '8' })]);
+  });
+});
+
+describe('process-payments limits what it reads', () => {
+  // The Deno server itself: the gateway in front of it refuses such bodies first, and so may the
+  // hosted platform's edge, but the function does not count on either.
+  const DIRECT_URL = stack.functions.urls['process-payments'] ?? '';
+
+  it('refuses a body past 64 KB with 413, declared or chunked, and records nothing', async () => {
+    const address = randomAddress();
+    const user = await owner('too-large', address);
+    const body = JSON.stringify({ ...addressEvent({ address }), padding: 'x'.repeat(70 * 1024) });
+
+    for (const stream of [false, true]) {
+      const response = await deliver(body, undefined, { stream, url: DIRECT_URL });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toMatchObject({
+        error: 'Payload too large',
+        message: 'An address event is at most 64 KB',
+      });
+    }
+    expect(await recordsOf(user.id)).toEqual({ transactions: [], notifications: [] });
+
+    // A chunked body within the limit is read whole and recorded.
+    const small = JSON.stringify(addressEvent({ address }));
+    await expectOk(await deliver(small, undefined, { stream: true, url: DIRECT_URL }), 1);
   });
 });
 

@@ -9,9 +9,11 @@ import {
   keccak256,
   parseEther,
   parseUnits,
+  type Abi,
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import solc from 'solc';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import type { ChainAccount } from '../../stack/chain/index.ts';
 import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
@@ -116,6 +118,17 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** `text` as a body without a length: a stream, sent chunked. */
+function chunked(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream({
+    start(controller) {
+      for (let at = 0; at < bytes.length; at += 8192) controller.enqueue(bytes.slice(at, at + 8192));
+      controller.close();
+    },
+  });
+}
+
 async function expectError(response: Response, status: number, message: RegExp) {
   expect(response.status).toBe(status);
   expect(await response.json()).toEqual({
@@ -135,12 +148,13 @@ describe('record-transaction records the caller’s own DDEX send', () => {
     expect(error).toBeNull();
     const transaction = {
       tx_hash: hash.toLowerCase(),
+      log_index: (await publicClient.getTransactionReceipt({ hash })).logs[0]?.logIndex,
       type: 'token_sent',
       amount: '-12.5',
       token_symbol: 'DDEX',
       status: 'confirmed',
     };
-    expect(data).toEqual({ recorded: true, transaction });
+    expect(data).toEqual({ recorded: true, transactions: [transaction] });
 
     const first = await seenBy(alice);
     expect(first.transactions).toEqual([expect.objectContaining({ ...transaction, user_id: alice.id })]);
@@ -150,7 +164,7 @@ describe('record-transaction records the caller’s own DDEX send', () => {
     // The portal may call again (a retry, a second tab): still one row, and it says so.
     const again = await record(alice, hash);
     expect(again.status).toBe(200);
-    expect(await again.json()).toEqual({ recorded: false, transaction });
+    expect(await again.json()).toEqual({ recorded: false, transactions: [transaction] });
     expect(await seenBy(alice)).toEqual(first);
   });
 
@@ -163,7 +177,7 @@ describe('record-transaction records the caller’s own DDEX send', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       recorded: true,
-      transaction: { tx_hash: hash.toLowerCase(), amount: '-0.000000000000000001' },
+      transactions: [{ tx_hash: hash.toLowerCase(), amount: '-0.000000000000000001' }],
     });
     const { transactions } = await seenBy(bob);
     expect(transactions).toEqual([
@@ -308,6 +322,23 @@ describe('record-transaction refuses what it cannot trust or read', () => {
     expect(await seenBy(henry)).toEqual({ transactions: [], notifications: [] });
   });
 
+  it('refuses a body past 64 KB with 413, declared or chunked', async () => {
+    const kate = await user('rt-too-large', sender.address);
+    const body = JSON.stringify({ txHash: `0x${'ab'.repeat(32)}`, padding: 'x'.repeat(70 * 1024) });
+    // The Deno server itself: the gateway in front of it refuses such bodies first, and so may the
+    // hosted platform's edge, but the function does not count on either.
+    for (const sent of [body, chunked(body)]) {
+      const response = await fetch(stack.functions.urls['record-transaction'] ?? '', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${kate.accessToken}`, 'content-type': 'application/json' },
+        body: sent,
+        duplex: 'half',
+      } as RequestInit);
+      await expectError(response, 413, /larger than 64 KB/);
+    }
+    expect(await seenBy(kate)).toEqual({ transactions: [], notifications: [] });
+  });
+
   it('accepts POST only', async () => {
     const ivy = await user('rt-method', sender.address);
     const response = await call('', ivy.accessToken, 'GET');
@@ -346,9 +377,13 @@ describe('record-transaction refuses what it cannot trust or read', () => {
 });
 
 describe('record-transaction and process-payments record one transfer once', () => {
-  /** The signed delivery Tatum (and the stack's emulator) makes for the sender of a DDEX transfer. */
-  async function deliverOutgoing(hash: Hex, amount: string): Promise<Response> {
+  /**
+   * The signed delivery Tatum makes for the sender of a DDEX transfer: the stack's emulator names
+   * the transfer's log, Tatum's legacy body does not (logIndex undefined).
+   */
+  async function deliverOutgoing(hash: Hex, amount: string, logIndex?: number): Promise<Response> {
     const body = JSON.stringify({
+      logIndex,
       address: sender.address.toLowerCase(),
       amount,
       asset: chain.tokenAddress.toLowerCase(),
@@ -375,8 +410,13 @@ describe('record-transaction and process-payments record one transfer once', () 
     const hash = await sendDdex(sender, recipient, parseUnits('3.25', 18));
     expect(await (await record(kim, hash)).json()).toMatchObject({ recorded: true });
 
-    const delivery = await deliverOutgoing(hash, '-3.25');
-    expect(delivery.status).toBe(200);
+    // The emulator's delivery names the transfer's log; Tatum's legacy one does not.
+    const [log] = (await publicClient.getTransactionReceipt({ hash })).logs;
+    for (const logIndex of [log?.logIndex, undefined]) {
+      const delivery = await deliverOutgoing(hash, '-3.25', logIndex);
+      expect(delivery.status).toBe(200);
+      expect(await delivery.json()).toEqual({ received: true, recorded: 0 });
+    }
 
     const { transactions, notifications } = await seenBy(kim);
     expect(transactions).toEqual([
@@ -394,7 +434,7 @@ describe('record-transaction and process-payments record one transfer once', () 
 
     const response = await record(lee, hash);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ recorded: false, transaction: { amount: '-0.5' } });
+    expect(await response.json()).toMatchObject({ recorded: false, transactions: [{ amount: '-0.5' }] });
 
     const { transactions, notifications } = await seenBy(lee);
     expect(transactions).toEqual([
@@ -402,4 +442,194 @@ describe('record-transaction and process-payments record one transfer once', () 
     ]);
     expect(notifications).toEqual([expect.objectContaining({ title: 'DDEX Sent' })]);
   });
+
+  it('records both of two DDEX transfers in one transaction: two rows and notifications for the recipient, two rows for the sender; a repeat of either adds nothing', async () => {
+    const receiving = await user('rt-two-in', recipient.address);
+    const sending = await user('rt-two-out', sender.address);
+    const watch = await watchAtEmulator(recipient.address);
+    try {
+      const amount = parseUnits('1.25', 18);
+      const hash = await transferTwice(sender, recipient, amount);
+      const logIndexes = (await publicClient.getTransactionReceipt({ hash })).logs.map((log) => log.logIndex);
+      expect(logIndexes).toHaveLength(2);
+      const about = (message: string) => message.includes(hash.slice(0, 10));
+
+      // The emulator delivers one event per transfer log: the recipient hears of both.
+      await expect
+        .poll(async () => (await seenBy(receiving)).notifications.filter((n) => about(n.message)), {
+          timeout: 10_000,
+        })
+        .toEqual([
+          expect.objectContaining({ title: 'DDEX Received' }),
+          expect.objectContaining({ title: 'DDEX Received' }),
+        ]);
+
+      // The sender records the send: each transfer out of their wallet, each once.
+      const sent = logIndexes.map((logIndex) => ({
+        tx_hash: hash.toLowerCase(),
+        log_index: logIndex,
+        type: 'token_sent',
+        amount: '-1.25',
+        token_symbol: 'DDEX',
+        status: 'confirmed',
+      }));
+      const recorded = await record(sending, hash);
+      expect(await recorded.json()).toEqual({ recorded: true, transactions: sent });
+      expect(await (await record(sending, hash)).json()).toEqual({ recorded: false, transactions: sent });
+
+      // Tatum redelivers either event, for either side: nothing more is recorded.
+      for (const logIndex of logIndexes) {
+        for (const delivery of [
+          await deliverIncoming(hash, '1.25', logIndex),
+          await deliverOutgoing(hash, '-1.25', logIndex),
+        ]) {
+          expect(delivery.status).toBe(200);
+          expect(await delivery.json()).toEqual({ received: true, recorded: 0 });
+        }
+      }
+
+      // A later transfer to the recipient, once delivered, shows the emulator owed nothing more.
+      const marker = await sendDdex(sender, recipient, 1n);
+      await expect
+        .poll(
+          async () =>
+            (await seenBy(receiving)).notifications.some((n) => n.message.includes(marker.slice(0, 10))),
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBe(true);
+      const received = await seenBy(receiving);
+      expect(received.transactions.filter((row) => row.tx_hash === hash.toLowerCase())).toEqual(
+        logIndexes.map((logIndex) =>
+          expect.objectContaining({ type: 'token_received', amount: '1.25', log_index: logIndex }),
+        ),
+      );
+      expect(received.notifications.filter((n) => about(n.message))).toHaveLength(2);
+      const own = await seenBy(sending);
+      expect(own.transactions).toEqual(sent.map((row) => expect.objectContaining(row)));
+      expect(own.notifications).toEqual([]);
+    } finally {
+      await watch.stop();
+    }
+  }, 40_000);
 });
+
+/** The signed delivery for the recipient of one transfer of a DDEX transaction. */
+async function deliverIncoming(hash: Hex, amount: string, logIndex: number): Promise<Response> {
+  const body = JSON.stringify({
+    address: recipient.address.toLowerCase(),
+    amount,
+    asset: chain.tokenAddress.toLowerCase(),
+    blockNumber: Number((await publicClient.getTransactionReceipt({ hash })).blockNumber),
+    counterAddress: sender.address.toLowerCase(),
+    txId: hash,
+    logIndex,
+    type: 'token',
+    chain: 'ethereum-sepolia',
+    subscriptionType: 'ADDRESS_EVENT',
+    mempool: false,
+  });
+  return fetch(`${stack.url}/functions/v1/process-payments`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-payload-hash': await signPayload(stack.webhookSecret, body),
+    },
+    body,
+  });
+}
+
+/** Has the stack's Tatum emulator post every transfer touching `address` to process-payments. */
+async function watchAtEmulator(address: string): Promise<{ stop(): Promise<void> }> {
+  const headers = { 'content-type': 'application/json', 'x-api-key': stack.tatumApiKey };
+  const created = await fetch(`${stack.tatumApiUrl}subscription`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      type: 'ADDRESS_EVENT',
+      attr: { chain: 'ETH', address, url: `${stack.url}/functions/v1/process-payments` },
+    }),
+  });
+  const { id } = (await created.json()) as { id?: string };
+  if (!created.ok || !id) throw new Error(`could not watch ${address}: ${created.status}`);
+  return {
+    stop: async () => {
+      await fetch(`${stack.tatumApiUrl}subscription/${id}`, { method: 'DELETE', headers });
+    },
+  };
+}
+
+// A batch sender: two DDEX transfers out of the caller's wallet in one transaction, as a wallet's
+// multicall or a payout contract makes them.
+const TRANSFER_TWICE_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+interface IERC20 {
+    function transferFrom(address from, address to, uint256 value) external returns (bool);
+}
+
+contract TransferTwice {
+    function transferTwice(IERC20 token, address to, uint256 first, uint256 second) external {
+        require(token.transferFrom(msg.sender, to, first), "first transfer failed");
+        require(token.transferFrom(msg.sender, to, second), "second transfer failed");
+    }
+}
+`;
+
+type SolcOutput = {
+  errors?: { severity: string; formattedMessage?: string; message: string }[];
+  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+};
+
+/** Compiles the batch sender with solc-js, as contracts/build.ts compiles DDEX. */
+function compileTransferTwice(): { abi: Abi; bytecode: Hex } {
+  const compile = (solc as { compile: (input: string) => string }).compile;
+  const output = JSON.parse(
+    compile(
+      JSON.stringify({
+        language: 'Solidity',
+        sources: { 'TransferTwice.sol': { content: TRANSFER_TWICE_SOURCE } },
+        settings: {
+          evmVersion: 'cancun',
+          outputSelection: { 'TransferTwice.sol': { TransferTwice: ['abi', 'evm.bytecode.object'] } },
+        },
+      }),
+    ),
+  ) as SolcOutput;
+  const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
+  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage ?? e.message).join('\n'));
+  const contract = output.contracts?.['TransferTwice.sol']?.['TransferTwice'];
+  if (!contract) throw new Error('solc produced no TransferTwice');
+  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+}
+
+/** Deploys the batch sender from `from`, lets it move 2 × amount, and has it send `amount` twice to `to`. */
+async function transferTwice(from: ChainAccount, to: ChainAccount, amount: bigint): Promise<Hex> {
+  const wallet = walletOf(from);
+  const compiled = compileTransferTwice();
+  const deployed = await publicClient.waitForTransactionReceipt({
+    hash: await wallet.deployContract({ ...compiled, chain: null }),
+  });
+  const batch = deployed.contractAddress;
+  if (!batch) throw new Error('the batch sender was not deployed');
+  await publicClient.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: chain.tokenAddress,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [batch, 2n * amount],
+      chain: null,
+    }),
+  });
+  const hash = await wallet.writeContract({
+    address: batch,
+    abi: compiled.abi,
+    functionName: 'transferTwice',
+    args: [chain.tokenAddress, to.address, amount, amount],
+    chain: null,
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe('success');
+  return hash;
+}

@@ -13,12 +13,19 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { getBalance, sendTransaction, waitForTransactionReceipt, writeContract } from 'viem/actions';
+import {
+  getBalance,
+  getTransactionReceipt,
+  sendTransaction,
+  waitForTransactionReceipt,
+  writeContract,
+} from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startGateway } from '../../stack/gateway/index.ts';
 import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
 import { testAccount } from '../support/accounts.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
+import { PORTAL_ORIGIN } from '../support/wallet-proof.ts';
 import {
   startWebhookReceiver,
   type ReceivedWebhook,
@@ -69,6 +76,17 @@ async function sendDdex(to: Hex, amount: string): Promise<Hex> {
   });
   await waitForTransactionReceipt(publicClient, { hash });
   return hash;
+}
+
+/** `text` as a body without a length: a stream, sent chunked. */
+function chunked(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream({
+    start(controller) {
+      for (let at = 0; at < bytes.length; at += 8192) controller.enqueue(bytes.slice(at, at + 8192));
+      controller.close();
+    },
+  });
 }
 
 const payloadsOf = (webhooks: ReceivedWebhook[], txId: Hex) =>
@@ -151,18 +169,57 @@ describe('Tatum emulator: the SDK’s calls', () => {
     expect(after.data?.map((row) => row.id)).toEqual(before.data?.map((row) => row.id));
   });
 
-  it('answers the browser’s CORS preflight for the SDK’s headers', async () => {
+  it('refuses a body past 64 KB with 413, declared or chunked, and subscribes nothing', async () => {
+    const padded = JSON.stringify({
+      type: 'ADDRESS_EVENT',
+      attr: { chain: 'ETH', address: recipient.address, url: 'http://127.0.0.1:9/too-large' },
+      padding: 'x'.repeat(70 * 1024),
+    });
+    const post = (body: BodyInit) =>
+      fetch(`${stack.tatumApiUrl}subscription`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': stack.tatumApiKey },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+    for (const body of [padded, chunked(padded)]) {
+      const response = await post(body);
+      expect(response.status).toBe(413);
+      expect(await response.json()).toMatchObject({ statusCode: 413, errorCode: 'payload.too.large' });
+    }
+    const listed = await tatum.notification.getAll({ pageSize: 50 });
+    expect(listed.data?.map((s) => s.url)).not.toContain('http://127.0.0.1:9/too-large');
+  });
+});
+
+describe('Tatum emulator: browsers', () => {
+  // PORTAL_ORIGIN is the test stack's site URL (the gateway's default): the one origin whose pages
+  // may call. Any page a developer has open could otherwise send its requests to 127.0.0.1.
+  const OTHER_ORIGIN = 'https://evil.example';
+  const withKey = (origin: string | null, init: RequestInit = {}): RequestInit => ({
+    ...init,
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': stack.tatumApiKey,
+      ...(origin === null ? {} : { origin }),
+      ...(init.headers as Record<string, string> | undefined),
+    },
+  });
+  const ids = async () => ((await tatum.notification.getAll({ pageSize: 50 })).data ?? []).map((s) => s.id);
+
+  it('answers the app’s preflight for the SDK’s headers, for its origin only', async () => {
     const response = await fetch(`${stack.tatumApiUrl}subscription`, {
       method: 'OPTIONS',
       headers: {
-        origin: 'http://127.0.0.1:5173',
-        'access-control-request-method': 'POST',
+        origin: PORTAL_ORIGIN,
+        'access-control-request-method': 'DELETE',
         'access-control-request-headers':
           'x-api-key,x-ttm-sdk-version,x-ttm-sdk-product,x-ttm-sdk-debug,content-type',
       },
     });
     expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-origin')).toBe(PORTAL_ORIGIN);
+    expect(response.headers.get('vary')).toMatch(/origin/i);
     const allowed = (response.headers.get('access-control-allow-headers') ?? '').split(/,\s*/);
     for (const header of [
       'x-api-key',
@@ -173,6 +230,64 @@ describe('Tatum emulator: the SDK’s calls', () => {
     ]) {
       expect(allowed).toContain(header);
     }
+
+    const foreign = await fetch(`${stack.tatumApiUrl}subscription`, {
+      method: 'OPTIONS',
+      headers: { origin: OTHER_ORIGIN, 'access-control-request-method': 'DELETE' },
+    });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    expect(foreign.headers.get('access-control-allow-methods')).toBeNull();
+  });
+
+  it('lets the app’s pages read its answers and no other page', async () => {
+    const own = await fetch(`${stack.tatumApiUrl}subscription?pageSize=10`, withKey(PORTAL_ORIGIN));
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBe(PORTAL_ORIGIN);
+    expect(own.headers.get('vary')).toMatch(/origin/i);
+
+    // A cross-site read is answered, but without CORS headers the browser keeps it from the page.
+    const foreign = await fetch(`${stack.tatumApiUrl}subscription?pageSize=10`, withKey(OTHER_ORIGIN));
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    expect(foreign.headers.get('vary')).toMatch(/origin/i);
+    await foreign.body?.cancel();
+  });
+
+  it('refuses a subscribe or delete from another origin with 403 before acting, even with the key', async () => {
+    const kept = await subscribe(reader.address, 'http://127.0.0.1:9/kept');
+    const before = await ids();
+    const body = JSON.stringify({
+      type: 'ADDRESS_EVENT',
+      attr: { chain: 'ETH', address: recipient.address, url: 'http://127.0.0.1:9/cross-site' },
+    });
+    const attempts: [string, RequestInit][] = [
+      ['subscription', withKey(OTHER_ORIGIN, { method: 'POST', body })],
+      // A form or a no-cors fetch sends a "simple" POST without asking first.
+      [
+        'subscription',
+        withKey(OTHER_ORIGIN, { method: 'POST', body, headers: { 'content-type': 'text/plain' } }),
+      ],
+      [`subscription/${kept}`, withKey(OTHER_ORIGIN, { method: 'DELETE' })],
+      [`subscription/${kept}`, withKey('null', { method: 'DELETE' })],
+    ];
+    for (const [path, init] of attempts) {
+      const response = await fetch(`${stack.tatumApiUrl}${path}`, init);
+      expect(response.status, `${init.method} ${path}`).toBe(403);
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(await response.json()).toMatchObject({ statusCode: 403, errorCode: 'origin.not.allowed' });
+    }
+    expect(await ids()).toEqual(before);
+
+    // The app's own page, and a caller that sends no Origin (the SDK, the functions), still act.
+    const deleted = await fetch(
+      `${stack.tatumApiUrl}subscription/${kept}`,
+      withKey(PORTAL_ORIGIN, { method: 'DELETE' }),
+    );
+    expect(deleted.status).toBe(204);
+    expect(deleted.headers.get('access-control-allow-origin')).toBe(PORTAL_ORIGIN);
+    expect(await ids()).not.toContain(kept);
+    const again = await subscribe(reader.address, 'http://127.0.0.1:9/kept');
+    expect((await tatum.notification.unsubscribe(again)).status).toBe('SUCCESS');
   });
 });
 
@@ -185,6 +300,7 @@ describe('Tatum emulator: address-event webhooks', () => {
     const before = receiver.received.length;
     const nativeTx = await sendEth(recipient.address, '0.25');
     const tokenTx = await sendDdex(recipient.address, '3.5');
+    const [transferLog] = (await getTransactionReceipt(publicClient, { hash: tokenTx })).logs;
     // native in + out and the sender's fee; token in + out and the sender's fee.
     const delivered = (await receiver.waitForDelivered(before + 6)).slice(before);
     expect(delivered).toHaveLength(6);
@@ -210,10 +326,21 @@ describe('Tatum emulator: address-event webhooks', () => {
           amount: '3.5',
           asset: chain.tokenAddress.toLowerCase(),
           type: 'token',
+          // Which log of the transaction this transfer is: two transfers in one are two events.
+          logIndex: transferLog?.logIndex,
         }),
-        expect.objectContaining({ address: sender.address.toLowerCase(), amount: '-3.5', type: 'token' }),
+        expect.objectContaining({
+          address: sender.address.toLowerCase(),
+          amount: '-3.5',
+          type: 'token',
+          logIndex: transferLog?.logIndex,
+        }),
         expect.objectContaining({ address: sender.address.toLowerCase(), type: 'fee' }),
       ]),
+    );
+    // Tatum's v4 name of the network the account is on, as process-payments' TATUM_CHAIN names it.
+    expect(delivered.map((webhook) => JSON.parse(webhook.body) as { chain: string })).toEqual(
+      delivered.map(() => expect.objectContaining({ chain: 'ethereum-sepolia' })),
     );
     for (const webhook of delivered) {
       expect(webhook.headers['x-payload-hash']).toBe(await signPayload(stack.webhookSecret, webhook.body));

@@ -41,7 +41,7 @@ describe('transactions', () => {
     expect(data?.[0]).toMatchObject({ amount: '21.5', token_symbol: 'DDEX', status: 'confirmed' });
   });
 
-  it('records one transfer for one user only once', async () => {
+  it('records one transfer for one user only once: a transaction’s own value, or each of its logs', async () => {
     const user = await signedInUser(stack, 'idempotent');
     const row = {
       user_id: user.id,
@@ -50,14 +50,23 @@ describe('transactions', () => {
       amount: '1',
       tx_hash: hash(7),
     };
+    // Without a log (the transaction's ETH value or fee): one row per transaction and type.
     expect((await service.from('transactions').insert(row)).error).toBeNull();
     const again = await service.from('transactions').insert(row);
     expect(again.error?.code).toBe('23505');
     const upserted = await service
       .from('transactions')
-      .upsert(row, { onConflict: 'user_id,tx_hash,type', ignoreDuplicates: true });
+      .upsert(row, { onConflict: 'user_id,tx_hash,type,log_index', ignoreDuplicates: true });
     expect(upserted.error).toBeNull();
-    expect((await list(user)).data).toHaveLength(1);
+    // Each log of the transaction is a transfer of its own, recorded once.
+    for (const logIndex of [0, 1]) {
+      expect((await service.from('transactions').insert({ ...row, log_index: logIndex })).error).toBeNull();
+    }
+    expect((await service.from('transactions').insert({ ...row, log_index: 1 })).error?.code).toBe('23505');
+    expect((await service.from('transactions').insert({ ...row, log_index: -1 })).error?.message).toContain(
+      'transactions_log_index_is_position',
+    );
+    expect((await list(user)).data?.map((t) => t.log_index).sort()).toEqual([0, 1, null]);
   });
 
   it('refuses amounts that are not decimal numbers', async () => {
@@ -121,5 +130,49 @@ describe('transactions', () => {
     expect((await list(user)).data).toHaveLength(1);
     const notices = await user.client.from('user_notifications').select('title').eq('user_id', user.id);
     expect(notices.data).toEqual([{ title: 'DDEX Received' }]);
+  });
+
+  it('records each log of a transaction once, and meets a row recorded without its log', async () => {
+    const user = await signedInUser(stack, 'rpc-logs');
+    const transfer = (txHash: string, logIndex?: number) => ({
+      p_user_id: user.id,
+      p_tx_hash: txHash,
+      p_type: 'token_received',
+      ...(logIndex === undefined ? {} : { p_log_index: logIndex }),
+      p_status: 'confirmed',
+      p_amount: '3',
+      p_token_symbol: 'DDEX',
+      p_title: 'DDEX Received',
+      p_message: 'You received 3 DDEX.',
+    });
+    const recorded = async (args: ReturnType<typeof transfer>) => {
+      const { data, error } = await service.rpc('record_transfer', args);
+      expect(error).toBeNull();
+      return data;
+    };
+    for (const client of [user.client, anonClient(stack)]) {
+      expect((await client.rpc('record_transfer', transfer(hash(50), 0))).error).not.toBeNull();
+    }
+
+    // Two transfers of one transaction: two rows; a repeat of either, nothing.
+    expect(await recorded(transfer(hash(50), 0))).toBe(true);
+    expect(await recorded(transfer(hash(50), 1))).toBe(true);
+    expect(await recorded(transfer(hash(50), 1))).toBe(false);
+    // A delivery naming no log meets the rows there are: it records nothing.
+    expect(await recorded(transfer(hash(50)))).toBe(false);
+    // A row recorded without its log takes the log of the first writer that names one.
+    expect(await recorded(transfer(hash(51)))).toBe(true);
+    expect(await recorded(transfer(hash(51), 4))).toBe(false);
+    expect(await recorded(transfer(hash(51), 5))).toBe(true);
+
+    const rows = (await list(user)).data ?? [];
+    expect(rows.map((row) => [row.tx_hash, row.log_index]).sort()).toEqual([
+      [hash(50), 0],
+      [hash(50), 1],
+      [hash(51), 4],
+      [hash(51), 5],
+    ]);
+    const notices = await user.client.from('user_notifications').select('title').eq('user_id', user.id);
+    expect(notices.data).toHaveLength(4);
   });
 });

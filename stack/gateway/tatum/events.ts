@@ -5,10 +5,15 @@ import type { AddressEvent as TatumAddressEvent } from '../../../supabase/functi
 // format) for the watched addresses. Pure, so the rules are tested without a
 // chain: a native transfer notifies both sides (negative amount for the
 // sender), the sender also gets a 'fee' event for the gas it paid, and every
-// ERC-20 Transfer log notifies both sides in the token's units.
+// ERC-20 Transfer log notifies both sides in the token's units, naming the log,
+// so two transfers in one transaction are two events.
 
-/** What the emulator posts: the body process-payments parses, plus Tatum's `mempool` flag. */
-export type AddressEventPayload = TatumAddressEvent & { mempool: false };
+/**
+ * What the emulator posts: the body process-payments parses, plus Tatum's `mempool` flag. A token
+ * event carries its log's `logIndex` (as Tatum's enriched bodies do); native and fee events have
+ * no log and leave it out, as the legacy body does.
+ */
+export type AddressEventPayload = Omit<TatumAddressEvent, 'logIndex'> & { logIndex?: number; mempool: false };
 
 export type BlockTransaction = {
   hash: Hex;
@@ -58,6 +63,7 @@ export function addressEvents(
     counter: string | null,
     txId: string,
     key: string,
+    logIndex?: number,
   ) => {
     const own = address.toLowerCase();
     if (!isWatched(own)) return;
@@ -72,6 +78,7 @@ export function addressEvents(
         blockNumber,
         counterAddress: counter?.toLowerCase() ?? null,
         txId,
+        ...(logIndex === undefined ? {} : { logIndex }),
         type,
         chain,
         subscriptionType: 'ADDRESS_EVENT',
@@ -103,8 +110,8 @@ export function addressEvents(
     const amount = formatUnits(transfer.value, transfer.decimals);
     const asset = transfer.token.toLowerCase();
     const key = `log${transfer.logIndex}`;
-    push(transfer.to, amount, 'token', asset, transfer.from, transfer.hash, key);
-    push(transfer.from, `-${amount}`, 'token', asset, transfer.to, transfer.hash, key);
+    push(transfer.to, amount, 'token', asset, transfer.from, transfer.hash, key, transfer.logIndex);
+    push(transfer.from, `-${amount}`, 'token', asset, transfer.to, transfer.hash, key, transfer.logIndex);
   }
   return events;
 }

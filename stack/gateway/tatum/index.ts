@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
-import { json, withCors } from '../http.ts';
+import { DEFAULT_TATUM_CHAIN } from '../../../supabase/functions/process-payments/handler.ts';
+import { isOneOfKeys, json } from '../http.ts';
 import { startDispatcher } from './dispatcher.ts';
+import { originGuard } from './origin.ts';
 import { createTatumRoutes } from './routes.ts';
 import { createTatumStore } from './store.ts';
 import { startBlockWatcher } from './watcher.ts';
@@ -21,6 +23,13 @@ export type TatumEmulatorOptions = {
   webhookSecret: string;
   /** The account's API key: a request without it as x-api-key is refused, as hosted Tatum does. */
   apiKey: string;
+  /** The app's URL: its origin alone may call from a browser (origin.ts). */
+  siteUrl: string;
+  /**
+   * Tatum's name of the network the account is on, which deliveries name as their `chain`:
+   * Sepolia by default, as process-payments expects unless TATUM_CHAIN says otherwise.
+   */
+  chain?: string;
   retryBaseMs?: number;
 };
 
@@ -34,12 +43,18 @@ export async function startTatumEmulator(options: TatumEmulatorOptions): Promise
     webhookSecret: options.webhookSecret,
     retryBaseMs: options.retryBaseMs,
   });
-  const watcher = await startBlockWatcher({ rpcUrl: options.rpcUrl, store, onOwed: dispatcher.wake });
+  const watcher = await startBlockWatcher({
+    rpcUrl: options.rpcUrl,
+    store,
+    onOwed: dispatcher.wake,
+    chain: options.chain ?? DEFAULT_TATUM_CHAIN,
+  });
   const routes = createTatumRoutes(store);
+  const guard = originGuard(options.siteUrl);
   // The key manages the whole account (every subscription, the HMAC secret), so only the Edge
   // Functions hold it; a browser or anyone else without it gets 401 and learns nothing.
   const keyed = (request: Request): Promise<Response> =>
-    request.headers.get('x-api-key') === options.apiKey
+    isOneOfKeys(request.headers.get('x-api-key'), [options.apiKey])
       ? routes(request)
       : Promise.resolve(
           json(401, {
@@ -49,7 +64,7 @@ export async function startTatumEmulator(options: TatumEmulatorOptions): Promise
           }),
         );
   return {
-    handle: (request) => withCors(request, keyed),
+    handle: (request) => guard(request, keyed),
     close: async () => {
       await watcher.stop();
       await dispatcher.stop();

@@ -1,3 +1,4 @@
+import { MAX_JSON_BODY, readTextLimited } from '../../../supabase/functions/_shared/body.ts';
 import { json } from '../http.ts';
 import { DuplicateSubscriptionError, type TatumStore } from './store.ts';
 
@@ -43,9 +44,14 @@ export function createTatumRoutes(store: TatumStore) {
   };
 
   async function subscribe(request: Request): Promise<Response> {
+    // A subscription is a few hundred bytes: a body past the limit is cut off, not buffered whole.
+    const text = await readTextLimited(request, MAX_JSON_BODY);
+    if (text === null) {
+      return tatumError(413, 'payload.too.large', `Request body is larger than ${MAX_JSON_BODY / 1024} KB.`);
+    }
     let body: unknown;
     try {
-      body = await request.json();
+      body = JSON.parse(text);
     } catch {
       return tatumError(400, 'validation.failed', 'Request body is not valid JSON.');
     }

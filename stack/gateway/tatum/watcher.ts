@@ -16,6 +16,8 @@ export type WatcherOptions = {
   store: TatumStore;
   /** Called after a block owed at least one delivery. */
   onOwed: () => void;
+  /** Tatum's name of the account's network, which a subscription made with the SDK's 'ETH' is on. */
+  chain: string;
   pollMs?: number;
 };
 
@@ -62,12 +64,15 @@ export async function startBlockWatcher(options: WatcherOptions): Promise<BlockW
     for (let number = cursor.blockNumber + 1n; number <= last && !stopped; number += 1n) {
       const watchers = await store.watchers();
       const activity = await readBlock(client, number, watchers, decimalsByToken);
-      const events = addressEvents(activity, (address) => watchers.has(address), 'ETH');
+      const events = addressEvents(activity, (address) => watchers.has(address), options.chain);
       const owed = events.flatMap((event) =>
         (watchers.get(event.address) ?? []).map((subscription) => ({
           event,
           subscription,
-          body: JSON.stringify({ ...event.payload, chain: subscription.chain }),
+          body: JSON.stringify({
+            ...event.payload,
+            chain: deliveredChain(subscription.chain, options.chain),
+          }),
         })),
       );
       const added = await store.owe(owed, { blockNumber: number, blockHash: activity.hash });
@@ -173,6 +178,15 @@ async function tokenDecimals(
     cache.set(key, decimals);
   }
   return cache.get(key) ?? null;
+}
+
+/**
+ * The `chain` a delivery names. Hosted Tatum answers with the network's v4 name
+ * ('ethereum-sepolia'), never the SDK's 'ETH', which it resolves by the API key's network; a
+ * subscription that named a v4 network keeps it.
+ */
+function deliveredChain(subscribed: string, network: string): string {
+  return subscribed.startsWith('ethereum-') ? subscribed : network;
 }
 
 function topicAddress(topic: Hex): Address {

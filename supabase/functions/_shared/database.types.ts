@@ -98,6 +98,12 @@ export type Database = {
           asset_symbol: string | null;
           tx_hash: string;
           transaction_hash: string | null;
+          /**
+           * The transfer's log in its block; null for a transaction's own ETH value or fee, and for
+           * rows recorded before 20261126000001 that no writer has named a log for since. Every
+           * read returns it; it is optional here only while test fixtures written before it lack it.
+           */
+          log_index?: number | null;
         };
         Insert: {
           id?: string;
@@ -111,6 +117,7 @@ export type Database = {
           asset_symbol?: string | null;
           tx_hash: string;
           transaction_hash?: string | null;
+          log_index?: number | null;
         };
         Update: Partial<Database['public']['Tables']['transactions']['Insert']>;
         Relationships: [];
@@ -164,19 +171,36 @@ export type Database = {
     };
     Views: { [_ in never]: never };
     Functions: {
-      record_transfer: {
-        Args: {
-          p_user_id: string;
-          p_tx_hash: string;
-          p_type: string;
-          p_status: string;
-          p_amount: string;
-          p_token_symbol: string;
-          p_title?: string;
-          p_message?: string;
-        };
-        Returns: boolean;
-      };
+      // Two forms (20261126000001): with the transfer's log, or without one (null, as the
+      // earlier form records).
+      record_transfer:
+        | {
+            Args: {
+              p_user_id: string;
+              p_tx_hash: string;
+              p_type: string;
+              p_log_index: number | null;
+              p_status: string;
+              p_amount: string;
+              p_token_symbol: string;
+              p_title?: string;
+              p_message?: string;
+            };
+            Returns: boolean;
+          }
+        | {
+            Args: {
+              p_user_id: string;
+              p_tx_hash: string;
+              p_type: string;
+              p_status: string;
+              p_amount: string;
+              p_token_symbol: string;
+              p_title?: string;
+              p_message?: string;
+            };
+            Returns: boolean;
+          };
       forget_tatum_subscription: {
         Args: { p_user_id: string; p_id: string };
         Returns: boolean;

@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { MAX_JSON_BODY, readBodyLimited } from '../_shared/body.ts';
 import type { Database } from '../_shared/database.types.ts';
-import { parseAddressEvent, type AddressEvent } from './address-event.ts';
+import { parseAddressEvent, skipOf, type AddressEvent } from './address-event.ts';
 import { verifySignature } from './signature.ts';
 
 // process-payments receives Tatum address-event webhooks and records each
@@ -16,7 +17,15 @@ export type ProcessPaymentsDeps = {
   supabase: SupabaseClient<Database>;
   /** The DDEX contract; token events for it are recorded as 'DDEX' rather than the contract address. */
   tokenAddress?: string | null;
+  /**
+   * Tatum's name of the one chain whose events are recorded (TATUM_CHAIN): the `chain` its
+   * address-event bodies carry, e.g. 'ethereum-sepolia' or 'ethereum-mainnet'.
+   */
+  chain?: string | null;
 };
+
+/** The portal's default network, Sepolia, as Tatum names it in its webhook bodies. */
+export const DEFAULT_TATUM_CHAIN = 'ethereum-sepolia';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -32,13 +41,22 @@ export function createProcessPaymentsHandler(
   if (!deps.webhookSecret) throw new Error('process-payments needs a webhook secret');
   const { webhookSecret, supabase } = deps;
   const tokenAddress = deps.tokenAddress?.toLowerCase() ?? null;
+  const chain = deps.chain || DEFAULT_TATUM_CHAIN;
 
   return async (request) => {
     if (request.method !== 'POST') {
       return reply(405, { error: 'Method not allowed', message: 'process-payments accepts POST only' });
     }
+    // Read at most 64 KB, whatever the body declares or streams: an address event is a few hundred bytes.
+    const read = await readBodyLimited(request, MAX_JSON_BODY);
+    if ('tooLarge' in read) {
+      return reply(413, {
+        error: 'Payload too large',
+        message: `An address event is at most ${MAX_JSON_BODY / 1024} KB`,
+      });
+    }
     // The signature covers the bytes as sent, so verify before decoding or parsing anything.
-    const raw = new Uint8Array(await request.arrayBuffer());
+    const raw = read.bytes;
     if (!(await verifySignature(webhookSecret, raw, request.headers.get('x-payload-hash')))) {
       return reply(401, {
         error: 'Invalid signature',
@@ -50,6 +68,13 @@ export function createProcessPaymentsHandler(
       body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
     } catch {
       return reply(400, { error: 'Malformed body', message: 'The request body is not valid JSON' });
+    }
+    // A skipped event is still answered 2xx, or Tatum would deliver it again and again; the log
+    // says why it was not recorded (another chain means a subscription or a setting is wrong).
+    const skip = skipOf(body, chain);
+    if (skip !== null) {
+      console.warn(`[process-payments] not recorded: ${skip.message}`);
+      return reply(200, { received: true, recorded: 0 });
     }
     const parsed = parseAddressEvent(body);
     if (!parsed.ok) {
@@ -102,6 +127,8 @@ async function record(
       p_user_id: owner.id,
       p_tx_hash: event.txId.toLowerCase(),
       p_type: entry.type,
+      // One row per transfer: two transfers of one transaction differ by their log.
+      p_log_index: event.logIndex,
       p_status: 'confirmed',
       p_amount: event.amount,
       p_token_symbol: entry.symbol,

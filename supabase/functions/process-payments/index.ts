@@ -1,7 +1,8 @@
 // Supabase Edge Functions entry point (Deno). Deploy with
 // `supabase functions deploy process-payments --no-verify-jwt`: the caller is
 // Tatum, which sends no Supabase JWT; the handler checks x-payload-hash instead.
-// Set TATUM_WEBHOOK_SECRET (and DDEX_TOKEN_ADDRESS) with `supabase secrets set`;
+// Set TATUM_WEBHOOK_SECRET (and DDEX_TOKEN_ADDRESS, and TATUM_CHAIN for another network than
+// Sepolia) with `supabase secrets set`;
 // SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are provided by the platform.
 import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../_shared/database.types.ts';
@@ -22,5 +23,6 @@ Deno.serve(
     webhookSecret: required('process-payments', 'TATUM_WEBHOOK_SECRET'),
     supabase,
     tokenAddress: optional('DDEX_TOKEN_ADDRESS'),
+    chain: optional('TATUM_CHAIN'),
   }),
 );

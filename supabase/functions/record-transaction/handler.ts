@@ -1,8 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { MAX_JSON_BODY, readTextLimited } from '../_shared/body.ts';
 import { bearerToken, callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { createRpcClient, RpcError, type RpcCall } from './rpc.ts';
-import { decodeDecimals, findOutgoingTransfer, formatUnits, parseReceipt } from './transfer-log.ts';
+import { decodeDecimals, findOutgoingTransfers, formatUnits, parseReceipt } from './transfer-log.ts';
 
 // record-transaction puts a signed-in user's own DDEX send in their history as
 // soon as it is mined, without waiting for Tatum's webhook. Nothing the caller
@@ -20,9 +21,11 @@ export type RecordTransactionDeps = {
   tokenAddress: string;
 };
 
-/** The history row this function writes, as the reply reports it. */
+/** A history row this function writes, as the reply reports it: one per DDEX transfer of the send. */
 export type RecordedTransaction = {
   tx_hash: string;
+  /** The transfer's log in its block (null only if the node left it out of the receipt). */
+  log_index: number | null;
   type: 'token_sent';
   amount: string;
   token_symbol: 'DDEX';
@@ -67,9 +70,16 @@ export function createRecordTransactionHandler(
       });
     }
 
-    const parsed = parseRecordRequest(await request.text());
+    const text = await readTextLimited(request, MAX_JSON_BODY);
+    if (text === null) {
+      return reply(413, {
+        error: 'Payload too large',
+        message: `The request body is larger than ${MAX_JSON_BODY / 1024} KB; send {"txHash": "0x…"}`,
+      });
+    }
+    const parsed = parseRecordRequest(text);
     if (!parsed.ok) return reply(400, { error: 'Malformed body', message: parsed.message });
-    // Hashes are hex and case-free; one spelling keeps (user, tx, type) unique across both writers.
+    // Hashes are hex and case-free; one spelling keeps a transfer’s key unique across both writers.
     const txHash = parsed.txHash.toLowerCase();
 
     const profile = await supabase
@@ -107,35 +117,45 @@ export function createRecordTransactionHandler(
         message: 'This transaction failed on chain and moved no tokens, so there is nothing to record',
       });
     }
-    const transfer = findOutgoingTransfer(receipt, tokenAddress, wallet);
-    if (transfer === null) {
+    const transfers = findOutgoingTransfers(receipt, tokenAddress, wallet);
+    if (transfers.length === 0) {
       return reply(422, {
         error: 'Not a DDEX transfer',
         message: 'This transaction is not a DDEX transfer from your wallet',
       });
     }
 
-    const amount = formatUnits(transfer.value, await decimals());
-    const transaction: RecordedTransaction = {
-      tx_hash: txHash,
-      type: 'token_sent',
-      // Outgoing amounts are negative, as Tatum reports them and process-payments stores them.
-      amount: amount === '0' ? amount : `-${amount}`,
-      token_symbol: 'DDEX',
-      status: 'confirmed',
-    };
-    // No title: the user already saw the send go out, so this path notifies no one. If the
-    // webhook recorded this transfer first, the row exists and record_transfer reports false.
-    const result = await supabase.rpc('record_transfer', {
-      p_user_id: userId,
-      p_tx_hash: transaction.tx_hash,
-      p_type: transaction.type,
-      p_status: transaction.status,
-      p_amount: transaction.amount,
-      p_token_symbol: transaction.token_symbol,
-    });
-    if (result.error) throw new Error(`recording failed: ${result.error.message}`);
-    return reply(200, { recorded: result.data === true, transaction });
+    const unit = await decimals();
+    // Each transfer out of the wallet is a row of its own (a batch makes several), keyed by its
+    // log as Tatum's webhook for it is. No title: the user already saw the send go out, so this
+    // path notifies no one. If the webhook recorded a transfer first, record_transfer says false.
+    let recorded = false;
+    const transactions: RecordedTransaction[] = [];
+    for (const transfer of transfers) {
+      const amount = formatUnits(transfer.value, unit);
+      const transaction: RecordedTransaction = {
+        tx_hash: txHash,
+        log_index: transfer.logIndex ?? null,
+        type: 'token_sent',
+        // Outgoing amounts are negative, as Tatum reports them and process-payments stores them.
+        amount: amount === '0' ? amount : `-${amount}`,
+        token_symbol: 'DDEX',
+        status: 'confirmed',
+      };
+      const result = await supabase.rpc('record_transfer', {
+        p_user_id: userId,
+        p_tx_hash: transaction.tx_hash,
+        p_type: transaction.type,
+        p_log_index: transaction.log_index,
+        p_status: transaction.status,
+        p_amount: transaction.amount,
+        p_token_symbol: transaction.token_symbol,
+      });
+      if (result.error) throw new Error(`recording failed: ${result.error.message}`);
+      recorded ||= result.data === true;
+      transactions.push(transaction);
+    }
+    return reply(200, { recorded, transactions });
   };
 
   return async (request) => {

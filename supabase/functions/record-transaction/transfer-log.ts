@@ -5,12 +5,22 @@
 /** keccak256('Transfer(address,address,uint256)') */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
-export type RawLog = { address: string; topics: string[]; data: string; removed: boolean };
+export type RawLog = {
+  address: string;
+  topics: string[];
+  data: string;
+  removed: boolean;
+  /** The log's index in its block; absent only where a node leaves it out. */
+  logIndex?: number;
+};
 export type Receipt = { status: 'success' | 'reverted'; logs: RawLog[] };
 export type Transfer = { token: string; from: string; to: string; value: bigint };
+/** A transfer and the log that carries it (logIndex as in RawLog). */
+export type LoggedTransfer = Transfer & { logIndex?: number };
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 const WORD = /^0x[0-9a-f]{64}$/;
+const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]{0,12})$/i;
 // An address in a topic is left-padded to 32 bytes; anything in the padding
 // means the topic holds something else, and guessing an address from it would be wrong.
 const ADDRESS_TOPIC = /^0x0{24}([0-9a-f]{40})$/;
@@ -24,10 +34,17 @@ export function parseReceipt(raw: unknown): Receipt | null {
   const logs: RawLog[] = [];
   for (const log of raw['logs'] as unknown[]) {
     if (!isRecord(log)) return null;
-    const { address, topics, data, removed } = log;
+    const { address, topics, data, removed, logIndex } = log;
     if (typeof address !== 'string' || typeof data !== 'string' || !Array.isArray(topics)) return null;
     if (!topics.every((topic): topic is string => typeof topic === 'string')) return null;
-    logs.push({ address, topics, data, removed: removed === true });
+    if (logIndex !== undefined && (typeof logIndex !== 'string' || !QUANTITY.test(logIndex))) return null;
+    logs.push({
+      address,
+      topics,
+      data,
+      removed: removed === true,
+      ...(logIndex === undefined ? {} : { logIndex: Number.parseInt(logIndex, 16) }),
+    });
   }
   return { status, logs };
 }
@@ -46,18 +63,26 @@ export function decodeTransfer(log: RawLog): Transfer | null {
 }
 
 /**
- * The first Transfer of `token` out of `from` in the receipt (addresses in any letter case).
- * The first, not the sum: a history row is one per (user, tx, type), and the portal's
- * send makes exactly one; a batch contract emitting several is not something it does.
+ * Every Transfer of `token` out of `from` in the receipt (addresses in any letter case), each
+ * with its log: a batch contract or a wallet's multicall makes several in one transaction, and
+ * each is a history row of its own.
  */
-export function findOutgoingTransfer(receipt: Receipt, token: string, from: string): Transfer | null {
+export function findOutgoingTransfers(receipt: Receipt, token: string, from: string): LoggedTransfer[] {
   const wantedToken = token.toLowerCase();
   const wantedFrom = from.toLowerCase();
+  const found: LoggedTransfer[] = [];
   for (const log of receipt.logs) {
     const transfer = decodeTransfer(log);
-    if (transfer && transfer.token === wantedToken && transfer.from === wantedFrom) return transfer;
+    if (transfer && transfer.token === wantedToken && transfer.from === wantedFrom) {
+      found.push(log.logIndex === undefined ? transfer : { ...transfer, logIndex: log.logIndex });
+    }
   }
-  return null;
+  return found;
+}
+
+/** The first of findOutgoingTransfers, or null. */
+export function findOutgoingTransfer(receipt: Receipt, token: string, from: string): LoggedTransfer | null {
+  return findOutgoingTransfers(receipt, token, from)[0] ?? null;
 }
 
 /** A base-unit amount as a plain decimal string: exact, no exponent, no trailing zeros. */
