@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// The README screenshots (tests/e2e/*.screenshots.test.ts) only take pictures:
+// they join the e2e project when asked for (`npm run screenshots` sets
+// E2E_SCREENSHOTS=1), so an ordinary run neither runs nor skips them.
+const screenshots = process.env['E2E_SCREENSHOTS'] === '1';
+
 // Five layers: unit tests run in isolation; model tests run the paths
 // generated from each statechart and print their coverage table at the end
 // (tests/model/support/); contract tests drive the real local stack, which
@@ -43,12 +48,18 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['tests/e2e/**/*.e2e.test.ts'],
+          include: [
+            'tests/e2e/**/*.e2e.test.ts',
+            ...(screenshots ? ['tests/e2e/**/*.screenshots.test.ts'] : []),
+          ],
           environment: 'node',
           globalSetup: ['tests/e2e/support/global-setup.ts'],
           setupFiles: ['tests/e2e/support/setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // An expect.poll on the page waits as long as Playwright's own waits do (30 s): a page
+          // under load takes its time to reach a state, and the poll ends as soon as it does.
+          expect: { poll: { timeout: 30_000 } },
           // Each worker drives a Chromium while this process serves the stack: two at a time
           // suits a 2-core machine. A worker count of its own needs a group of its own, which
           // runs after the other layers rather than competing with them.

@@ -1,10 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ethereum } from '@tatumio/tatum';
 import type { RealtimePostgresInsertPayload } from '@supabase/supabase-js';
 import { createPublicClient, createWalletClient, erc20Abi, http, parseUnits, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { waitForTransactionReceipt, writeContract } from 'viem/actions';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
 import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
 import { testAccount } from '../support/accounts.ts';
@@ -77,14 +76,16 @@ async function sendDdex(amount: string): Promise<Hex> {
   return hash;
 }
 
-async function until<T>(read: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing arrived within ${timeoutMs} ms`);
-    await sleep(10);
-  }
+/** The live notification about transaction `hash`, once realtime has pushed it. */
+function liveNoticeOf(hash: Hex): Promise<NotificationRow> {
+  return vi.waitFor(
+    () => {
+      const notice = live.find((n) => n.message.includes(hash.slice(0, 10)));
+      if (!notice) throw new Error(`no live notification about ${hash} arrived`);
+      return notice;
+    },
+    { timeout: 10_000, interval: 10 },
+  );
 }
 
 /**
@@ -94,7 +95,7 @@ async function until<T>(read: () => T | undefined, timeoutMs: number): Promise<T
  */
 async function deliveredThroughNextTransfer(): Promise<void> {
   const marker = await sendDdex('0.001');
-  await until(() => live.find((n) => n.message.includes(marker.slice(0, 10))), 10_000);
+  await liveNoticeOf(marker);
 }
 
 const history = () => user.client.from('transactions').select('*').eq('user_id', user.id);
@@ -103,7 +104,7 @@ const notices = () => user.client.from('user_notifications').select('*').eq('use
 describe('transfer to a watched wallet', () => {
   it('ends as exactly one history row and one live notification', async () => {
     const tx = await sendDdex('2.5');
-    const notice = await until(() => live.find((n) => n.message.includes(tx.slice(0, 10))), 10_000);
+    const notice = await liveNoticeOf(tx);
     expect(notice).toMatchObject({ title: 'DDEX Received', is_read: false });
     expect(notice.message).toContain('2.5 DDEX');
 
@@ -117,16 +118,19 @@ describe('transfer to a watched wallet', () => {
 
   it('records a redelivered webhook once and refuses a forged one', async () => {
     const tx = await sendDdex('1');
-    await until(() => live.find((n) => n.message.includes(tx.slice(0, 10))), 10_000);
+    await liveNoticeOf(tx);
+    const receipt = await publicClient.getTransactionReceipt({ hash: tx });
+    // The delivery the emulator made, again: the same chain, transaction and transfer log.
     const body = JSON.stringify({
       address: watched.address.toLowerCase(),
       amount: '1',
       asset: chain.tokenAddress.toLowerCase(),
-      blockNumber: Number((await publicClient.getTransactionReceipt({ hash: tx })).blockNumber),
+      blockNumber: Number(receipt.blockNumber),
       counterAddress: sender.address.toLowerCase(),
       txId: tx,
       type: 'token',
-      chain: 'ETH',
+      logIndex: receipt.logs[0]?.logIndex,
+      chain: 'ethereum-sepolia',
       subscriptionType: 'ADDRESS_EVENT',
     });
     const deliver = async (signature: string) =>

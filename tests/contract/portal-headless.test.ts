@@ -8,8 +8,9 @@ import {
   parseUnits,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { Ethereum } from '@tatumio/tatum';
 import { getBalance, readContract, waitForTransactionReceipt, writeContract } from 'viem/actions';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
   appCopy,
   authCopy,
@@ -22,12 +23,16 @@ import {
 } from '../../src/copy/index.ts';
 import { displayName } from '../../src/machines/display-name.ts';
 import { testAccount } from '../support/accounts.ts';
-import { uniqueEmail, PASSWORD } from '../support/clients.ts';
+import { serviceClient, uniqueEmail, PASSWORD } from '../support/clients.ts';
 import { startHeadlessPortal, type HeadlessPortal } from '../support/headless-portal.ts';
+import { localTatum } from '../support/tatum-sdk.ts';
+import { releaseWalletAsServer } from '../support/wallet-proof.ts';
 
 // The whole portal without a browser (tests/support/headless-portal.ts) on
 // the local stack. Views only send these events and render these snapshots,
-// so this is the portal a person uses, minus pixels.
+// so this is the portal a person uses, minus pixels. Each test opens a portal
+// of its own as a visitor and brings it where it needs it, so the tests hold
+// in any order and alone.
 
 const stack = inject('gateway');
 const chain = inject('chain');
@@ -35,7 +40,9 @@ const wallet = testAccount('portalWallet');
 const payer = testAccount('portalPayer');
 const recipient = testAccount('balanceReader');
 const publicClient = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
+const admin = serviceClient(stack);
 
+let tatum: Ethereum;
 let headless: HeadlessPortal;
 const child = (id: string) => headless.child(id);
 const until: HeadlessPortal['until'] = (actor, check, timeoutMs) => headless.until(actor, check, timeoutMs);
@@ -45,11 +52,52 @@ const toastTitled = (title: string) => headless.toastTitled(title);
 const textOf = (value: unknown) =>
   JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 
-beforeAll(() => {
-  headless = startHeadlessPortal({ stack, chain, wallet });
+/**
+ * The wallet as if no test had used it: on nobody's profile (a proof links it to one user only)
+ * and watched by no Tatum subscription (whose payments would be recorded for its next owner).
+ */
+async function freeTheWallet(): Promise<void> {
+  await releaseWalletAsServer(admin, wallet.address);
+  const watching = await tatum.notification.getAll({ pageSize: 50, address: wallet.address });
+  for (const { id } of watching.data ?? []) await tatum.notification.unsubscribe(id);
+}
+
+/** Signs a new user up through the dialog, and waits until the portal has them signed in. */
+async function signUp(): Promise<void> {
+  const email = uniqueEmail('headless');
+  child('auth').send({ type: 'auth.open', mode: 'signup' });
+  child('auth').send({ type: 'auth.submit', email, password: PASSWORD });
+  await toastTitled(authCopy.signupSuccess.title);
+  await until(headless.portal, (s) => s.context.user?.email === email);
+}
+
+/** Connects the wallet, which the signed-in user's profile then proves (a signature) and holds. */
+async function connectAndLink() {
+  child('wallet').send({ type: 'wallet.connect' });
+  await toastTitled(walletCopy.connected);
+  const linked = await toastTitled(profileCopy.createdAndLinked);
+  const profile = await until(
+    child('profile'),
+    (s) =>
+      s.context.profile?.wallet_address?.toLowerCase() === wallet.address.toLowerCase() && s.context.profile,
+  );
+  return { linked, profile };
+}
+
+beforeAll(async () => {
+  tatum = await localTatum(stack.tatumApiUrl, chain.rpcUrl, stack.tatumApiKey);
 });
 
-afterAll(() => headless?.stop());
+afterAll(() => tatum?.destroy());
+
+// A visitor's portal, settled (the session read, the wallet looked for), and a wallet nobody holds.
+beforeEach(async () => {
+  headless = startHeadlessPortal({ stack, chain, wallet });
+  await freeTheWallet();
+  await until(headless.portal, (s) => s.matches({ boot: 'ready' }));
+});
+
+afterEach(() => headless.stop());
 
 describe('the portal, headless, on the local stack', () => {
   it('welcomes a visitor once the session and the wallet have settled', async () => {
@@ -59,16 +107,11 @@ describe('the portal, headless, on the local stack', () => {
   });
 
   it('signs up, connects the wallet and shows the chain’s balances', async () => {
-    const email = uniqueEmail('headless');
-    child('auth').send({ type: 'auth.open', mode: 'signup' });
-    child('auth').send({ type: 'auth.submit', email, password: PASSWORD });
-    await toastTitled(authCopy.signupSuccess.title);
-    await until(headless.portal, (s) => s.context.user?.email === email);
+    await signUp();
     // The password is gone once the request is done.
     expect(textOf(child('auth').getSnapshot().context)).not.toContain(PASSWORD);
 
-    child('wallet').send({ type: 'wallet.connect' });
-    await toastTitled(walletCopy.connected);
+    const { linked, profile } = await connectAndLink();
     const balances = await until(child('balances'), (s) => s.matches('loaded') && s.context);
     const native = await getBalance(publicClient, { address: wallet.address, blockTag: 'pending' });
     const ddex = await readContract(publicClient, {
@@ -82,19 +125,14 @@ describe('the portal, headless, on the local stack', () => {
       ddex: { status: 'loaded', value: formatUnits(ddex, 18) },
     });
     // The wallet signed a proof, and the profile now holds it, verified.
-    const linked = await toastTitled(profileCopy.createdAndLinked);
     expect(linked.description).toBe(profileCopy.createdAndLinkedDescription(wallet.address));
-    const profile = await until(
-      child('profile'),
-      (s) =>
-        s.context.profile?.wallet_address?.toLowerCase() === wallet.address.toLowerCase() &&
-        s.context.profile,
-    );
     expect(profile.wallet_verified_at).toEqual(expect.any(String));
     expect(headless.mockWallet.requests).toContain('personal_sign');
   });
 
   it('sends DDEX with the private key, records it in history and forgets the key', async () => {
+    await signUp();
+    await connectAndLink();
     const before = await readContract(publicClient, {
       address: chain.tokenAddress,
       abi: erc20Abi,
@@ -126,6 +164,8 @@ describe('the portal, headless, on the local stack', () => {
   });
 
   it('watches the wallet through Tatum and shows a payment to it as a live notification', async () => {
+    await signUp();
+    await connectAndLink();
     child('webhooks').send({ type: 'webhooks.create' });
     const created = await toastTitled(webhookCopy.created);
     expect(created.description).toContain(wallet.address);
@@ -152,6 +192,8 @@ describe('the portal, headless, on the local stack', () => {
   }, 30_000);
 
   it('unlinks a disconnected wallet, and links it again only with a signature the user gives', async () => {
+    await signUp();
+    await connectAndLink();
     child('wallet').send({ type: 'wallet.disconnect' });
     await until(child('profile'), (s) => s.matches('ready') && s.context.profile?.wallet_address === null);
     expect(child('profile').getSnapshot().context.profile?.wallet_verified_at).toBeNull();
@@ -165,8 +207,8 @@ describe('the portal, headless, on the local stack', () => {
   });
 
   it('signs in with the connected wallet: a wallet-only account, its profile holding the wallet at once', async () => {
-    child('auth').send({ type: 'auth.signOut' });
-    await until(headless.portal, (s) => s.context.user === null);
+    child('wallet').send({ type: 'wallet.connect' });
+    await toastTitled(walletCopy.connected);
     const signsBefore = headless.mockWallet.requests.filter((m) => m === 'personal_sign').length;
     const toastsBefore = headless.toasts.length;
 

@@ -93,16 +93,6 @@ async function startFlakyProxy(target: string): Promise<FlakyProxy> {
   };
 }
 
-async function until<T>(what: string, check: () => T | null | false | Promise<T | null | false>): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const result = await check();
-    if (result) return result;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 const txIdOf = (attempt: Attempt): string => (JSON.parse(attempt.body) as { txId: string }).txId;
 
 let dataDir: string;
@@ -184,16 +174,22 @@ describe('webhooks while the receiver is down', () => {
     }
 
     const attemptsFor = (hash: Hex) => proxy.attempts.filter((attempt) => txIdOf(attempt) === hash);
-    await until('every transfer to be refused several times', () =>
-      hashes.every((hash) => attemptsFor(hash).length >= REFUSALS),
-    );
+    await expect
+      .poll(() => hashes.every((hash) => attemptsFor(hash).length >= REFUSALS), {
+        message: 'every transfer refused several times',
+        timeout: WAIT_MS,
+      })
+      .toBe(true);
     // Nothing got through while the receiver was down.
     expect(await recordsOf(owner.id)).toEqual({ transactions: [], notifications: [] });
 
     proxy.bringUp();
-    await until('every transfer to be delivered', () =>
-      hashes.every((hash) => attemptsFor(hash).some((attempt) => attempt.status === 200)),
-    );
+    await expect
+      .poll(() => hashes.every((hash) => attemptsFor(hash).some((attempt) => attempt.status === 200)), {
+        message: 'every transfer delivered',
+        timeout: WAIT_MS,
+      })
+      .toBe(true);
 
     for (const hash of hashes) {
       const attempts = attemptsFor(hash);
@@ -221,9 +217,12 @@ describe('webhooks while the receiver is down', () => {
           where subscription_id = $1`,
         [subscription.data?.id],
       );
-    await until('the emulator to write every delivery down', async () =>
-      (await books()).rows.every((row) => row.delivered),
-    );
+    await expect
+      .poll(async () => (await books()).rows.every((row) => row.delivered), {
+        message: 'the emulator wrote every delivery down',
+        timeout: WAIT_MS,
+      })
+      .toBe(true);
     const owed = await books();
     expect(owed.rows).toHaveLength(TRANSFERS.length);
     for (const row of owed.rows) {

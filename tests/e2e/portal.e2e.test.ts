@@ -16,26 +16,32 @@ import {
   appCopy,
   authCopy,
   balanceCopy,
-  dialogCopy,
   portalCopy,
   profileCopy,
   sendCopy,
-  shellCopy,
   shortAddress,
   walletCopy,
   webhookCopy,
 } from '../../src/copy/index.ts';
-import { anonClient, PASSWORD, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
+import { signedInUser } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { runAxe } from './support/axe.ts';
-import { openPortal, PHONE_VIEWPORT, type PortalOptions, type WalletSetup } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
-import { screenshot } from './support/screenshot.ts';
+import {
+  AVATAR_URL,
+  balancesLoaded,
+  button,
+  clearToasts,
+  connect,
+  logIn,
+  openWithWallet,
+  setAvatar,
+} from './support/portal-page.ts';
 import { balanceValue, signUpThroughUi } from './support/ui.ts';
 
 // The portal screen (docs/product.md#portal-screen, #wallet-panel): what a visitor
-// and a signed-in user see, the balances against the chain, the webhook demo,
-// axe in both themes, and the README screenshots.
+// and a signed-in user see, the balances against the chain, the webhook demo and
+// axe in both themes. The README screenshots are readme.screenshots.test.ts.
 
 const viewer = e2eAccount('viewer');
 const balancesAccount = e2eAccount('balances');
@@ -45,54 +51,6 @@ const webhooksAccount = e2eAccount('webhooks');
 /** The one toast on screen (status or alert region), by its title. */
 function toast(page: Page, title: string) {
   return page.locator('[role="status"], [role="alert"]').getByText(title, { exact: true });
-}
-
-function button(page: Page, name: string) {
-  return page.getByRole('button', { name, exact: true });
-}
-
-async function openWithWallet(setup: WalletSetup, options: Omit<PortalOptions, 'wallet'> = {}) {
-  const portal = await openPortal({ ...options, wallet: setup });
-  const { wallet } = portal;
-  if (!wallet) throw new Error('the portal opened without the mock wallet');
-  return { ...portal, wallet };
-}
-
-async function connect(page: Page, address: string, label: string = walletCopy.connectWallet) {
-  await button(page, label).click();
-  await page.getByText(shortAddress(address), { exact: true }).waitFor();
-}
-
-async function balancesLoaded(page: Page) {
-  await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).not.toBe(balanceCopy.loading);
-  await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).not.toBe(balanceCopy.loading);
-}
-
-async function logIn(page: Page, user: TestUser) {
-  await button(page, authCopy.login).click();
-  const dialog = page.getByRole('dialog', { name: authCopy.titleLogin });
-  await dialog.getByLabel(dialogCopy.auth.email).fill(user.email);
-  await dialog.getByLabel(dialogCopy.auth.password).fill(user.password);
-  await dialog.getByRole('button', { name: authCopy.login, exact: true }).click();
-  await button(page, authCopy.logout).waitFor();
-}
-
-/** Dismisses whatever toast is showing until none is left, so a screenshot shows the screen alone. */
-async function clearToasts(page: Page) {
-  const dismiss = page.getByRole('button', { name: shellCopy.dismissToast });
-  await expect
-    .poll(
-      async () => {
-        if ((await dismiss.count()) === 0) return 0;
-        await dismiss
-          .first()
-          .click({ timeout: 1000 })
-          .catch(() => undefined);
-        return dismiss.count();
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(0);
 }
 
 async function dangerColour(page: Page): Promise<string> {
@@ -136,31 +94,6 @@ function chainClients() {
     transport: http(rpcUrl),
   });
   return { reader, readBalances, payer, tokenAddress };
-}
-
-/** An avatar as the profile's avatar_url: a small picture with the user's initial. */
-const AVATAR_URL = `data:image/svg+xml,${encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#6366f1"/><stop offset="1" stop-color="#14b8a6"/></linearGradient></defs><rect width="64" height="64" fill="url(#g)"/><text x="32" y="42" font-family="sans-serif" font-size="30" font-weight="700" fill="#fff" text-anchor="middle">S</text></svg>',
-)}`;
-
-async function signUpAs(email: string): Promise<TestUser> {
-  const client = anonClient(gatewayFor('full'));
-  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
-  if (error || !data.user || !data.session)
-    throw new Error(`sign-up failed: ${error?.message ?? 'no session'}`);
-  return { client, id: data.user.id, email, password: PASSWORD, accessToken: data.session.access_token };
-}
-
-async function setAvatar(user: TestUser) {
-  const admin = serviceClient(gatewayFor('full'));
-  // The portal creates the profile row on the first sign-in.
-  await expect
-    .poll(async () => (await admin.from('profiles').select('id').eq('id', user.id)).data?.length ?? 0, {
-      timeout: 10_000,
-    })
-    .toBe(1);
-  const { error } = await admin.from('profiles').update({ avatar_url: AVATAR_URL }).eq('id', user.id);
-  if (error) throw new Error(`could not set the avatar: ${error.message}`);
 }
 
 describe('portal screen', () => {
@@ -372,32 +305,4 @@ describe('portal screen', () => {
       expect(findings).toEqual([]);
     }, 90_000);
   }
-
-  it('takes the README screenshots: connected, signed in, balances loaded, in both themes and on a phone', async () => {
-    // A fixed name, so the pictures do not change from run to run (the stack starts empty).
-    const user = await signUpAs('satoshi@example.com');
-    const shots: [string, PortalOptions][] = [
-      ['portal-light', { colorScheme: 'light' }],
-      ['portal-dark', { colorScheme: 'dark' }],
-      ['portal-phone', { colorScheme: 'dark', viewport: PHONE_VIEWPORT }],
-    ];
-    let avatarSet = false;
-    for (const [name, options] of shots) {
-      const { page, close } = await openWithWallet({ account: viewer }, options);
-      await logIn(page, user);
-      if (!avatarSet) {
-        await setAvatar(user);
-        avatarSet = true;
-        await page.reload();
-        await button(page, authCopy.logout).waitFor();
-      }
-      await page.getByRole('img', { name: portalCopy.avatarAlt('satoshi') }).waitFor();
-      await connect(page, viewer.address, walletCopy.connectYourWallet);
-      await balancesLoaded(page);
-      await clearToasts(page);
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await screenshot(page, name);
-      await close();
-    }
-  }, 120_000);
 });

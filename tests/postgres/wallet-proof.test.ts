@@ -248,14 +248,14 @@ describe('a Sign in with Ethereum', () => {
 
 /** Waits until the session `pid` waits on a lock, as the superuser sees it. */
 async function waitUntilBlocked(pid: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+  const waitOf = async () => {
     const { rows } = await db.query<{ wait: string | null }>(
       'select wait_event_type as wait from pg_stat_activity where pid = $1',
       [pid],
     );
-    if (rows[0]?.wait === 'Lock') return;
-    if (Date.now() > deadline) throw new Error('the sign-in never waited for the other claim');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+    return rows[0]?.wait;
+  };
+  await expect
+    .poll(waitOf, { message: 'the sign-in waits for the other claim', timeout: 10_000, interval: 10 })
+    .toBe('Lock');
 }

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { createActor, type Actor, type AnyActorRef, type InspectionEvent } from 'xstate';
+import { createActor, waitFor, type Actor, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { providePortal } from '../../src/app/provide-portal.ts';
 import type { portalMachine } from '../../src/machines/portal.machine.ts';
 import type { ShownToast } from '../../src/machines/toast.machine.ts';
@@ -106,25 +106,30 @@ export function startHeadlessPortal(options: {
     if (shown && toasts.at(-1) !== shown) toasts.push(shown);
   });
 
-  const until: HeadlessPortal['until'] = (actor, check, timeoutMs = 15_000) =>
-    new Promise((resolve, reject) => {
-      const test = () => {
-        const found = check(actor.getSnapshot());
-        if (found !== undefined && found !== false) {
-          subscription.unsubscribe();
-          clearTimeout(timer);
-          resolve(found);
-        }
-      };
-      const timer = setTimeout(() => {
-        subscription.unsubscribe();
-        reject(
-          new Error(`no matching snapshot within ${timeoutMs} ms; toasts so far: ${JSON.stringify(toasts)}`),
-        );
-      }, timeoutMs);
-      const subscription = actor.subscribe(test);
-      test();
-    });
+  const until: HeadlessPortal['until'] = async <T>(
+    actor: AnyActorRef,
+    check: (snapshot: Snapshot) => T | undefined | false,
+    timeoutMs = 15_000,
+  ) => {
+    let found: T | undefined | false;
+    try {
+      await waitFor(
+        actor,
+        (snapshot) => {
+          found = check(snapshot);
+          return found !== undefined && found !== false;
+        },
+        { timeout: timeoutMs },
+      );
+    } catch (error) {
+      // Which toasts came is usually what says why the snapshot never did.
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`no matching snapshot: ${reason}; toasts so far: ${JSON.stringify(toasts)}`, {
+        cause: error,
+      });
+    }
+    return found as T;
+  };
 
   return {
     portal,

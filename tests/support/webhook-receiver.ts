@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { vi } from 'vitest';
 
 // A stand-in for a webhook receiver on 127.0.0.1: records what the Tatum
 // emulator POSTs and answers with the statuses a test scripts (for instance
@@ -39,18 +40,19 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     answerWith: (...statuses) => {
       script = statuses;
     },
-    waitForDelivered: async (count, timeoutMs = 15_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (delivered().length < count) {
-        if (Date.now() > deadline) {
-          throw new Error(
-            `expected ${count} delivered webhooks, got ${delivered().length} in ${timeoutMs} ms`,
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      return delivered();
-    },
+    waitForDelivered: (count, timeoutMs = 15_000) =>
+      vi.waitFor(
+        () => {
+          const answered = delivered();
+          if (answered.length < count) {
+            throw new Error(
+              `expected ${count} delivered webhooks, got ${answered.length} in ${timeoutMs} ms`,
+            );
+          }
+          return answered;
+        },
+        { timeout: timeoutMs, interval: 25 },
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

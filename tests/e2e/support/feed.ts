@@ -1,12 +1,14 @@
 import type { Page } from 'playwright-core';
 
-/** A Realtime frame that accepts the join of a user_notifications channel (not a heartbeat's reply). */
+/** A Realtime frame that accepts the join of a user_notifications channel (not a heartbeat's or a leave's reply). */
 export function isFeedJoinReply(message: string | Buffer): boolean {
   const text = typeof message === 'string' ? message : message.toString('utf8');
+  // A leave's reply is an 'ok' on the same topic too; only a join's carries the bindings it accepted.
   return (
     text.includes('phx_reply') &&
     text.includes('"status":"ok"') &&
-    text.includes('realtime:user_notifications')
+    text.includes('realtime:user_notifications') &&
+    text.includes('"postgres_changes":[{')
   );
 }
 

@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import { gatewayFor, type AppVariant } from './context.ts';
 
 // The auth emails a variant's gateway sent (it keeps them in memory instead of
@@ -17,19 +18,14 @@ export async function mailedTo(variant: AppVariant, email: string): Promise<Mail
  * Opening it in the page verifies the address at the gateway, which redirects to the app with a
  * session. The link is returned as mailed, so a link pointing anywhere else fails the test.
  */
-export async function confirmationLink(
-  variant: AppVariant,
-  email: string,
-  timeoutMs = 10_000,
-): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const message = (await mailedTo(variant, email)).at(-1);
-    const link = /https?:\/\/\S+verify\S+/.exec(message?.text ?? message?.html ?? '')?.[0];
-    if (link) {
+export function confirmationLink(variant: AppVariant, email: string, timeoutMs = 10_000): Promise<string> {
+  return vi.waitFor(
+    async () => {
+      const message = (await mailedTo(variant, email)).at(-1);
+      const link = /https?:\/\/\S+verify\S+/.exec(message?.text ?? message?.html ?? '')?.[0];
+      if (!link) throw new Error(`no confirmation link was mailed to ${email}`);
       return new URL(link.replace(/&amp;/g, '&').replace(/["'<>].*$/, '')).toString();
-    }
-    if (Date.now() > deadline) throw new Error(`no confirmation link was mailed to ${email}`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { SimulatedClock, createActor, fromPromise } from 'xstate';
+import { SimulatedClock, createActor } from 'xstate';
 import type {
   AnyEventObject,
   AnyStateMachine,
@@ -10,6 +10,7 @@ import type {
   SnapshotFrom,
 } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
+import { deferredActor, settle, takeCall, type Call } from '../../support/deferred-actor.ts';
 import { CoverageRecorder, writeCoverage } from './coverage.ts';
 import { createModel, defaultSerializeState, generatePaths, stableJson } from './paths.ts';
 import type { ModelPath, Snapshot } from './paths.ts';
@@ -49,8 +50,6 @@ export type ModelSpec<TMachine extends AnyStateMachine> = {
   limit?: number;
 };
 
-type Settler = { resolve: (output: unknown) => void; reject: (error: unknown) => void };
-
 /** Maps the listed names to the invoke ids the events use and the actor srcs to replace. */
 function resolveDeferred(machine: AnyStateMachine, names: readonly string[]) {
   const invokes = [machine.root, ...getStateNodes(machine.root)].flatMap((node: AnyStateNode) => node.invoke);
@@ -86,8 +85,6 @@ function describePath(path: ModelPath, events: ModelSpec<AnyStateMachine>['event
   return `${names.length ? names.join(' → ') : '(initial)'} ⇒ ${stableJson(path.state.value)}`;
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 export function describeModel<TMachine extends AnyStateMachine>(spec: ModelSpec<TMachine>): void {
   const machine: AnyStateMachine = spec.provide ? spec.machine.provide(spec.provide) : spec.machine;
   const deferred = resolveDeferred(machine, spec.deferredActors ?? []);
@@ -105,14 +102,9 @@ export function describeModel<TMachine extends AnyStateMachine>(spec: ModelSpec<
 
   async function runPath(path: ModelPath, recorder: CoverageRecorder): Promise<void> {
     const clock = new SimulatedClock();
-    const pending = new Map<string, Settler>();
+    const pending: Call<unknown>[] = [];
     const actors = Object.fromEntries(
-      [...deferred.srcs].map((src) => [
-        src,
-        fromPromise<unknown, unknown>(
-          ({ self }) => new Promise((resolve, reject) => pending.set(self.id, { resolve, reject })),
-        ),
-      ]),
+      [...deferred.srcs].map((src) => [src, deferredActor<unknown, unknown>(pending)]),
     );
     const running = machine.provide({ actors });
     const actor = createActor(running, { input: spec.input, clock, inspect: recorder.inspect });
@@ -139,10 +131,9 @@ export function describeModel<TMachine extends AnyStateMachine>(spec: ModelSpec<
       const id = actorEvent?.[2];
       if (event.type === 'xstate.init') return;
       if (id !== undefined && deferred.ids.has(id)) {
-        const settler = pending.get(id);
+        const settler = takeCall(pending, id);
         if (!settler)
           throw new Error(`${spec.name}: the path completes '${id}', but no such actor is running`);
-        pending.delete(id);
         if (actorEvent?.[1] === 'done') settler.resolve(event.output);
         else settler.reject(event.error);
       } else if (event.type.startsWith('xstate.after.')) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise } from 'xstate';
+import { createActor, fromCallback } from 'xstate';
 import { authCopy, walletCopy } from '../../../src/copy/index.ts';
 import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../../../src/domain/auth.ts';
 import {
@@ -10,6 +10,7 @@ import {
 } from '../../../src/machines/auth.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
+import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
 
 const ada: AuthUser = {
   id: '11111111-aaaa-4aaa-8aaa-111111111111',
@@ -21,28 +22,16 @@ const ada: AuthUser = {
 const bob: AuthUser = { ...ada, id: '22222222-bbbb-4bbb-8bbb-222222222222', email: 'bob@example.com' };
 const unconfirmed: AuthUser = { ...ada, emailConfirmedAt: null };
 
-type Deferred<T> = { input: unknown; resolve: (value: T) => void; reject: (error: unknown) => void };
-
-function deferredActor<T, I>(calls: Deferred<T>[]) {
-  return fromPromise<T, I>(
-    ({ input }) =>
-      new Promise<T>((resolve, reject) => {
-        calls.push({ input, resolve, reject });
-      }),
-  );
-}
-
 const SATOSHI_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function start({ clientAvailable = true } = {}) {
   const toasts: ToastRequest[] = [];
   const reports: AuthFact[] = [];
-  const sessions: Deferred<AuthUser | null>[] = [];
-  const signIns: Deferred<AuthUser>[] = [];
-  const signUps: Deferred<SignUpResult>[] = [];
-  const signOuts: Deferred<unknown>[] = [];
-  const walletSignIns: Deferred<AuthUser>[] = [];
+  const sessions: Call<AuthUser | null>[] = [];
+  const signIns: Call<AuthUser>[] = [];
+  const signUps: Call<SignUpResult>[] = [];
+  const signOuts: Call<unknown>[] = [];
+  const walletSignIns: Call<AuthUser>[] = [];
   const stream = { subscribed: 0, unsubscribed: 0, emit: (change: AuthChange): void => void change };
   const machine = authMachine.provide({
     actions: {

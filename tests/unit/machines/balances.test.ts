@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor } from 'xstate';
 import { balanceCopy, dataProviderCopy } from '../../../src/copy/index.ts';
 import { balancesMachine, type BalanceReading } from '../../../src/machines/balances.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const BOB = '0xb0b0000000000000000000000000000000000b0b';
@@ -12,29 +13,10 @@ const FAILED: BalanceReading = { status: 'failed' };
 const NOT_CONFIGURED: BalanceReading = { status: 'notConfigured' };
 const loaded = (value: string): BalanceReading => ({ status: 'loaded', value });
 
-type Deferred<T> = { input: unknown; resolve: (value: T) => void; reject: (error: unknown) => void };
-
-function deferredActor<T, I>(calls: Deferred<T>[]) {
-  return fromPromise<T, I>(
-    ({ input }) =>
-      new Promise<T>((resolve, reject) => {
-        calls.push({ input, resolve, reject });
-      }),
-  );
-}
-
-function last<T>(items: T[]): T {
-  const item = items.at(-1);
-  if (item === undefined) throw new Error('nothing recorded');
-  return item;
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 function start({ tokenConfigured = true } = {}) {
   const toasts: ToastRequest[] = [];
-  const natives: Deferred<{ balance: string; asset: string }>[] = [];
-  const tokens: Deferred<{ formatted: string }>[] = [];
+  const natives: Call<{ balance: string; asset: string }>[] = [];
+  const tokens: Call<{ formatted: string }>[] = [];
   const machine = balancesMachine.provide({
     actions: { showToast: (_, params) => void toasts.push(params) },
     actors: { fetchNativeBalance: deferredActor(natives), fetchTokenBalance: deferredActor(tokens) },
@@ -50,8 +32,8 @@ function start({ tokenConfigured = true } = {}) {
     connect: (address: string | null = ALICE) =>
       actor.send({ type: 'wallet.changed', address, chainId: address ? SEPOLIA : null }),
     async answer(native: string, token: string) {
-      last(natives).resolve({ balance: native, asset: 'ETH' });
-      last(tokens).resolve({ formatted: token });
+      lastCall(natives).resolve({ balance: native, asset: 'ETH' });
+      lastCall(tokens).resolve({ formatted: token });
       await settle();
     },
   };
@@ -85,10 +67,10 @@ describe('balances machine', () => {
     expect(b.snapshot().hasTag('loading')).toBe(true);
     expect(b.natives.map((call) => call.input)).toEqual([{ address: ALICE }]);
     expect(b.tokens.map((call) => call.input)).toEqual([{ address: ALICE }]);
-    last(b.tokens).resolve({ formatted: '12.5' });
+    lastCall(b.tokens).resolve({ formatted: '12.5' });
     await settle();
     expect(b.snapshot().hasTag('loading')).toBe(true);
-    last(b.natives).resolve({ balance: '0.75', asset: 'ETH' });
+    lastCall(b.natives).resolve({ balance: '0.75', asset: 'ETH' });
     await settle();
     expect(b.snapshot().value).toBe('loaded');
     expect(b.snapshot().hasTag('loading')).toBe(false);
@@ -106,7 +88,7 @@ describe('balances machine', () => {
     b.connect();
     expect(b.tokens).toHaveLength(0);
     expect(b.snapshot().context.ddex).toEqual(NOT_CONFIGURED);
-    last(b.natives).resolve({ balance: '1', asset: 'ETH' });
+    lastCall(b.natives).resolve({ balance: '1', asset: 'ETH' });
     await settle();
     expect(b.snapshot().value).toBe('loaded');
     expect(b.snapshot().context).toMatchObject({ native: loaded('1'), ddex: NOT_CONFIGURED });
@@ -115,13 +97,13 @@ describe('balances machine', () => {
   it('a failed native fetch: both balances failed and "Balance Fetch Error" with its message', async () => {
     const b = start();
     b.connect();
-    last(b.natives).reject(new Error('The data provider could not be reached.'));
+    lastCall(b.natives).reject(new Error('The data provider could not be reached.'));
     await settle();
     expect(b.snapshot().value).toBe('failed');
     expect(b.snapshot().context).toMatchObject({ native: FAILED, ddex: FAILED });
     expect(b.toasts).toEqual([fetchErrorToast('The data provider could not be reached.')]);
     // The token answer that comes after is ignored: one toast, both stay failed.
-    last(b.tokens).resolve({ formatted: '3' });
+    lastCall(b.tokens).resolve({ formatted: '3' });
     await settle();
     expect(b.snapshot().context.ddex).toEqual(FAILED);
     expect(b.toasts).toHaveLength(1);
@@ -130,9 +112,9 @@ describe('balances machine', () => {
   it('a failed token fetch after the native one arrived: both balances failed', async () => {
     const b = start();
     b.connect();
-    last(b.natives).resolve({ balance: '0.75', asset: 'ETH' });
+    lastCall(b.natives).resolve({ balance: '0.75', asset: 'ETH' });
     await settle();
-    last(b.tokens).reject(new Error('The blockchain node could not be reached.'));
+    lastCall(b.tokens).reject(new Error('The blockchain node could not be reached.'));
     await settle();
     expect(b.snapshot().value).toBe('failed');
     expect(b.snapshot().context).toMatchObject({ native: FAILED, ddex: FAILED });
@@ -142,7 +124,7 @@ describe('balances machine', () => {
   it('a failure without a message uses the generic balance error', async () => {
     const b = start();
     b.connect();
-    last(b.tokens).reject('nope');
+    lastCall(b.tokens).reject('nope');
     await settle();
     expect(b.toasts).toEqual([fetchErrorToast(dataProviderCopy.balanceUnknownError)]);
   });
@@ -150,7 +132,7 @@ describe('balances machine', () => {
   it('without a token contract a failure keeps the token not configured', async () => {
     const b = start({ tokenConfigured: false });
     b.connect();
-    last(b.natives).reject(new Error('down'));
+    lastCall(b.natives).reject(new Error('down'));
     await settle();
     expect(b.snapshot().context).toMatchObject({ native: FAILED, ddex: NOT_CONFIGURED });
   });
@@ -171,7 +153,7 @@ describe('balances machine', () => {
     b.actor.send({ type: 'balances.refresh' });
     expect(b.snapshot().hasTag('loading')).toBe(true);
     expect(b.natives).toHaveLength(2);
-    last(b.natives).reject(new Error('down'));
+    lastCall(b.natives).reject(new Error('down'));
     await settle();
     b.actor.send({ type: 'balances.refresh' });
     expect(b.snapshot().hasTag('loading')).toBe(true);
@@ -188,13 +170,13 @@ describe('balances machine', () => {
     expect(b.natives).toHaveLength(2);
     b.connect(BOB);
     expect(b.snapshot().context.address).toBe(BOB);
-    expect(last(b.natives).input).toEqual({ address: BOB });
+    expect(lastCall(b.natives).input).toEqual({ address: BOB });
   });
 
   it('a change while loading restarts the load; the old answers are ignored', async () => {
     const b = start();
     b.connect();
-    const [oldNative, oldToken] = [last(b.natives), last(b.tokens)];
+    const [oldNative, oldToken] = [lastCall(b.natives), lastCall(b.tokens)];
     b.connect(BOB);
     expect(b.natives).toHaveLength(2);
     oldNative.resolve({ balance: '99', asset: 'ETH' });

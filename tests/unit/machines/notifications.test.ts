@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
+import { SimulatedClock, createActor, fromCallback } from 'xstate';
 import type { EventObject } from 'xstate';
 import { notificationCopy } from '../../../src/copy/index.ts';
 import {
@@ -10,6 +10,7 @@ import {
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { NotificationRow } from '../../../src/domain/notifications.ts';
+import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
 
 const alice: AuthUser = {
   id: 'alice',
@@ -39,25 +40,14 @@ function note(id: string, isRead = false, overrides: Partial<NotificationRow> = 
   };
 }
 
-type Deferred<I, O> = { input: I; resolve: (value: O) => void; reject: (error: unknown) => void };
-
-function deferred<O, I>(calls: Deferred<I, O>[]) {
-  return fromPromise<O, I>(
-    ({ input }) =>
-      new Promise<O>((resolve, reject) => {
-        calls.push({ input, resolve, reject });
-      }),
-  );
-}
-
 type Feed = { userId: string; send: (event: NotificationFeedEvent) => void; stopped: boolean };
 
 /** Starts the machine as the root does when a session begins: with its user. */
 function setup(options: { feedThrows?: boolean; user?: AuthUser } = {}) {
   const toasts: ToastRequest[] = [];
-  const lists: Deferred<{ userId: string }, NotificationRow[]>[] = [];
-  const marks: Deferred<{ ids: string[] }, unknown>[] = [];
-  const clears: Deferred<{ userId: string }, unknown>[] = [];
+  const lists: Call<NotificationRow[], { userId: string }>[] = [];
+  const marks: Call<unknown, { ids: string[] }>[] = [];
+  const clears: Call<unknown, { userId: string }>[] = [];
   const feeds: Feed[] = [];
   const clock = new SimulatedClock();
   const machine = notificationsMachine.provide({
@@ -65,9 +55,9 @@ function setup(options: { feedThrows?: boolean; user?: AuthUser } = {}) {
       showToast: (_, params) => void toasts.push(params),
     },
     actors: {
-      listNotifications: deferred<NotificationRow[], { userId: string }>(lists),
-      markRead: deferred<unknown, { ids: string[] }>(marks),
-      clearNotifications: deferred<unknown, { userId: string }>(clears),
+      listNotifications: deferredActor(lists),
+      markRead: deferredActor(marks),
+      clearNotifications: deferredActor(clears),
       notificationFeed: fromCallback<EventObject, { userId: string }>(({ input, sendBack }) => {
         if (options.feedThrows) throw new Error('realtime client not available');
         const feed: Feed = { userId: input.userId, send: sendBack, stopped: false };
@@ -108,8 +98,6 @@ function setup(options: { feedThrows?: boolean; user?: AuthUser } = {}) {
 }
 
 type Harness = ReturnType<typeof setup>;
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Brings the feed up (which starts the one fetch) and answers that fetch with `rows`. */
 async function signedInWith(h: Harness, rows: NotificationRow[]) {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor } from 'xstate';
 import { transactionCopy } from '../../../src/copy/index.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { transactionsMachine } from '../../../src/machines/transactions.machine.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { TransactionRow } from '../../../src/domain/transactions.ts';
+import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
 
 const alice: AuthUser = {
   id: 'alice',
@@ -37,32 +38,16 @@ function txRow(id: string, userId = 'alice'): TransactionRow {
   };
 }
 
-type Call = { userId: string; resolve: (rows: TransactionRow[]) => void; reject: (error: unknown) => void };
-
 function setup(user: AuthUser = alice) {
   const toasts: ToastRequest[] = [];
-  const calls: Call[] = [];
+  const calls: Call<TransactionRow[], { userId: string }>[] = [];
   const machine = transactionsMachine.provide({
     actions: { showToast: (_, params) => void toasts.push(params) },
-    actors: {
-      listTransactions: fromPromise<TransactionRow[], { userId: string }>(
-        ({ input }) =>
-          new Promise((resolve, reject) => {
-            calls.push({ userId: input.userId, resolve, reject });
-          }),
-      ),
-    },
+    actors: { listTransactions: deferredActor(calls) },
   });
   const actor = createActor(machine, { input: { user } }).start();
-  const lastCall = (): Call => {
-    const call = calls.at(-1);
-    if (!call) throw new Error('listTransactions was not called');
-    return call;
-  };
-  return { actor, toasts, calls, lastCall };
+  return { actor, toasts, calls, lastCall: () => lastCall(calls, 'listTransactions') };
 }
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('transactions machine', () => {
   it('does not load when the session starts, only when the history opens', async () => {
@@ -73,7 +58,7 @@ describe('transactions machine', () => {
 
     actor.send({ type: 'transactions.open' });
     expect(actor.getSnapshot().value).toBe('loading');
-    expect(lastCall().userId).toBe('alice');
+    expect(lastCall().input).toEqual({ userId: 'alice' });
     lastCall().resolve([txRow('t2'), txRow('t1')]);
     await settle();
     expect(actor.getSnapshot().value).toBe('ready');
@@ -83,7 +68,7 @@ describe('transactions machine', () => {
   it("loads the rows of the session's own user", () => {
     const { actor, lastCall } = setup(bob);
     actor.send({ type: 'transactions.open' });
-    expect(lastCall().userId).toBe('bob');
+    expect(lastCall().input).toEqual({ userId: 'bob' });
   });
 
   it('shows the fetch error with the message and keeps the rows it had', async () => {

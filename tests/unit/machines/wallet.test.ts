@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
+import { SimulatedClock, createActor, fromCallback } from 'xstate';
 import { walletCopy } from '../../../src/copy/index.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import { isWalletError, type WalletError } from '../../../src/domain/wallet.ts';
@@ -10,6 +10,7 @@ import {
   type WalletProviderEvent,
 } from '../../../src/machines/wallet.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
 
 const SEPOLIA = { id: 11155111, name: 'Sepolia' };
 const OTHER_CHAIN = 1;
@@ -23,34 +24,15 @@ const ada: AuthUser = {
   metadata: {},
 };
 
-type Deferred<T> = { input: unknown; resolve: (value: T) => void; reject: (error: unknown) => void };
-
-function deferredActor<T, I>(calls: Deferred<T>[]) {
-  return fromPromise<T, I>(
-    ({ input }) =>
-      new Promise<T>((resolve, reject) => {
-        calls.push({ input, resolve, reject });
-      }),
-  );
-}
-
-function last<T>(items: T[]): T {
-  const item = items.at(-1);
-  if (item === undefined) throw new Error('nothing recorded');
-  return item;
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 function start() {
   const toasts: ToastRequest[] = [];
   const reports: WalletFact[] = [];
-  const discovers: Deferred<{ available: boolean }>[] = [];
-  const reconnects: Deferred<WalletAccount | null>[] = [];
-  const requests: Deferred<WalletAccount>[] = [];
-  const switches: Deferred<unknown>[] = [];
-  const copies: Deferred<unknown>[] = [];
-  const forgets: Deferred<unknown>[] = [];
+  const discovers: Call<{ available: boolean }>[] = [];
+  const reconnects: Call<WalletAccount | null>[] = [];
+  const requests: Call<WalletAccount>[] = [];
+  const switches: Call<unknown>[] = [];
+  const copies: Call<unknown>[] = [];
+  const forgets: Call<unknown>[] = [];
   const provider = {
     subscribed: 0,
     unsubscribed: 0,
@@ -93,11 +75,11 @@ function start() {
     provider,
     snapshot: () => actor.getSnapshot(),
     async discovered(available: boolean) {
-      last(discovers).resolve({ available });
+      lastCall(discovers).resolve({ available });
       await settle();
     },
     async reconnected(account: WalletAccount | null) {
-      last(reconnects).resolve(account);
+      lastCall(reconnects).resolve(account);
       await settle();
     },
     /** Starts with a provider and no previous connection. */
@@ -112,7 +94,7 @@ function start() {
       await w.toDisconnected();
       actor.send({ type: 'session.changed', user });
       actor.send({ type: 'wallet.connect' });
-      last(requests).resolve(account);
+      lastCall(requests).resolve(account);
       await settle();
       toasts.length = 0;
       reports.length = 0;
@@ -147,7 +129,7 @@ describe('wallet machine: start-up', () => {
 
   it('treats a failed discovery as no provider', async () => {
     const w = start();
-    last(w.discovers).reject(new Error('boom'));
+    lastCall(w.discovers).reject(new Error('boom'));
     await settle();
     expect(w.snapshot().value).toBe('noProvider');
     expect(w.reports).toEqual([{ type: 'wallet.ready', address: null }]);
@@ -173,7 +155,7 @@ describe('wallet machine: start-up', () => {
   it('treats a failed silent reconnect as disconnected', async () => {
     const w = start();
     await w.discovered(true);
-    last(w.reconnects).reject({ code: 'unknown', message: 'nope' } satisfies WalletError);
+    lastCall(w.reconnects).reject({ code: 'unknown', message: 'nope' } satisfies WalletError);
     await settle();
     expect(w.snapshot().value).toBe('disconnected');
     expect(w.reports).toEqual([{ type: 'wallet.ready', address: null }]);
@@ -235,7 +217,7 @@ describe('wallet machine: connect', () => {
     w.reports.length = 0;
     w.actor.send({ type: 'session.changed', user: ada });
     w.actor.send({ type: 'wallet.connect' });
-    last(w.requests).resolve({ address: ALICE, chainId: SEPOLIA.id });
+    lastCall(w.requests).resolve({ address: ALICE, chainId: SEPOLIA.id });
     await settle();
     expect(
       w.snapshot().matches({ connected: { network: 'rightNetwork', clipboard: 'idle', loginHint: 'off' } }),
@@ -255,7 +237,7 @@ describe('wallet machine: connect', () => {
     const w = start();
     await w.toDisconnected();
     w.actor.send({ type: 'wallet.connect' });
-    last(w.requests).resolve({ address: ALICE, chainId: SEPOLIA.id });
+    lastCall(w.requests).resolve({ address: ALICE, chainId: SEPOLIA.id });
     await settle();
     expect(w.snapshot().matches({ connected: { loginHint: 'waiting' } })).toBe(true);
     expect(w.toasts).toEqual([
@@ -275,7 +257,7 @@ describe('wallet machine: connect', () => {
     const w = start();
     await w.toDisconnected();
     w.actor.send({ type: 'wallet.connect' });
-    last(w.requests).resolve({ address: ALICE, chainId: SEPOLIA.id });
+    lastCall(w.requests).resolve({ address: ALICE, chainId: SEPOLIA.id });
     await settle();
     w.clock.increment(2000);
     w.actor.send({ type: 'session.changed', user: ada });
@@ -288,7 +270,7 @@ describe('wallet machine: connect', () => {
     const w = start();
     await w.toDisconnected();
     w.actor.send({ type: 'wallet.connect' });
-    last(w.requests).resolve({ address: ALICE, chainId: SEPOLIA.id });
+    lastCall(w.requests).resolve({ address: ALICE, chainId: SEPOLIA.id });
     await settle();
     w.actor.send({ type: 'wallet.disconnect' });
     w.clock.increment(10_000);
@@ -332,7 +314,7 @@ describe('wallet machine: connect', () => {
       await w.toDisconnected();
       w.reports.length = 0;
       w.actor.send({ type: 'wallet.connect' });
-      last(w.requests).reject(error);
+      lastCall(w.requests).reject(error);
       await settle();
       expect(w.toasts).toEqual([failedToast(text)]);
       expect(w.snapshot().value).toBe('disconnected');
@@ -345,7 +327,7 @@ describe('wallet machine: connect', () => {
     const w = start();
     await w.toDisconnected();
     w.actor.send({ type: 'wallet.connect' });
-    last(w.requests).reject({ code: 'rejected', message: null });
+    lastCall(w.requests).reject({ code: 'rejected', message: null });
     await settle();
     w.actor.send({ type: 'wallet.connect' });
     expect(w.requests).toHaveLength(2);
@@ -460,7 +442,7 @@ describe('wallet machine: wrong network and the switch', () => {
   it('once switched: right network, reported even when the wallet sent no chainChanged', async () => {
     const w = await onWrongNetwork();
     w.actor.send({ type: 'wallet.switchNetwork' });
-    last(w.switches).resolve(undefined);
+    lastCall(w.switches).resolve(undefined);
     await settle();
     expect(w.snapshot().matches({ connected: { network: 'rightNetwork' } })).toBe(true);
     expect(w.snapshot().context.chainId).toBe(SEPOLIA.id);
@@ -475,7 +457,7 @@ describe('wallet machine: wrong network and the switch', () => {
     expect(w.snapshot().matches({ connected: { network: 'switching' } })).toBe(true);
     w.actor.send({ type: 'wallet.switchNetwork' });
     expect(w.switches).toHaveLength(1);
-    last(w.switches).resolve(undefined);
+    lastCall(w.switches).resolve(undefined);
     await settle();
     expect(w.snapshot().matches({ connected: { network: 'rightNetwork' } })).toBe(true);
     expect(w.reports).toEqual([{ type: 'wallet.chainChanged', chainId: SEPOLIA.id, onExpectedChain: true }]);
@@ -511,7 +493,7 @@ describe('wallet machine: wrong network and the switch', () => {
     async (_, error, text) => {
       const w = await onWrongNetwork();
       w.actor.send({ type: 'wallet.switchNetwork' });
-      last(w.switches).reject(error);
+      lastCall(w.switches).reject(error);
       await settle();
       expect(w.toasts).toEqual([
         { title: walletCopy.switchFailed, description: text, variant: 'destructive' },
@@ -525,7 +507,7 @@ describe('wallet machine: wrong network and the switch', () => {
     const w = await onWrongNetwork();
     w.actor.send({ type: 'wallet.switchNetwork' });
     w.provider.emit({ type: 'wallet.chainChanged', chainId: SEPOLIA.id });
-    last(w.switches).reject({ code: 'unknown', message: 'late failure' });
+    lastCall(w.switches).reject({ code: 'unknown', message: 'late failure' });
     await settle();
     expect(w.snapshot().matches({ connected: { network: 'rightNetwork' } })).toBe(true);
   });
@@ -540,7 +522,7 @@ describe('wallet machine: copy', () => {
     expect(w.copies.map((call) => call.input)).toEqual([{ address: ALICE }]);
     w.actor.send({ type: 'wallet.copy' });
     expect(w.copies).toHaveLength(1);
-    last(w.copies).resolve(undefined);
+    lastCall(w.copies).resolve(undefined);
     await settle();
     expect(w.toasts).toEqual([walletCopy.copied]);
     expect(w.snapshot().matches({ connected: { clipboard: 'idle' } })).toBe(true);
@@ -550,7 +532,7 @@ describe('wallet machine: copy', () => {
     const w = start();
     await w.toConnected();
     w.actor.send({ type: 'wallet.copy' });
-    last(w.copies).reject(new Error('denied'));
+    lastCall(w.copies).reject(new Error('denied'));
     await settle();
     expect(w.toasts).toEqual([{ ...walletCopy.copyFailed, variant: 'destructive' }]);
     expect(w.snapshot().matches({ connected: { clipboard: 'idle' } })).toBe(true);
@@ -589,7 +571,7 @@ describe('wallet machine: disconnect', () => {
     expect(w.forgets).toHaveLength(1);
     w.actor.send({ type: 'wallet.connect' });
     expect(w.requests).toHaveLength(1);
-    last(w.forgets).resolve(undefined);
+    lastCall(w.forgets).resolve(undefined);
     await settle();
     expect(w.snapshot().value).toBe('disconnected');
   });
@@ -598,7 +580,7 @@ describe('wallet machine: disconnect', () => {
     const w = start();
     await w.toConnected();
     w.actor.send({ type: 'wallet.disconnect' });
-    last(w.forgets).reject(new Error('storage full'));
+    lastCall(w.forgets).reject(new Error('storage full'));
     await settle();
     expect(w.snapshot().value).toBe('disconnected');
     expect(w.toasts).toEqual([walletCopy.disconnected]);
@@ -608,10 +590,10 @@ describe('wallet machine: disconnect', () => {
     const w = start();
     await w.toConnected();
     w.actor.send({ type: 'wallet.disconnect' });
-    last(w.forgets).resolve(undefined);
+    lastCall(w.forgets).resolve(undefined);
     await settle();
     w.actor.send({ type: 'wallet.connect' });
-    last(w.requests).resolve({ address: BOB, chainId: SEPOLIA.id });
+    lastCall(w.requests).resolve({ address: BOB, chainId: SEPOLIA.id });
     await settle();
     expect(w.snapshot().context.address).toBe(BOB);
     expect(w.reports).toContainEqual({ type: 'wallet.connected', address: BOB, chainId: SEPOLIA.id });
@@ -622,7 +604,7 @@ describe('wallet machine: disconnect', () => {
     await w.toConnected({ address: ALICE, chainId: OTHER_CHAIN });
     w.actor.send({ type: 'wallet.switchNetwork' });
     w.actor.send({ type: 'wallet.disconnect' });
-    last(w.switches).reject({ code: 'rejected', message: null });
+    lastCall(w.switches).reject({ code: 'rejected', message: null });
     await settle();
     expect(w.toasts).toEqual([walletCopy.disconnected]);
   });

@@ -1,31 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor } from 'xstate';
 import { dataProviderCopy, webhookCopy } from '../../../src/copy/index.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { webhooksMachine, type WebhookSummary } from '../../../src/machines/webhooks.machine.ts';
 import { TatumServiceError } from '../../../src/services/tatum/types.ts';
+import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
 
 const CALLBACK = 'http://127.0.0.1:54321/functions/v1/process-payments';
 const WALLET = '0x1111111111111111111111111111111111111111';
 const hook = (id: string): WebhookSummary => ({ id, address: WALLET, url: CALLBACK });
 
-type Deferred<T> = { input: unknown; resolve: (value: T) => void; reject: (error: unknown) => void };
-
-function deferredActor<T, I>(calls: Deferred<T>[]) {
-  return fromPromise<T, I>(
-    ({ input }) =>
-      new Promise<T>((resolve, reject) => {
-        calls.push({ input, resolve, reject });
-      }),
-  );
-}
-
 function setup() {
   const toasts: ToastRequest[] = [];
   const logged: WebhookSummary[][] = [];
-  const creates: Deferred<{ id: string; address: string }>[] = [];
-  const lists: Deferred<WebhookSummary[]>[] = [];
-  const deletes: Deferred<unknown>[] = [];
+  const creates: Call<{ id: string; address: string }>[] = [];
+  const lists: Call<WebhookSummary[]>[] = [];
+  const deletes: Call<unknown>[] = [];
   const machine = webhooksMachine.provide({
     actions: {
       showToast: (_, params) => void toasts.push(params),
@@ -42,7 +32,6 @@ function setup() {
   return { actor, toasts, logged, creates, lists, deletes, state };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const connect = (actor: ReturnType<typeof setup>['actor']) =>
   actor.send({ type: 'wallet.changed', address: WALLET, chainId: 11155111 });
 
