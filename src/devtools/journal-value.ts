@@ -13,7 +13,8 @@ import type { JournalValue } from './journal-types.ts';
 // text), undefined, functions and symbols are left out of objects and become
 // null in arrays, and non-finite numbers become null. A value met again inside
 // itself becomes '[circular]'; the same object met twice side by side is
-// written twice, as a replay needs it.
+// written twice, as a replay needs it. Reading values back is journal-revive.ts, which only a
+// replay needs, so it stays out of the entry bundle.
 
 /**
  * Asked for every value on the way down, with the key it sits under (for an array item, the
@@ -22,12 +23,10 @@ import type { JournalValue } from './journal-types.ts';
 export type Replacer = (key: string | null, value: unknown) => JournalValue | undefined;
 
 const MAX_DEPTH = 64;
-/** A revived Blob is allocated, so an imported file cannot ask for an absurd one. */
-const MAX_REVIVED_BLOB = 64 * 1024 * 1024;
 
 const isBlob = (value: object): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
 
-function isRecord(value: unknown): value is Record<string, JournalValue> {
+export function isRecord(value: unknown): value is Record<string, JournalValue> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -94,42 +93,4 @@ export function toJournalValue(value: unknown, replace: Replacer = () => undefin
   }
 
   return walk(value, null, 0) ?? null;
-}
-
-function reviveError(fields: Record<string, JournalValue>): Error {
-  const { name, message, cause, ...own } = fields;
-  const error = new Error(typeof message === 'string' ? message : '');
-  if (typeof name === 'string') error.name = name;
-  Object.assign(error, fromJournalValue(own));
-  if (cause !== undefined) error.cause = fromJournalValue(cause);
-  return error;
-}
-
-function reviveBlob(fields: Record<string, JournalValue>): Blob {
-  const { type, size } = fields;
-  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > MAX_REVIVED_BLOB)
-    throw new Error(`the journal holds a blob of an impossible size: ${JSON.stringify(size)}`);
-  return new Blob([new Uint8Array(size)], { type: typeof type === 'string' ? type : '' });
-}
-
-/** The value a journal entry stands for: `toJournalValue`'s tags turned back into bigints, Errors and Blobs. */
-export function fromJournalValue(value: JournalValue): unknown {
-  if (Array.isArray(value)) return value.map(fromJournalValue);
-  if (!isRecord(value)) return value;
-  const keys = Object.keys(value);
-  if (keys.length === 1) {
-    const { $bigint, $error, $blob } = value;
-    if (typeof $bigint === 'string') return BigInt($bigint);
-    if (isRecord($error)) return reviveError($error);
-    if (isRecord($blob)) return reviveBlob($blob);
-  }
-  return Object.fromEntries(keys.map((key) => [key, fromJournalValue(value[key] ?? null)]));
-}
-
-/** JSON text with every object's keys sorted, so two journal values compare by content alone. */
-export function canonicalJson(value: JournalValue): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (!isRecord(value)) return JSON.stringify(value);
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key] ?? null)}`).join(',')}}`;
 }

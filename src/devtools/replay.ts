@@ -12,7 +12,7 @@ import { portalMachine } from '../machines/portal.machine.ts';
 import { actorName, findActor } from './actor-names.ts';
 import { createJournal } from './journal.ts';
 import type { JournalEntry, JournalExport, JournalValue } from './journal-types.ts';
-import { canonicalJson, fromJournalValue } from './journal-value.ts';
+import { canonicalJson, fromJournalValue } from './journal-revive.ts';
 import { machineSnapshots, type MachineSnapshot } from './machine-snapshots.ts';
 import { ReplayClock } from './replay-clock.ts';
 

@@ -10,7 +10,7 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createJournal } from '../../src/devtools/journal.ts';
 import type { JournalEntry } from '../../src/devtools/journal-types.ts';
-import { fromJournalValue } from '../../src/devtools/journal-value.ts';
+import { fromJournalValue } from '../../src/devtools/journal-revive.ts';
 import { machineSnapshots } from '../../src/devtools/machine-snapshots.ts';
 
 // The journal records every event that reaches an actor system, through
