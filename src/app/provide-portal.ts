@@ -125,6 +125,7 @@ export function providePortal(services: PortalServices) {
       uploadAvatar: fromPromise(async ({ input }) =>
         supabase.avatarPublicUrl(await supabase.uploadAvatar(input.userId, input.file)),
       ),
+      removeAvatar: fromPromise(({ input }) => supabase.removeAvatar(input.userId, input.avatarUrl)),
     },
     actions: { logFailure: (_, params) => services.log.failure(params.what, params.error) },
   });

@@ -28,6 +28,10 @@ import { walletProofMachine } from './wallet-proof.machine.ts';
 // - 'Update Failed': saving the edit form failed (or its website was refused).
 // A failed auth metadata update is only logged (logFailure), never shown.
 //
+// A save that replaces the avatar then removes the one it replaced, so every change does not
+// leave an object behind for good. The save has succeeded by then: a removal that fails is only
+// logged, and the service leaves alone any URL that is not one of the user's own uploads.
+//
 // The auth metadata's wallet links nothing by itself: a wallet is linked only with a proof, a proof
 // needs the wallet connected, and a connected wallet is already a fact this machine hears. The
 // wallet toasts answer a wallet the user links or unlinks.
@@ -60,6 +64,8 @@ export type ProfileContext = {
   metadataPatch: UserMetadata;
   /** The profile could not be read or created, and the reader waits to try again. */
   loadFailed: boolean;
+  /** The avatar URL the last save replaced, to remove once it is saved; null when the save kept it. */
+  replacedAvatarUrl: string | null;
 };
 
 export type ProfileEvent =
@@ -77,6 +83,9 @@ export type UploadAvatarInput = { userId: string; file: AvatarFile };
 
 /** Whose wallet to clear; the actor resolves with the saved row. */
 export type ClearWalletInput = { userId: string };
+
+/** The avatar a save replaced: removed only when it is one of the user's own uploads. */
+export type RemoveAvatarInput = { userId: string; avatarUrl: string };
 
 /** Addresses compare without their checksum casing. */
 function sameAddress(a: string | null | undefined, b: string | null | undefined): boolean {
@@ -111,6 +120,7 @@ export const profileMachine = setup({
     updateMetadata: fromPromise<unknown, UserMetadata>(notProvided('updateMetadata')),
     /** Stores the file (user id + timestamp + extension) and resolves with its public URL. */
     uploadAvatar: fromPromise<string | null, UploadAvatarInput>(notProvided('uploadAvatar')),
+    removeAvatar: fromPromise<unknown, RemoveAvatarInput>(notProvided('removeAvatar')),
   },
   actions: {
     showToast,
@@ -156,6 +166,7 @@ export const profileMachine = setup({
       event.type === 'profile.uploadAvatar' && avatarProblem(event.file) === 'invalid-type',
     avatarTooLarge: ({ event }) =>
       event.type === 'profile.uploadAvatar' && avatarProblem(event.file) === 'too-large',
+    avatarReplaced: ({ context }) => context.replacedAvatarUrl !== null,
   },
 }).createMachine({
   id: 'profile',
@@ -169,6 +180,7 @@ export const profileMachine = setup({
     justCreated: false,
     metadataPatch: {},
     loadFailed: false,
+    replacedAvatarUrl: null,
   }),
   initial: 'loading',
   on: {
@@ -335,7 +347,7 @@ export const profileMachine = setup({
           avatar_url: context.draftAvatarUrl ?? context.profile?.avatar_url ?? null,
         }),
         onDone: {
-          target: 'updatingMetadata',
+          target: 'saved',
           actions: [
             {
               type: 'showToast',
@@ -350,6 +362,10 @@ export const profileMachine = setup({
                 avatar_url: event.output.avatar_url,
                 full_name: event.output.full_name,
               }),
+              replacedAvatarUrl: ({ context, event }) => {
+                const previous = context.profile?.avatar_url ?? null;
+                return previous !== event.output.avatar_url ? previous : null;
+              },
             }),
           ],
         },
@@ -357,6 +373,24 @@ export const profileMachine = setup({
         onError: {
           target: 'settling',
           actions: failed(profileCopy.updateFailed),
+        },
+      },
+    },
+    saved: {
+      always: [{ guard: 'avatarReplaced', target: 'removingReplacedAvatar' }, { target: 'updatingMetadata' }],
+    },
+    removingReplacedAvatar: {
+      invoke: {
+        id: 'removeAvatar',
+        src: 'removeAvatar',
+        input: ({ context }) => ({ userId: context.user.id, avatarUrl: context.replacedAvatarUrl ?? '' }),
+        onDone: 'updatingMetadata',
+        onError: {
+          target: 'updatingMetadata',
+          actions: {
+            type: 'logFailure',
+            params: ({ event }) => ({ what: 'replaced avatar removal', error: event.error }),
+          },
         },
       },
     },

@@ -82,11 +82,6 @@ describe('policy matrix', () => {
         expect(answer.rows).toBe(0);
         expect(after).toEqual(before);
         break;
-      case 'not served':
-        expect(answer.error?.status).toBe(404);
-        expect(answer.rows).toBe(0);
-        expect(after).toEqual(before);
-        break;
       default:
         throw new Error(`lite has no cell that comes to '${verdict}'`);
     }

@@ -1,12 +1,29 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { StorageApiError } from '@supabase/supabase-js';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import WebSocket from 'ws';
 import { AVATAR_MAX_BYTES } from '../../src/domain/profile.ts';
-import { anonClient, IMAGES, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { createSupabaseClient, createSupabaseService } from '../../src/services/supabase/index.ts';
+import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import {
+  anonClient,
+  IMAGES,
+  PASSWORD,
+  serviceClient,
+  signedInUser,
+  type Client,
+  type StackInfo,
+  type TestUser,
+  uniqueEmail,
+} from '../support/clients.ts';
 
 // The avatars bucket as the portal uses it through the unmodified supabase-js:
-// upload under the user's own id, public download, and clear refusals that
-// leave nothing behind.
+// upload under the user's own id, public download, removal and listing under the
+// bucket's policies, and clear refusals that leave nothing behind, in the
+// database or on disk.
 
 const stack = inject('gateway');
 // The bucket enforces the portal's own avatar rules, which the profile machine checks first.
@@ -83,6 +100,45 @@ function rawUpload(
   headers: Record<string, string>,
 ): Promise<Response> {
   return fetch(`${stack.url}/storage/v1/object/avatars/${encodedName}`, { method: 'POST', body, headers });
+}
+
+/** A body of `total` bytes, made chunk by chunk only as the upload pulls it, starting with `head`. */
+function lazyBody(total: number, head: Uint8Array) {
+  const CHUNK = 64 * 1024;
+  let pulled = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (pulled >= total) return controller.close();
+        const chunk = new Uint8Array(Math.min(CHUNK, total - pulled));
+        if (pulled === 0) chunk.set(head);
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, pulled: () => pulled };
+}
+
+/** A raw upload whose body declares no length: fetch sends a ReadableStream chunked. */
+function chunkedUpload(
+  target: StackInfo,
+  encodedName: string,
+  body: ReadableStream<Uint8Array>,
+  accessToken: string,
+): Promise<Response> {
+  return fetch(`${target.url}/storage/v1/object/avatars/${encodedName}`, {
+    method: 'POST',
+    body,
+    duplex: 'half',
+    headers: {
+      apikey: target.anonKey,
+      authorization: `Bearer ${accessToken}`,
+      'content-type': 'image/png',
+      'x-upsert': 'true',
+    },
+  } as RequestInit);
 }
 
 async function expectJsonError(response: Response, status: number, message: RegExp): Promise<void> {
@@ -283,5 +339,260 @@ describe('refused avatar uploads store nothing', () => {
     expect(data).toBeNull();
     expectStorageError(error, 403, /row-level security/);
     await expectServed(name, original, 'image/png');
+  });
+});
+
+describe('upload size is counted while the body arrives', () => {
+  // What hosted Storage answers past a bucket's limit, and what storage-js turns into its error.
+  const payloadTooLarge = {
+    statusCode: '413',
+    error: 'Payload too large',
+    message: expect.stringMatching(/^The object exceeded the maximum allowed size/),
+  };
+
+  it('refuses a body whose Content-Length is over the limit with 413, in Storage error shape', async () => {
+    const name = `${owner.id}-${Date.now()}-declared.png`;
+    const bytes = new Uint8Array(LIMIT + 1024 * 1024);
+    bytes.set(IMAGES.png);
+    const response = await rawUpload(name, bytes, {
+      apikey: stack.anonKey,
+      authorization: `Bearer ${owner.accessToken}`,
+      'content-type': 'image/png',
+      'content-length': String(bytes.byteLength),
+      'x-upsert': 'true',
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject(payloadTooLarge);
+    await expectNotStored(name);
+  });
+
+  it('answers a chunked body 413 soon after the limit, stops reading it, and keeps serving', async () => {
+    const total = 50 * 1024 * 1024;
+    // What the gateway may have pulled by its answer: the limit, the multipart envelope's room
+    // and what the two sockets buffer meanwhile; a gateway that read the body whole pulls it all.
+    const soon = total / 4;
+    const name = `${owner.id}-${Date.now()}-chunked.png`;
+    const body = lazyBody(total, IMAGES.png);
+    const response = await chunkedUpload(stack, name, body.stream, owner.accessToken);
+    expect(body.pulled()).toBeLessThan(soon);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject(payloadTooLarge);
+    await expectNotStored(name);
+
+    // The next upload is served, and by then nothing more of the refused body has been read.
+    const next = `${owner.id}-${Date.now()}-after-chunked.png`;
+    const { error } = await avatars(owner.client).upload(next, blob(IMAGES.png, 'image/png'), {
+      upsert: true,
+    });
+    expect(error).toBeNull();
+    await expectServed(next, IMAGES.png, 'image/png');
+    expect(body.pulled()).toBeLessThan(soon);
+  });
+
+  it('accepts a chunked body of exactly the limit', async () => {
+    const name = `${owner.id}-${Date.now()}-chunked-limit.png`;
+    const body = lazyBody(LIMIT, IMAGES.png);
+    const response = await chunkedUpload(stack, name, body.stream, owner.accessToken);
+    expect(response.status).toBe(200);
+    const served = await download(name);
+    expect(served.status).toBe(200);
+    expect(served.bytes.byteLength).toBe(LIMIT);
+    expect(served.bytes.subarray(0, IMAGES.png.byteLength)).toEqual(IMAGES.png);
+  });
+
+  it('accepts a supabase-js upload of exactly the limit, its multipart envelope included', async () => {
+    const name = `${owner.id}-${Date.now()}-limit.png`;
+    const bytes = new Uint8Array(LIMIT);
+    bytes.set(IMAGES.png);
+    const { error } = await avatars(owner.client).upload(name, blob(bytes, 'image/png'), {
+      cacheControl: '3600',
+      upsert: true,
+    });
+    expect(error).toBeNull();
+    const served = await download(name);
+    expect(served.status).toBe(200);
+    // Compared as buffers: a deep equality of two million elements takes longer than the test may.
+    expect(Buffer.from(served.bytes).equals(Buffer.from(bytes))).toBe(true);
+  });
+});
+
+describe('malformed percent-escapes', () => {
+  const headers = () => ({
+    apikey: stack.anonKey,
+    authorization: `Bearer ${owner.accessToken}`,
+    'content-type': 'image/png',
+  });
+
+  it('refuses a bucket segment that does not decode with 400', async () => {
+    const upload = await fetch(`${stack.url}/storage/v1/object/av%ZZatars/${owner.id}-1.png`, {
+      method: 'POST',
+      body: IMAGES.png,
+      headers: headers(),
+    });
+    await expectJsonError(upload, 400, /Invalid bucket name/);
+    const read = await fetch(`${stack.url}/storage/v1/object/public/av%ZZatars/${owner.id}-1.png`);
+    await expectJsonError(read, 400, /Invalid bucket name/);
+    const remove = await fetch(`${stack.url}/storage/v1/object/av%E0%A4%A`, {
+      method: 'DELETE',
+      body: JSON.stringify({ prefixes: [`${owner.id}-1.png`] }),
+      headers: { ...headers(), 'content-type': 'application/json' },
+    });
+    await expectJsonError(remove, 400, /Invalid bucket name/);
+  });
+
+  it('refuses an object name that does not decode with 400', async () => {
+    const name = `${owner.id}-${Date.now()}-%ZZ.png`;
+    await expectJsonError(await rawUpload(name, IMAGES.png, headers()), 400, /Invalid object name/);
+    const read = await fetch(`${stack.url}/storage/v1/object/public/avatars/${name}`);
+    await expectJsonError(read, 400, /Invalid object name/);
+  });
+});
+
+describe('removing avatars with supabase-js', () => {
+  async function uploaded(label: string): Promise<string> {
+    const name = `${owner.id}-${Date.now()}-${label}.png`;
+    const { error } = await avatars(owner.client).upload(name, blob(IMAGES.png, 'image/png'), {
+      upsert: true,
+    });
+    expect(error).toBeNull();
+    return name;
+  }
+
+  it('the owner removes their own avatar: answered as removed, and no longer served', async () => {
+    const name = await uploaded('removed');
+    const { data, error } = await avatars(owner.client).remove([name]);
+    expect(error).toBeNull();
+    expect(data?.map((object) => object.name)).toEqual([name]);
+    await expectNotStored(name);
+  });
+
+  it.each([
+    ['another user', () => other.client],
+    ['a visitor without a session', () => anonClient(stack)],
+  ])('%s cannot remove it: nothing is removed and it is still served', async (_who, client) => {
+    const name = await uploaded('kept');
+    const { data, error } = await avatars(client()).remove([name]);
+    expect(error).toBeNull();
+    expect(data).toEqual([]);
+    await expectServed(name, IMAGES.png, 'image/png');
+  });
+
+  it('removes only the names it is given, and answers nothing for a name that is not there', async () => {
+    const [kept, removed] = [await uploaded('one-kept'), await uploaded('one-removed')];
+    const { data, error } = await avatars(owner.client).remove([removed, `${owner.id}-missing.png`]);
+    expect(error).toBeNull();
+    expect(data?.map((object) => object.name)).toEqual([removed]);
+    await expectNotStored(removed);
+    await expectServed(kept, IMAGES.png, 'image/png');
+  });
+
+  it('refuses a body without a list of names with 400', async () => {
+    for (const body of ['{}', '{"prefixes": []}', '{"prefixes": [1]}', 'not json']) {
+      const response = await fetch(`${stack.url}/storage/v1/object/avatars`, {
+        method: 'DELETE',
+        body,
+        headers: {
+          apikey: stack.anonKey,
+          authorization: `Bearer ${owner.accessToken}`,
+          'content-type': 'application/json',
+        },
+      });
+      await expectJsonError(response, 400, /prefixes/);
+    }
+  });
+
+  it('lists the bucket: the service role sees every object, a user only their own', async () => {
+    const name = await uploaded('listed');
+    const search = { search: name };
+    const asService = await avatars(serviceClient(stack)).list('', search);
+    expect(asService.error).toBeNull();
+    expect(asService.data?.map((object) => object.name)).toEqual([name]);
+    const asOwner = await avatars(owner.client).list('', search);
+    expect(asOwner.data?.map((object) => object.name)).toEqual([name]);
+    const asOther = await avatars(other.client).list('', search);
+    expect(asOther.error).toBeNull();
+    expect(asOther.data).toEqual([]);
+  });
+});
+
+describe("the portal's removeAvatar", () => {
+  it("removes the user's own upload, and asks nothing for another user's avatar or another address", async () => {
+    const client = createSupabaseClient({
+      url: stack.url,
+      anonKey: stack.anonKey,
+      realtimeTransport: WebSocket,
+    });
+    const service = createSupabaseService(client, { siteUrl: 'http://127.0.0.1:5173' });
+    const { user } = await service.signUp({ email: uniqueEmail('remove-avatar'), password: PASSWORD });
+    if (!user) throw new Error('sign-up returned no user');
+    const image = {
+      name: 'me.png',
+      type: 'image/png',
+      size: IMAGES.png.byteLength,
+      data: blob(IMAGES.png, 'image/png'),
+    };
+    const own = await service.uploadAvatar(user.id, image);
+    const ownUrl = service.avatarPublicUrl(own) ?? '';
+    const theirs = `${other.id}-${Date.now()}.png`;
+    expect((await avatars(other.client).upload(theirs, blob(IMAGES.png, 'image/png'))).error).toBeNull();
+
+    // The same object at another address, and someone else's: left alone, still served.
+    expect(await service.removeAvatar(user.id, ownUrl.replace(stack.url, 'https://cdn.example.com'))).toBe(
+      false,
+    );
+    expect(await service.removeAvatar(user.id, service.avatarPublicUrl(theirs) ?? '')).toBe(false);
+    await expectServed(own, IMAGES.png, 'image/png');
+    await expectServed(theirs, IMAGES.png, 'image/png');
+
+    expect(await service.removeAvatar(user.id, ownUrl)).toBe(true);
+    await expectNotStored(own);
+  });
+});
+
+// A gateway of its own, so the files under its data folder can be counted.
+describe('bytes on disk', () => {
+  let dataDir: string;
+  let gateway: Gateway;
+  let user: TestUser;
+  const files = () => readdirSync(join(dataDir, 'storage'));
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'ddex-storage-'));
+    gateway = await startGateway({ port: 0, dataDir, quietEmail: true, functions: 'node' });
+    user = await signedInUser(gateway, 'disk-owner');
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps one file per object: replaced bytes and a removed object leave none behind', async () => {
+    const bucket = user.client.storage.from('avatars');
+    const name = `${user.id}-${Date.now()}.png`;
+    expect(
+      (await bucket.upload(name, blob(solidPng(1, 1, 1), 'image/png'), { upsert: true })).error,
+    ).toBeNull();
+    expect(files()).toHaveLength(1);
+    expect(
+      (await bucket.upload(name, blob(solidPng(2, 2, 2), 'image/png'), { upsert: true })).error,
+    ).toBeNull();
+    expect(files()).toHaveLength(1);
+
+    const { data } = await bucket.remove([name]);
+    expect(data?.map((object) => object.name)).toEqual([name]);
+    expect(files()).toEqual([]);
+  });
+
+  it('writes nothing for a chunked body refused past the limit', async () => {
+    const body = lazyBody(4 * LIMIT, IMAGES.png);
+    const response = await chunkedUpload(
+      gateway,
+      `${user.id}-${Date.now()}.png`,
+      body.stream,
+      user.accessToken,
+    );
+    expect(response.status).toBe(413);
+    expect(files()).toEqual([]);
   });
 });

@@ -73,6 +73,54 @@ describe('edit profile dialog', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('removes the avatar a save replaced from storage, and keeps the one it saved', async () => {
+    const { page, pageErrors } = await openPortal();
+    const email = await signUp(page);
+    const dialog = await openProfileDialog(page);
+    const picker = dialog.getByLabel(dialogCopy.profile.chooseAvatar, { exact: true });
+    const save = dialog.getByRole('button', { name: dialogCopy.profile.save, exact: true });
+    /** Uploads `file` and saves it; resolves with the object name the profile then holds. */
+    const changeAvatar = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+      await picker.setInputFiles(file);
+      await toast(page, profileCopy.avatarUploaded.title).waitFor();
+      await dialog.getByText(dialogCopy.profile.newAvatar, { exact: true }).waitFor();
+      await save.click();
+      await toast(page, profileCopy.updated).waitFor();
+      await expect
+        .poll(() => dialog.getByText(dialogCopy.profile.newAvatar, { exact: true }).count())
+        .toBe(0);
+      const saved = (await storedProfile(email)).avatar_url ?? '';
+      return saved.slice(saved.lastIndexOf('/') + 1);
+    };
+    // What the bucket holds of this user's, as the service role lists it.
+    const objectsOf = async (userId: string) => {
+      const { data, error } = await admin().storage.from('avatars').list('', { search: userId });
+      if (error) throw new Error(error.message);
+      return data.map((object) => object.name);
+    };
+
+    const first = await changeAvatar({
+      name: 'first.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(IMAGES.png),
+    });
+    const { id } = await storedProfile(email);
+    expect(first.startsWith(`${id}-`)).toBe(true);
+    expect(await objectsOf(id)).toEqual([first]);
+
+    const second = await changeAvatar({
+      name: 'second.gif',
+      mimeType: 'image/gif',
+      buffer: Buffer.from(IMAGES.gif),
+    });
+    expect(second).not.toBe(first);
+    await expect.poll(() => objectsOf(id)).toEqual([second]);
+    expect(await dialog.getByRole('img', { name: dialogCopy.profile.avatarAlt }).getAttribute('src')).toMatch(
+      new RegExp(`/${second}$`),
+    );
+    expect(pageErrors).toEqual([]);
+  });
+
   it('drops an uploaded avatar that was not saved when the dialog closes', async () => {
     const { page } = await openPortal({ colorScheme: 'dark' });
     const email = await signUp(page);

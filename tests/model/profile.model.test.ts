@@ -100,6 +100,8 @@ const events = {
   'xstate.error.actor.clearWallet': [{ type: 'xstate.error.actor.clearWallet', error: offline }],
   'xstate.done.actor.saveProfile': [
     { type: 'xstate.done.actor.saveProfile', output: row({ full_name: 'Ada Lovelace' }) },
+    // The uploaded avatar saved: whatever the profile held before it is replaced.
+    { type: 'xstate.done.actor.saveProfile', output: row({ avatar_url: AVATAR_URL }) },
   ],
   'xstate.error.actor.saveProfile': [{ type: 'xstate.error.actor.saveProfile', error: offline }],
   'xstate.done.actor.updateMetadata': [{ type: 'xstate.done.actor.updateMetadata', output: undefined }],
@@ -109,6 +111,8 @@ const events = {
     { type: 'xstate.done.actor.uploadAvatar', output: null },
   ],
   'xstate.error.actor.uploadAvatar': [{ type: 'xstate.error.actor.uploadAvatar', error: offline }],
+  'xstate.done.actor.removeAvatar': [{ type: 'xstate.done.actor.removeAvatar', output: true }],
+  'xstate.error.actor.removeAvatar': [{ type: 'xstate.error.actor.removeAvatar', error: offline }],
 };
 
 function model(input: ProfileInput) {
@@ -123,6 +127,7 @@ function model(input: ProfileInput) {
       'clearWallet',
       'updateMetadata',
       'uploadAvatar',
+      'removeAvatar',
     ],
     provide: {
       actions: {
@@ -140,6 +145,11 @@ function model(input: ProfileInput) {
         },
         metadataWallet: snapshot.context.user.metadata.wallet_address,
         intent: snapshot.context.walletIntent,
+        // The wallet being proved decides whether another account stops the proof.
+        target: snapshot.context.walletTarget,
+        // Whether a save replaces an avatar depends on the one the profile holds.
+        avatar: snapshot.context.profile?.avatar_url ?? null,
+        replacedAvatar: snapshot.context.replacedAvatarUrl,
       }),
     events,
     states: {
@@ -150,13 +160,19 @@ function model(input: ProfileInput) {
       'linkingWallet.committing': (s) => expect(s.context.walletTarget).not.toBeNull(),
       unlinkingWallet: (s) => expect(s.context).toMatchObject({ walletTarget: null, walletIntent: null }),
       updatingMetadata: (s) => expect(s.context.metadataPatch).not.toEqual({}),
-      // Every toast says what happened; a failed metadata update is only logged.
+      // Only ever after a save that changed the avatar, and never the avatar the save kept.
+      removingReplacedAvatar: (s) => {
+        expect(s.context.replacedAvatarUrl).not.toBeNull();
+        expect(s.context.replacedAvatarUrl).not.toBe(s.context.profile?.avatar_url);
+      },
+      // Every toast says what happened; a failed metadata update or avatar removal is only logged.
       '*': () => {
         for (const toast of toasts) {
           expect(TITLES).toContain(toast.title);
           expect(toast.description).toBeTruthy();
         }
-        for (const what of logged) expect(what).toBe('auth metadata update');
+        for (const what of logged)
+          expect(['auth metadata update', 'replaced avatar removal']).toContain(what);
       },
     },
   });

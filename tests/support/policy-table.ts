@@ -6,15 +6,13 @@
 // forbidden update or delete under row level security succeeds and touches nothing, so only the
 // state tells.
 //
-// The engines differ in two places, and the table says where:
+// The engines differ in one place, and the table says where:
 // - Grants. The migrations revoke table and column grants from the API roles. A real PostgreSQL
 //   enforces them, as hosted does; lite grants every table to the API roles at runtime (its
 //   PostgresConnection/PgliteConnection run GRANT ALL ON ALL TABLES), so there only RLS decides.
 //   Such a cell is 'revoked'.
-// - Storage calls the portal never makes. The avatars bucket is public (docs/product.md#avatars-
-//   bucket: upload, then the public URL), and the migrations also let the owner list and delete
-//   their objects; the local storage endpoint serves neither call, while on PostgreSQL the
-//   policies behind them are judged directly. Such a cell is 'not served (…)'.
+// Storage calls are judged through the local storage endpoint on lite, which runs each as the
+// caller, and at the SQL level (the statements the Storage API runs) on PostgreSQL.
 
 export const ACTORS = ['anon', 'other user', 'owner'] as const;
 export type Actor = (typeof ACTORS)[number];
@@ -31,9 +29,7 @@ export type Verdict =
   /** PostgreSQL only: refused by the grants ("permission denied for …", 42501) before any policy. */
   | 'no privilege'
   /** Row level security filters the target out: the call succeeds, returns or touches none of it, and nothing changed. */
-  | 'invisible'
-  /** Lite only: the local storage endpoint answers 404 (the portal never makes the call) and nothing changed. */
-  | 'not served';
+  | 'invisible';
 
 /** A cell of the table: what the call comes to on each engine, named once here. */
 export const OUTCOMES = {
@@ -42,10 +38,6 @@ export const OUTCOMES = {
   invisible: { lite: 'invisible', postgres: 'invisible' },
   /** Denied by the table or column grants on a real PostgreSQL (as hosted); invisible on lite, which re-grants every table. */
   revoked: { lite: 'invisible', postgres: 'no privilege' },
-  /** Not served by the local storage endpoint; the policies allow it. */
-  'not served (allowed)': { lite: 'not served', postgres: 'allowed' },
-  /** Not served by the local storage endpoint; the policies filter the target out. */
-  'not served (invisible)': { lite: 'not served', postgres: 'invisible' },
 } as const satisfies Record<string, Record<Engine, Verdict>>;
 
 export type Outcome = keyof typeof OUTCOMES;
@@ -103,8 +95,8 @@ export const POLICY = [
   ['avatars',              'upload',                        'denied',                 'denied',                 'allowed'],
   ['avatars',              'overwrite (upsert)',            'denied',                 'denied',                 'allowed'],
   ['avatars',              'read (public URL)',             'allowed',                'allowed',                'allowed'],
-  ['avatars',              'list',                          'not served (invisible)', 'not served (invisible)', 'not served (allowed)'],
-  ['avatars',              'delete',                        'not served (invisible)', 'not served (invisible)', 'not served (allowed)'],
+  ['avatars',              'list',                          'invisible',              'invisible',              'allowed'],
+  ['avatars',              'delete',                        'invisible',              'invisible',              'allowed'],
 ] as const satisfies readonly PolicyRow[];
 
 type Row = (typeof POLICY)[number];

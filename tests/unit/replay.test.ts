@@ -134,6 +134,7 @@ function fakeServices() {
     uploadAvatar: () => count('u-1-1.png'),
     avatarPublicUrl: () => null,
     recordTransaction: () => count({ recorded: true }),
+    removeAvatar: () => count(false),
   };
   const wallet: WalletService = {
     chain: {

@@ -5,7 +5,6 @@ import type { AvatarFile } from '../../domain/profile.ts';
 // over 2 MB, and any object name that does not start with the uploader's id;
 // the profile machine checks the first two before it uploads (src/domain/profile.ts).
 
-export const AVATAR_BUCKET = 'avatars';
 /** Avatar cache control, in seconds (docs/product.md#constants). */
 export const AVATAR_CACHE_SECONDS = '3600';
 
@@ -30,15 +29,4 @@ export function avatarObjectName(
   const own = dot >= 0 ? file.name.slice(dot + 1).toLowerCase() : '';
   const extension = allowed.includes(own) ? own : (allowed[0] ?? 'bin');
   return `${userId}-${now}.${extension}`;
-}
-
-/**
- * The public URL of an avatar object, as storage-js's getPublicUrl builds it
- * (`<api>/storage/v1/object/public/<bucket>/<path>`, URI-encoded), or null for
- * no object. Pure, so it works before supabase-js has loaded.
- */
-export function avatarPublicUrl(apiUrl: string, path: string): string | null {
-  if (path === '') return null;
-  const base = apiUrl.replace(/\/+$/, '');
-  return encodeURI(`${base}/storage/v1/object/public/${AVATAR_BUCKET}/${path.replace(/^\/+/, '')}`);
 }

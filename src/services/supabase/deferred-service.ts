@@ -1,4 +1,4 @@
-import { avatarPublicUrl } from './avatars.ts';
+import { avatarPublicUrl } from './avatar-url.ts';
 import { NETWORK_ERROR } from './errors.ts';
 import {
   BackendError,

@@ -6,7 +6,8 @@ import {
   type SupabaseClient,
 } from '@supabase/supabase-js';
 import { toAuthUser } from './auth-user.ts';
-import { AVATAR_BUCKET, AVATAR_CACHE_SECONDS, avatarObjectName } from './avatars.ts';
+import { AVATAR_BUCKET } from './avatar-url.ts';
+import { AVATAR_CACHE_SECONDS, avatarObjectName } from './avatars.ts';
 import type { Database } from '../../domain/database.types.ts';
 import { NETWORK_ERROR } from './errors.ts';
 import { fromAuth, fromPostgrest, fromStorage, fromThrown, fromWalletSignIn } from './failures.ts';
@@ -79,6 +80,11 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 function liveService(client: SupabaseClient<Database>, options: SupabaseServiceOptions): SupabaseService {
   const now = options.now ?? Date.now;
   const avatars = () => client.storage.from(AVATAR_BUCKET);
+  const avatarPublicUrl = (path: string): string | null => {
+    if (path === '') return null;
+    const url = avatars().getPublicUrl(path).data.publicUrl;
+    return url === '' ? null : url;
+  };
 
   return {
     available: true,
@@ -254,11 +260,18 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
         return data.path;
       }),
 
-    avatarPublicUrl(path) {
-      if (path === '') return null;
-      const url = avatars().getPublicUrl(path).data.publicUrl;
-      return url === '' ? null : url;
-    },
+    avatarPublicUrl,
+
+    removeAvatar: (userId, publicUrl) =>
+      guarded(async () => {
+        // Only a name uploadAvatar gives this user's files (avatarObjectName), whose public URL is
+        // exactly this one: another user's avatar or an address elsewhere is not theirs to remove.
+        const name = publicUrl.slice(publicUrl.lastIndexOf('/') + 1);
+        if (!name.startsWith(`${userId}-`) || avatarPublicUrl(name) !== publicUrl) return false;
+        const { error } = await avatars().remove([name]);
+        if (error) throw fromStorage(error);
+        return true;
+      }),
 
     recordTransaction: (txHash) =>
       guarded(async () => {

@@ -122,6 +122,12 @@ export interface SupabaseService {
   uploadAvatar(userId: string, file: AvatarFile): Promise<string>;
   /** The public URL of an avatar object, or null when there is none to give. */
   avatarPublicUrl(path: string): string | null;
+  /**
+   * Removes the avatar object `publicUrl` names when it is one of `userId`'s own uploads (as
+   * uploadAvatar names them, at avatarPublicUrl's address) and resolves true; any other URL is
+   * left alone and resolves false without a request.
+   */
+  removeAvatar(userId: string, publicUrl: string): Promise<boolean>;
 
   // Functions
   /** Records the signed-in user's own DDEX send (edge function record-transaction). */
@@ -164,6 +170,7 @@ export const SUPABASE_REQUESTS = [
   'clearNotifications',
   'listTransactions',
   'uploadAvatar',
+  'removeAvatar',
   'recordTransaction',
   'requestWalletNonce',
   'linkWallet',

@@ -15,6 +15,7 @@ import {
   profileMachine,
   type ClearWalletInput,
   type ProfileEvent,
+  type RemoveAvatarInput,
   type UploadAvatarInput,
 } from '../../../src/machines/profile.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
@@ -67,6 +68,7 @@ function start(options: { user?: AuthUser; walletAddress?: string | null } = {})
   const signs: Call<WalletProof>[] = [];
   const links: Call<Profile>[] = [];
   const clears: Call<Profile>[] = [];
+  const removals: Call<unknown>[] = [];
   const showToast = (_: unknown, params: ToastRequest) => void toasts.push(params);
   const machine = profileMachine.provide({
     actions: {
@@ -93,6 +95,7 @@ function start(options: { user?: AuthUser; walletAddress?: string | null } = {})
       clearWallet: deferredActor<Profile, ClearWalletInput>(clears),
       updateMetadata: deferredActor<unknown, UserMetadata>(metadata),
       uploadAvatar: deferredActor<string | null, UploadAvatarInput>(uploads),
+      removeAvatar: deferredActor<unknown, RemoveAvatarInput>(removals),
     },
   });
   const clock = new SimulatedClock();
@@ -133,6 +136,7 @@ function start(options: { user?: AuthUser; walletAddress?: string | null } = {})
     signs,
     links,
     clears,
+    removals,
   };
 }
 
@@ -857,6 +861,85 @@ describe('profile machine: editing', () => {
     ]);
     expect(t.context().draftAvatarUrl).toBeNull();
     expect(t.state()).toBe('ready');
+  });
+});
+
+describe('profile machine: the avatar a save replaces', () => {
+  const OLD = 'http://127.0.0.1/storage/v1/object/public/avatars/old.png';
+  const NEW = 'http://127.0.0.1/storage/v1/object/public/avatars/new.png';
+
+  /** Ready with `previous` as the saved avatar and NEW uploaded into the draft. */
+  async function withNewAvatar(previous: string | null) {
+    const t = await ready(row({ avatar_url: previous }));
+    t.send({ type: 'profile.uploadAvatar', file: file() });
+    t.uploads[0]?.resolve(NEW);
+    await settle();
+    t.clear();
+    t.send({ type: 'profile.save', username: 'ada', full_name: '', website: '' });
+    return t;
+  }
+
+  it('removes the replaced avatar once the save has succeeded, then updates the metadata', async () => {
+    const t = await withNewAvatar(OLD);
+    expect(t.state()).toBe('saving');
+    expect(t.removals).toEqual([]);
+    t.upserts[0]?.resolve(row({ avatar_url: NEW }));
+    await settle();
+    expect(t.toasts).toEqual([{ title: profileCopy.updated, description: profileCopy.updatedDescription }]);
+    expect(t.removals.map((call) => call.input)).toEqual([{ userId: ada.id, avatarUrl: OLD }]);
+    expect(t.metadata).toEqual([]);
+
+    t.removals[0]?.resolve(true);
+    await settle();
+    expect(t.metadata[0]?.input).toMatchObject({ avatar_url: NEW });
+    t.metadata[0]?.resolve(undefined);
+    await settle();
+    expect(t.state()).toBe('ready');
+    expect(t.context().profile).toEqual(row({ avatar_url: NEW }));
+    expect(t.toasts).toHaveLength(1);
+  });
+
+  it('removes nothing when the save fails, and the one that succeeds later removes it', async () => {
+    const t = await withNewAvatar(OLD);
+    t.upserts[0]?.reject(new Error('Failed to fetch'));
+    await settle();
+    expect(t.state()).toBe('ready');
+    expect(t.context()).toMatchObject({ profile: row({ avatar_url: OLD }), draftAvatarUrl: NEW });
+
+    t.send({ type: 'profile.save', username: 'ada', full_name: '', website: '' });
+    t.upserts[1]?.resolve(row({ avatar_url: NEW }));
+    await settle();
+    expect(t.removals.map((call) => call.input)).toEqual([{ userId: ada.id, avatarUrl: OLD }]);
+  });
+
+  it.each([
+    ['the save keeps the avatar', OLD, OLD],
+    ['there was no avatar before', null, NEW],
+  ])('removes nothing when %s', async (_case, previous, saved) => {
+    const t = await ready(row({ avatar_url: previous }));
+    t.send({ type: 'profile.save', username: 'ada', full_name: '', website: '' });
+    t.upserts[0]?.resolve(row({ avatar_url: saved }));
+    await settle();
+    // Straight on to the metadata: nothing was asked to go first.
+    expect(t.state()).toBe('updatingMetadata');
+    expect(t.metadata).toHaveLength(1);
+    expect(t.removals).toEqual([]);
+  });
+
+  it('only logs a removal that fails: the save stands and no toast says otherwise', async () => {
+    const t = await withNewAvatar(OLD);
+    t.upserts[0]?.resolve(row({ avatar_url: NEW }));
+    await settle();
+    t.clear();
+    const error = new Error('Failed to fetch');
+    t.removals[0]?.reject(error);
+    await settle();
+    expect(t.logged).toEqual([{ what: 'replaced avatar removal', error }]);
+    t.metadata[0]?.resolve(undefined);
+    await settle();
+    expect(t.state()).toBe('ready');
+    expect(t.toasts).toEqual([]);
+    expect(t.context().profile).toEqual(row({ avatar_url: NEW }));
   });
 });
 
