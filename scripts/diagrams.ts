@@ -43,6 +43,8 @@ export const summaries: Record<string, string> = {
   send: "The DDEX send form: the checks in the spec's order, then prepare, sign (the private key is dropped once it has signed), broadcast or have walletSend send it, and, when signed in, record in the history; a transfer that may have gone out is checked, never sent twice.",
   'wallet-send':
     'Sends one DDEX transfer with the connected wallet for the send machine: checked against the chain, signed and broadcast by the wallet (eth_sendTransaction), then confirmed on its receipt; it ends confirmed, unconfirmed (sent, no receipt yet) or stopped.',
+  'history-outbox':
+    "The send machine's outbox of history rows: a signed-in user's confirmed transfers, saved by record-transaction one at a time in order, tried three times in all (after 1 s, then 2 s) when the backend is down, not retried when refused; after the last try, or when the session ends, a toast says which are not saved.",
   notifications:
     "The signed-in user's notifications and their unread count: the list, the live feed with its 1, 2, 5, 10 s back-off, marking read and clearing.",
   transactions:

@@ -1,6 +1,7 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { authMachine } from '../machines/auth.machine.ts';
 import { balancesMachine } from '../machines/balances.machine.ts';
+import { historyOutboxMachine } from '../machines/history-outbox.machine.ts';
 import { notificationsMachine, type NotificationFeedEvent } from '../machines/notifications.machine.ts';
 import { portalMachine } from '../machines/portal.machine.ts';
 import { profileLoadMachine } from '../machines/profile-load.machine.ts';
@@ -185,7 +186,11 @@ export function providePortal(services: PortalServices) {
       broadcastTransfer: fromPromise(({ input }) =>
         token ? token.broadcastTransfer(input) : unavailable('The DDEX token'),
       ),
-      recordTransaction: fromPromise(({ input }) => supabase.recordTransaction(input.hash)),
+      historyOutbox: historyOutboxMachine.provide({
+        actors: {
+          recordTransaction: fromPromise(({ input }) => supabase.recordTransaction(input.hash)),
+        },
+      }),
       confirmTransfer: fromPromise(({ input }) =>
         token ? token.confirmTransfer(input) : unavailable('The DDEX token'),
       ),

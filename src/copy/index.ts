@@ -200,6 +200,11 @@ export const sendCopy = {
    */
   historyNotSavedDescription: (hash: string) =>
     `The transfer ${hash.slice(0, 10)}... was submitted, but it could not be added to your transaction history.`,
+  /** ours: a signed-in user's transfers waiting for their history rows, tried again while the backend is down. */
+  savingToHistory: 'Saving to history...',
+  /** ours: signing out or switching accounts drops the rows still waiting (the call needs the session). */
+  historyAbandonedDescription: (count: number) =>
+    `You signed out before ${count === 1 ? 'a transfer was' : `${count} transfers were`} added to your transaction history.`,
   keyCleared: 'Your private key was cleared; enter it again to retry.',
   transferNotConfirmed: 'Transfer Not Confirmed',
   transferCancelled: 'Transfer Cancelled',

@@ -1,5 +1,6 @@
 import type { AuthUser } from '../domain/auth.ts';
 import type { PreparedTransfer, SignedTransfer } from '../domain/token.ts';
+import type { HistoryOutboxFact } from './history-outbox.machine.ts';
 import type { SealedKey } from './send-key.ts';
 import type { UnresolvedTransfer } from './send-unresolved.ts';
 
@@ -38,9 +39,13 @@ export type SendEvent =
   /** 'Send with wallet'; `balance` is the DDEX balance the page shows, null while there is none. */
   | { type: 'send.submitWithWallet'; recipient: string; amount: string; balance: string | null }
   | { type: 'wallet.changed'; address: string | null; chainId: number | null }
-  | { type: 'session.changed'; user: AuthUser | null };
+  | { type: 'session.changed'; user: AuthUser | null }
+  | HistoryOutboxFact;
 
-/** The fact this machine reports to the root: a transfer went out (and was recorded, when signed in). */
+/**
+ * The fact this machine reports to the root: a transfer went out (and, when signed in, left the
+ * history outbox: its row saved, given up after the last try, or abandoned at sign-out).
+ */
 export type SendFact = { type: 'send.transferSubmitted'; hash: string };
 
 export type PrepareTransferInput = {
@@ -50,4 +55,5 @@ export type PrepareTransferInput = {
   expectedFrom: string;
 };
 export type SignTransferInput = { privateKey: SealedKey; prepared: PreparedTransfer };
+/** The history outbox's call to record-transaction, one transfer at a time. */
 export type RecordTransactionInput = { hash: string };

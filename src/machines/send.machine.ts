@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, sendTo, setup } from 'xstate';
 import { sendCopy } from '../copy/index.ts';
 import type {
   BroadcastTransferRequest,
@@ -8,11 +8,11 @@ import type {
   SignedTransfer,
   TransferResult,
 } from '../domain/token.ts';
+import { historyOutboxMachine } from './history-outbox.machine.ts';
 import { fieldProblem, isSubmit, missingInformation, sameAddress } from './send-checks.ts';
 import { sealKey } from './send-key.ts';
 import type {
   PrepareTransferInput,
-  RecordTransactionInput,
   SendContext,
   SendEvent,
   SendFact,
@@ -44,20 +44,23 @@ import { walletSendMachine, type WalletSendOutput } from './wallet-send.machine.
 // contract configured it then goes through the token service in three steps,
 // so the private key is dropped the moment it has signed:
 //
-//   editing → sending.unsigned.preparing → sending.unsigned.signing → sending.broadcasting
-//           → sending.recording (signed in only) → editing
+//   editing → sending.unsigned.preparing → sending.unsigned.signing → sending.broadcasting → editing
 //
 // The key enters context only when the submit passes those checks, sealed (see
 // SealedKey), and is set to null on every transition out of `unsigned`:
 // signed, failed, or cancelled because the wallet or the session changed
 // before anything was broadcast. A failure returns to `editing` keeping the
 // recipient and amount, so the user loses nothing but the key, by design.
-// A success clears the form, so a second press cannot repeat the transfer.
+// A success clears the form, so a second press cannot repeat the transfer. A signed-in user's
+// transfer is then queued in the historyOutbox child, which saves its history row (retrying while
+// the backend is down) while the form is free; the transfer is reported to the root once it has
+// left the outbox. A visitor's is reported at once. When the user signs out or switches accounts,
+// the rows still waiting are abandoned with a toast: the call needs the session that sent them.
 //
 // 'Send with wallet' (send.submitWithWallet) passes the same checks but the key's, then the
 // walletSend child has the connected wallet sign and broadcast the transfer:
 //
-//   editing → sending.withWallet (walletSend) → sending.recording (signed in only) → editing
+//   editing → sending.withWallet (walletSend) → editing
 //
 // Never twice: a transfer that may have gone out without its outcome being known (the broadcast's
 // answer was lost, no receipt came in time) is kept as `unresolved`, and a submit of the same form
@@ -92,9 +95,9 @@ export const sendMachine = setup({
     broadcastTransfer: fromPromise<TransferResult, BroadcastTransferRequest>(
       notProvided('broadcastTransfer'),
     ),
-    recordTransaction: fromPromise<unknown, RecordTransactionInput>(notProvided('recordTransaction')),
     confirmTransfer: fromPromise<TransferResult, ConfirmTransferRequest>(notProvided('confirmTransfer')),
     walletSend: walletSendMachine,
+    historyOutbox: historyOutboxMachine,
   },
   actions: {
     showToast,
@@ -121,6 +124,11 @@ export const sendMachine = setup({
     ),
     forgetPrivateKey: assign({ privateKey: null }),
     forgetTransfer: assign({ prepared: null, signed: null }),
+    queueHistory: sendTo('historyOutbox', ({ context }) => ({
+      type: 'historyOutbox.add' as const,
+      hash: context.lastHash ?? '',
+    })),
+    abandonHistory: sendTo('historyOutbox', { type: 'historyOutbox.abandon' as const }),
   },
   guards: {
     noWallet: ({ context }) => context.walletAddress === null,
@@ -163,9 +171,21 @@ export const sendMachine = setup({
     lastHash: null,
     unresolved: null,
   }),
+  invoke: { id: 'historyOutbox', src: 'historyOutbox' },
   on: {
     'wallet.changed': { actions: 'rememberWallet' },
-    'session.changed': { actions: 'rememberUser' },
+    'session.changed': [
+      { guard: 'sessionLost', actions: ['rememberUser', 'abandonHistory'] },
+      { actions: 'rememberUser' },
+    ],
+    // Saved, given up or abandoned: each transfer is reported once it has left the outbox.
+    'historyOutbox.settled': {
+      actions: enqueueActions(({ event, enqueue }) => {
+        for (const hash of event.hashes) {
+          enqueue({ type: 'report', params: { type: 'send.transferSubmitted', hash } });
+        }
+      }),
+    },
   },
   initial: 'editing',
   states: {
@@ -218,7 +238,12 @@ export const sendMachine = setup({
             'session.changed': {
               guard: 'sessionLost',
               target: '#send.editing',
-              actions: ['rememberUser', 'forgetPrivateKey', cancelledToast(sendCopy.cancelledSessionChanged)],
+              actions: [
+                'rememberUser',
+                'abandonHistory',
+                'forgetPrivateKey',
+                cancelledToast(sendCopy.cancelledSessionChanged),
+              ],
             },
           },
           states: {
@@ -387,35 +412,12 @@ export const sendMachine = setup({
             ],
           },
         },
-        /** A confirmed transfer is recorded for a signed-in user; a visitor's is only reported. */
+        /** A signed-in user's confirmed transfer is queued for its history row; a visitor's is only reported. */
         recordingIfSignedIn: {
           always: [
-            { guard: 'signedIn', target: 'recording' },
+            { guard: 'signedIn', target: '#send.editing', actions: 'queueHistory' },
             { target: '#send.editing', actions: REPORT_SUBMITTED },
           ],
-        },
-        /** Signed in: the transfer is added to the history before the root refreshes it. */
-        recording: {
-          invoke: {
-            id: 'recordTransaction',
-            src: 'recordTransaction',
-            input: ({ context }) => ({ hash: context.lastHash ?? '' }),
-            onDone: { target: '#send.editing', actions: REPORT_SUBMITTED },
-            // The transfer went through; only the history entry is missing.
-            onError: {
-              target: '#send.editing',
-              actions: [
-                {
-                  type: 'showToast',
-                  params: ({ context }) => ({
-                    title: sendCopy.historyNotSaved,
-                    description: sendCopy.historyNotSavedDescription(context.lastHash ?? ''),
-                  }),
-                },
-                REPORT_SUBMITTED,
-              ],
-            },
-          },
         },
       },
     },

@@ -1,20 +1,24 @@
 import type { Page } from 'playwright-core';
 import { createPublicClient, formatUnits, http, parseUnits } from 'viem';
 import { getTransactionCount } from 'viem/actions';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
+  appCopy,
   balanceCopy,
+  dialogCopy,
+  profileCopy,
   sendCopy,
   shellCopy,
   shortAddress,
   tokenCopy,
+  transactionCopy,
   walletCopy,
 } from '../../src/copy/index.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { tokenBalance } from './support/chain.ts';
 import { openPortal, type PortalOptions, type WalletSetup } from './support/browser.ts';
 import { e2e } from './support/context.ts';
-import { balanceValue } from './support/ui.ts';
+import { admin, balanceValue, openUserMenu, signUpThroughUi } from './support/ui.ts';
 
 // The send form (docs/product.md#send-form, #send-form-order, #send-steps,
 // #send-toasts): what a visitor sees checking, refusing and making a real DDEX
@@ -274,5 +278,116 @@ describe('send form', () => {
     await page.getByText(sendCopy.configurationError.description, { exact: true }).waitFor();
     expect(await fields.privateKey.inputValue()).toBe('');
     expect(await fields.recipient.inputValue()).toBe(recipient.address);
+  });
+});
+
+describe('send form: the history row of a signed-in user', () => {
+  /**
+   * Signed up with the sender's wallet connected, so the wallet is proven and linked (only a proven
+   * wallet's sends are recorded). A wallet has one owner: it is unlinked after the test, so the
+   * next test can prove it for its own user.
+   */
+  async function signedInSender() {
+    const portal = await openConnected({ account: sender });
+    const { userId } = await signUpThroughUi(portal.page, 'outbox');
+    onTestFinished(async () => {
+      await admin().from('profiles').update({ wallet_address: null }).eq('id', userId);
+    });
+    await toast(portal.page, profileCopy.createdAndLinked).waitFor();
+    return { ...portal, userId };
+  }
+
+  /**
+   * record-transaction is down for its first `failures` calls: the first gets no answer, the
+   * others a 503. Every later call reaches the real function. The second call is held until
+   * `release()`, so the test can see the form while the save is still under way.
+   */
+  async function recordTransactionDown(page: Page, failures: number) {
+    let calls = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname.endsWith('/functions/v1/record-transaction'),
+      async (route) => {
+        if (route.request().method() !== 'POST') return route.fallback();
+        calls += 1;
+        const call = calls;
+        if (call === 2) await gate;
+        if (call > failures) return route.fallback();
+        if (call === 1) return route.abort('failed');
+        return route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          headers: { 'access-control-allow-origin': '*' },
+          body: JSON.stringify({ error: 'Unavailable', message: 'record-transaction is down' }),
+        });
+      },
+    );
+    return { calls: () => calls, release };
+  }
+
+  /** Sends 0.5 DDEX with the key and returns the hash preview 'Transfer Submitted' shows. */
+  async function sendHalf(page: Page): Promise<string> {
+    const fields = form(page);
+    await fields.recipient.fill(recipient.address);
+    await fields.amount.fill('0.5');
+    await fields.privateKey.fill(sender.privateKey);
+    await fields.submit.click();
+    await toast(page, sendCopy.transferSubmitted).waitFor({ timeout: 30_000 });
+    const description = await page.getByText(/^Transaction hash: 0x[0-9a-f]{8}\.\.\.$/).textContent();
+    return /0x[0-9a-f]{8}/.exec(description ?? '')?.[0] ?? '';
+  }
+
+  const rowsOf = async (userId: string) => {
+    const { data, error } = await admin()
+      .from('transactions')
+      .select('tx_hash, type, amount, token_symbol')
+      .eq('user_id', userId);
+    if (error) throw new Error(`could not read the history: ${error.message}`);
+    return data;
+  };
+
+  it('down for two tries: Saving to history..., then the real function saves exactly one row', async () => {
+    const { page, userId, pageErrors } = await signedInSender();
+    const down = await recordTransactionDown(page, 2);
+    const preview = await sendHalf(page);
+
+    // The form is free again while the row waits for the backend.
+    const saving = page.getByText(sendCopy.savingToHistory, { exact: true });
+    await saving.waitFor();
+    await form(page).submit.waitFor();
+    expect(await form(page).submit.isDisabled()).toBe(false);
+    down.release();
+    await saving.waitFor({ state: 'detached', timeout: 30_000 });
+    expect(down.calls()).toBe(3);
+    expect(await toast(page, sendCopy.historyNotSaved).count()).toBe(0);
+
+    const rows = await rowsOf(userId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ type: 'token_sent', amount: '-0.5', token_symbol: 'DDEX' });
+    expect(rows[0]?.tx_hash.startsWith(preview)).toBe(true);
+
+    await openUserMenu(page);
+    await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
+    const history = page.getByRole('dialog', { name: dialogCopy.transactions.title });
+    await history.getByText(transactionCopy.hashPreview(rows[0]?.tx_hash ?? '')).waitFor();
+    expect(await history.getByRole('listitem').count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("down for all three tries: 'Transfer not saved to history' names the transfer, and no row", async () => {
+    const { page, userId, pageErrors } = await signedInSender();
+    const down = await recordTransactionDown(page, Number.POSITIVE_INFINITY);
+    const preview = await sendHalf(page);
+
+    const saving = page.getByText(sendCopy.savingToHistory, { exact: true });
+    await saving.waitFor();
+    down.release();
+    await toast(page, sendCopy.historyNotSaved).waitFor({ timeout: 30_000 });
+    await page.getByText(sendCopy.historyNotSavedDescription(preview), { exact: true }).waitFor();
+    expect(down.calls()).toBe(3);
+    await saving.waitFor({ state: 'detached' });
+    expect(await rowsOf(userId)).toEqual([]);
+    expect(pageErrors).toEqual([]);
   });
 });

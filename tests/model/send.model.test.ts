@@ -51,18 +51,23 @@ const toastTitles = new Set<string>([
   sendCopy.transferFailed,
   sendCopy.transferSubmitted,
   sendCopy.transferCancelled,
-  sendCopy.historyNotSaved,
   sendCopy.mayHaveBeenSent,
   sendCopy.transferNotConfirmed,
 ]);
 
 let toasts: ToastRequest[] = [];
 let reports: SendFact[] = [];
+/** The hashes handed to the history outbox, and how often its rows were abandoned. */
+let queued: (string | null)[] = [];
+let abandoned = 0;
 
 const provide = {
   actions: {
     showToast: (_: unknown, params: ToastRequest) => void toasts.push(params),
     report: (_: unknown, params: SendFact) => void reports.push(params),
+    queueHistory: ({ context }: { context: { lastHash: string | null } }) =>
+      void queued.push(context.lastHash),
+    abandonHistory: () => void (abandoned += 1),
   },
 };
 
@@ -96,8 +101,14 @@ const states = {
     );
     for (const toast of toasts) expect(toastTitles).toContain(toast.title);
     for (const event of reports) expect(event).toEqual({ type: 'send.transferSubmitted', hash: HASH });
+    // Only a signed-in user's confirmed transfer goes to the outbox; it is abandoned when they leave.
+    for (const hash of queued) expect(hash).toBe(HASH);
+    if (queued.length > 0) expect(context.userId).toBe(user.id);
+    if (abandoned > 0) expect(context.userId).toBeNull();
     toasts = [];
     reports = [];
+    queued = [];
+    abandoned = 0;
   },
   editing: (snapshot: ReturnType<typeof sendMachine.transition>) => {
     expect(snapshot.hasTag(sendBusyTag)).toBe(false);
@@ -123,10 +134,6 @@ const states = {
   },
   'sending.withWallet': (snapshot: ReturnType<typeof sendMachine.transition>) =>
     expect(snapshot.context.privateKey).toBeNull(),
-  'sending.recording': (snapshot: ReturnType<typeof sendMachine.transition>) => {
-    expect(snapshot.context.userId).toBe(user.id);
-    expect(snapshot.context.lastHash).toBe(HASH);
-  },
 };
 
 // With a token contract: the whole send, its failures, and the cancellations.
@@ -138,9 +145,9 @@ describeModel({
     'prepareTransfer',
     'signTransfer',
     'broadcastTransfer',
-    'recordTransaction',
     'confirmTransfer',
     'walletSend',
+    'historyOutbox',
   ],
   provide,
   events: {
@@ -193,12 +200,8 @@ describeModel({
       { type: 'xstate.done.actor.walletSend', output: { outcome: 'maybeSent' } },
       { type: 'xstate.done.actor.walletSend', output: { outcome: 'stopped' } },
     ],
-    'xstate.done.actor.recordTransaction': [
-      { type: 'xstate.done.actor.recordTransaction', output: { recorded: true } },
-    ],
-    'xstate.error.actor.recordTransaction': [
-      { type: 'xstate.error.actor.recordTransaction', error: new Error('no profile wallet') },
-    ],
+    // The outbox's word that a transfer has left it, saved or not (its own model covers how).
+    'historyOutbox.settled': [{ type: 'historyOutbox.settled', hashes: [HASH] }],
   },
   states,
 });
@@ -214,6 +217,7 @@ describeModel({
     'send.submitWithWallet': [withWallet()],
     'wallet.changed': [{ type: 'wallet.changed', address: WALLET, chainId: 31337 }],
     'session.changed': [{ type: 'session.changed', user: null }],
+    'historyOutbox.settled': [{ type: 'historyOutbox.settled', hashes: [HASH] }],
   },
   states: {
     ...states,

@@ -3,6 +3,7 @@ import { useEffect, useRef, type FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import styled from 'styled-components';
 import { portalCopy, sendCopy } from '../../copy/index.ts';
+import { historyOutboxSavingTag, type historyOutboxMachine } from '../../machines/history-outbox.machine.ts';
 import { sendBusyTag } from '../../machines/send.machine.ts';
 import { walletSendTags, type walletSendMachine } from '../../machines/wallet-send.machine.ts';
 import { Button } from '../common/Button.tsx';
@@ -17,6 +18,7 @@ import { useChild, useChildSelector, usePortalSelector } from '../portal-context
 // amount stay after a refusal and go after a transfer (a new `lastHash`).
 // 'Send with wallet' submits the same form without the key (docs/product.md#send-with-wallet),
 // with the DDEX balance the wallet panel shows, which the machine checks the amount against.
+// While a signed-in user's transfers wait for their history rows, the form says so; it stays free.
 export function SendForm() {
   const send = useChild('send');
   const busy = useChildSelector('send', (snapshot) => snapshot.hasTag(sendBusyTag));
@@ -33,6 +35,13 @@ export function SendForm() {
       : snapshot?.hasTag(walletSendTags.pending)
         ? sendCopy.walletConfirming
         : null,
+  );
+  const historyOutbox = useChildSelector(
+    'send',
+    (snapshot) => snapshot.children.historyOutbox as ActorRefFrom<typeof historyOutboxMachine> | undefined,
+  );
+  const savingHistory = useSelector(historyOutbox, (snapshot) =>
+    snapshot ? snapshot.hasTag(historyOutboxSavingTag) : false,
   );
   const balance = useChildSelector('balances', (snapshot) =>
     snapshot.context.ddex.status === 'loaded' ? snapshot.context.ddex.value : null,
@@ -119,6 +128,7 @@ export function SendForm() {
           {walletStep ?? sendCopy.sendWithWallet}
         </WalletButton>
         {signedIn ? null : <Note>{sendCopy.visitorNote}</Note>}
+        <Status role="status">{savingHistory ? sendCopy.savingToHistory : null}</Status>
       </form>
     </Card>
   );
@@ -146,4 +156,11 @@ const Note = styled.p`
   margin: ${({ theme }) => theme.space(3)} 0 0;
   font-size: 0.9rem;
   color: ${({ theme }) => theme.color.textMuted};
+`;
+
+/** Always in the page, so a screen reader hears 'Saving to history...' when it appears; no space when empty. */
+const Status = styled(Note)`
+  &:empty {
+    margin: 0;
+  }
 `;

@@ -1,6 +1,12 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type AnyActorRef, type InspectionEvent } from 'xstate';
+import {
+  createActor,
+  SimulatedClock,
+  type ActorRefFrom,
+  type AnyActorRef,
+  type InspectionEvent,
+} from 'xstate';
 import type {
   ConfirmTransferRequest,
   WalletTransfer,
@@ -19,6 +25,10 @@ import {
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { sameAmount } from '../../../src/machines/send-unresolved.ts';
 import { walletSendMachine } from '../../../src/machines/wallet-send.machine.ts';
+import {
+  historyOutboxMachine,
+  historyOutboxSavingTag,
+} from '../../../src/machines/history-outbox.machine.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { TokenProblem } from '../../../src/domain/errors.ts';
 import {
@@ -28,6 +38,8 @@ import {
   type SignedTransfer,
   type TransferResult,
 } from '../../../src/services/token/types.ts';
+import { BackendError } from '../../../src/services/supabase/types.ts';
+import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
 
 const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -65,26 +77,18 @@ const submit = (fields: Partial<{ recipient: string; amount: string; privateKey:
   ...fields,
 });
 
-type Deferred<T, I> = { input: I; resolve: (value: T) => void; reject: (error: unknown) => void };
-
-function deferredActor<T, I>(calls: Deferred<T, I>[]) {
-  return fromPromise<T, I>(
-    ({ input }) => new Promise<T>((resolve, reject) => void calls.push({ input, resolve, reject })),
-  );
-}
-
 function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
   const toasts: ToastRequest[] = [];
   const reports: SendFact[] = [];
   const inspected: InspectionEvent[] = [];
-  const prepares: Deferred<PreparedTransfer, PrepareTransferInput>[] = [];
-  const signs: Deferred<SignedTransfer, SignTransferInput>[] = [];
-  const broadcasts: Deferred<TransferResult, BroadcastTransferRequest>[] = [];
-  const records: Deferred<unknown, RecordTransactionInput>[] = [];
-  const confirms: Deferred<TransferResult, ConfirmTransferRequest>[] = [];
-  const walletPrepares: Deferred<WalletTransfer, { from: string; to: string; amount: string }>[] = [];
-  const walletRequests: Deferred<`0x${string}`, WalletTransferCall>[] = [];
-  const walletConfirms: Deferred<TransferResult, ConfirmTransferRequest>[] = [];
+  const prepares: Call<PreparedTransfer, PrepareTransferInput>[] = [];
+  const signs: Call<SignedTransfer, SignTransferInput>[] = [];
+  const broadcasts: Call<TransferResult, BroadcastTransferRequest>[] = [];
+  const records: Call<unknown, RecordTransactionInput>[] = [];
+  const confirms: Call<TransferResult, ConfirmTransferRequest>[] = [];
+  const walletPrepares: Call<WalletTransfer, { from: string; to: string; amount: string }>[] = [];
+  const walletRequests: Call<`0x${string}`, WalletTransferCall>[] = [];
+  const walletConfirms: Call<TransferResult, ConfirmTransferRequest>[] = [];
   const machine = sendMachine.provide({
     actions: {
       showToast: (_, params) => void toasts.push(params),
@@ -94,7 +98,6 @@ function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
       prepareTransfer: deferredActor(prepares),
       signTransfer: deferredActor(signs),
       broadcastTransfer: deferredActor(broadcasts),
-      recordTransaction: deferredActor(records),
       confirmTransfer: deferredActor(confirms),
       walletSend: walletSendMachine.provide({
         actions: { showToast: (_, params) => void toasts.push(params) },
@@ -104,16 +107,29 @@ function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
           confirmTransfer: deferredActor(walletConfirms),
         },
       }),
+      historyOutbox: historyOutboxMachine.provide({
+        actions: { showToast: (_, params) => void toasts.push(params) },
+        actors: { recordTransaction: deferredActor(records) },
+      }),
     },
   });
+  const clock = new SimulatedClock();
   const actor = createActor(machine, {
+    clock,
     input: { tokenConfigured },
     inspect: (event) => void inspected.push(event),
   }).start();
   const snapshot = () => actor.getSnapshot();
+  /** What the form reads: whether a history row is waiting to be saved. */
+  const savingHistory = () =>
+    (snapshot().children.historyOutbox as ActorRefFrom<typeof historyOutboxMachine> | undefined)
+      ?.getSnapshot()
+      .hasTag(historyOutboxSavingTag) ?? false;
   return {
     actor,
+    clock,
     snapshot,
+    savingHistory,
     toasts,
     reports,
     inspected,
@@ -129,14 +145,13 @@ function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
 }
 
 type Harness = ReturnType<typeof setup>;
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const connect = ({ actor }: Harness, address: string = WALLET, chainId = 31337) =>
   actor.send({ type: 'wallet.changed', address, chainId });
 const signIn = ({ actor }: Harness, who: AuthUser = user) =>
   actor.send({ type: 'session.changed', user: who });
 
-/** Connected, submitted and answered up to (not including) the given step. */
-async function runTo(h: Harness, step: 'preparing' | 'signing' | 'broadcasting' | 'recording') {
+/** Connected, submitted and answered up to (not including) the given step; 'sent': all three answered. */
+async function runTo(h: Harness, step: 'preparing' | 'signing' | 'broadcasting' | 'sent') {
   h.actor.send(submit());
   if (step === 'preparing') return;
   h.prepares.at(-1)?.resolve(prepared);
@@ -284,7 +299,7 @@ describe('send machine: a transfer', () => {
   it('without a user: Transfer Submitted, reported, the form cleared, nothing recorded', async () => {
     const h = setup();
     connect(h);
-    await runTo(h, 'recording');
+    await runTo(h, 'sent');
     expect(h.snapshot().value).toBe('editing');
     expect(h.snapshot().hasTag(sendBusyTag)).toBe(false);
     expect(h.toasts).toEqual([
@@ -303,41 +318,6 @@ describe('send machine: a transfer', () => {
     expectKeyGone(h);
   });
 
-  it('signed in: records the transfer before reporting it', async () => {
-    const h = setup();
-    connect(h);
-    signIn(h);
-    await runTo(h, 'recording');
-    expect(h.snapshot().value).toEqual({ sending: 'recording' });
-    expect(h.snapshot().hasTag(sendBusyTag)).toBe(true);
-    expect(h.records[0]?.input).toEqual({ hash: HASH });
-    expect(h.reports).toEqual([]);
-
-    h.records[0]?.resolve({ recorded: true });
-    await settle();
-    expect(h.snapshot().value).toBe('editing');
-    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
-    expect(h.toasts).toEqual([
-      { title: sendCopy.transferSubmitted, description: sendCopy.transferSubmittedDescription(HASH) },
-    ]);
-  });
-
-  it('signed in: a history that cannot be written is only a notice; the balances still refresh', async () => {
-    const h = setup();
-    connect(h);
-    signIn(h);
-    await runTo(h, 'recording');
-    h.records[0]?.reject(new Error('409'));
-    await settle();
-    expect(h.snapshot().value).toBe('editing');
-    expect(h.toasts.at(-1)).toEqual({
-      title: sendCopy.historyNotSaved,
-      description: sendCopy.historyNotSavedDescription(HASH),
-    });
-    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
-    expect(h.snapshot().context.lastHash).toBe(HASH);
-  });
-
   it('ignores submits while a transfer is under way', async () => {
     const h = setup();
     connect(h);
@@ -352,7 +332,7 @@ describe('send machine: a transfer', () => {
   it('sends again after a transfer', async () => {
     const h = setup();
     connect(h);
-    await runTo(h, 'recording');
+    await runTo(h, 'sent');
     h.actor.send(submit({ amount: '1' }));
     expect(h.prepares).toHaveLength(2);
     expect(h.prepares[1]?.input.amount).toBe('1');
@@ -638,7 +618,7 @@ describe('send machine: the key in what the actor system sees', () => {
     const h = setup();
     connect(h);
     signIn(h);
-    await runTo(h, 'recording');
+    await runTo(h, 'sent');
     h.records[0]?.resolve({ recorded: true });
     await settle();
     await runTo(h, 'signing');
@@ -681,12 +661,25 @@ describe('send machine: the key in what the actor system sees', () => {
     return { context, value, input, output, error };
   };
 
+  /**
+   * An action's own data: an actor it starts, stops or sends to stands as its id. A ref reaches the
+   * whole actor system, machine definitions included, so printing one is slow and says nothing of
+   * the action; every actor's own input and state are checked through its own events.
+   */
+  function ownAction(value: unknown): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    if ('sessionId' in value && 'send' in value) return `[actor ${(value as AnyActorRef).id}]`;
+    if (Array.isArray(value)) return value.map(ownAction);
+    if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+    return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, ownAction(field)]));
+  }
+
   it('is in no action, snapshot or microstep either, except as the submit that caused it', async () => {
     const h = await everything();
     for (const e of h.inspected) {
       const exposed =
         e.type === '@xstate.action'
-          ? e.action
+          ? ownAction(e.action)
           : e.type === '@xstate.snapshot' || e.type === '@xstate.microstep'
             ? { snapshot: ownState(e.snapshot), event: e.event.type === 'send.submit' ? null : e.event }
             : null;
@@ -1076,4 +1069,162 @@ describe('send machine: Send with wallet', () => {
       expect(h.walletPrepares).toHaveLength(2);
     });
   }
+});
+
+describe('send machine: the history outbox', () => {
+  const offline = () => new BackendError('Failed to send a request to the Edge Function', 'network_error');
+  const down = () => new BackendError('record-transaction is down', null, 503);
+  const submitted = (hash: string = HASH) => ({
+    title: sendCopy.transferSubmitted,
+    description: sendCopy.transferSubmittedDescription(hash),
+  });
+  const notSaved = (hash: string) => ({
+    title: sendCopy.historyNotSaved,
+    description: sendCopy.historyNotSavedDescription(hash),
+  });
+
+  async function sent() {
+    const h = setup();
+    connect(h);
+    signIn(h);
+    await runTo(h, 'sent');
+    return h;
+  }
+
+  it('frees the form at once: the row is saved beside it, then the transfer is reported', async () => {
+    const h = await sent();
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.snapshot().hasTag(sendBusyTag)).toBe(false);
+    expect(h.savingHistory()).toBe(true);
+    expect(h.records.map((r) => r.input)).toEqual([{ hash: HASH }]);
+    expect(h.reports).toEqual([]);
+    h.records[0]?.resolve({ recorded: true });
+    await settle();
+    expect(h.savingHistory()).toBe(false);
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.toasts).toEqual([submitted()]);
+  });
+
+  it('tries a save that failed again after 1 s, then 2 s; the third try saves it, without a toast', async () => {
+    const h = await sent();
+    h.records[0]?.reject(offline());
+    await settle();
+    expect(h.savingHistory()).toBe(true);
+    h.clock.increment(999);
+    expect(h.records).toHaveLength(1);
+    h.clock.increment(1);
+    expect(h.records).toHaveLength(2);
+    h.records[1]?.reject(down());
+    await settle();
+    h.clock.increment(1999);
+    expect(h.records).toHaveLength(2);
+    h.clock.increment(1);
+    expect(h.records.map((r) => r.input)).toEqual([{ hash: HASH }, { hash: HASH }, { hash: HASH }]);
+    h.records[2]?.resolve({ recorded: true });
+    await settle();
+    expect(h.toasts).toEqual([submitted()]);
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.savingHistory()).toBe(false);
+  });
+
+  it("after the third failed try: 'Transfer not saved to history' with the hash, and no fourth", async () => {
+    const h = await sent();
+    for (const [at, wait] of [
+      [0, 1000],
+      [1, 2000],
+    ] as const) {
+      h.records[at]?.reject(down());
+      await settle();
+      h.clock.increment(wait);
+    }
+    h.records[2]?.reject(offline());
+    await settle();
+    expect(h.toasts).toEqual([submitted(), notSaved(HASH)]);
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.savingHistory()).toBe(false);
+    h.clock.increment(60_000);
+    expect(h.records).toHaveLength(3);
+  });
+
+  it('a refusal a retry cannot fix (no proven wallet: 409) is not tried again; the balances still refresh', async () => {
+    const h = await sent();
+    h.records[0]?.reject(
+      new BackendError('Link a wallet to your profile before recording transfers', null, 409),
+    );
+    await settle();
+    expect(h.toasts).toEqual([submitted(), notSaved(HASH)]);
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    h.clock.increment(60_000);
+    expect(h.records).toHaveLength(1);
+  });
+
+  it('several sends in a row each get their row, one save at a time, in order', async () => {
+    const h = await sent();
+    const second = `0x${'cd'.repeat(32)}` as const;
+    h.actor.send(submit({ amount: '1' }));
+    h.prepares[1]?.resolve(prepared);
+    await settle();
+    h.signs[1]?.resolve({ serialized: '0x02f8b2', hash: second });
+    await settle();
+    h.broadcasts[1]?.resolve({ ...result, hash: second });
+    await settle();
+    // The first is still being saved: the second waits its turn.
+    expect(h.records.map((r) => r.input)).toEqual([{ hash: HASH }]);
+
+    h.records[0]?.reject(offline());
+    await settle();
+    h.clock.increment(1000);
+    h.records[1]?.resolve({ recorded: true });
+    await settle();
+    expect(h.records.map((r) => r.input)).toEqual([{ hash: HASH }, { hash: HASH }, { hash: second }]);
+    h.records[2]?.resolve({ recorded: true });
+    await settle();
+    expect(h.reports).toEqual([
+      { type: 'send.transferSubmitted', hash: HASH },
+      { type: 'send.transferSubmitted', hash: second },
+    ]);
+    expect(h.toasts).toEqual([submitted(), submitted(second)]);
+    expect(h.savingHistory()).toBe(false);
+  });
+
+  it('signing out abandons the rows still waiting, with one toast; the next session saves nothing of them', async () => {
+    const h = await sent();
+    h.records[0]?.reject(down());
+    await settle();
+    h.actor.send({ type: 'session.changed', user: null });
+    expect(h.toasts).toEqual([
+      submitted(),
+      { title: sendCopy.historyNotSaved, description: sendCopy.historyAbandonedDescription(1) },
+    ]);
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.savingHistory()).toBe(false);
+    signIn(h, { ...user, id: 'user-2' });
+    h.clock.increment(60_000);
+    expect(h.records).toHaveLength(1);
+  });
+
+  it('switching accounts while another send is being prepared cancels it and abandons the rows waiting', async () => {
+    const h = await sent();
+    h.actor.send(submit({ amount: '1' }));
+    h.actor.send({ type: 'session.changed', user: { ...user, id: 'user-2' } });
+    expect(h.snapshot().value).toBe('editing');
+    expect(h.toasts.slice(1)).toEqual([
+      { title: sendCopy.transferCancelled, description: sendCopy.cancelledSessionChanged },
+      { title: sendCopy.historyNotSaved, description: sendCopy.historyAbandonedDescription(1) },
+    ]);
+    expect(h.savingHistory()).toBe(false);
+    // The save under way answers too late: nothing more is reported.
+    h.records[0]?.resolve({ recorded: true });
+    await settle();
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+  });
+
+  it('a visitor signing in, or the same user again, abandons nothing', async () => {
+    const h = await sent();
+    signIn(h);
+    h.records[0]?.resolve({ recorded: true });
+    await settle();
+    expect(h.toasts).toEqual([submitted()]);
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+  });
 });
