@@ -36,6 +36,20 @@ export type LoadFigures = {
   date: Date;
 };
 
+/**
+ * Whether a run failed: any operation's error, any notification lost, duplicated or delivered to
+ * the wrong user, or a user whose rows the database disagrees about. `npm run bench:load` exits 1 then.
+ */
+export function runFailed(errors: number, notifications: NotificationFigures, dbMismatches: number): boolean {
+  return (
+    errors > 0 ||
+    notifications.lost > 0 ||
+    notifications.duplicated > 0 ||
+    notifications.unexpected > 0 ||
+    dbMismatches > 0
+  );
+}
+
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '–');
 
 type Table = { head: string[]; rows: string[][]; right: boolean[] };

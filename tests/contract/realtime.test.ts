@@ -1,32 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RealtimeChannel, RealtimePostgresChangesPayload } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Database } from '../../src/domain/database.types.ts';
-import { subscribed } from '../support/realtime.ts';
+import {
+  arrived,
+  isRecord,
+  notificationsOf,
+  RawSocket,
+  socketUrl,
+  subscribed,
+  WAIT_MS,
+  type Frame,
+  type Vsn,
+} from '../support/realtime.ts';
 import { anonClient, serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 
 // The Realtime contract the portal relies on for live notifications: unmodified
 // supabase-js receives its own user_notifications changes, nobody else's, and
 // the Phoenix endpoint behaves like hosted Realtime on the wire.
+//
+// Nothing here waits a while to prove that nothing arrived. The server hands
+// changes out one after another, each to every socket before the next, and a
+// socket's frames arrive in order; so once a later change (or a reply on the
+// same socket) is here, an earlier frame that was not is never coming.
 
 type NotificationRow = Database['public']['Tables']['user_notifications']['Row'];
 type ChangePayload = RealtimePostgresChangesPayload<NotificationRow>;
-type Vsn = '1.0.0' | '2.0.0';
-type Frame = {
-  joinRef: string | null;
-  ref: string | null;
-  topic: string;
-  event: string;
-  payload: Record<string, unknown>;
-};
 
 const stack = inject('gateway');
 const service = serviceClient(stack);
-const WAIT_MS = 5_000;
-const QUIET_MS = 300;
 
 const clients: Client[] = [];
 const sockets: RawSocket[] = [];
@@ -40,15 +44,10 @@ afterAll(async () => {
   await service.removeAllChannels();
 });
 
-/** Polls until read() yields a value, failing with a clear message after a generous bound. */
-async function waitFor<T>(read: () => T | undefined, what: string, timeoutMs = WAIT_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
+async function openSocket(vsn: Vsn): Promise<RawSocket> {
+  const socket = await RawSocket.open(stack.url, stack.anonKey, vsn);
+  sockets.push(socket);
+  return socket;
 }
 
 async function user(label: string): Promise<TestUser> {
@@ -92,7 +91,7 @@ async function subscribe(client: Client, filter?: string): Promise<Subscription>
 }
 
 function eventFor(events: ChangePayload[], type: ChangePayload['eventType'], id: string) {
-  return waitFor(
+  return arrived(
     () =>
       events.find((e) => {
         const row = e.eventType === 'DELETE' ? e.old : e.new;
@@ -102,126 +101,13 @@ function eventFor(events: ChangePayload[], type: ChangePayload['eventType'], id:
   );
 }
 
-function socketUrl(params: Record<string, string>): string {
-  const url = new URL('/realtime/v1/websocket', stack.url);
-  url.protocol = 'ws:';
-  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-  return url.toString();
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-/** A raw Phoenix client over ws that records every frame the server sends. */
-class RawSocket {
-  readonly frames: Frame[] = [];
-  readonly rawFrames: unknown[] = [];
-  private nextRef = 1;
-
-  private constructor(
-    private readonly ws: WebSocket,
-    readonly vsn: Vsn,
-  ) {
-    ws.on('message', (data) => {
-      const parsed: unknown = JSON.parse(data.toString());
-      this.rawFrames.push(parsed);
-      const parts = Array.isArray(parsed)
-        ? parsed
-        : isRecord(parsed)
-          ? [parsed['join_ref'], parsed['ref'], parsed['topic'], parsed['event'], parsed['payload']]
-          : [];
-      const [joinRef, ref, topic, event, payload] = parts as unknown[];
-      this.frames.push({
-        joinRef: text(joinRef),
-        ref: text(ref),
-        topic: text(topic) ?? '',
-        event: text(event) ?? '',
-        payload: isRecord(payload) ? payload : {},
-      });
-    });
-  }
-
-  static async open(vsn: Vsn): Promise<RawSocket> {
-    const ws = new WebSocket(socketUrl({ apikey: stack.anonKey, vsn }));
-    const socket = new RawSocket(ws, vsn);
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    return socket;
-  }
-
-  ref(): string {
-    return String(this.nextRef++);
-  }
-
-  sendText(data: string): void {
-    this.ws.send(data);
-  }
-
-  send(frame: Frame): void {
-    const { joinRef, ref, topic, event, payload } = frame;
-    this.sendText(
-      JSON.stringify(
-        this.vsn === '2.0.0'
-          ? [joinRef, ref, topic, event, payload]
-          : { join_ref: joinRef, ref, topic, event, payload },
-      ),
-    );
-  }
-
-  /** The first frame from index `from` on that satisfies the predicate. */
-  waitForFrame(predicate: (frame: Frame) => boolean, what: string, from = 0): Promise<Frame> {
-    return waitFor(() => this.frames.slice(from).find(predicate), what);
-  }
-
-  /** Sends a request and waits for the phx_reply carrying its ref. */
-  async request(topic: string, event: string, payload: Record<string, unknown>, joinRef?: string) {
-    const ref = this.ref();
-    this.send({ joinRef: joinRef ?? null, ref, topic, event, payload });
-    return this.waitForFrame(
-      (f) => f.event === 'phx_reply' && f.ref === ref && f.topic === topic,
-      `reply to ${event} on ${topic}`,
-    );
-  }
-
-  async join(topic: string, accessToken: string, changes: Record<string, unknown>[]) {
-    const joinRef = this.ref();
-    const reply = await this.request(
-      topic,
-      'phx_join',
-      {
-        config: { broadcast: {}, presence: {}, postgres_changes: changes, private: false },
-        access_token: accessToken,
-      },
-      joinRef,
-    );
-    return { reply, joinRef };
-  }
-
-  changesOn(topic: string, from = 0): Frame[] {
-    return this.frames.slice(from).filter((f) => f.topic === topic && f.event === 'postgres_changes');
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
-
-function notificationsOf(userId: string): Record<string, unknown> {
-  return { event: '*', schema: 'public', table: 'user_notifications', filter: `user_id=eq.${userId}` };
-}
-
-function recordOf(frame: Frame): Record<string, unknown> {
-  const data = frame.payload['data'];
-  if (!isRecord(data) || !isRecord(data['record'])) throw new Error('postgres_changes without a record');
-  return data['record'];
+/**
+ * Leaves a channel and waits for the server's reply on its socket: every frame the server wrote to
+ * that socket before the reply (a stray change included) has reached the channel by then.
+ */
+async function drained(client: Client, subscription: Subscription): Promise<ChangePayload[]> {
+  expect(await client.removeChannel(subscription.channel)).toBe('ok');
+  return subscription.events;
 }
 
 /** The binding id the server assigned to the first postgres_changes entry of a join. */
@@ -237,7 +123,7 @@ function bindingId(reply: Frame): number {
 /** Attempts an upgrade that should be refused and resolves with the HTTP status. */
 function refusedStatus(params: Record<string, string>): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const ws = new WebSocket(socketUrl(params));
+    const ws = new WebSocket(socketUrl(stack.url, params));
     ws.on('error', () => undefined);
     ws.once('open', () => {
       ws.close();
@@ -309,18 +195,17 @@ describe('postgres_changes with supabase-js', () => {
     expect(deleteError).toBeNull();
     await eventFor(own.events, 'DELETE', row.id);
 
-    // The owner's receipt is the sync point; give any stray delivery a moment to arrive.
-    await sleep(QUIET_MS);
-    expect(targeted.events).toEqual([]);
-    expect(unfiltered.events).toEqual([]);
-    expect(anonTargeted.events).toEqual([]);
-    expect(anonUnfiltered.events).toEqual([]);
-
-    // The unfiltered snooper's channel works: it receives its owner's own notification, and only that.
+    // A later change the unfiltered snooper may see: once it is on his socket, the owner's three
+    // changes have been handed out to every socket, and would have reached his first.
     const mine = await notify(wanderer.id, 'Your own notice');
     await eventFor(unfiltered.events, 'INSERT', mine.id);
-    expect(unfiltered.events).toHaveLength(1);
-    expect(targeted.events).toEqual([]);
+    expect(unfiltered.events.map((e) => e.eventType)).toEqual(['INSERT']);
+    expect(unfiltered.events[0]?.new).toMatchObject({ id: mine.id, user_id: wanderer.id });
+
+    // The others have no row of their own to wait for: their leave replies drain their sockets.
+    expect(await drained(snooper.client, targeted)).toEqual([]);
+    expect(await drained(anon, anonTargeted)).toEqual([]);
+    expect(await drained(anon, anonUnfiltered)).toEqual([]);
   });
 });
 
@@ -336,7 +221,7 @@ describe('the Phoenix endpoint on the wire', () => {
   });
 
   it('speaks vsn 1.0.0 object frames end to end', async () => {
-    const socket = await RawSocket.open('1.0.0');
+    const socket = await openSocket('1.0.0');
     const topic = 'realtime:wire-v1';
     const { reply, joinRef } = await socket.join(topic, owner.accessToken, [notificationsOf(owner.id)]);
 
@@ -349,7 +234,7 @@ describe('the Phoenix endpoint on the wire', () => {
     expect(system.joinRef).toBe(joinRef);
 
     const row = await notify(owner.id, 'Over vsn 1');
-    const change = await waitFor(() => socket.changesOn(topic)[0], 'postgres_changes over vsn 1.0.0');
+    const change = await arrived(() => socket.changesOn(topic)[0], 'postgres_changes over vsn 1.0.0');
     expect(change.payload).toMatchObject({
       ids: [bindingId(reply)],
       data: {
@@ -369,14 +254,14 @@ describe('the Phoenix endpoint on the wire', () => {
   });
 
   it('replies ok to a vsn 2.0.0 heartbeat as an array frame', async () => {
-    const socket = await RawSocket.open('2.0.0');
+    const socket = await openSocket('2.0.0');
     const reply = await socket.request('phoenix', 'heartbeat', {});
     expect(reply.payload).toEqual({ status: 'ok', response: {} });
     expect(Array.isArray(socket.rawFrames.at(-1))).toBe(true);
   });
 
   it('answers malformed frames with an error and keeps the socket and its subscription working', async () => {
-    const socket = await RawSocket.open('2.0.0');
+    const socket = await openSocket('2.0.0');
     const topic = 'realtime:wire-malformed';
     const { reply } = await socket.join(topic, owner.accessToken, [notificationsOf(owner.id)]);
     expect(reply.payload).toMatchObject({ status: 'ok' });
@@ -406,17 +291,14 @@ describe('the Phoenix endpoint on the wire', () => {
     expect(heartbeat.payload).toMatchObject({ status: 'ok' });
 
     const row = await notify(owner.id, 'After the garbage');
-    const change = await waitFor(
-      () => socket.changesOn(topic).find((f) => recordOf(f)['id'] === row.id),
-      'postgres_changes after malformed frames',
-    );
+    const change = await socket.changeOf(topic, row.id);
     expect(change.payload).toMatchObject({
       data: { type: 'INSERT', record: { title: 'After the garbage' } },
     });
   });
 
   it('refuses a join with an invalid access token', async () => {
-    const socket = await RawSocket.open('2.0.0');
+    const socket = await openSocket('2.0.0');
     const { reply } = await socket.join('realtime:wire-bad-token', 'not-a-valid-jwt', [
       notificationsOf(owner.id),
     ]);
@@ -424,7 +306,7 @@ describe('the Phoenix endpoint on the wire', () => {
   });
 
   it('refuses a join on a table outside the supabase_realtime publication', async () => {
-    const socket = await RawSocket.open('2.0.0');
+    const socket = await openSocket('2.0.0');
     const { reply } = await socket.join('realtime:wire-profiles', owner.accessToken, [
       { event: '*', schema: 'public', table: 'profiles', filter: `id=eq.${owner.id}` },
     ]);
@@ -435,7 +317,7 @@ describe('the Phoenix endpoint on the wire', () => {
   });
 
   it('refuses a join with a malformed filter', async () => {
-    const socket = await RawSocket.open('2.0.0');
+    const socket = await openSocket('2.0.0');
     const { reply } = await socket.join('realtime:wire-bad-filter', owner.accessToken, [
       { event: '*', schema: 'public', table: 'user_notifications', filter: 'user_id=zz.1' },
     ]);
@@ -452,7 +334,7 @@ describe('the Phoenix endpoint on the wire', () => {
   });
 
   it('stops delivering changes on a topic after phx_leave', async () => {
-    const socket = await RawSocket.open('2.0.0');
+    const socket = await openSocket('2.0.0');
     const leaving = 'realtime:wire-leaving';
     const staying = 'realtime:wire-staying';
     const left = await socket.join(leaving, owner.accessToken, [notificationsOf(owner.id)]);
@@ -461,22 +343,18 @@ describe('the Phoenix endpoint on the wire', () => {
     expect(stayed.reply.payload).toMatchObject({ status: 'ok' });
 
     const before = await notify(owner.id, 'Before leaving');
-    await waitFor(
-      () => socket.changesOn(leaving).find((f) => recordOf(f)['id'] === before.id),
-      'delivery before phx_leave',
-    );
+    await socket.changeOf(leaving, before.id);
 
     const leaveReply = await socket.request(leaving, 'phx_leave', {}, left.joinRef);
     expect(leaveReply.payload).toMatchObject({ status: 'ok' });
     const mark = socket.frames.length;
 
     const after = await notify(owner.id, 'After leaving');
-    // The channel still joined on the same socket is the sync point.
-    await waitFor(
-      () => socket.changesOn(staying, mark).find((f) => recordOf(f)['id'] === after.id),
-      'delivery on the channel still joined',
-    );
-    await sleep(QUIET_MS);
+    // A later row on the channel still joined: once it is here, every frame about `after` on this
+    // socket has arrived.
+    const marker = await notify(owner.id, 'Marker');
+    await socket.changeOf(staying, after.id, mark);
+    await socket.changeOf(staying, marker.id, mark);
     expect(socket.changesOn(leaving, mark)).toEqual([]);
   });
 });

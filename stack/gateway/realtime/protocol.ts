@@ -65,14 +65,17 @@ export function decode(vsn: Vsn, text: string): Decoded {
 }
 
 export function encode(vsn: Vsn, message: PhxMessage): string {
-  if (vsn === '2.0.0') {
-    return JSON.stringify([message.joinRef, message.ref, message.topic, message.event, message.payload]);
-  }
-  return JSON.stringify({
-    join_ref: message.joinRef,
-    ref: message.ref,
-    topic: message.topic,
-    event: message.event,
-    payload: message.payload,
-  });
+  return encodeWithPayload(vsn, message, JSON.stringify(message.payload));
+}
+
+/**
+ * Encodes a message whose payload is already JSON text, so a change's row is serialized once
+ * however many channels receive it.
+ */
+export function encodeWithPayload(vsn: Vsn, message: Omit<PhxMessage, 'payload'>, payload: string): string {
+  const [joinRef, ref, topic, event] = [message.joinRef, message.ref, message.topic, message.event].map(
+    (value) => JSON.stringify(value),
+  );
+  if (vsn === '2.0.0') return `[${joinRef},${ref},${topic},${event},${payload}]`;
+  return `{"join_ref":${joinRef},"ref":${ref},"topic":${topic},"event":${event},"payload":${payload}}`;
 }

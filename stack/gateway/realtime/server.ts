@@ -5,12 +5,24 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { ClaimsError, type Claims, type ClaimsResolver } from '../claims.ts';
 import type { Change, ChangeFeed } from './feed.ts';
 import { matchesFilter, parseFilter, type RowFilter } from './filters.ts';
-import { decode, encode, parseVsn, type PhxMessage, type Vsn } from './protocol.ts';
-import { canSee, createTableInfo } from './visibility.ts';
+import { EXP_REQUIRED, expiredMessage, expiresAt, isExpired, RECHECK_MS } from './expiry.ts';
+import {
+  MAX_BINDINGS_PER_SOCKET,
+  MAX_BUFFERED_BYTES,
+  MAX_CHANNELS_PER_SOCKET,
+  MAX_PENDING_FRAMES,
+  SLOW_CONSUMER,
+  TOO_MANY_BINDINGS,
+  TOO_MANY_CHANNELS,
+} from './limits.ts';
+import { decode, encode, encodeWithPayload, parseVsn, type PhxMessage, type Vsn } from './protocol.ts';
+import { createTableInfo, visibilityOf } from './visibility.ts';
 
 // The Realtime endpoint for postgres_changes: Phoenix channels over a
 // websocket at /realtime/v1/websocket, fed by the change queue, delivering a
-// row only to subscribers whose claims let them select it.
+// row only to subscribers whose claims let them select it, for as long as
+// their token lasts. One socket's channels, bindings and unsent bytes are
+// bounded (limits.ts), so one client cannot hold up everyone else's changes.
 
 const PATH = '/realtime/v1/websocket';
 const MAX_FRAME_BYTES = 1024 * 1024;
@@ -24,9 +36,27 @@ type Binding = {
   filter: RowFilter | null;
 };
 
-type Channel = { topic: string; joinRef: string | null; claims: Claims | null; bindings: Binding[] };
+type Identity = { token: string | null; claims: Claims; expiresAt: number | null };
 
-type Connection = { socket: WebSocket; vsn: Vsn; apikey: string; channels: Map<string, Channel> };
+type Channel = {
+  topic: string;
+  joinRef: string | null;
+  identity: Identity;
+  bindings: Binding[];
+  /** The next look at the token's expiry. */
+  timer: NodeJS.Timeout | null;
+};
+
+type Connection = {
+  socket: WebSocket;
+  vsn: Vsn;
+  apikey: string;
+  channels: Map<string, Channel>;
+  /** Frames received and not handled yet. */
+  pending: number;
+  /** Dropped for reading too slowly: nothing more is sent. */
+  dropped: boolean;
+};
 
 export type RealtimeServer = { close(): Promise<void>; connectionCount(): number };
 
@@ -51,11 +81,21 @@ export function attachRealtime(deps: {
     return result.rows.length > 0;
   };
 
-  const send = (connection: Connection, message: PhxMessage) => {
-    if (connection.socket.readyState === connection.socket.OPEN) {
-      connection.socket.send(encode(connection.vsn, message));
+  const sendText = (connection: Connection, text: string) => {
+    const { socket } = connection;
+    if (connection.dropped || socket.readyState !== socket.OPEN) return;
+    socket.send(text);
+    // What the kernel would not take waits in the process: past the limit the client is not
+    // reading, and is dropped rather than buffered for without end.
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      connection.dropped = true;
+      forget(connection);
+      socket.close(SLOW_CONSUMER.code, SLOW_CONSUMER.reason);
     }
   };
+
+  const send = (connection: Connection, message: PhxMessage) =>
+    sendText(connection, encode(connection.vsn, message));
 
   const reply = (connection: Connection, request: PhxMessage, status: 'ok' | 'error', response: object) =>
     send(connection, {
@@ -66,20 +106,81 @@ export function attachRealtime(deps: {
       payload: { status, response },
     });
 
-  async function claimsFor(connection: Connection, token: unknown): Promise<Claims> {
-    return resolveClaims(connection.apikey, typeof token === 'string' && token !== '' ? token : null);
+  /** The socket is gone or dropped: its channels' timers go with it. */
+  function forget(connection: Connection) {
+    connections.delete(connection);
+    for (const channel of connection.channels.values()) stopWatching(channel);
   }
+
+  async function identityFor(connection: Connection, token: unknown): Promise<Identity> {
+    const bearer = typeof token === 'string' && token !== '' ? token : null;
+    const claims = await resolveClaims(connection.apikey, bearer);
+    const expiry = expiresAt(claims);
+    // A user token (not the project's key) must end some time.
+    if (bearer !== null && bearer !== connection.apikey && expiry === null)
+      throw new ClaimsError(EXP_REQUIRED);
+    return { token: bearer, claims, expiresAt: expiry };
+  }
+
+  function stopWatching(channel: Channel) {
+    if (channel.timer) clearTimeout(channel.timer);
+    channel.timer = null;
+  }
+
+  /** Looks again when the token expires (or in five minutes, whichever is first). */
+  function watchExpiry(connection: Connection, channel: Channel) {
+    stopWatching(channel);
+    const expiry = channel.identity.expiresAt;
+    if (expiry === null) return;
+    const delay = Math.max(0, Math.min(expiry - Date.now(), RECHECK_MS));
+    channel.timer = setTimeout(() => {
+      channel.timer = null;
+      if (connection.channels.get(channel.topic) !== channel) return;
+      if (isExpired(expiry)) shutDown(connection, channel, expiredMessage(expiry));
+      else watchExpiry(connection, channel);
+    }, delay);
+    channel.timer.unref();
+  }
+
+  /** As hosted Realtime ends a channel: a system error saying why, then phx_close. */
+  function shutDown(connection: Connection, channel: Channel, reason: string) {
+    stopWatching(channel);
+    if (connection.channels.get(channel.topic) === channel) connection.channels.delete(channel.topic);
+    send(connection, {
+      joinRef: channel.joinRef,
+      ref: null,
+      topic: channel.topic,
+      event: 'system',
+      payload: {
+        extension: 'system',
+        status: 'error',
+        message: reason,
+        channel: channel.topic.slice('realtime:'.length),
+      },
+    });
+    send(connection, {
+      joinRef: channel.joinRef,
+      ref: channel.joinRef,
+      topic: channel.topic,
+      event: 'phx_close',
+      payload: {},
+    });
+  }
+
+  const bindingCount = (connection: Connection, except: string) =>
+    [...connection.channels.values()].reduce(
+      (sum, channel) => sum + (channel.topic === except ? 0 : channel.bindings.length),
+      0,
+    );
 
   async function join(connection: Connection, message: PhxMessage) {
     if (!message.topic.startsWith('realtime:')) {
       return reply(connection, message, 'error', { reason: 'topics must start with "realtime:"' });
     }
-    let claims: Claims;
-    try {
-      claims = await claimsFor(connection, message.payload['access_token']);
-    } catch (error) {
-      const reason = error instanceof ClaimsError ? error.message : 'Invalid token';
-      return reply(connection, message, 'error', { reason });
+    // Joining a topic again replaces its channel, so it takes no new place.
+    const replaced = connection.channels.get(message.topic);
+    if (!replaced && connection.channels.size >= MAX_CHANNELS_PER_SOCKET) {
+      return reply(connection, message, 'error', { reason: TOO_MANY_CHANNELS });
     }
     const config = message.payload['config'];
     const requested =
@@ -89,18 +190,34 @@ export function attachRealtime(deps: {
     if (requested !== undefined && !Array.isArray(requested)) {
       return reply(connection, message, 'error', { reason: 'config.postgres_changes must be a list' });
     }
+    // Counted before any of them costs a query.
+    if (bindingCount(connection, message.topic) + (requested?.length ?? 0) > MAX_BINDINGS_PER_SOCKET) {
+      return reply(connection, message, 'error', { reason: TOO_MANY_BINDINGS });
+    }
+    let identity: Identity;
+    try {
+      identity = await identityFor(connection, message.payload['access_token']);
+    } catch (error) {
+      const reason = error instanceof ClaimsError ? error.message : 'Invalid token';
+      return reply(connection, message, 'error', { reason });
+    }
     const bindings: Binding[] = [];
+    const publishedMemo = new Map<string, Promise<boolean>>();
     for (const entry of requested ?? []) {
-      const binding = await toBinding(entry);
+      const binding = await toBinding(entry, publishedMemo);
       if (typeof binding === 'string') return reply(connection, message, 'error', { reason: binding });
       bindings.push(binding);
     }
-    connection.channels.set(message.topic, {
+    if (replaced) stopWatching(replaced);
+    const channel: Channel = {
       topic: message.topic,
       joinRef: message.joinRef,
-      claims,
+      identity,
       bindings,
-    });
+      timer: null,
+    };
+    connection.channels.set(message.topic, channel);
+    watchExpiry(connection, channel);
     reply(connection, message, 'ok', {
       postgres_changes: bindings.map((b) => ({
         id: b.id,
@@ -126,7 +243,24 @@ export function attachRealtime(deps: {
     }
   }
 
-  async function toBinding(entry: unknown): Promise<Binding | string> {
+  /** A channel's token refresh, as supabase-js sends it on setAuth and on every token refresh. */
+  async function refresh(connection: Connection, channel: Channel, token: unknown) {
+    // As hosted Realtime: no token, or the one the channel has, changes nothing, and gets no reply.
+    if (typeof token !== 'string' || token === '' || token === channel.identity.token) return;
+    let identity: Identity;
+    try {
+      identity = await identityFor(connection, token);
+    } catch (error) {
+      if (connection.channels.get(channel.topic) !== channel) return;
+      const reason = error instanceof Error ? error.message : 'invalid';
+      return shutDown(connection, channel, `Access token refused: ${reason}`);
+    }
+    if (connection.channels.get(channel.topic) !== channel) return;
+    channel.identity = identity;
+    watchExpiry(connection, channel);
+  }
+
+  async function toBinding(entry: unknown, memo: Map<string, Promise<boolean>>): Promise<Binding | string> {
     if (typeof entry !== 'object' || entry === null) return 'each postgres_changes entry must be an object';
     const e = entry as Record<string, unknown>;
     const event = e['event'];
@@ -142,7 +276,13 @@ export function attachRealtime(deps: {
     const filter = parseFilter(filterText);
     if (typeof filter === 'string') return filter;
     const tableName = table === undefined || table === '*' ? undefined : (table as string);
-    if (!(await published(schema, tableName))) {
+    const key = JSON.stringify([schema, tableName ?? null]);
+    let isPublished = memo.get(key);
+    if (!isPublished) {
+      isPublished = published(schema, tableName);
+      memo.set(key, isPublished);
+    }
+    if (!(await isPublished)) {
       return `${schema}.${tableName ?? '*'} is not in the supabase_realtime publication`;
     }
     return { id: nextBindingId++, event, schema, table: table as string | undefined, filterText, filter };
@@ -167,39 +307,29 @@ export function attachRealtime(deps: {
     const channel = connection.channels.get(message.topic);
     if (!channel) return reply(connection, message, 'error', { reason: 'unmatched topic' });
     if (message.event === 'phx_leave') {
+      stopWatching(channel);
       connection.channels.delete(message.topic);
       return reply(connection, message, 'ok', {});
     }
-    if (message.event === 'access_token') {
-      try {
-        channel.claims = await claimsFor(connection, message.payload['access_token']);
-      } catch (error) {
-        channel.claims = null;
-        send(connection, {
-          joinRef: channel.joinRef,
-          ref: null,
-          topic: channel.topic,
-          event: 'system',
-          payload: {
-            extension: 'system',
-            status: 'error',
-            message: `Access token refused: ${error instanceof Error ? error.message : 'invalid'}`,
-          },
-        });
-      }
-      return;
-    }
+    if (message.event === 'access_token')
+      return refresh(connection, channel, message.payload['access_token']);
     // Broadcast and presence are not served locally; acknowledge so clients
     // waiting for a reply are not left hanging.
     if (message.ref !== null) reply(connection, message, 'ok', {});
   }
 
   async function deliver(change: Change) {
-    const info = await tableInfo(change.schema, change.table);
     const row = change.type === 'DELETE' ? change.oldRecord : change.record;
+    // Who wants the change, before any database work.
+    const targets: { connection: Connection; channel: Channel; identity: Identity; ids: number[] }[] = [];
     for (const connection of connections) {
       for (const channel of connection.channels.values()) {
-        if (!channel.claims) continue;
+        // A token may expire before its timer runs (a busy event loop): it never gets another row.
+        const expiry = channel.identity.expiresAt;
+        if (expiry !== null && isExpired(expiry)) {
+          shutDown(connection, channel, expiredMessage(expiry));
+          continue;
+        }
         const ids = channel.bindings
           .filter(
             (b) =>
@@ -209,28 +339,36 @@ export function attachRealtime(deps: {
               matchesFilter(b.filter, row),
           )
           .map((b) => b.id);
-        if (ids.length === 0) continue;
-        if (!(await canSee(pg, channel.claims, change, info))) continue;
-        send(connection, {
-          joinRef: null,
-          ref: null,
-          topic: channel.topic,
-          event: 'postgres_changes',
-          payload: {
-            ids,
-            data: {
-              schema: change.schema,
-              table: change.table,
-              commit_timestamp: change.commitTimestamp,
-              type: change.type,
-              columns: info.columns,
-              record: change.record ?? {},
-              old_record: change.oldRecord ?? {},
-              errors: null,
-            },
-          },
-        });
+        if (ids.length > 0) targets.push({ connection, channel, identity: channel.identity, ids });
       }
+    }
+    if (targets.length === 0) return;
+    const info = await tableInfo(change.schema, change.table);
+    const visible = visibilityOf(pg, change, info);
+    // The row is serialized once for every channel that gets it.
+    const data = JSON.stringify({
+      schema: change.schema,
+      table: change.table,
+      commit_timestamp: change.commitTimestamp,
+      type: change.type,
+      columns: info.columns,
+      record: change.record ?? {},
+      old_record: change.oldRecord ?? {},
+      errors: null,
+    });
+    for (const { connection, channel, identity, ids } of targets) {
+      if (!(await visible(identity.claims))) continue;
+      // While the checks ran the channel may have left, expired or taken another token.
+      if (connection.channels.get(channel.topic) !== channel || channel.identity !== identity) continue;
+      if (isExpired(identity.expiresAt)) continue;
+      sendText(
+        connection,
+        encodeWithPayload(
+          connection.vsn,
+          { joinRef: null, ref: null, topic: channel.topic, event: 'postgres_changes' },
+          `{"ids":${JSON.stringify(ids)},"data":${data}}`,
+        ),
+      );
     }
   }
 
@@ -251,30 +389,45 @@ export function attachRealtime(deps: {
     resolveClaims(apikey, null).then(
       () =>
         wss.handleUpgrade(request, socket, head, (ws) => {
-          const connection: Connection = { socket: ws, vsn, apikey: apikey ?? '', channels: new Map() };
+          const connection: Connection = {
+            socket: ws,
+            vsn,
+            apikey: apikey ?? '',
+            channels: new Map(),
+            pending: 0,
+            dropped: false,
+          };
           connections.add(connection);
           let queue = Promise.resolve();
           ws.on('message', (data, isBinary) => {
             const text = isBinary ? null : data.toString();
-            queue = queue.then(() =>
-              text === null
-                ? send(connection, {
-                    joinRef: null,
-                    ref: null,
-                    topic: 'phoenix',
-                    event: 'phx_reply',
-                    payload: {
-                      status: 'error',
-                      response: { reason: 'malformed frame: binary frames are not served' },
-                    },
-                  })
-                : onFrame(connection, text).catch((error: unknown) =>
-                    console.error('[realtime] frame failed:', error),
-                  ),
-            );
+            // Frames are handled one at a time; a client sending faster is not read until they are.
+            connection.pending++;
+            if (connection.pending >= MAX_PENDING_FRAMES && !ws.isPaused) ws.pause();
+            queue = queue
+              .then(() =>
+                text === null
+                  ? send(connection, {
+                      joinRef: null,
+                      ref: null,
+                      topic: 'phoenix',
+                      event: 'phx_reply',
+                      payload: {
+                        status: 'error',
+                        response: { reason: 'malformed frame: binary frames are not served' },
+                      },
+                    })
+                  : onFrame(connection, text).catch((error: unknown) =>
+                      console.error('[realtime] frame failed:', error),
+                    ),
+              )
+              .finally(() => {
+                connection.pending--;
+                if (ws.isPaused && connection.pending <= MAX_PENDING_FRAMES / 2) ws.resume();
+              });
           });
-          ws.on('close', () => connections.delete(connection));
-          ws.on('error', () => connections.delete(connection));
+          ws.on('close', () => forget(connection));
+          ws.on('error', () => forget(connection));
         }),
       (error: unknown) => refuse(401, error instanceof Error ? error.message : 'Unauthorized'),
     );
@@ -285,7 +438,10 @@ export function attachRealtime(deps: {
     connectionCount: () => connections.size,
     close: async () => {
       server.off('upgrade', onUpgrade);
-      for (const connection of connections) connection.socket.terminate();
+      for (const connection of connections) {
+        forget(connection);
+        connection.socket.terminate();
+      }
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

@@ -6,7 +6,9 @@ import type { Change } from './feed.ts';
 // Decides whether a subscriber may see a changed row by asking Postgres under
 // the subscriber's role and claims, so the table's own RLS policies decide.
 // A deleted row no longer exists to select, so it is put back inside a
-// transaction that is always rolled back, and checked there.
+// transaction that is always rolled back, and checked there. Each check is a
+// transaction on the gateway's one database connection, so a change is checked
+// once per identity, however many channels that identity has open.
 
 export type TableInfo = { primaryKey: string[]; columns: { name: string; type: string }[] };
 
@@ -39,6 +41,36 @@ async function load(pg: PGlite, schema: string, table: string): Promise<TableInf
     [relation],
   );
   return { columns: columns.rows, primaryKey: keys.rows.map((row) => row.name) };
+}
+
+/**
+ * Who a check is for: everything a policy can read of the caller (role, subject, all claims), less
+ * when the token was issued and when it expires, so one user's channels share a check even across
+ * sockets and refreshed tokens. Expiry itself is enforced on the channel, not by policies.
+ */
+export function identityKey(claims: Claims): string {
+  const rest = Object.entries(claims.raw)
+    .filter(([name]) => name !== 'exp' && name !== 'iat' && name !== 'nbf')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([claims.role, claims.sub, rest]);
+}
+
+/** For one change: whether each identity may see it, asked of Postgres once per identity. */
+export function visibilityOf(
+  pg: PGlite,
+  change: Change,
+  info: TableInfo,
+): (claims: Claims) => Promise<boolean> {
+  const verdicts = new Map<string, Promise<boolean>>();
+  return (claims) => {
+    const key = identityKey(claims);
+    let verdict = verdicts.get(key);
+    if (!verdict) {
+      verdict = canSee(pg, claims, change, info);
+      verdicts.set(key, verdict);
+    }
+    return verdict;
+  };
 }
 
 class Rollback extends Error {}
