@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   type BaseError,
@@ -21,7 +21,7 @@ import {
   TransactionExecutionError,
   type Hex,
 } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sendCopy, tokenCopy } from '../../src/copy/index.ts';
 import { describeError } from '../../src/machines/error-words.ts';
 import {
@@ -298,8 +298,20 @@ describe('signing on demand', () => {
 type Script = {
   receipt: 'reverted' | 'never' | 'garbled' | 'success';
   balance?: bigint;
-  /** How eth_sendRawTransaction is answered: the hash (default), no answer at all, or a refusal. */
-  send?: 'ok' | 'lost' | 'nonce too low' | 'already known';
+  /**
+   * How eth_sendRawTransaction is answered: the hash (default); taken, then the connection drops
+   * ('lost') or stays silent ('silent'); taken, then an HTTP 503 from a proxy in front of the node;
+   * an HTTP 502 before the node saw it; or a JSON-RPC refusal.
+   */
+  send?:
+    | 'ok'
+    | 'lost'
+    | 'silent'
+    | 'taken, then 503'
+    | 'untaken 502'
+    | 'nonce too low'
+    | 'already known'
+    | 'replacement transaction underpriced';
   /** The node knows the transaction (eth_getTransactionByHash), with this call data. */
   known?: Hex;
   /** The sender's transaction count (its next nonce), 0 by default. */
@@ -313,6 +325,22 @@ let script: Script = { receipt: 'reverted' };
 const BALANCE_OF = '0x70a08231';
 const calls: string[] = [];
 let blockNumber = 100;
+/** Answers held back by a silent node, ended when their test is over. */
+const held: ServerResponse[] = [];
+const arrivals: { method: string; arrived: () => void }[] = [];
+
+/** Resolves when the node next receives a request for `method`: no polling, no clock. */
+function nextRequest(method: string): Promise<void> {
+  return new Promise((arrived) => arrivals.push({ method, arrived }));
+}
+
+function received(method: string): void {
+  calls.push(method);
+  for (const waiter of arrivals.filter((entry) => entry.method === method)) {
+    arrivals.splice(arrivals.indexOf(waiter), 1);
+    waiter.arrived();
+  }
+}
 
 function answer(method: string, params: unknown[]): unknown {
   const word = (n: number | bigint) => `0x${n.toString(16).padStart(64, '0')}`;
@@ -341,7 +369,11 @@ function answer(method: string, params: unknown[]): unknown {
       return '0xea60';
     case 'eth_sendRawTransaction':
       sentRaw.push(params[0] as Hex);
-      if (script.send === 'nonce too low' || script.send === 'already known') {
+      if (
+        script.send === 'nonce too low' ||
+        script.send === 'already known' ||
+        script.send === 'replacement transaction underpriced'
+      ) {
         throw Object.assign(new Error(script.send), { code: -32000 });
       }
       return keccak256(params[0] as Hex);
@@ -397,12 +429,28 @@ beforeAll(async () => {
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
       const { id, method, params } = JSON.parse(body) as { id: number; method: string; params: unknown[] };
-      calls.push(method);
-      // The node takes the transaction, but its answer never arrives.
-      if (method === 'eth_sendRawTransaction' && script.send === 'lost') {
-        sentRaw.push((params as Hex[])[0] as Hex);
-        request.socket.destroy();
-        return;
+      received(method);
+      if (method === 'eth_sendRawTransaction') {
+        const raw = (params as Hex[])[0] as Hex;
+        switch (script.send) {
+          // The node takes the transaction, but its answer never arrives.
+          case 'lost':
+            sentRaw.push(raw);
+            request.socket.destroy();
+            return;
+          case 'silent':
+            sentRaw.push(raw);
+            held.push(response);
+            return;
+          // A proxy in front of the node: it passed the transaction on, then failed the answer.
+          case 'taken, then 503':
+            sentRaw.push(raw);
+            response.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
+            return;
+          case 'untaken 502':
+            response.writeHead(502, { 'content-type': 'text/plain' }).end('Bad Gateway');
+            return;
+        }
       }
       response.setHeader('content-type', 'application/json');
       try {
@@ -416,6 +464,33 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   rpcUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  for (const response of held.splice(0)) response.destroy();
+});
+
+/**
+ * The same scripted node answered in-process, for minutes of polling on a fake clock: each answer
+ * is a resolved promise, so no request is on a socket when the clock jumps past its time limit.
+ */
+function answerInProcess(): void {
+  vi.stubGlobal('fetch', async (_url: unknown, init?: RequestInit) => {
+    const { id, method, params } = JSON.parse(String(init?.body)) as {
+      id: number;
+      method: string;
+      params?: unknown[];
+    };
+    received(method);
+    try {
+      return Response.json({ jsonrpc: '2.0', id, result: answer(method, params ?? []) });
+    } catch (error) {
+      const { code, message } = error as { code: number; message: string };
+      return Response.json({ jsonrpc: '2.0', id, error: { code, message } });
+    }
+  });
+}
 
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
@@ -457,6 +532,33 @@ describe('transfers a local chain cannot script', () => {
     });
     expect(describeError(error)).toBe(tokenCopy.notConfirmed(2));
     expect(describeError(error)).toMatch(/may still go through/);
+  });
+
+  it('waits 2 minutes for a receipt by default, then says it is not confirmed', async () => {
+    answerInProcess();
+    script = { receipt: 'never' };
+    const service = createTokenService({ rpcUrl, chainId: 31337, tokenAddress: TOKEN });
+    const prepared = await service.prepareTransfer(request);
+    const signed = await service.signTransfer({ privateKey: KEY, prepared });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let settled = false;
+    const waiting = nextRequest('eth_getTransactionReceipt');
+    const outcome = service
+      .broadcastTransfer(signed)
+      .catch((e: unknown) => e)
+      .finally(() => (settled = true));
+    await waiting;
+    await vi.advanceTimersByTimeAsync(119_999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settled).toBe(true);
+    const error = await outcome;
+    expect(error).toMatchObject({
+      reason: 'confirmation-timeout',
+      hash: signed.hash,
+      problem: { code: 'not-confirmed', seconds: 120 },
+    });
+    expect(describeError(error)).toBe(tokenCopy.notConfirmed(120));
   });
 
   it('says the transfer is out when its receipt cannot be read, so no one sends it twice', async () => {
@@ -640,6 +742,54 @@ describe('never twice: the hash is known before sending', () => {
     expect(sentRaw).toEqual([transfer.serialized]);
   });
 
+  it('a broadcast the node took but never answered, until the request timed out, may have been sent', async () => {
+    const transfer = await signed();
+    script = { receipt: 'reverted', send: 'silent' };
+    sentRaw.length = 0;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const taken = nextRequest('eth_sendRawTransaction');
+    const outcome = service()
+      .broadcastTransfer({ serialized: transfer.serialized })
+      .catch((e: unknown) => e);
+    await taken;
+    // The send client's request time limit.
+    await vi.advanceTimersByTimeAsync(10_000);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(TokenServiceError);
+    expect(error).toMatchObject({
+      hash: transfer.hash,
+      problem: { code: 'sent-but-unchecked', failure: { code: 'rpc-unavailable', status: null } },
+    });
+    expect(describeError(error)).toBe(`${tokenCopy.sentButUnchecked} ${tokenCopy.rpcUnavailable}`);
+    expect(sentRaw).toEqual([transfer.serialized]);
+  });
+
+  it.each([
+    ['taken, then 503', 503],
+    ['untaken 502', 502],
+  ] as const)(
+    'a broadcast answered with an HTTP failure may have been sent (%s): no JSON-RPC refusal proves otherwise',
+    async (send, status) => {
+      const transfer = await signed();
+      script = { receipt: 'reverted', send };
+      sentRaw.length = 0;
+      calls.length = 0;
+      const error = await service()
+        .broadcastTransfer({ serialized: transfer.serialized })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TokenServiceError);
+      expect(error).toMatchObject({
+        hash: transfer.hash,
+        problem: { code: 'sent-but-unchecked', failure: { code: 'rpc-unavailable', status } },
+      });
+      expect(describeError(error)).toBe(
+        `${tokenCopy.sentButUnchecked} ${tokenCopy.rpcUnavailableStatus(status)}`,
+      );
+      // Asked once: an HTTP failure is not retried either.
+      expect(calls.filter((method) => method === 'eth_sendRawTransaction')).toHaveLength(1);
+    },
+  );
+
   it('a refusal in a JSON-RPC answer was not sent: no hash, an ordinary failure', async () => {
     const transfer = await signed();
     script = { receipt: 'reverted', send: 'nonce too low' };
@@ -678,49 +828,72 @@ describe('never twice: the hash is known before sending', () => {
     expect(sentRaw).toEqual([transfer.serialized]);
   });
 
-  describe('a resend the node refuses ("nonce too low") when it missed the transaction', () => {
-    const recheck = async (count: number, receipt: Script['receipt']) => {
-      const transfer = await signed();
-      script = { receipt, send: 'nonce too low', count };
-      sentRaw.length = 0;
-      calls.length = 0;
-      const outcome = await service()
-        .confirmTransfer({ hash: transfer.hash, serialized: transfer.serialized, from: ADDRESS })
-        .catch((e: unknown) => e);
-      return { transfer, outcome };
-    };
+  // A node that missed the transaction refuses its bytes in several words; each is checked the same way.
+  describe.each(['nonce too low', 'replacement transaction underpriced'] as const)(
+    'a resend the node refuses ("%s") when it missed the transaction',
+    (refusal) => {
+      const recheck = async (count: number, receipt: Script['receipt']) => {
+        const transfer = await signed();
+        script = { receipt, send: refusal, count };
+        sentRaw.length = 0;
+        calls.length = 0;
+        const outcome = await service()
+          .confirmTransfer({ hash: transfer.hash, serialized: transfer.serialized, from: ADDRESS })
+          .catch((e: unknown) => e);
+        return { transfer, outcome };
+      };
 
-    it('is mined after all when its receipt turns up on the second look', async () => {
-      const { transfer, outcome } = await recheck(1, 'success');
-      expect(outcome).toMatchObject({ hash: transfer.hash, from: ADDRESS });
-      expect(sentRaw).toEqual([transfer.serialized]);
-    });
-
-    it('with its nonce still unused, stays unresolved with its hash', async () => {
-      const { transfer, outcome } = await recheck(0, 'never');
-      expect(outcome).toMatchObject({
-        hash: transfer.hash,
-        replaced: false,
-        problem: { code: 'sent-but-unchecked' },
+      it('is mined after all when its receipt turns up on the second look', async () => {
+        const { transfer, outcome } = await recheck(1, 'success');
+        expect(outcome).toMatchObject({ hash: transfer.hash, from: ADDRESS });
+        expect(sentRaw).toEqual([transfer.serialized]);
       });
-      expect(calls).toContain('eth_getTransactionCount');
-    });
 
-    it('with its nonce used and no receipt of its own, was replaced: it can never be mined', async () => {
-      const { transfer, outcome } = await recheck(1, 'never');
-      expect(outcome).toBeInstanceOf(TokenServiceError);
-      expect(outcome).toMatchObject({ hash: transfer.hash, replaced: true });
-      // Sent once only: the refusal is not retried.
-      expect(sentRaw).toEqual([transfer.serialized]);
-    });
+      it('with its nonce still unused, stays unresolved with its hash', async () => {
+        const { transfer, outcome } = await recheck(0, 'never');
+        expect(outcome).toMatchObject({
+          hash: transfer.hash,
+          replaced: false,
+          problem: { code: 'sent-but-unchecked' },
+        });
+        expect(calls).toContain('eth_getTransactionCount');
+      });
 
-    it('without the sender, never claims it was replaced', async () => {
-      const transfer = await signed();
-      script = { receipt: 'never', send: 'nonce too low', count: 1 };
-      const outcome = await service()
-        .confirmTransfer({ hash: transfer.hash, serialized: transfer.serialized })
-        .catch((e: unknown) => e);
-      expect(outcome).toMatchObject({ hash: transfer.hash, replaced: false });
+      it('with its nonce used and no receipt of its own, was replaced: it can never be mined', async () => {
+        const { transfer, outcome } = await recheck(1, 'never');
+        expect(outcome).toBeInstanceOf(TokenServiceError);
+        expect(outcome).toMatchObject({ hash: transfer.hash, replaced: true });
+        // Sent once only: the refusal is not retried.
+        expect(sentRaw).toEqual([transfer.serialized]);
+      });
+
+      it('without the sender, never claims it was replaced', async () => {
+        const transfer = await signed();
+        script = { receipt: 'never', send: refusal, count: 1 };
+        const outcome = await service()
+          .confirmTransfer({ hash: transfer.hash, serialized: transfer.serialized })
+          .catch((e: unknown) => e);
+        expect(outcome).toMatchObject({ hash: transfer.hash, replaced: false });
+      });
+    },
+  );
+
+  it('a resend answered "already known" is held by the node: its receipt is awaited, it is never taken as replaced', async () => {
+    answerInProcess();
+    const transfer = await signed();
+    // Its nonce is used, which after a refusal would mean replaced; the node holding it says otherwise.
+    script = { receipt: 'never', send: 'already known', count: 1 };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const waiting = nextRequest('eth_getTransactionReceipt');
+    const outcome = service()
+      .confirmTransfer({ hash: transfer.hash, serialized: transfer.serialized, from: ADDRESS })
+      .catch((e: unknown) => e);
+    await waiting;
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(await outcome).toMatchObject({
+      hash: transfer.hash,
+      replaced: false,
+      problem: { code: 'not-confirmed', seconds: 120 },
     });
   });
 

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { sendCopy } from '../../../src/copy/index.ts';
+import type { AuthUser } from '../../../src/domain/auth.ts';
+import type {
+  ConfirmTransferRequest,
+  PreparedTransfer,
+  TransferResult,
+  WalletTransfer,
+  WalletTransferCall,
+} from '../../../src/domain/token.ts';
+import { historyOutboxMachine } from '../../../src/machines/history-outbox.machine.ts';
+import { sendBusyTag, sendMachine, type SendFact } from '../../../src/machines/send.machine.ts';
+import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { walletSendMachine, walletSendTags } from '../../../src/machines/wallet-send.machine.ts';
+import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+
+// 'Send with wallet' once the wallet has been asked: its prompt is the wallet's, and whatever the
+// user answers there is what happens on chain. So a change of account, network or session from
+// then on cancels nothing (a private-key send is cancelled before it is broadcast, send.test.ts);
+// the wallet's answer is followed to its receipt (docs/reliability-and-security.md#sends).
+
+const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const OTHER_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const HASH = `0x${'cd'.repeat(32)}` as const;
+const user: AuthUser = {
+  id: 'user-1',
+  email: 'ada@example.test',
+  emailConfirmedAt: null,
+  web3Address: null,
+  metadata: {},
+};
+const prepared: PreparedTransfer = {
+  from: WALLET,
+  to: RECIPIENT,
+  raw: 125n * 10n ** 17n,
+  amount: '12.5',
+  decimals: 18,
+};
+const call: WalletTransferCall = { from: WALLET, to: `0x${'5f'.repeat(20)}`, data: '0xa9059cbb' };
+const result: TransferResult = {
+  hash: HASH,
+  from: WALLET,
+  to: RECIPIENT,
+  raw: prepared.raw,
+  blockNumber: 9n,
+};
+const withWallet = {
+  type: 'send.submitWithWallet' as const,
+  recipient: RECIPIENT,
+  amount: '12.5',
+  balance: '100',
+};
+
+function setup() {
+  const toasts: ToastRequest[] = [];
+  const reports: SendFact[] = [];
+  const walletPrepares: Call<WalletTransfer>[] = [];
+  const walletRequests: Call<`0x${string}`, WalletTransferCall>[] = [];
+  const walletConfirms: Call<TransferResult, ConfirmTransferRequest>[] = [];
+  const records: Call<unknown>[] = [];
+  const machine = sendMachine.provide({
+    actions: {
+      showToast: (_, params) => void toasts.push(params),
+      report: (_, params) => void reports.push(params),
+    },
+    actors: {
+      prepareTransfer: deferredActor([]),
+      signTransfer: deferredActor([]),
+      broadcastTransfer: deferredActor([]),
+      confirmTransfer: deferredActor([]),
+      walletSend: walletSendMachine.provide({
+        actions: { showToast: (_, params) => void toasts.push(params) },
+        actors: {
+          prepareWalletTransfer: deferredActor(walletPrepares),
+          requestWalletTransfer: deferredActor(walletRequests),
+          confirmTransfer: deferredActor(walletConfirms),
+        },
+      }),
+      historyOutbox: historyOutboxMachine.provide({
+        actions: { showToast: (_, params) => void toasts.push(params) },
+        actors: { recordTransaction: deferredActor(records) },
+      }),
+    },
+  });
+  const actor = createActor(machine, { input: { tokenConfigured: true } }).start();
+  actor.send({ type: 'wallet.changed', address: WALLET, chainId: 31337 });
+  /** The wallet-send child's snapshot, while there is one. */
+  const walletSend = () =>
+    (
+      actor.getSnapshot().children.walletSend as
+        { getSnapshot(): { hasTag(tag: string): boolean } } | undefined
+    )?.getSnapshot();
+  return { actor, toasts, reports, walletPrepares, walletRequests, walletConfirms, records, walletSend };
+}
+
+type Harness = ReturnType<typeof setup>;
+
+/** Submitted and checked against the chain: the wallet's prompt is open. */
+async function askTheWallet(h: Harness) {
+  h.actor.send(withWallet);
+  h.walletPrepares[0]?.resolve({ prepared, call });
+  await settle();
+  expect(h.walletRequests.map((request) => request.input)).toEqual([call]);
+  expect(h.walletSend()?.hasTag(walletSendTags.waiting)).toBe(true);
+}
+
+const cancelled = (toasts: ToastRequest[]) =>
+  toasts.filter((toast) => toast.title === sendCopy.transferCancelled);
+
+describe('Send with wallet: not cancelled once the wallet is asked', () => {
+  it('the wallet switching account, network or disconnecting meanwhile: the answer is followed to its receipt', async () => {
+    const h = setup();
+    await askTheWallet(h);
+
+    // accountsChanged, chainChanged and disconnect, as the root passes them on.
+    h.actor.send({ type: 'wallet.changed', address: OTHER_WALLET, chainId: 31337 });
+    h.actor.send({ type: 'wallet.changed', address: OTHER_WALLET, chainId: 1 });
+    h.actor.send({ type: 'wallet.changed', address: null, chainId: null });
+    await settle();
+    expect(h.actor.getSnapshot().hasTag(sendBusyTag)).toBe(true);
+
+    // The wallet answers: its hash is the transfer, whatever was connected since.
+    h.walletRequests[0]?.resolve(HASH);
+    await settle();
+    expect(h.walletSend()?.hasTag(walletSendTags.pending)).toBe(true);
+    expect(h.walletConfirms.map((confirm) => confirm.input)).toEqual([{ hash: HASH, serialized: null }]);
+
+    h.walletConfirms[0]?.resolve(result);
+    await settle();
+    expect(h.toasts.at(-1)).toEqual({
+      title: sendCopy.transferSubmitted,
+      description: sendCopy.transferSubmittedDescription(HASH),
+    });
+    expect(cancelled(h.toasts)).toEqual([]);
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.actor.getSnapshot().value).toBe('editing');
+    expect(h.actor.getSnapshot().context).toMatchObject({ recipient: '', amount: '', lastHash: HASH });
+  });
+
+  it('the user signing out meanwhile: the answer is still followed to its receipt, with no row to save', async () => {
+    const h = setup();
+    h.actor.send({ type: 'session.changed', user });
+    await askTheWallet(h);
+
+    h.actor.send({ type: 'session.changed', user: null });
+    await settle();
+    expect(h.actor.getSnapshot().hasTag(sendBusyTag)).toBe(true);
+
+    h.walletRequests[0]?.resolve(HASH);
+    await settle();
+    // Changes while the receipt is awaited cancel nothing either.
+    h.actor.send({ type: 'wallet.changed', address: OTHER_WALLET, chainId: 31337 });
+    expect(h.walletConfirms.map((confirm) => confirm.input)).toEqual([{ hash: HASH, serialized: null }]);
+    h.walletConfirms[0]?.resolve(result);
+    await settle();
+
+    expect(cancelled(h.toasts)).toEqual([]);
+    expect(h.toasts.at(-1)?.title).toBe(sendCopy.transferSubmitted);
+    // Signed out by then: reported at once, nothing recorded for anyone.
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.records).toEqual([]);
+  });
+});
