@@ -19,6 +19,8 @@ export type SendContext = {
   chainId: number | null;
   /** The signed-in user, learned from the root's `session.changed`; only their sends are recorded. */
   userId: string | null;
+  /** Who was signed in when the transfer under way was submitted (null for a visitor). */
+  sentBy: string | null;
   /** The form's fields as last submitted; kept after a failure, cleared after a success. */
   recipient: string;
   amount: string;

@@ -154,7 +154,13 @@ export const sendMachine = setup({
       (!sameAddress(event.address, context.walletAddress) || event.chainId !== context.chainId),
     sessionLost: ({ context, event }) =>
       event.type === 'session.changed' && context.userId !== null && event.user?.id !== context.userId,
-    signedIn: ({ context }) => context.userId !== null,
+    /**
+     * Signed in, and not as another account than the one that sent it: a visitor who signs in
+     * mid-send keeps the transfer (record-transaction checks the wallet is theirs), but a switch
+     * from one account to another must not file the first one's transfer under the second.
+     */
+    signedIn: ({ context }) =>
+      context.userId !== null && (context.sentBy === null || context.sentBy === context.userId),
   },
 }).createMachine({
   id: 'send',
@@ -163,6 +169,7 @@ export const sendMachine = setup({
     walletAddress: null,
     chainId: null,
     userId: null,
+    sentBy: null,
     recipient: '',
     amount: '',
     privateKey: null,
@@ -218,6 +225,7 @@ export const sendMachine = setup({
     },
     sending: {
       tags: [sendBusyTag],
+      entry: assign({ sentBy: ({ context }) => context.userId }),
       initial: 'unsigned',
       states: {
         /** The key is in context; every way out of here forgets it. */

@@ -162,4 +162,22 @@ describe('Send with wallet: not cancelled once the wallet is asked', () => {
     expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
     expect(h.records).toEqual([]);
   });
+
+  it('another user signing in meanwhile: the transfer is not saved to their history', async () => {
+    const h = setup();
+    h.actor.send({ type: 'session.changed', user });
+    await askTheWallet(h);
+
+    // The sender signs out and someone else signs in on this page before the wallet answers.
+    h.actor.send({ type: 'session.changed', user: null });
+    h.actor.send({ type: 'session.changed', user: { ...user, id: 'user-2', email: 'bo@example.test' } });
+    h.walletRequests[0]?.resolve(HASH);
+    await settle();
+    h.walletConfirms[0]?.resolve(result);
+    await settle();
+
+    expect(h.toasts.at(-1)?.title).toBe(sendCopy.transferSubmitted);
+    expect(h.reports).toEqual([{ type: 'send.transferSubmitted', hash: HASH }]);
+    expect(h.records).toEqual([]);
+  });
 });
