@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import solc from 'solc';
 import {
   createPublicClient,
@@ -538,6 +540,96 @@ describe('a smart-contract wallet (EIP-1271)', () => {
     expect(answer).toEqual(refusedWith(403, 'proof_signature'));
     expect((await profileOf(bob.id)).wallet_address).toBeNull();
     expect(await holdersOf(walletAddress)).toEqual([]);
+  });
+
+  /** Calls `handler` itself with `who`'s session: a proof for `address` on `chainId`, signed by `signer`. */
+  async function linkThrough(
+    handler: (request: Request) => Promise<Response>,
+    who: TestUser,
+    address: Address,
+    signer: PrivateKeyAccount,
+    chainId: number,
+  ) {
+    const nonce = await requestNonce(who.client, address);
+    const message = proofMessage(signer.address, nonce, { address, chainId });
+    const response = await handler(
+      new Request(FUNCTION_URL, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${who.accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message, signature: await signer.signMessage({ message }) }),
+      }),
+    );
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it('fails every proof for a contract wallet when the node serves another chain than CHAIN_ID', async () => {
+    // The function set up for another chain than the one its RPC_URL serves.
+    const otherChain = chain.chainId + 1;
+    const misconfigured = createLinkWalletHandler({
+      supabase: service,
+      rpcUrl: chain.rpcUrl,
+      chainId: otherChain,
+      siteUrl: PORTAL_ORIGIN,
+    });
+    const alice = await user('lw-1271-other-chain');
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      for (const walletAddress of [await deployOwnedWallet(), await deployOwnedWallet()]) {
+        const answer = await linkThrough(misconfigured, alice, walletAddress, owner, otherChain);
+        expect(answer).toMatchObject({ status: 500, body: { code: 'link_failed' } });
+        expect(await holdersOf(walletAddress)).toEqual([]);
+      }
+      expect(logged.mock.calls.flat().map(String).join('\n')).toContain(
+        `serves chain ${chain.chainId}, not CHAIN_ID ${otherChain}`,
+      );
+    } finally {
+      logged.mockRestore();
+    }
+    // A key's proof needs no node, so the same function still links one.
+    const key = freshWallet();
+    const linked = await linkThrough(misconfigured, alice, key.address, key, otherChain);
+    expect(linked.status).toBe(200);
+    expect((await profileOf(alice.id)).wallet_address).toBe(key.address);
+  });
+
+  it('asks the node which chain it serves once, while it serves CHAIN_ID', async () => {
+    // The node behind a relay that counts what it is asked.
+    const asked: string[] = [];
+    const relay = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks).toString();
+        const calls = [JSON.parse(body) as { method: string }].flat();
+        asked.push(...calls.map(({ method }) => method));
+        fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+          .then(async (answer) => {
+            response.writeHead(answer.status, { 'content-type': 'application/json' });
+            response.end(await answer.text());
+          })
+          .catch(() => response.destroy());
+      });
+    });
+    await new Promise<void>((listening) => relay.listen(0, '127.0.0.1', listening));
+    try {
+      const relayed = createLinkWalletHandler({
+        supabase: service,
+        rpcUrl: `http://127.0.0.1:${(relay.address() as AddressInfo).port}/`,
+        chainId: chain.chainId,
+        siteUrl: PORTAL_ORIGIN,
+      });
+      for (const label of ['lw-1271-asked-a', 'lw-1271-asked-b']) {
+        const walletAddress = await deployOwnedWallet();
+        const who = await user(label);
+        const answer = await linkThrough(relayed, who, walletAddress, owner, chain.chainId);
+        expect(answer.status).toBe(200);
+        expect(await holdersOf(walletAddress)).toEqual([who.id]);
+      }
+      expect(asked.filter((method) => method === 'eth_chainId')).toEqual(['eth_chainId']);
+    } finally {
+      relay.closeAllConnections();
+      await new Promise<void>((closed) => relay.close(() => closed()));
+    }
   });
 });
 

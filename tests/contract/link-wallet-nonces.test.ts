@@ -1,0 +1,86 @@
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { callLinkWallet, proofMessage, requestNonce } from '../support/wallet-proof.ts';
+
+// The life of a link-wallet nonce, through the unmodified supabase-js as the portal calls it: a
+// user holds one unspent nonce per address at a time, and a nonce is spent only by a proof whose
+// signature was verified. The other refusals are in link-wallet.test.ts.
+
+const stack = inject('gateway');
+const service = serviceClient(stack);
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
+});
+
+const freshWallet = (): PrivateKeyAccount => privateKeyToAccount(generatePrivateKey());
+
+async function user(label: string): Promise<TestUser> {
+  const signedIn = await signedInUser(stack, label);
+  clients.push(signedIn.client);
+  return signedIn;
+}
+
+/** The message for `nonce`, signed by `signer` (the wallet itself unless told otherwise). */
+async function proof(wallet: PrivateKeyAccount, nonce: string, signer = wallet) {
+  const message = proofMessage(wallet.address, nonce);
+  return { message, signature: await signer.signMessage({ message }) };
+}
+
+async function walletOf(id: string): Promise<string | null> {
+  const { data, error } = await service.from('profiles').select('wallet_address').eq('id', id).maybeSingle();
+  if (error) throw new Error(`reading profile ${id} failed: ${error.message}`);
+  return data?.wallet_address ?? null;
+}
+
+const refusedWith = (status: number, code: string) => ({
+  status,
+  body: { error: expect.any(String), code, message: expect.any(String) },
+});
+
+describe('link-wallet nonces', () => {
+  it('replaces the user’s unspent nonce for an address when they ask again: the first is refused (proof_nonce)', async () => {
+    const alice = await user('lwn-again');
+    const wallet = freshWallet();
+    const first = await requestNonce(alice.client, wallet.address);
+    // Asked again as the wallet may report it, in lower case: the same address.
+    const second = await requestNonce(alice.client, wallet.address.toLowerCase());
+
+    expect(await callLinkWallet(alice.client, await proof(wallet, first))).toEqual(
+      refusedWith(403, 'proof_nonce'),
+    );
+    expect(await walletOf(alice.id)).toBeNull();
+    // The one it was replaced by links.
+    const linked = await callLinkWallet(alice.client, await proof(wallet, second));
+    expect(linked.status).toBe(200);
+    expect(await walletOf(alice.id)).toBe(wallet.address);
+  });
+
+  it('keeps the user’s nonce for one address when they ask for another', async () => {
+    const alice = await user('lwn-other');
+    const [wallet, other] = [freshWallet(), freshWallet()];
+    const nonce = await requestNonce(alice.client, wallet.address);
+    await requestNonce(alice.client, other.address);
+
+    const linked = await callLinkWallet(alice.client, await proof(wallet, nonce));
+    expect(linked.status).toBe(200);
+    expect(await walletOf(alice.id)).toBe(wallet.address);
+  });
+
+  it('spends a nonce only once a signature was verified: a bad one is refused, then a good one links', async () => {
+    const alice = await user('lwn-verified');
+    const wallet = freshWallet();
+    const nonce = await requestNonce(alice.client, wallet.address);
+
+    // The same message, signed by a key that is not the wallet's.
+    const forged = await proof(wallet, nonce, freshWallet());
+    expect(await callLinkWallet(alice.client, forged)).toEqual(refusedWith(403, 'proof_signature'));
+    expect(await walletOf(alice.id)).toBeNull();
+
+    const linked = await callLinkWallet(alice.client, await proof(wallet, nonce));
+    expect(linked.status).toBe(200);
+    expect(linked.body.profile).toMatchObject({ id: alice.id, wallet_address: wallet.address });
+  });
+});
