@@ -150,6 +150,7 @@ describe('the event journal of a real session', () => {
           'portal',
           'profile',
           'send',
+          'send/historyOutbox',
           'tab',
           'theme',
           'toast',
