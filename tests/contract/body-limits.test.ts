@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { MAX_JSON_BODY } from '../../supabase/functions/_shared/body.ts';
 import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { chunked, lazyBody } from '../support/streams.ts';
 
 // The gateway counts a function's request body as it arrives and refuses it with 413 once it
 // passes 64 KB: a declared Content-Length is refused before anything is read, and a chunked body
@@ -51,35 +52,6 @@ function deliverChunked(
   return fetch(FUNCTION_URL, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
 }
 
-/** A body made lazily, one chunk each time the connection asks for more, that counts those asks. */
-function lazyBody(totalBytes: number) {
-  const chunks = Math.ceil(totalBytes / CHUNK_BYTES);
-  let pulled = 0;
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (pulled === chunks) return controller.close();
-        pulled += 1;
-        controller.enqueue(new Uint8Array(CHUNK_BYTES).fill(0x20));
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { stream, chunks, pulled: () => pulled };
-}
-
-function streamOf(text: string): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  const middle = Math.floor(bytes.length / 2);
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes.slice(0, middle));
-      controller.enqueue(bytes.slice(middle));
-      controller.close();
-    },
-  });
-}
-
 async function expectDelivered(response: Response): Promise<void> {
   expect(response.status).toBe(200);
   expect(await response.json()).toEqual({ received: true, recorded: 0 });
@@ -98,7 +70,9 @@ describe('function request bodies past 64 KB', () => {
   it('lets a body just under the limit reach the function, with a length or chunked', async () => {
     const body = paddedEvent(MAX_JSON_BODY - 16);
     await expectDelivered(await deliver(body));
-    await expectDelivered(await deliverChunked(streamOf(body), await signedHeaders(body)));
+    await expectDelivered(
+      await deliverChunked(chunked(body, Math.ceil(body.length / 2)), await signedHeaders(body)),
+    );
   });
 
   it('refuses a body whose Content-Length is past the limit with 413, before the function sees it', async () => {
@@ -107,7 +81,7 @@ describe('function request bodies past 64 KB', () => {
   });
 
   it('stops reading a chunked body soon after the limit, refuses it with 413 and serves the next', async () => {
-    const huge = lazyBody(HUGE_BYTES);
+    const huge = lazyBody(HUGE_BYTES, { chunkBytes: CHUNK_BYTES });
     await expectTooLarge(await deliverChunked(huge.stream, { 'content-type': 'application/json' }));
     // What was pulled is what fit in the sockets' buffers by the time the answer came: nowhere
     // near the 50 MB the client had to send.

@@ -7,6 +7,7 @@ import { signPayload } from '../../supabase/functions/process-payments/signature
 import { subscribed } from '../support/realtime.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import { setWalletAsServer } from '../support/wallet-proof.ts';
+import { chunked } from '../support/streams.ts';
 
 // process-payments end to end: Tatum's signed address-event deliveries, sent to
 // the gateway as Tatum sends them (no apikey, no JWT), become one transaction
@@ -72,16 +73,6 @@ async function deliver(
     body: stream ? chunked(body) : body,
     duplex: 'half',
   } as RequestInit);
-}
-
-function chunked(text: string): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  return new ReadableStream({
-    start(controller) {
-      for (let at = 0; at < bytes.length; at += 8192) controller.enqueue(bytes.slice(at, at + 8192));
-      controller.close();
-    },
-  });
 }
 
 /**

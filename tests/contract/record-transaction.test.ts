@@ -21,6 +21,7 @@ import { createRecordTransactionHandler } from '../../supabase/functions/record-
 import { testAccount } from '../support/accounts.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
+import { chunked } from '../support/streams.ts';
 
 // record-transaction end to end: a signed-in user's real DDEX send on the local
 // chain becomes one row in their history, read back through their own client,
@@ -116,17 +117,6 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((closed) => server.close(() => closed()));
   return port;
-}
-
-/** `text` as a body without a length: a stream, sent chunked. */
-function chunked(text: string): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  return new ReadableStream({
-    start(controller) {
-      for (let at = 0; at < bytes.length; at += 8192) controller.enqueue(bytes.slice(at, at + 8192));
-      controller.close();
-    },
-  });
 }
 
 async function expectError(response: Response, status: number, message: RegExp) {

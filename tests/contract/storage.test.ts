@@ -19,6 +19,7 @@ import {
   type TestUser,
   uniqueEmail,
 } from '../support/clients.ts';
+import { lazyBody } from '../support/streams.ts';
 
 // The avatars bucket as the portal uses it through the unmodified supabase-js:
 // upload under the user's own id, public download, removal and listing under the
@@ -100,25 +101,6 @@ function rawUpload(
   headers: Record<string, string>,
 ): Promise<Response> {
   return fetch(`${stack.url}/storage/v1/object/avatars/${encodedName}`, { method: 'POST', body, headers });
-}
-
-/** A body of `total` bytes, made chunk by chunk only as the upload pulls it, starting with `head`. */
-function lazyBody(total: number, head: Uint8Array) {
-  const CHUNK = 64 * 1024;
-  let pulled = 0;
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (pulled >= total) return controller.close();
-        const chunk = new Uint8Array(Math.min(CHUNK, total - pulled));
-        if (pulled === 0) chunk.set(head);
-        pulled += chunk.byteLength;
-        controller.enqueue(chunk);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { stream, pulled: () => pulled };
 }
 
 /** A raw upload whose body declares no length: fetch sends a ReadableStream chunked. */
@@ -372,9 +354,9 @@ describe('upload size is counted while the body arrives', () => {
     // and what the two sockets buffer meanwhile; a gateway that read the body whole pulls it all.
     const soon = total / 4;
     const name = `${owner.id}-${Date.now()}-chunked.png`;
-    const body = lazyBody(total, IMAGES.png);
+    const body = lazyBody(total, { chunkBytes: 64 * 1024, head: IMAGES.png });
     const response = await chunkedUpload(stack, name, body.stream, owner.accessToken);
-    expect(body.pulled()).toBeLessThan(soon);
+    expect(body.pulledBytes()).toBeLessThan(soon);
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject(payloadTooLarge);
     await expectNotStored(name);
@@ -386,12 +368,12 @@ describe('upload size is counted while the body arrives', () => {
     });
     expect(error).toBeNull();
     await expectServed(next, IMAGES.png, 'image/png');
-    expect(body.pulled()).toBeLessThan(soon);
+    expect(body.pulledBytes()).toBeLessThan(soon);
   });
 
   it('accepts a chunked body of exactly the limit', async () => {
     const name = `${owner.id}-${Date.now()}-chunked-limit.png`;
-    const body = lazyBody(LIMIT, IMAGES.png);
+    const body = lazyBody(LIMIT, { chunkBytes: 64 * 1024, head: IMAGES.png });
     const response = await chunkedUpload(stack, name, body.stream, owner.accessToken);
     expect(response.status).toBe(200);
     const served = await download(name);
@@ -585,7 +567,7 @@ describe('bytes on disk', () => {
   });
 
   it('writes nothing for a chunked body refused past the limit', async () => {
-    const body = lazyBody(4 * LIMIT, IMAGES.png);
+    const body = lazyBody(4 * LIMIT, { chunkBytes: 64 * 1024, head: IMAGES.png });
     const response = await chunkedUpload(
       gateway,
       `${user.id}-${Date.now()}.png`,

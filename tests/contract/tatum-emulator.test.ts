@@ -31,6 +31,7 @@ import {
   type ReceivedWebhook,
   type WebhookReceiver,
 } from '../support/webhook-receiver.ts';
+import { chunked } from '../support/streams.ts';
 
 // The local Tatum emulator, driven by the unmodified @tatumio/tatum SDK: native
 // balances from the chain, subscriptions kept in the database, and signed
@@ -76,17 +77,6 @@ async function sendDdex(to: Hex, amount: string): Promise<Hex> {
   });
   await waitForTransactionReceipt(publicClient, { hash });
   return hash;
-}
-
-/** `text` as a body without a length: a stream, sent chunked. */
-function chunked(text: string): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  return new ReadableStream({
-    start(controller) {
-      for (let at = 0; at < bytes.length; at += 8192) controller.enqueue(bytes.slice(at, at + 8192));
-      controller.close();
-    },
-  });
 }
 
 const payloadsOf = (webhooks: ReceivedWebhook[], txId: Hex) =>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createFunctionsHandler } from '../../stack/gateway/functions.ts';
 import { MAX_JSON_BODY } from '../../supabase/functions/_shared/body.ts';
 import { readAddressBody } from '../../supabase/functions/_shared/json.ts';
+import { lazyBody } from '../support/streams.ts';
 
 // Bodies are counted as they are read: past the limit the reader stops and the caller gets 413,
 // whether the body declared its length or not. The gateway does it for every function, and the
@@ -9,22 +10,6 @@ import { readAddressBody } from '../../supabase/functions/_shared/json.ts';
 
 const ADDRESS = '0x1234567890abcdef1234567890abcdef12345678';
 const CHUNK = 16 * 1024;
-
-/** A chunked body of `chunks` chunks made one at a time on demand, counting how many were made. */
-function lazyBody(chunks: number) {
-  let pulled = 0;
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (pulled === chunks) return controller.close();
-        pulled += 1;
-        controller.enqueue(new Uint8Array(CHUNK).fill(0x20));
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { stream, pulled: () => pulled };
-}
 
 function post(body: BodyInit, headers: Record<string, string> = {}): Request {
   return new Request('http://gateway/functions/v1/echo', {
@@ -56,7 +41,7 @@ describe('the gateway’s functions endpoint', () => {
   });
 
   it('refuses a declared length past 64 KB with 413 without reading the body', async () => {
-    const huge = lazyBody(1000);
+    const huge = lazyBody(1000 * CHUNK, { chunkBytes: CHUNK });
     const response = await handle(post(huge.stream, { 'content-length': String(1000 * CHUNK) }));
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ code: 'too_large', message: expect.stringMatching(/64 KB/) });
@@ -65,7 +50,7 @@ describe('the gateway’s functions endpoint', () => {
 
   it('stops reading a chunked body as soon as it passes 64 KB, and the function never runs', async () => {
     seen.length = 0;
-    const huge = lazyBody(1000);
+    const huge = lazyBody(1000 * CHUNK, { chunkBytes: CHUNK });
     const response = await handle(post(huge.stream));
     expect(response.status).toBe(413);
     expect(huge.pulled()).toBe(MAX_JSON_BODY / CHUNK + 1);
@@ -80,14 +65,14 @@ describe('readAddressBody (native-balance, tatum-webhooks)', () => {
   });
 
   it('answers 413 to a chunked body past the limit once it passes it, not after reading it all', async () => {
-    const huge = lazyBody(1000);
+    const huge = lazyBody(1000 * CHUNK, { chunkBytes: CHUNK });
     const result = await readAddressBody(post(huge.stream), 1024);
     expect('refusal' in result && result.refusal.status).toBe(413);
     expect(huge.pulled()).toBe(1);
   });
 
   it('answers 413 to a declared length past the limit without reading the body', async () => {
-    const huge = lazyBody(1000);
+    const huge = lazyBody(1000 * CHUNK, { chunkBytes: CHUNK });
     const result = await readAddressBody(post(huge.stream, { 'content-length': String(1000 * CHUNK) }), 1024);
     expect('refusal' in result && (await result.refusal.json())).toMatchObject({ code: 'too_large' });
     expect(huge.pulled()).toBe(0);
