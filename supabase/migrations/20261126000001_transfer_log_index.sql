@@ -24,9 +24,12 @@ alter table public.transactions
 --
 -- p_log_index null means the writer does not know the log: the transaction's ETH value or fee,
 -- or a token transfer from a delivery that names none (Tatum's legacy webhook body). Such a
--- writer meets any row of the same kind for the transaction. A writer that names the log takes
--- over a row recorded without one, so Tatum's legacy delivery and record-transaction (which reads
--- the log from the receipt) still make one row of one send, whichever comes first.
+-- writer meets a row of the same kind, token and amount for the transaction. A writer that names
+-- the log takes over a row of that token and amount recorded without one, so Tatum's legacy
+-- delivery and record-transaction (which reads the log from the receipt) still make one row of
+-- one send, whichever comes first, while another transfer of the same transaction is not taken
+-- for it. (Two transfers of the same token and amount in one transaction are indistinguishable
+-- without their logs: a legacy delivery records them as one.)
 create function public.record_transfer(
   p_user_id uuid,
   p_tx_hash text,
@@ -55,6 +58,10 @@ begin
     if exists (
       select 1 from public.transactions t
        where t.user_id = p_user_id and t.tx_hash = p_tx_hash and t.type = p_type
+         and t.token_symbol is not distinct from p_token_symbol
+         and (t.amount is not distinct from p_amount
+              or (t.amount ~ '^-?[0-9]+(\.[0-9]+)?$' and p_amount ~ '^-?[0-9]+(\.[0-9]+)?$'
+                  and t.amount::numeric = p_amount::numeric))
     ) then
       return false;
     end if;
@@ -65,7 +72,11 @@ begin
              select c.id from public.transactions c
               where c.user_id = p_user_id and c.tx_hash = p_tx_hash and c.type = p_type
                 and c.log_index is null
-              order by c.amount is not distinct from p_amount desc, c.created_at, c.id
+                and c.token_symbol is not distinct from p_token_symbol
+                and (c.amount is not distinct from p_amount
+                     or (c.amount ~ '^-?[0-9]+(\.[0-9]+)?$' and p_amount ~ '^-?[0-9]+(\.[0-9]+)?$'
+                         and c.amount::numeric = p_amount::numeric))
+              order by c.created_at, c.id
               limit 1
            )
        and not exists (

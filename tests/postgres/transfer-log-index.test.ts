@@ -91,6 +91,36 @@ describe('migration 20261126000001: one row per transfer', () => {
     });
   });
 
+  it('matches a transfer recorded without its log only by its token and amount', async () => {
+    await inCase(db, async (tx) => {
+      const user = await signUp((sql, params) => tx.query(sql, params));
+      await tx.query('set local role service_role');
+      const hash = txHash();
+      const record = (log: number | null, amount: string) =>
+        tx.query(
+          `select public.record_transfer(p_user_id => $1, p_tx_hash => $2, p_type => 'token_sent',
+             p_log_index => $3, p_status => 'confirmed', p_amount => $4, p_token_symbol => 'DDEX') as recorded`,
+          [user, hash, log, amount],
+        );
+      // A legacy delivery (no log) of the first of two transfers in one transaction...
+      expect((await record(null, '-1.5')).rows).toEqual([{ recorded: true }]);
+      // ...does not make the second transfer, named with its log, look recorded.
+      expect((await record(4, '-2')).rows).toEqual([{ recorded: true }]);
+      // The first, named with its log (the same amount, written another way), takes its own row over.
+      expect((await record(3, '-1.50')).rows).toEqual([{ recorded: false }]);
+      // A legacy delivery of the second, again, meets the row its log made.
+      expect((await record(null, '-2')).rows).toEqual([{ recorded: false }]);
+      const { rows } = await tx.query(
+        'select log_index, amount from public.transactions where user_id = $1 and tx_hash = $2 order by log_index',
+        [user, hash],
+      );
+      expect(rows).toEqual([
+        { log_index: 3, amount: '-1.5' },
+        { log_index: 4, amount: '-2' },
+      ]);
+    });
+  });
+
   it('lets service_role alone record a transfer at its log', async () => {
     const { rows } = await db.query(
       `select has_function_privilege('anon', $1::regprocedure, 'EXECUTE') as anon,
