@@ -181,7 +181,9 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   let tatum: TatumEmulator | null = null;
 
   const server = await listen(options.port, async (request, peerAddress) => {
-    const path = new URL(request.url).pathname;
+    // Routed on the path as lite's router reads it (percent-escapes decoded), so an escaped letter
+    // (/%72est/v1/…) cannot reach lite's REST without the token check below.
+    const path = routingPath(new URL(request.url).pathname);
     if (path.startsWith('/storage/v1/')) return withCors(request, storage);
     // As the platform's edge does, the function learns the caller's address from x-forwarded-for,
     // written here from the socket: what a client sends in that header is replaced, not trusted.
@@ -354,6 +356,17 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       return closing;
     },
   };
+}
+
+/** The path with every valid run of percent-escapes decoded as decodeURI would, as Hono routes it. */
+export function routingPath(pathname: string): string {
+  return pathname.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURI(run);
+    } catch {
+      return run;
+    }
+  });
 }
 
 function notServed(path: string): Response {

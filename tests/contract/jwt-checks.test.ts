@@ -85,8 +85,8 @@ type Surface = {
 
 const headers = (token: string) => ({ apikey: gateway.anonKey, authorization: `Bearer ${token}` });
 
-function restRead(token: string): Promise<Response> {
-  return fetch(`${gateway.url}/rest/v1/user_notifications?select=title`, { headers: headers(token) });
+function restRead(token: string, prefix = '/rest/v1'): Promise<Response> {
+  return fetch(`${gateway.url}${prefix}/user_notifications?select=title`, { headers: headers(token) });
 }
 
 function avatarUpload(token: string): Promise<Response> {
@@ -133,6 +133,20 @@ const SURFACES: Surface[] = [
     },
     refuses: async (token) => {
       const response = await restRead(token);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: expect.stringMatching(/^PGRST30/) });
+    },
+  },
+  {
+    // The router decodes the path, so an escaped letter must not walk around the check.
+    name: 'REST at a percent-encoded path (/%72est/v1)',
+    accepts: async (token) => {
+      const response = await restRead(token, '/%72est/v1');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual([{ title: NOTE }]);
+    },
+    refuses: async (token) => {
+      const response = await restRead(token, '/%72est/v1');
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ code: expect.stringMatching(/^PGRST30/) });
     },
