@@ -149,8 +149,30 @@ export function checkFunctionSecrets(secrets: RawEnv, app: RawEnv): Problem[] {
     if (!url) problems.push({ key: 'SITE_URL', message: `is not an https:// URL: "${origin}"` });
     else if (isLocal(url)) problems.push({ key: 'SITE_URL', message: `points at this machine (${origin})` });
   }
+  // process-payments records deliveries of this network only, and answers others 200 unrecorded:
+  // Tatum does not send them again, so a wrong name would lose every transfer.
+  const network = value('TATUM_CHAIN');
+  const expected = TATUM_NETWORKS[builtChain];
+  if (network === '') {
+    problems.push({ key: 'TATUM_CHAIN', message: 'is not set (process-payments refuses to start)' });
+  } else if (expected && network !== expected) {
+    const named = Object.entries(TATUM_NETWORKS).find(([, name]) => name === network)?.[0];
+    problems.push({
+      key: 'TATUM_CHAIN',
+      message: named
+        ? `is Tatum's name of chain ${named}, not of ${builtChain} (${expected})`
+        : `is not Tatum's name of chain ${builtChain} (${expected})`,
+    });
+  }
   return problems;
 }
+
+/** Tatum's names (the `chain` of its v4 webhook bodies) of the EVM chains the portal may run on. */
+const TATUM_NETWORKS: Record<string, string> = {
+  '1': 'ethereum-mainnet',
+  '11155111': 'ethereum-sepolia',
+  '17000': 'ethereum-holesky',
+};
 
 /** Reads KEY=value lines (comments, blank lines, optional quotes), as `supabase secrets set --env-file` does. */
 export function parseEnvFile(text: string): RawEnv {

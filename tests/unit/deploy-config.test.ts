@@ -17,6 +17,7 @@ const SECRETS = {
   RPC_URL: 'https://sepolia.example.org/rpc',
   CHAIN_ID: '11155111',
   SITE_URL: 'https://portal.example.org',
+  TATUM_CHAIN: 'ethereum-sepolia',
 };
 const jwt = (claims: object) =>
   ['{"alg":"HS256","typ":"JWT"}', JSON.stringify(claims)]
@@ -72,7 +73,16 @@ describe('deploy:check, the functions’ secrets', () => {
       'RPC_URL',
       'CHAIN_ID',
       'SITE_URL',
+      'TATUM_CHAIN',
     ]);
+  });
+
+  it('refuses a Tatum network other than the chain the app is built for', () => {
+    const problems = checkFunctionSecrets({ ...SECRETS, TATUM_CHAIN: 'ethereum-mainnet' }, APP);
+    expect(problems.map((problem) => `${problem.key} ${problem.message}`)).toEqual([
+      expect.stringMatching(/^TATUM_CHAIN is Tatum's name of chain 1, not of 11155111 \(ethereum-sepolia\)/),
+    ]);
+    expect(checkFunctionSecrets({ ...SECRETS, TATUM_CHAIN: 'ethereum-sepolia' }, APP)).toEqual([]);
   });
 
   it('refuses a wallet proof chain other than the app’s, and a site that is not the hosted portal', () => {

@@ -1,8 +1,8 @@
 // Supabase Edge Functions entry point (Deno). Deploy with
 // `supabase functions deploy process-payments --no-verify-jwt`: the caller is
 // Tatum, which sends no Supabase JWT; the handler checks x-payload-hash instead.
-// Set TATUM_WEBHOOK_SECRET (and DDEX_TOKEN_ADDRESS, and TATUM_CHAIN for another network than
-// Sepolia) with `supabase secrets set`;
+// Set TATUM_WEBHOOK_SECRET, TATUM_CHAIN (Tatum's name of the network, e.g. ethereum-sepolia) and
+// DDEX_TOKEN_ADDRESS with `supabase secrets set`;
 // SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are provided by the platform.
 import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../_shared/database.types.ts';
@@ -23,6 +23,8 @@ Deno.serve(
     webhookSecret: required('process-payments', 'TATUM_WEBHOOK_SECRET'),
     supabase,
     tokenAddress: optional('DDEX_TOKEN_ADDRESS'),
-    chain: optional('TATUM_CHAIN'),
+    // Required: another network's deliveries are answered 200 and recorded nowhere, so a default
+    // that does not match the deployment would lose every transfer without a word.
+    chain: required('process-payments', 'TATUM_CHAIN'),
   }),
 );
