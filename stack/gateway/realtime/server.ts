@@ -108,6 +108,9 @@ export function attachRealtime(deps: {
 
   /** The socket is gone or dropped: its channels' timers go with it. */
   function forget(connection: Connection) {
+    // Frames already queued are still handled: a join or refresh among them must add no channel
+    // and no timer to a socket that is gone.
+    connection.dropped = true;
     connections.delete(connection);
     for (const channel of connection.channels.values()) stopWatching(channel);
   }
@@ -216,6 +219,7 @@ export function attachRealtime(deps: {
       bindings,
       timer: null,
     };
+    if (connection.dropped) return;
     connection.channels.set(message.topic, channel);
     watchExpiry(connection, channel);
     reply(connection, message, 'ok', {
@@ -255,7 +259,7 @@ export function attachRealtime(deps: {
       const reason = error instanceof Error ? error.message : 'invalid';
       return shutDown(connection, channel, `Access token refused: ${reason}`);
     }
-    if (connection.channels.get(channel.topic) !== channel) return;
+    if (connection.dropped || connection.channels.get(channel.topic) !== channel) return;
     channel.identity = identity;
     watchExpiry(connection, channel);
   }
