@@ -31,3 +31,8 @@ export function profileRow(user: Pick<AuthUser, 'id' | 'email'>, fields: Partial
     ...fields,
   };
 }
+
+/** A signed-in user as the auth service reports one: e-mail unconfirmed, no wallet, no metadata. */
+export function authUser(id: string, email = `${id}@example.com`): AuthUser {
+  return { id, email, emailConfirmedAt: null, web3Address: null, metadata: {} };
+}

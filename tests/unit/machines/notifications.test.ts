@@ -11,21 +11,10 @@ import type { ToastRequest } from '../../../src/machines/shared.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { NotificationRow } from '../../../src/domain/notifications.ts';
 import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { authUser } from '../../support/fixtures.ts';
 
-const alice: AuthUser = {
-  id: 'alice',
-  email: 'alice@example.com',
-  emailConfirmedAt: null,
-  web3Address: null,
-  metadata: {},
-};
-const bob: AuthUser = {
-  id: 'bob',
-  email: 'bob@example.com',
-  emailConfirmedAt: null,
-  web3Address: null,
-  metadata: {},
-};
+const alice = authUser('alice');
+const bob = authUser('bob');
 
 function note(id: string, isRead = false, overrides: Partial<NotificationRow> = {}): NotificationRow {
   return {

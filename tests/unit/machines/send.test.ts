@@ -40,35 +40,16 @@ import {
 } from '../../../src/services/token/types.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
 import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { authUser } from '../../support/fixtures.ts';
+import { minedAs, prepared, RECIPIENT, WALLET } from '../../support/transfer-fixtures.ts';
 
-const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 // A key as a person pastes it; its digits are what must never leak.
 const KEY = '0xAC0974BEC39A17E36BA4A6B4D238FF944BACB478CBED5EFCAE784D7BF4F2FF80';
 const KEY_DIGITS = KEY.slice(2).toLowerCase();
 const HASH = `0x${'ab'.repeat(32)}` as const;
-const user: AuthUser = {
-  id: 'user-1',
-  email: 'ada@example.test',
-  emailConfirmedAt: null,
-  web3Address: null,
-  metadata: {},
-};
-const prepared: PreparedTransfer = {
-  from: WALLET,
-  to: RECIPIENT,
-  raw: 125n * 10n ** 17n,
-  amount: '12.5',
-  decimals: 18,
-};
+const result = minedAs(HASH, 7n);
+const user = authUser('user-1', 'ada@example.test');
 const signed: SignedTransfer = { serialized: '0x02f8b1827a69', hash: HASH };
-const result: TransferResult = {
-  hash: HASH,
-  from: WALLET,
-  to: RECIPIENT,
-  raw: prepared.raw,
-  blockNumber: 7n,
-};
 const submit = (fields: Partial<{ recipient: string; amount: string; privateKey: string }> = {}) => ({
   type: 'send.submit' as const,
   recipient: RECIPIENT,

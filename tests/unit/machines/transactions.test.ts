@@ -6,21 +6,10 @@ import { transactionsMachine } from '../../../src/machines/transactions.machine.
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { TransactionRow } from '../../../src/domain/transactions.ts';
 import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
+import { authUser } from '../../support/fixtures.ts';
 
-const alice: AuthUser = {
-  id: 'alice',
-  email: 'alice@example.com',
-  emailConfirmedAt: null,
-  web3Address: null,
-  metadata: {},
-};
-const bob: AuthUser = {
-  id: 'bob',
-  email: 'bob@example.com',
-  emailConfirmedAt: null,
-  web3Address: null,
-  metadata: {},
-};
+const alice = authUser('alice');
+const bob = authUser('bob');
 
 function txRow(id: string, userId = 'alice'): TransactionRow {
   return {

@@ -5,7 +5,6 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { sendCopy, walletCopy } from '../../../src/copy/index.ts';
 import type {
   ConfirmTransferRequest,
-  PreparedTransfer,
   TransferResult,
   WalletTransferCall,
 } from '../../../src/domain/token.ts';
@@ -16,6 +15,7 @@ import { walletSendMachine } from '../../../src/machines/wallet-send.machine.ts'
 import { createWalletService, type WalletWindow } from '../../../src/services/wallet/index.ts';
 import { deferredActor } from '../../support/deferred-actor.ts';
 import { installMockWallet, type MockWalletTarget } from '../../support/mock-wallet.ts';
+import { minedAs, prepared, RECIPIENT, WALLET, withWallet } from '../../support/transfer-fixtures.ts';
 
 // 'Send with wallet' against a wallet that is busy with another request: MetaMask answers -32002,
 // and the portal's own wallet service refuses a second prompt while one is open. Either way the
@@ -23,31 +23,10 @@ import { installMockWallet, type MockWalletTarget } from '../../support/mock-wal
 // Been Sent' holds the form. The send machine runs with the real wallet service over the mock
 // EIP-1193 wallet, whose node is a counter on 127.0.0.1 (docs/reliability-and-security.md#sends).
 
-const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const HASH = `0x${'ef'.repeat(32)}` as const;
-const prepared: PreparedTransfer = {
-  from: WALLET,
-  to: RECIPIENT,
-  raw: 125n * 10n ** 17n,
-  amount: '12.5',
-  decimals: 18,
-};
+const result = minedAs(HASH, 3n);
 const call: WalletTransferCall = { from: WALLET, to: TOKEN, data: '0xa9059cbb' };
-const result: TransferResult = {
-  hash: HASH,
-  from: WALLET,
-  to: RECIPIENT,
-  raw: prepared.raw,
-  blockNumber: 3n,
-};
-const withWallet = {
-  type: 'send.submitWithWallet' as const,
-  recipient: RECIPIENT,
-  amount: '12.5',
-  balance: '100',
-};
 
 /** The transactions the wallet's node was given. */
 const broadcasts: unknown[] = [];

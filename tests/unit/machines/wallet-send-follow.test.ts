@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { sendCopy } from '../../../src/copy/index.ts';
-import type { AuthUser } from '../../../src/domain/auth.ts';
 import type {
   ConfirmTransferRequest,
-  PreparedTransfer,
   TransferResult,
   WalletTransfer,
   WalletTransferCall,
@@ -14,44 +12,19 @@ import { sendBusyTag, sendMachine, type SendFact } from '../../../src/machines/s
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { walletSendMachine, walletSendTags } from '../../../src/machines/wallet-send.machine.ts';
 import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { authUser } from '../../support/fixtures.ts';
+import { minedAs, prepared, WALLET, withWallet } from '../../support/transfer-fixtures.ts';
 
 // 'Send with wallet' once the wallet has been asked: its prompt is the wallet's, and whatever the
 // user answers there is what happens on chain. So a change of account, network or session from
 // then on cancels nothing (a private-key send is cancelled before it is broadcast, send.test.ts);
 // the wallet's answer is followed to its receipt (docs/reliability-and-security.md#sends).
 
-const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const OTHER_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const HASH = `0x${'cd'.repeat(32)}` as const;
-const user: AuthUser = {
-  id: 'user-1',
-  email: 'ada@example.test',
-  emailConfirmedAt: null,
-  web3Address: null,
-  metadata: {},
-};
-const prepared: PreparedTransfer = {
-  from: WALLET,
-  to: RECIPIENT,
-  raw: 125n * 10n ** 17n,
-  amount: '12.5',
-  decimals: 18,
-};
+const result = minedAs(HASH, 9n);
+const user = authUser('user-1', 'ada@example.test');
 const call: WalletTransferCall = { from: WALLET, to: `0x${'5f'.repeat(20)}`, data: '0xa9059cbb' };
-const result: TransferResult = {
-  hash: HASH,
-  from: WALLET,
-  to: RECIPIENT,
-  raw: prepared.raw,
-  blockNumber: 9n,
-};
-const withWallet = {
-  type: 'send.submitWithWallet' as const,
-  recipient: RECIPIENT,
-  amount: '12.5',
-  balance: '100',
-};
 
 function setup() {
   const toasts: ToastRequest[] = [];
