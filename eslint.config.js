@@ -123,7 +123,7 @@ function boundaryRules(restrictions) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', '.local', 'coverage', '**/*.tmp.ts'] },
+  { ignores: ['dist', 'node_modules', '.local', 'coverage', 'reports', '.stryker-tmp', '**/*.tmp.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -1,4 +1,4 @@
-import { toDirectedGraph, type DirectedGraphNode } from 'xstate/graph';
+import { getStateNodes, toDirectedGraph, type DirectedGraphNode } from 'xstate/graph';
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 
 // Renders a statechart as a Mermaid stateDiagram-v2, from the machine's own
@@ -16,9 +16,33 @@ import type { AnyStateMachine, AnyStateNode } from 'xstate';
 
 export const anyStateLabel = 'any state';
 
-type Arrow = { from: string; to: string; labels: string[] };
+type Arrow = { from: string; to: string; labels: string[]; transitions: Transition[] };
 
 export function machineDiagram(machine: AnyStateMachine): string {
+  return machineDiagramParts(machine).source;
+}
+
+/** One arrow of the diagram: Mermaid's number for it, and the transition behind each line of its label. */
+export type DiagramEdge = { edge: number; from: string; to: string; transitions: Transition[] };
+
+export type DiagramParts = {
+  /** What `machineDiagram` returns. */
+  source: string;
+  /** Every arrow that stands for transitions (not the `[*]` ones), in the order of the source. */
+  edges: DiagramEdge[];
+  /** State id → its node id in the diagram (`nodeId`), for every state node but the root. */
+  nodes: Record<string, string>;
+  /** The node ids drawn as a box around their children (compound and parallel states). */
+  boxes: string[];
+};
+
+/**
+ * The diagram with what a drawing of it needs to be coloured afterwards. Mermaid's state diagrams
+ * cannot style an arrow (no `linkStyle`), but they number the arrows they draw (`data-id="edge<n>"`)
+ * in the order of the source's `-->` lines, the `[*]` ones included; so an arrow's number is its
+ * position among those lines.
+ */
+export function machineDiagramParts(machine: AnyStateMachine): DiagramParts {
   const graph = toDirectedGraph(machine);
   const arrows = collectArrows(machine, graph);
   const needsAny = new Set(arrows.flatMap((a) => [a.from, a.to]).filter((id) => id.startsWith(ANY)));
@@ -31,12 +55,22 @@ export function machineDiagram(machine: AnyStateMachine): string {
   } else {
     renderChildren(graph, 1, lines, needsAny);
   }
+  const before = lines.filter((line) => line.includes(' --> ')).length;
   for (const { from, to, labels } of arrows) lines.push(`  ${from} --> ${to}: ${labels.join('<br/>')}`);
   if (needsAny.size > 0) {
     lines.push('  classDef anyState fill:none,stroke-dasharray:4 4');
     lines.push(`  class ${[...needsAny].join(',')} anyState`);
   }
-  return `${lines.join('\n')}\n`;
+  const edges = arrows.map(({ from, to, transitions }, index) => ({
+    edge: before + index,
+    from,
+    to,
+    transitions,
+  }));
+  const states = getStateNodes(machine.root);
+  const nodes = Object.fromEntries(states.map((node) => [node.id, nodeId(node)]));
+  const boxes = states.filter((node) => Object.keys(node.states).length > 0).map(nodeId);
+  return { source: `${lines.join('\n')}\n`, edges, nodes, boxes };
 }
 
 /** A Mermaid-safe, unique id for a state node (its path, dots as underscores). */
@@ -93,8 +127,9 @@ function collectArrows(machine: AnyStateMachine, graph: DirectedGraphNode): Arro
       for (const target of transition.target ?? [source]) {
         const [from, to, note] = endpoints(source, target);
         const key = `${from} ${to}`;
-        const arrow = arrows.get(key) ?? { from, to, labels: [] };
+        const arrow = arrows.get(key) ?? { from, to, labels: [], transitions: [] };
         arrow.labels.push(text(note ? `${label} (re-enters ${target.key})` : label));
+        arrow.transitions.push(transition);
         arrows.set(key, arrow);
       }
     }

@@ -60,6 +60,11 @@ import { ReplayClock } from './replay-clock.ts';
 export type ReplayOptions = {
   /** The portal's machine; its service actors are replaced by the recording. Default: the portal. */
   machine?: AnyStateMachine;
+  /**
+   * Sees every inspection event of the replayed system, after the replay's journal has named the
+   * actors (actor-names.ts), e.g. to collect the transitions a session took (session-transitions.ts).
+   */
+  inspect?: (event: InspectionEvent) => void;
 };
 
 export type ReplayResult = {
@@ -128,7 +133,7 @@ const isSettlement = (type: string) => type === 'xstate.promise.resolve' || type
 
 export function replay(
   recording: JournalExport,
-  { machine = portalMachine }: ReplayOptions = {},
+  { machine = portalMachine, inspect: watch }: ReplayOptions = {},
 ): ReplayResult {
   const [start, ...entries] = checkRecording(recording);
   const clock = new ReplayClock();
@@ -144,6 +149,7 @@ export function replay(
   const inspect = (event: InspectionEvent) => {
     // The journal goes first: it names each actor as it starts (actor-names.ts).
     own.inspect(event);
+    watch?.(event);
     const ref = event.actorRef as AnyActorRef;
     if (event.type === '@xstate.event' && event.event.type === 'xstate.init' && isStandIn(ref))
       standIns.add(actorName(ref));

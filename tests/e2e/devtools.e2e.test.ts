@@ -6,6 +6,10 @@ import type { JournalExport } from '../../src/devtools/journal-types.ts';
 import { authCopy, dialogCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { MACHINE_IDS } from '../../src/devtools/panel/types.ts';
+import { TAKEN_CLASS } from '../../src/devtools/panel/diagram.ts';
+import { TAKEN_EDGE_CLASS, TAKEN_LINE_CLASS } from '../../src/devtools/panel/overlay-dom.ts';
+import { walletMachine } from '../../src/machines/wallet.machine.ts';
+import { allTransitionKeys } from '../model/support/coverage.ts';
 import { uniqueEmail } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { runAxe } from './support/axe.ts';
@@ -287,6 +291,54 @@ describe('developer panel', () => {
     await panel.getByLabel(copy.diagram.machineLabel).selectOption('theme');
     await panel.getByRole('img', { name: copy.diagram.label('theme', 'light') }).waitFor();
     expect(externalRequests).toEqual([]);
+  });
+
+  it("colours on the diagram what this session has taken: the wallet's connect, not what it never did", async () => {
+    const { page, externalRequests } = await openPortal({ path: '/?devtools', wallet: { account: viewer } });
+    await page.getByRole('button', { name: walletCopy.connectWallet, exact: true }).click();
+    await page.getByText(shortAddress(viewer.address), { exact: true }).waitFor();
+    const panel = await openPanel(page);
+    const wallet = machine(panel, 'wallet');
+    await expect.poll(() => statesOf(wallet, 'wallet')).toContain('connected.network.rightNetwork');
+    await wallet.getByRole('button', { name: copy.machines.showDiagram('wallet') }).click();
+    const drawing = panel.getByRole('img', { name: /^Statechart of wallet;/ });
+    await drawing.waitFor({ timeout: 30_000 });
+    expect(await drawing.locator(`.${TAKEN_LINE_CLASS}`).count()).toBe(0);
+
+    await panel.getByRole('button', { name: copy.diagram.session, exact: true }).click();
+    const takenLines = () => drawing.locator(`.${TAKEN_LINE_CLASS}`).allTextContents();
+    await expect.poll(takenLines, { timeout: 30_000 }).toContain('wallet.connect');
+    const taken = await takenLines();
+    // Two arrows say wallet.connect (from disconnected, and noProvider's own); the session took one.
+    const connectLines = drawing.locator('g.edgeLabel p').filter({ hasText: /^wallet\.connect$/ });
+    expect(await connectLines.count()).toBe(2);
+    expect(taken.filter((text) => text === 'wallet.connect')).toHaveLength(1);
+    expect(taken).toEqual(expect.arrayContaining(['done requestAccounts']));
+    for (const never of ['wallet.switchNetwork', 'wallet.disconnect', 'error requestAccounts'])
+      expect(taken, never).not.toContain(never);
+    // Drawn in colour: a taken arrow's stroke is not an untaken one's.
+    const stroke = (selector: string) =>
+      drawing
+        .locator(selector)
+        .first()
+        .evaluate((path) => getComputedStyle(path).stroke);
+    expect(await stroke(`path[data-edge].${TAKEN_EDGE_CLASS}`)).not.toBe(
+      await stroke(`path[data-edge]:not(.${TAKEN_EDGE_CLASS})`),
+    );
+    // The states it has been in are filled; the one it never reached is not.
+    const states = (await drawing.locator(`g.node.${TAKEN_CLASS}`).allTextContents()).map((t) => t.trim());
+    expect(states).toEqual(expect.arrayContaining(['disconnected', 'connecting', 'rightNetwork']));
+    expect(states).not.toContain('wrongNetwork');
+    // The legend counts the transitions taken against all of the machine's.
+    await panel
+      .getByText(copy.diagram.sessionLegend(taken.length, allTransitionKeys(walletMachine).length), {
+        exact: true,
+      })
+      .waitFor();
+    expect(externalRequests).toEqual([]);
+    expect(
+      await runAxe(page, 'devtools diagram with the session overlay', { include: '#devtools-panel' }),
+    ).toEqual([]);
   });
 
   for (const colorScheme of ['light', 'dark'] as const) {

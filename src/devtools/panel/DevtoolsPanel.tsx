@@ -71,7 +71,9 @@ export default function DevtoolsPanel({ journal, replay }: DevtoolsOptions) {
             {tab === 'replay' ? (
               <ReplayView replay={replay} result={replayed} onResult={setReplayed} />
             ) : null}
-            {tab === 'diagram' ? <DiagramView machineId={diagramOf} onMachineChange={setDiagramOf} /> : null}
+            {tab === 'diagram' ? (
+              <DiagramView machineId={diagramOf} onMachineChange={setDiagramOf} journal={journal} />
+            ) : null}
           </Body>
         </Sheet>
       ) : null}

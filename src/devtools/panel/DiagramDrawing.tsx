@@ -1,15 +1,26 @@
 import { useEffect, useRef } from 'react';
 import styled, { createGlobalStyle } from 'styled-components';
+import type { DrawnAt } from '../transition-keys.ts';
 import { ACTIVE_CLASS } from './diagram.ts';
+import { markTaken } from './overlay-dom.ts';
 
 // Puts mermaid's SVG on the page: parsed (never through innerHTML; it is
 // mermaid's sanitised drawing of our machine definitions, no user text),
 // labelled as an image, at its own size (scrolling) or fitted to the panel,
-// and the first drawing of a machine scrolled to its current state.
+// the arrows the session took coloured (the overlay), and the first drawing
+// of a machine scrolled to its current state.
 
-type Props = { svg: string | null; label: string; fit: boolean; machineId: string };
+type Props = {
+  svg: string | null;
+  label: string;
+  fit: boolean;
+  machineId: string;
+  /** The overlay's arrows (empty without it). */
+  taken: readonly DrawnAt[];
+  dark: boolean;
+};
 
-export function DiagramDrawing({ svg, label, fit, machineId }: Props) {
+export function DiagramDrawing({ svg, label, fit, machineId, taken, dark }: Props) {
   const figure = useRef<HTMLDivElement>(null);
   const centredFor = useRef<string | null>(null);
 
@@ -30,12 +41,13 @@ export function DiagramDrawing({ svg, label, fit, machineId }: Props) {
       drawing.style.maxWidth = 'none';
     }
     container.replaceChildren(document.adoptNode(drawing));
+    markTaken(drawing, taken, dark);
     const current = drawing.querySelector(`.${ACTIVE_CLASS}`);
     if (current && centredFor.current !== machineId) {
       centredFor.current = machineId;
       current.scrollIntoView({ block: 'nearest', inline: 'center' });
     }
-  }, [svg, label, fit, machineId]);
+  }, [svg, label, fit, machineId, taken, dark]);
 
   return (
     <>

@@ -64,5 +64,10 @@ export const devtoolsCopy = {
     fit: 'Fit to panel',
     label: (machine: string, states: string) => `Statechart of ${machine}; current state: ${states}`,
     source: 'Mermaid source',
+    session: "Show this session's transitions",
+    sessionLegend: (taken: number, total: number) =>
+      `Green: the states this session has been in and the transitions it has taken, ${taken} of ${total} (replayed from the journal).`,
+    sessionReplaying: "Replaying this session's journal…",
+    sessionFailed: (message: string) => `This session's transitions cannot be shown: ${message}`,
   },
 } as const;

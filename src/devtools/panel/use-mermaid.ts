@@ -4,12 +4,17 @@ import { useEffect, useState } from 'react';
 // package is imported here, on first use, so it is a chunk of its own that is
 // requested only when a diagram is opened.
 
-export type MermaidResult = { svg: string | null; error: string | null };
+export type MermaidResult = {
+  svg: string | null;
+  error: string | null;
+  /** The source `svg` was drawn from: until a new source is drawn, the previous drawing stays. */
+  drawn: string | null;
+};
 
 let renders = 0;
 
 export function useMermaidSvg(source: string, dark: boolean): MermaidResult {
-  const [result, setResult] = useState<MermaidResult & { source: string | null }>({
+  const [result, setResult] = useState<{ svg: string | null; error: string | null; source: string | null }>({
     svg: null,
     error: null,
     source: null,
@@ -42,5 +47,9 @@ export function useMermaidSvg(source: string, dark: boolean): MermaidResult {
   }, [source, dark]);
 
   // Until the new source is drawn, the previous drawing stays (no flicker on each state change).
-  return { svg: result.svg, error: result.source === source ? result.error : null };
+  return {
+    svg: result.svg,
+    error: result.source === source ? result.error : null,
+    drawn: result.svg === null ? null : result.source,
+  };
 }

@@ -1,33 +1,31 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getStateNodes as getActiveStateNodes, isMachineSnapshot } from 'xstate';
-import type {
-  AnyMachineSnapshot,
-  AnyStateMachine,
-  AnyStateNode,
-  AnyTransitionDefinition,
-  InspectedMicrostepEvent,
-  InspectionEvent,
-} from 'xstate';
+import { isMachineSnapshot } from 'xstate';
+import type { AnyStateMachine, AnyStateNode, InspectionEvent } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
+import { machineDiagramParts } from '../../../scripts/machine-diagram.ts';
+import {
+  activeStateIds,
+  drawnTransitions,
+  microstepCoverage,
+  transitionKey,
+  type DrawnAt,
+} from '../../../src/devtools/transition-keys.ts';
 
 // Coverage of one machine by its generated paths. XState 5 has none built in,
 // so we list every state node and transition of the machine, record the ones a
 // running actor takes (inspection `@xstate.microstep`), and compare.
 //
-// A transition is named by where it is declared, not by object identity, so a
-// machine after `.provide()` (new state node objects, same ids) names its
-// transitions the same way:  `<source id> --<event>#<index>--> <target ids>`,
-// where index is its position among the source's transitions for that event
-// (guarded alternatives) and `always` stands for eventless transitions.
+// Transitions and states are named as src/devtools/transition-keys.ts names
+// them (the developer panel shares it):  `<source id> --<event>#<index>--> <target ids>`.
 
-export function transitionKey(transition: AnyTransitionDefinition): string {
-  const source = transition.source;
-  const siblings = transition.eventType === '' ? source.always : source.transitions.get(transition.eventType);
-  const index = siblings?.indexOf(transition) ?? -1;
-  const targets = transition.target?.map((node) => node.id).join(', ') ?? '(stays)';
-  return `${source.id} --${transition.eventType || 'always'}#${index}--> ${targets}`;
-}
+export {
+  activeStateIds,
+  activeStateNodes,
+  microstepCoverage,
+  transitionKey,
+} from '../../../src/devtools/transition-keys.ts';
+export { formatCoverage, type CoverageOptions, type CoverageVerdict } from './table.ts';
 
 /** Every state node but the root (always active, so it says nothing) and history pseudo-states. */
 export function allStateIds(machine: AnyStateMachine): string[] {
@@ -45,86 +43,76 @@ export function allTransitionKeys(machine: AnyStateMachine): string[] {
   ]);
 }
 
-/**
- * The state nodes a snapshot is in, read from its state value, in document order; the root is
- * left out (it is always in).
- */
-export function activeStateNodes(snapshot: AnyMachineSnapshot): AnyStateNode[] {
-  const { root } = snapshot.machine;
-  // XState's walk repeats the root and the parents of parallel regions.
-  return [...new Set(getActiveStateNodes(root, snapshot.value))]
-    .filter((node) => node !== root)
-    .sort((a, b) => a.order - b.order);
-}
+/** What one path covered; `title` is its `it()` name. */
+export type PathDetail = { title: string; states: string[]; transitions: string[] };
 
-export function activeStateIds(snapshot: AnyMachineSnapshot): string[] {
-  return activeStateNodes(snapshot).map((node) => node.id);
-}
-
-/**
- * What one microstep covers: its transitions, the states it leaves in place or
- * enters, and the transitions' sources with their ancestors (they were active,
- * even a transient state that is never seen in a snapshot at rest).
- */
-export function microstepCoverage(event: InspectedMicrostepEvent): {
-  states: string[];
-  transitions: string[];
-} {
-  const snapshot = event.snapshot as AnyMachineSnapshot;
-  const rootId = snapshot.machine.root.id;
-  const states = new Set(activeStateIds(snapshot));
-  const taken = transitionsTaken(event);
-  for (const transition of taken) {
-    for (
-      let node: AnyStateNode | undefined = transition.source;
-      node && node.id !== rootId;
-      node = node.parent
-    ) {
-      states.add(node.id);
-    }
-  }
-  return { states: [...states], transitions: taken.map(transitionKey) };
-}
-
-/**
- * The transitions a microstep took. XState 5 reports them only on this field of its exported
- * `InspectedMicrostepEvent` type; recomputing them from the snapshots would mean evaluating
- * `always` guards, for which it has no public function.
- */
-function transitionsTaken(event: InspectedMicrostepEvent): readonly AnyTransitionDefinition[] {
-  return event._transitions;
-}
-
-/** Collects what a machine's actors did, across all the paths of one test file. */
+/** Collects what a machine's actors did, across all the paths of one test file, and per path. */
 export class CoverageRecorder {
   readonly states = new Set<string>();
   readonly transitions = new Set<string>();
+  private readonly paths: { title: string; states: Set<string>; transitions: Set<string> }[] = [];
+
+  /** Starts a path: what is recorded from now on is also this path's, until the next one begins. */
+  beginPath(title: string): void {
+    this.paths.push({ title, states: new Set(), transitions: new Set() });
+  }
+
+  addState(id: string): void {
+    this.states.add(id);
+    this.paths.at(-1)?.states.add(id);
+  }
+
+  addTransition(key: string): void {
+    this.transitions.add(key);
+    this.paths.at(-1)?.transitions.add(key);
+  }
+
+  get pathDetails(): PathDetail[] {
+    return this.paths.map(({ title, states, transitions }) => ({
+      title,
+      states: [...states],
+      transitions: [...transitions],
+    }));
+  }
 
   /** Pass as `createActor(machine, { inspect })`; only the root actor counts, not its children. */
   readonly inspect = (event: InspectionEvent): void => {
     if (event.actorRef.sessionId !== event.rootId) return;
     if (event.type === '@xstate.microstep') {
       const { states, transitions } = microstepCoverage(event);
-      for (const id of states) this.states.add(id);
-      for (const key of transitions) this.transitions.add(key);
-    } else if (event.type === '@xstate.snapshot') {
-      this.addSnapshot(event.snapshot);
+      for (const id of states) this.addState(id);
+      for (const key of transitions) this.addTransition(key);
+    } else if (event.type === '@xstate.snapshot' && isMachineSnapshot(event.snapshot)) {
+      for (const id of activeStateIds(event.snapshot)) this.addState(id);
     }
   };
-
-  private addSnapshot(snapshot: unknown): void {
-    if (isMachineSnapshot(snapshot)) {
-      for (const id of activeStateIds(snapshot)) this.states.add(id);
-    }
-  }
 }
+
+/** What a report needs to draw a machine and colour it (the teardown has no machine objects). */
+export type CoverageDiagram = {
+  /** The Mermaid source of docs/machines (scripts/machine-diagram.ts). */
+  source: string;
+  /** State id → its node id in the diagram. */
+  nodes: Record<string, string>;
+  /** Node ids drawn as a box around their children (coloured by outline, not fill). */
+  boxes: string[];
+  /** Transition key → the arrows (Mermaid edge numbers) and label lines that draw it. */
+  transitions: Record<string, DrawnAt[]>;
+};
 
 export type CoverageFile = {
   machine: string;
   paths: number;
   states: { total: string[]; covered: string[] };
   transitions: { total: string[]; covered: string[] };
+  pathDetails: PathDetail[];
+  diagram: CoverageDiagram;
 };
+
+export function coverageDiagram(machine: AnyStateMachine): CoverageDiagram {
+  const { source, nodes, boxes, edges } = machineDiagramParts(machine);
+  return { source, nodes, boxes, transitions: drawnTransitions(edges) };
+}
 
 /** One file per test file and machine, so parallel workers never write the same file. */
 export function writeCoverage(
@@ -139,6 +127,8 @@ export function writeCoverage(
     paths,
     states: { total: allStateIds(machine), covered: [...rec.states] },
     transitions: { total: allTransitionKeys(machine), covered: [...rec.transitions] },
+    pathDetails: rec.pathDetails,
+    diagram: coverageDiagram(machine),
   };
   mkdirSync(dir, { recursive: true });
   const unique = `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -157,72 +147,50 @@ function measure(total: string[], covered: Set<string>) {
   return { covered: total.length - missing.length, total: total.length, missing };
 }
 
-/** Merges the files of all workers by machine name (a machine may be modelled in several files). */
-export function readCoverage(dir: string): MachineCoverage[] {
-  const byMachine = new Map<string, { file: CoverageFile; states: Set<string>; transitions: Set<string> }>();
-  for (const name of readdirSync(dir)
+/** The coverage files a directory holds (one per test file and machine), in a stable order. */
+export function readCoverageFiles(dir: string): CoverageFile[] {
+  return readdirSync(dir)
     .filter((entry) => entry.endsWith('.json'))
-    .sort()) {
-    const file = JSON.parse(readFileSync(join(dir, name), 'utf8')) as CoverageFile;
-    const entry = byMachine.get(file.machine);
-    if (!entry) {
-      byMachine.set(file.machine, {
-        file,
-        states: new Set(file.states.covered),
-        transitions: new Set(file.transitions.covered),
-      });
-      continue;
-    }
-    entry.file = { ...entry.file, paths: entry.file.paths + file.paths };
-    for (const id of file.states.covered) entry.states.add(id);
-    for (const key of file.transitions.covered) entry.transitions.add(key);
-  }
-  return [...byMachine.values()]
-    .map(({ file, states, transitions }) => ({
-      machine: file.machine,
-      paths: file.paths,
-      states: measure(file.states.total, states),
-      transitions: measure(file.transitions.total, transitions),
-    }))
-    .sort((a, b) => a.machine.localeCompare(b.machine));
+    .sort()
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as CoverageFile);
 }
 
-/** The table, the names of anything missing, and the one summary line last. */
-export function formatCoverage(rows: MachineCoverage[]): { text: string; complete: boolean } {
-  const header = ['machine', 'paths', 'states', 'transitions'];
-  const cells = rows.map((row) => [
-    row.machine,
-    String(row.paths),
-    `${row.states.covered}/${row.states.total}`,
-    `${row.transitions.covered}/${row.transitions.total}`,
-  ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...cells.map((line) => line[column]?.length ?? 0)),
-  );
-  const line = (values: string[]) =>
-    values
-      .map((value, column) =>
-        column === 0 ? value.padEnd(widths[column] ?? 0) : value.padStart(widths[column] ?? 0),
-      )
-      .join('  ');
-
-  const lines = [
-    '',
-    'Model paths (states: every state node but the root; transitions: every declared transition)',
-  ];
-  lines.push(line(header), ...cells.map(line));
-  for (const row of rows) {
-    for (const id of row.states.missing) lines.push(`  ${row.machine}: missing state ${id}`);
-    for (const key of row.transitions.missing) lines.push(`  ${row.machine}: missing transition ${key}`);
+/** One file per machine name (a machine may be modelled in several files), sorted by name. */
+export function mergeCoverage(files: readonly CoverageFile[]): CoverageFile[] {
+  const byMachine = new Map<string, CoverageFile>();
+  const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
+  for (const file of files) {
+    const entry = byMachine.get(file.machine);
+    byMachine.set(
+      file.machine,
+      entry
+        ? {
+            ...entry,
+            paths: entry.paths + file.paths,
+            states: { ...entry.states, covered: union(entry.states.covered, file.states.covered) },
+            transitions: {
+              ...entry.transitions,
+              covered: union(entry.transitions.covered, file.transitions.covered),
+            },
+            pathDetails: [...entry.pathDetails, ...(file.pathDetails ?? [])],
+          }
+        : { ...file, pathDetails: file.pathDetails ?? [] },
+    );
   }
-  const sum = (pick: (row: MachineCoverage) => number) => rows.reduce((total, row) => total + pick(row), 0);
-  const states = { covered: sum((r) => r.states.covered), total: sum((r) => r.states.total) };
-  const transitions = { covered: sum((r) => r.transitions.covered), total: sum((r) => r.transitions.total) };
-  const complete = states.covered === states.total && transitions.covered === transitions.total;
-  if (!complete)
-    lines.push('FAILED: the generated paths do not cover every state and transition (listed above).');
-  lines.push(
-    `paths: ${sum((r) => r.paths)}, states: ${states.covered}/${states.total}, transitions: ${transitions.covered}/${transitions.total}`,
-  );
-  return { text: lines.join('\n') + '\n', complete };
+  return [...byMachine.values()].sort((a, b) => a.machine.localeCompare(b.machine));
+}
+
+/** A merged file as a row of the table. */
+export function measureCoverage(file: CoverageFile): MachineCoverage {
+  return {
+    machine: file.machine,
+    paths: file.paths,
+    states: measure(file.states.total, new Set(file.states.covered)),
+    transitions: measure(file.transitions.total, new Set(file.transitions.covered)),
+  };
+}
+
+/** Merges the files of all workers by machine name (a machine may be modelled in several files). */
+export function readCoverage(dir: string): MachineCoverage[] {
+  return mergeCoverage(readCoverageFiles(dir)).map(measureCoverage);
 }

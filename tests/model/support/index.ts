@@ -179,7 +179,13 @@ export function describeModel<TMachine extends AnyStateMachine>(spec: ModelSpec<
       if (dir) writeCoverage(dir, spec.name, spec.machine, paths.length, recorder);
     });
     for (const [index, path] of paths.entries()) {
-      it(`path ${index + 1}: ${describePath(path, spec.events)}`, () => runPath(path, recorder));
+      const title = `path ${index + 1}: ${describePath(path, spec.events)}`;
+      // The report lists the paths of every input of a machine together: say which input.
+      const detail = from === '' ? title : `${title} (${from.trim()})`;
+      it(title, () => {
+        recorder.beginPath(detail);
+        return runPath(path, recorder);
+      });
     }
   });
 }
