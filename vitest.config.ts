@@ -21,7 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'model',
-          include: ['tests/model/**/*.test.ts'],
+          include: ['tests/model/**/*.model.test.ts'],
           environment: 'node',
           globalSetup: ['tests/model/support/global-setup.ts'],
         },
@@ -50,10 +50,12 @@ export default defineConfig({
           name: 'e2e',
           include: [
             'tests/e2e/**/*.e2e.test.ts',
+            // The generated paths driven through the portal (tests/model/ui/).
+            'tests/model/**/*.ui.test.ts',
             ...(screenshots ? ['tests/e2e/**/*.screenshots.test.ts'] : []),
           ],
           environment: 'node',
-          globalSetup: ['tests/e2e/support/global-setup.ts'],
+          globalSetup: ['tests/e2e/support/global-setup.ts', 'tests/model/ui/global-setup.ts'],
           setupFiles: ['tests/e2e/support/setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -32,13 +32,20 @@ function internals(): HardhatInternals {
 
 export const HARDHAT_MNEMONIC = 'test test test test test test test test test test test junk';
 export const LOCAL_CHAIN_ID = 31337;
+/**
+ * Accounts the node unlocks and funds from the mnemonic: Hardhat's 20, and 20 more so each test
+ * file that sends or links a wallet has accounts of its own.
+ */
+export const ACCOUNT_COUNT = 40;
 
 export async function createHardhatProvider(): Promise<Eip1193Provider> {
   process.env['HARDHAT_DISABLE_TELEMETRY_PROMPT'] = 'true';
   const hardhat = internals();
   // resolveConfig anchors project paths on an existing file; nothing is read from it.
   const config = hardhat.resolveConfig(fileURLToPath(import.meta.url), {
-    networks: { hardhat: { chainId: LOCAL_CHAIN_ID, accounts: { mnemonic: HARDHAT_MNEMONIC } } },
+    networks: {
+      hardhat: { chainId: LOCAL_CHAIN_ID, accounts: { mnemonic: HARDHAT_MNEMONIC, count: ACCOUNT_COUNT } },
+    },
   });
   return hardhat.createProvider(config, 'hardhat');
 }

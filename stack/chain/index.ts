@@ -12,7 +12,13 @@ import {
 import { mnemonicToAccount } from 'viem/accounts';
 import { deployContract, getCode, waitForTransactionReceipt } from 'viem/actions';
 import { ddexArtifact } from '../../contracts/artifact.ts';
-import { createHardhatProvider, HARDHAT_MNEMONIC, LOCAL_CHAIN_ID, serveJsonRpc } from './hardhat.ts';
+import {
+  ACCOUNT_COUNT,
+  createHardhatProvider,
+  HARDHAT_MNEMONIC,
+  LOCAL_CHAIN_ID,
+  serveJsonRpc,
+} from './hardhat.ts';
 import { journaled, replayJournal } from './journal.ts';
 
 // The local chain: a Hardhat 2 node on 127.0.0.1 with DDEX deployed on first
@@ -30,8 +36,7 @@ export type Chain = {
 
 export type ChainOptions = { port: number; dataDir: string; fresh?: boolean };
 
-// Hardhat's default test accounts (all 20 it unlocks): public keys for testnets, never real funds.
-const ACCOUNT_COUNT = 20;
+// The node's test accounts (all it unlocks, see hardhat.ts): public keys for testnets, never real funds.
 const INITIAL_DDEX_PER_HOLDER = parseUnits('1000000', 18);
 
 export function testAccounts(count = ACCOUNT_COUNT): ChainAccount[] {

@@ -27,6 +27,11 @@ export type MockWalletOptions = {
   injectWindowEthereum?: boolean;
   /** Start as if the site had been approved before (eth_accounts answers without a prompt); default false. */
   connected?: boolean;
+  /**
+   * Hold the first request (the portal's silent reconnect at load) until `window.__mockWalletRelease()`
+   * is called, so the page can be seen while it waits; default false.
+   */
+  holdFirst?: boolean;
 };
 
 export type MockWalletListener = (...args: unknown[]) => void;
@@ -77,7 +82,11 @@ export type MockWalletControls = {
 };
 
 /** The slice of `window` the mock needs; in Node an `EventTarget` serves. */
-export type MockWalletTarget = EventTarget & { ethereum?: unknown; __mockWallet?: MockWalletControls };
+export type MockWalletTarget = EventTarget & {
+  ethereum?: unknown;
+  __mockWallet?: MockWalletControls;
+  __mockWalletRelease?: () => void;
+};
 
 export function installMockWallet(target: MockWalletTarget, options: MockWalletOptions): MockWalletControls {
   const listeners = new Map<string, Set<MockWalletListener>>();
@@ -282,6 +291,7 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
     },
   };
   target.__mockWallet = controls;
+  if (options.holdFirst) target.__mockWalletRelease = controls.holdNext();
   return controls;
 }
 

@@ -48,6 +48,32 @@ const ROLES = {
   /** wallet-send.e2e: sends with the wallet (linked to its signed-in user), and who it pays. */
   walletSender: 18,
   walletRecipient: 19,
+  // The generated paths driven through the portal (tests/model/*.ui.test.ts), one file each.
+  /** send.ui: the send form's sender and recipient. */
+  uiSender: 20,
+  uiRecipient: 21,
+  /** wallet-send.ui: sends with the wallet, and who it pays. */
+  uiWalletSender: 22,
+  uiWalletRecipient: 23,
+  /** wallet-proof.ui: wallets linked by its paths (a path frees its wallet before linking it). */
+  uiLinker: 24,
+  uiLinkerAlt: 25,
+  /** webhooks.ui: the address its subscriptions watch. */
+  uiWebhooks: 26,
+  /** notifications.ui: the watched wallet of its user, and who pays it. */
+  uiNotified: 27,
+  uiNotifier: 28,
+  /** transactions.ui and history-outbox.ui: a signed-in user's sends, and where they go. */
+  uiHistorySender: 29,
+  uiHistorySink: 30,
+  /** profile.ui and profile-load.ui: the wallet of the profile's user. */
+  uiProfile: 31,
+  /** balances.ui: the account shown, and who pays it. */
+  uiBalances: 32,
+  uiBalancesPayer: 33,
+  /** auth.ui, portal.ui: a wallet that signs in with Ethereum. */
+  uiWeb3: 34,
+  uiPortal: 35,
 } as const;
 
 export type E2eRole = keyof typeof ROLES;

@@ -45,6 +45,11 @@ export type PortalOptions = {
   viewport?: Viewport;
   /** Path (and query or hash) to open on the app's origin; default '/'. */
   path?: string;
+  /**
+   * Installs Playwright's clock before any page script: time flows as usual until a test moves it
+   * on (`page.clock.fastForward`), so a timer of the portal can be fired without waiting for it.
+   */
+  clock?: boolean;
 };
 
 export type ConsoleEntry = { type: string; text: string };
@@ -162,6 +167,7 @@ export async function openPortal(options: PortalOptions = {}): Promise<Portal> {
     await browserContext.addInitScript({ content: script });
   }
 
+  if (options.clock) await browserContext.clock.install();
   const page = await browserContext.newPage();
   if (options.wallet) wallet = walletHandle(page, options.wallet);
 

@@ -26,6 +26,8 @@ export type PathOptions = {
   maxPaths: number;
   /** Maximum number of edges explored before giving up (an infinite state space). */
   limit: number;
+  /** Leaves an event out of the graph (the UI-driven paths leave out events the page cannot cause). */
+  exclude?: (event: EventObject, snapshot: Snapshot) => boolean;
 };
 
 /** JSON that keeps what plain JSON loses: Error messages (so two errors differ) and bigints. */
@@ -57,7 +59,7 @@ function raisedInternally(descriptor: string): boolean {
 }
 
 /** The events a snapshot can take: its own event types, with the given payloads or a bare `{ type }`. */
-function eventsFor(events: PathOptions['events']) {
+function eventsFor(events: PathOptions['events'], exclude: PathOptions['exclude'] = () => false) {
   const raised = Object.keys(events).filter(raisedInternally);
   if (raised.length > 0)
     throw new Error(
@@ -67,11 +69,13 @@ function eventsFor(events: PathOptions['events']) {
   return (snapshot: Snapshot): EventObject[] => {
     const own = [snapshot.machine.root, ...activeStateNodes(snapshot)].flatMap((node) => node.ownEvents);
     const descriptors = [...new Set(own)].filter((descriptor) => !raisedInternally(descriptor));
-    return descriptors.flatMap((descriptor) => {
-      if (descriptor.includes('*'))
-        return supplied.filter((event) => matchesDescriptor(event.type, descriptor));
-      return events[descriptor]?.length ? [...events[descriptor]] : [{ type: descriptor }];
-    });
+    return descriptors
+      .flatMap((descriptor) => {
+        if (descriptor.includes('*'))
+          return supplied.filter((event) => matchesDescriptor(event.type, descriptor));
+        return events[descriptor]?.length ? [...events[descriptor]] : [{ type: descriptor }];
+      })
+      .filter((event) => !exclude(event, snapshot));
   };
 }
 
@@ -96,7 +100,7 @@ function pureScope(onEvent?: (event: InspectionEvent) => void): ActorScope<Snaps
 }
 
 /** What taking `event` in `snapshot` covers: the transitions (incl. eventless follow-ups) and the states entered. */
-function coverageOfEdge(machine: AnyStateMachine, snapshot: Snapshot, event: EventObject): string[] {
+export function coverageOfEdge(machine: AnyStateMachine, snapshot: Snapshot, event: EventObject): string[] {
   const keys: string[] = [];
   const scope = pureScope((inspection) => {
     if (inspection.type !== '@xstate.microstep') return;
@@ -143,7 +147,7 @@ function explorable(machine: AnyStateMachine): AnyStateMachine {
 
 export function createModel(machine: AnyStateMachine, options: PathOptions) {
   return new TestModel<Snapshot, EventObject, unknown>(explorable(machine), {
-    events: eventsFor(options.events),
+    events: eventsFor(options.events, options.exclude),
     serializeState: (snapshot) => options.serializeState(snapshot),
     serializeEvent: (event) => stableJson(event),
     input: options.input,

@@ -1,0 +1,152 @@
+import type { Page, WebSocketRoute } from 'playwright-core';
+
+// The page's Realtime socket, routed through the test so the notifications
+// feed's states can be held and seen: the server's answer to the feed's join
+// waits until a step lets it go (SUBSCRIBED), every change the server pushes
+// waits until a step delivers it (notifications.changed), and a step can cut
+// the socket as a stopped server does (CHANNEL_ERROR). Nothing is sent on the
+// server's behalf: what reaches the page is what the local stack said.
+
+/** A postgres_changes frame the server pushed for the feed's channel, not yet delivered. */
+export type PushedChange = {
+  type: 'INSERT' | 'UPDATE' | 'DELETE';
+  /** The id of the row it is about. */
+  rowId: string;
+  deliver(): void;
+};
+
+export type NotificationFeedRoute = {
+  /** The feed asked to join and the server's answer is held. */
+  joinWaiting(): boolean;
+  /** The newest join was answered (and let through) on a socket that is still open. */
+  joined(): boolean;
+  /** Lets the held answer to the join through (with what the server said after it). */
+  releaseJoin(): void;
+  /** Closes the socket on both sides, as a server that stops does. */
+  drop(): Promise<void>;
+  /** The changes pushed so far and not delivered, oldest first. */
+  pending(): PushedChange[];
+};
+
+type Frame = { ref: string | null; topic: string; event: string; payload: Record<string, unknown> };
+
+const FEED_TOPIC = 'realtime:user_notifications';
+
+/** A vsn 2.0.0 text frame `[join_ref, ref, topic, event, payload]` (or 1.0.0's object form). */
+function parse(message: string | Buffer): Frame | null {
+  const text = typeof message === 'string' ? message : message.toString('utf8');
+  try {
+    const data: unknown = JSON.parse(text);
+    const [, ref, topic, event, payload] = Array.isArray(data)
+      ? data
+      : [null, ...['ref', 'topic', 'event', 'payload'].map((key) => (data as Record<string, unknown>)[key])];
+    if (typeof topic !== 'string' || typeof event !== 'string') return null;
+    return {
+      ref: typeof ref === 'string' ? ref : null,
+      topic,
+      event,
+      payload: (payload ?? {}) as Record<string, unknown>,
+    };
+  } catch {
+    return null;
+  }
+}
+
+type Socket = {
+  page: WebSocketRoute;
+  server: WebSocketRoute;
+  open: boolean;
+  /** The feed's join on this socket: its topic and ref, and whether its answer went through. */
+  join: { topic: string; ref: string | null; answered: boolean } | null;
+  /** The held answer to the join and what followed it on that topic; null once let through. */
+  held: (string | Buffer)[] | null;
+};
+
+/**
+ * Routes every WebSocket the page opens (Realtime's is its only one). Playwright replaces the
+ * page's WebSocket only in documents loaded after this: reload the page before it signs in.
+ */
+export async function routeNotificationFeed(page: Page): Promise<NotificationFeedRoute> {
+  const sockets: Socket[] = [];
+  const changes: PushedChange[] = [];
+  const newest = () => sockets.at(-1);
+
+  // Playwright routes Realtime's socket only with a matcher that takes every URL (faults.e2e).
+  await page.routeWebSocket(
+    () => true,
+    (ws) => {
+      const server = ws.connectToServer();
+      const socket: Socket = { page: ws, server, open: true, join: null, held: null };
+      sockets.push(socket);
+      ws.onMessage((message) => {
+        const frame = parse(message);
+        if (frame?.event === 'phx_join' && frame.topic.startsWith(FEED_TOPIC))
+          socket.join = { topic: frame.topic, ref: frame.ref, answered: false };
+        if (frame?.event === 'phx_leave' && frame.topic === socket.join?.topic) socket.join = null;
+        server.send(message);
+      });
+      server.onMessage((message) => {
+        const frame = parse(message);
+        if (frame?.event === 'postgres_changes') {
+          const data = (frame.payload['data'] ?? {}) as Record<string, unknown>;
+          const row = (data['type'] === 'DELETE' ? data['old_record'] : data['record']) as
+            Record<string, unknown> | undefined;
+          const change: PushedChange = {
+            type: data['type'] as PushedChange['type'],
+            rowId: String(row?.['id'] ?? ''),
+            deliver: () => {
+              changes.splice(changes.indexOf(change), 1);
+              if (socket.open) ws.send(message);
+            },
+          };
+          changes.push(change);
+          return;
+        }
+        const join = socket.join;
+        if (frame?.event === 'phx_reply' && join && frame.topic === join.topic && frame.ref === join.ref) {
+          socket.held = [message];
+          return;
+        }
+        if (socket.held && frame?.topic === join?.topic) socket.held.push(message);
+        else ws.send(message);
+      });
+      const closed = () => {
+        socket.open = false;
+      };
+      ws.onClose((code, reason) => {
+        closed();
+        server.close({ code, reason }).catch(() => undefined);
+      });
+      server.onClose((code, reason) => {
+        closed();
+        ws.close({ code, reason }).catch(() => undefined);
+      });
+    },
+  );
+
+  return {
+    joinWaiting: () => {
+      const socket = newest();
+      return !!socket?.open && socket.join !== null && !socket.join.answered;
+    },
+    joined: () => {
+      const socket = newest();
+      return !!socket?.open && !!socket.join?.answered;
+    },
+    releaseJoin: () => {
+      const socket = newest();
+      if (!socket?.join || !socket.held) throw new Error('the feed has no held answer to its join');
+      socket.join.answered = true;
+      for (const message of socket.held) socket.page.send(message);
+      socket.held = null;
+    },
+    drop: async () => {
+      const socket = newest();
+      if (!socket?.open) throw new Error('the page has no open Realtime socket to drop');
+      socket.open = false;
+      await socket.server.close({ code: 1011, reason: 'server stopped' });
+      await socket.page.close({ code: 1006, reason: 'server stopped' });
+    },
+    pending: () => changes.slice(),
+  };
+}

@@ -1,0 +1,49 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { appCopy, dialogCopy } from '../../../src/copy/index.ts';
+import type { Profile } from '../../../src/domain/profile.ts';
+import type { TestUser } from '../../support/clients.ts';
+import { admin, openUserMenu } from '../../e2e/support/ui.ts';
+
+// Edit Profile as the profile and profile-load maps see it: opened from the user menu whatever
+// the profile's state (the e2e helper waits for a loaded form), and the row the backend holds
+// for a path's user before they sign in.
+
+export const profileDialog = (page: Page) => page.getByRole('dialog', { name: dialogCopy.profile.title });
+
+/** The Save button; aria-disabled while the profile is busy or not loaded. */
+export const saveButton = (page: Page, name: string = dialogCopy.profile.save) =>
+  profileDialog(page).getByRole('button', { name, exact: true });
+
+export const profileField = (page: Page, label: string) =>
+  profileDialog(page).getByLabel(label, { exact: true });
+
+/** Opens Edit Profile from the user menu, loaded or not. */
+export async function openProfileDialogNow(page: Page): Promise<void> {
+  await openUserMenu(page);
+  await page.getByRole('button', { name: appCopy.menu.profile, exact: true }).click();
+  await profileDialog(page).waitFor();
+}
+
+/** The form holds the loaded profile and takes a save. */
+export async function seesProfileReady(page: Page): Promise<void> {
+  await profileField(page, dialogCopy.profile.username).waitFor();
+  await expect.poll(() => saveButton(page).getAttribute('aria-disabled')).toBe(null);
+}
+
+/** The profile is on show but busy: Save waits (it is neither 'Save' taken nor 'Saving...'). */
+export async function seesProfileBusy(page: Page): Promise<void> {
+  await profileField(page, dialogCopy.profile.username).waitFor();
+  await expect.poll(() => saveButton(page).getAttribute('aria-disabled')).toBe('true');
+}
+
+/** The username the portal gives a new profile: the part of the email before the at-sign. */
+export const usernameOf = (user: Pick<TestUser, 'email'>) => user.email.split('@')[0] ?? '';
+
+/** Stores the user's profile row as the portal would have created it, with `fields` on top. */
+export async function storeProfile(user: TestUser, fields: Partial<Profile> = {}): Promise<void> {
+  const { error } = await admin()
+    .from('profiles')
+    .insert({ id: user.id, email: user.email, username: usernameOf(user), ...fields });
+  if (error) throw new Error(`could not store the profile: ${error.message}`);
+}

@@ -1,0 +1,228 @@
+import { expect } from 'vitest';
+import { portalCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { walletMachine } from '../../src/machines/wallet.machine.ts';
+import { e2eAccount } from '../e2e/support/accounts.ts';
+import { e2e } from '../e2e/support/context.ts';
+import { button } from '../e2e/support/portal-page.ts';
+import { authUser } from '../support/fixtures.ts';
+import { describeUiModel } from './ui/index.ts';
+import {
+  logInThroughUi,
+  logOutThroughUi,
+  openWorld,
+  seesToast,
+  walletOf,
+  type PortalWorld,
+} from './ui/world.ts';
+
+// The wallet chart through the portal: the connect buttons, the address with copy and
+// disconnect, the wrong-network banner, and the mock wallet's answers and events.
+// Read-only accounts: nothing here sends.
+
+const viewer = e2eAccount('viewer').address;
+const other = e2eAccount('viewerAlt').address;
+const LOCAL = { id: e2e().chain.chainId, name: 'Hardhat (local)' };
+const MAINNET = 1;
+const signedIn = authUser('ui-wallet');
+
+type Output = { address?: string; chainId?: number } | null;
+const outputOf = (event: object) => (event as { output?: unknown }).output as Output;
+
+/** The connect button a visitor sees, or the one in the wallet panel for a signed-in user. */
+const connectButton = (world: PortalWorld, signed: boolean) =>
+  button(world.page, signed ? walletCopy.connectYourWallet : walletCopy.connectWallet);
+const busyButton = (world: PortalWorld, signed: boolean) =>
+  button(world.page, signed ? walletCopy.connecting : walletCopy.connectingWallet);
+const banner = (world: PortalWorld) => world.page.getByRole('alert', { name: portalCopy.wrongNetworkTitle });
+
+async function releaseWallet(world: PortalWorld) {
+  await world.page.evaluate(() => window.__mockWalletRelease?.());
+}
+
+describeUiModel({
+  name: 'wallet',
+  machine: walletMachine,
+  input: { expectedChain: LOCAL },
+  events: {
+    'xstate.done.actor.discover': [
+      { type: 'xstate.done.actor.discover', output: { available: true } },
+      { type: 'xstate.done.actor.discover', output: { available: false } },
+    ],
+    'xstate.done.actor.silentReconnect': [
+      { type: 'xstate.done.actor.silentReconnect', output: null },
+      { type: 'xstate.done.actor.silentReconnect', output: { address: viewer, chainId: LOCAL.id } },
+    ],
+    'xstate.error.actor.silentReconnect': [
+      { type: 'xstate.error.actor.silentReconnect', error: { code: 'rejected', message: null } },
+    ],
+    'xstate.done.actor.requestAccounts': [
+      { type: 'xstate.done.actor.requestAccounts', output: { address: viewer, chainId: LOCAL.id } },
+      { type: 'xstate.done.actor.requestAccounts', output: { address: viewer, chainId: MAINNET } },
+    ],
+    'xstate.error.actor.requestAccounts': [
+      { type: 'xstate.error.actor.requestAccounts', error: { code: 'rejected', message: null } },
+    ],
+    'xstate.error.actor.switchChain': [
+      { type: 'xstate.error.actor.switchChain', error: { code: 'rejected', message: null } },
+    ],
+    'xstate.error.actor.copyAddress': [
+      { type: 'xstate.error.actor.copyAddress', error: new Error('denied') },
+    ],
+    'session.changed': [
+      { type: 'session.changed', user: signedIn },
+      { type: 'session.changed', user: null },
+    ],
+    'wallet.accountsChanged': [
+      { type: 'wallet.accountsChanged', accounts: [] },
+      { type: 'wallet.accountsChanged', accounts: [other] },
+    ],
+    'wallet.chainChanged': [
+      { type: 'wallet.chainChanged', chainId: LOCAL.id },
+      { type: 'wallet.chainChanged', chainId: MAINNET },
+    ],
+  },
+  // What the views depend on: where the machine is and whether a user is signed in.
+  serializeState: (state) => JSON.stringify([state.value, state.context.signedIn, state.context.chainId]),
+
+  async open(path) {
+    const noWallet = path.has('xstate.done.actor.discover', { output: { available: false } });
+    const reconnects = path.events.some(
+      (event) => event.type === 'xstate.done.actor.silentReconnect' && outputOf(event) !== null,
+    );
+    const onMainnet = path.events.some(
+      (event) => event.type === 'xstate.done.actor.requestAccounts' && outputOf(event)?.chainId === MAINNET,
+    );
+    return openWorld({
+      clock: path.events.some((event) => event.type.startsWith('xstate.after.')),
+      wallet: noWallet
+        ? false
+        : {
+            account: viewer as `0x${string}`,
+            otherAccounts: [other as `0x${string}`],
+            connected: reconnects,
+            chainId: onMainnet ? MAINNET : LOCAL.id,
+            knownChainIds: [LOCAL.id, MAINNET],
+            // The silent reconnect waits, so 'reconnecting' can be seen; its step lets it go.
+            holdFirst: true,
+          },
+    });
+  },
+
+  passing: {
+    discovering:
+      'EIP-6963 discovery is an announcement the page hears while it loads; no request can be held.',
+    'connected.clipboard.copying': 'the browser clipboard answers at once; the toast after it is checked',
+  },
+
+  views: {
+    noProvider: async (world, state) => {
+      await expect.poll(() => connectButton(world, state.context.signedIn).isEnabled()).toBe(true);
+    },
+    reconnecting: async (world, state) => {
+      await busyButton(world, state.context.signedIn).waitFor();
+    },
+    connecting: async (world, state) => {
+      await expect.poll(() => busyButton(world, state.context.signedIn).isDisabled()).toBe(true);
+    },
+    disconnected: async (world, state) => {
+      await expect.poll(() => connectButton(world, state.context.signedIn).isEnabled()).toBe(true);
+      await expect.poll(() => world.page.getByText(portalCopy.connectedAddress).count()).toBe(0);
+    },
+    disconnecting: async (world, state) => {
+      await connectButton(world, state.context.signedIn)
+        .or(busyButton(world, state.context.signedIn))
+        .waitFor();
+    },
+    connected: async (world, state) => {
+      const shown = shortAddress(String(state.context.address));
+      await world.page.getByText(shown, { exact: true }).waitFor();
+      await button(world.page, portalCopy.disconnectWallet).waitFor();
+    },
+    'connected.network.rightNetwork': async (world) => {
+      await expect.poll(() => banner(world).count()).toBe(0);
+    },
+    'connected.network.wrongNetwork': async (world) => {
+      await expect
+        .poll(() => banner(world).getByRole('button', { name: walletCopy.switchNetwork }).isEnabled())
+        .toBe(true);
+      await banner(world).getByText(walletCopy.wrongNetwork(LOCAL.name)).waitFor();
+    },
+    'connected.network.switching': async (world) => {
+      await expect
+        .poll(() => banner(world).getByRole('button', { name: walletCopy.switchNetwork }).isDisabled())
+        .toBe(true);
+    },
+    'connected.loginHint.waiting': async (world) => {
+      await seesToast(world.page, walletCopy.connected);
+    },
+  },
+
+  arrange: {
+    connecting: async (world) => void (await walletOf(world).holdNext()),
+    'connected.network.switching': async (world) => void (await walletOf(world).holdNext()),
+    disconnecting: async (world) => void (await walletOf(world).holdNext()),
+    'connected.clipboard.copying': async (world, _state, next) => {
+      if (next?.type !== 'xstate.error.actor.copyAddress') return;
+      // The browser refuses the clipboard, as it does for a page without the permission.
+      await world.page.evaluate(() => {
+        navigator.clipboard.writeText = () => Promise.reject(new DOMException('Denied', 'NotAllowedError'));
+      });
+    },
+  },
+
+  causes: {
+    'xstate.done.actor.silentReconnect': releaseWallet,
+    'xstate.error.actor.silentReconnect': async (world) => {
+      await walletOf(world).rejectNext(4001);
+      await releaseWallet(world);
+    },
+    'wallet.connect': async (world, _event, from) => {
+      await connectButton(world, from.context.signedIn).click();
+    },
+    'xstate.done.actor.requestAccounts': releaseWallet,
+    'xstate.error.actor.requestAccounts': async (world) => {
+      await walletOf(world).rejectNext(4001);
+      await releaseWallet(world);
+    },
+    'wallet.disconnect': async (world) => button(world.page, portalCopy.disconnectWallet).click(),
+    'xstate.done.actor.forgetConnection': releaseWallet,
+    'xstate.error.actor.forgetConnection': async (world) => {
+      await walletOf(world).rejectNext(4001);
+      await releaseWallet(world);
+    },
+    'wallet.copy': async (world) => button(world.page, portalCopy.copyAddress).click(),
+    // The clipboard was refused before the click (arrange); the page reports it at once.
+    'xstate.error.actor.copyAddress': async () => {},
+    'xstate.done.actor.copyAddress': async () => {},
+    'wallet.switchNetwork': async (world) =>
+      banner(world).getByRole('button', { name: walletCopy.switchNetwork }).click(),
+    'xstate.done.actor.switchChain': releaseWallet,
+    'xstate.error.actor.switchChain': async (world) => {
+      await walletOf(world).rejectNext(4001);
+      await releaseWallet(world);
+    },
+    'wallet.accountsChanged': async (world, event) => {
+      await walletOf(world).emitAccountsChanged((event as unknown as { accounts: string[] }).accounts);
+    },
+    'wallet.chainChanged': async (world, event) =>
+      walletOf(world).emitChainChanged((event as unknown as { chainId: number }).chainId),
+    'wallet.providerDisconnected': async (world) => walletOf(world).emitDisconnect(),
+    'session.changed': async (world, event) => {
+      if ((event as unknown as { user: unknown }).user) await logInThroughUi(world);
+      else await logOutThroughUi(world);
+    },
+  },
+  can: (event, state) => {
+    if (event.type !== 'session.changed') return true;
+    // A signed-in user's wallet panel waits for the wallet to be ready: while it reconnects there is
+    // nothing of the wallet on screen to check.
+    if (state.matches('reconnecting')) return false;
+    const user = (event as unknown as { user: unknown }).user;
+    // Logging in needs a logged-out portal and the reverse; the dialogs close on their own.
+    return Boolean(user) !== state.context.signedIn;
+  },
+  notUiReachable: {
+    'xstate.error.actor.discover':
+      'discovery waits for EIP-6963 announcements with a timeout; nothing a page does makes it throw',
+  },
+});
