@@ -111,6 +111,18 @@ export function coverageOfEdge(machine: AnyStateMachine, snapshot: Snapshot, eve
   return keys;
 }
 
+/** What starting the machine covers: the initial states and the eventless transitions taken on the way. */
+export function coverageOfStart(machine: AnyStateMachine, input: unknown): string[] {
+  const keys: string[] = [];
+  const scope = pureScope((inspection) => {
+    if (inspection.type !== '@xstate.microstep') return;
+    const { states, transitions } = microstepCoverage(inspection);
+    keys.push(...transitions, ...states.map((id) => `state ${id}`));
+  });
+  const initial = machine.getInitialSnapshot(scope, input);
+  return [...keys, ...activeStateIds(initial).map((id) => `state ${id}`)];
+}
+
 function eventSequence(path: ModelPath): string {
   return path.steps.map((step) => stableJson(step.event)).join('\n');
 }

@@ -40,8 +40,9 @@ export async function holdNextRequest(
   await page.route(url, handler);
   const settle = async (how: (route: Route) => Promise<void>) => {
     await arrived;
-    await page.unroute(url, handler);
+    // Settled before the route goes: unrouting first would let Playwright send it on by itself.
     if (held) await how(held);
+    await page.unroute(url, handler);
   };
   return {
     arrived,

@@ -7,7 +7,13 @@ import {
   allTransitionKeys,
   writeCoverage,
 } from '../support/coverage.ts';
-import { coverageOfEdge, defaultSerializeState, generatePaths, stableJson } from '../support/paths.ts';
+import {
+  coverageOfEdge,
+  coverageOfStart,
+  defaultSerializeState,
+  generatePaths,
+  stableJson,
+} from '../support/paths.ts';
 import type { ModelPath, Snapshot } from '../support/paths.ts';
 import { writeReasons } from './reasons.ts';
 
@@ -145,7 +151,7 @@ export function describeUiModel<TMachine extends AnyStateMachine, W extends UiWo
     const [first, ...steps] = path.steps;
     if (!first) return;
     const world = await spec.open(toUiPath(path));
-    const covered: string[] = activeStateIds(first.state).map((id) => `state ${id}`);
+    const covered: string[] = coverageOfStart(machine, spec.input);
     await check(world, first.state);
     let from = first.state;
     for (const [index, step] of steps.entries()) {

@@ -34,7 +34,10 @@ export function writeReasons(
     throw new Error(`${machine}: reasons name no transition or state of the machine: ${unknown.join('; ')}`);
   mkdirSync(dir, { recursive: true });
   const file: ReasonsFile = { machine, reasons };
-  writeFileSync(join(dir, `${machine}.${process.pid}.${Date.now()}.reasons`), JSON.stringify(file));
+  writeFileSync(
+    join(dir, `${machine}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.reasons`),
+    JSON.stringify(file),
+  );
 }
 
 /** Reasons per machine, merged over the files of all workers. */

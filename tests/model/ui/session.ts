@@ -1,11 +1,11 @@
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { appCopy, authCopy, dialogCopy } from '../../../src/copy/index.ts';
 import type { TestUser } from '../../support/clients.ts';
 import { button, logIn } from '../../e2e/support/portal-page.ts';
 import type { Snapshot } from '../support/paths.ts';
-import type { HeldRequest } from './hold.ts';
+import { holdNextRequest, type HeldRequest } from './hold.ts';
 import type { PortalWorld } from './world.ts';
 
 // The session as a person meets it across tabs, and the toasts that tell them about it.
@@ -128,38 +128,6 @@ export async function sawNoToast(page: Page, texts: string[], mark: number): Pro
   expect(shown.filter((toast) => texts.some((text) => toast.includes(text)))).toEqual([]);
 }
 
-/**
- * hold.ts's `holdNextRequest`, settling the held request before its route is removed: removing a
- * route that still holds a request makes Playwright send it on, so a request failed after that has
- * already reached the server (and the failure throws 'Route is already handled!').
- */
-export async function holdRequest(page: Page, url: RegExp, method?: string): Promise<HeldRequest> {
-  let held: Route | null = null;
-  let markArrived = () => {};
-  const arrived = new Promise<void>((resolve) => {
-    markArrived = resolve;
-  });
-  const handler = async (route: Route) => {
-    if (held || (method && route.request().method() !== method)) {
-      await route.fallback();
-      return;
-    }
-    held = route;
-    markArrived();
-  };
-  await page.route(url, handler);
-  const settle = async (how: (route: Route) => Promise<void>) => {
-    await arrived;
-    if (held) await how(held);
-    await page.unroute(url, handler);
-  };
-  return {
-    arrived,
-    release: () => settle((route) => route.fallback()),
-    fail: () => settle((route) => route.abort('connectionrefused')),
-  };
-}
-
 /** A world whose steps hold one request at a time and check the toasts each step shows. */
 export type StepWorld = PortalWorld & {
   /** The request the current waiting state holds. */
@@ -171,7 +139,7 @@ export type StepWorld = PortalWorld & {
 };
 
 export async function hold(world: StepWorld, url: RegExp, method?: string): Promise<void> {
-  world.held = await holdRequest(world.page, url, method);
+  world.held = await holdNextRequest(world.page, url, method);
 }
 
 /** Lets the held request go on: the server answers. Nothing when none is held. */

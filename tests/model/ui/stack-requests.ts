@@ -4,9 +4,10 @@ import type { Page, Request, Route } from 'playwright-core';
 // them can be seen, then let go to the real server, failed as a stopped server fails them, or
 // failed from then on (the server stays down). Nothing is answered on the server's behalf.
 //
-// Unlike hold.ts, a held request is settled before its route is removed: removing the page's
-// last route turns interception off, and Chromium then sends every paused request on by itself,
-// so a request failed after that has already gone to the server.
+// hold.ts holds one request; a gate holds every matching request while it is closed and can stay
+// failed (a server that is down for good). Like there, a held request is settled before its route
+// is removed: removing the page's last route turns interception off, and Chromium then sends every
+// paused request on by itself.
 
 export type RequestGate = {
   /** Resolves once the first matching request is held. */
