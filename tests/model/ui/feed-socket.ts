@@ -1,4 +1,5 @@
 import type { Page, WebSocketRoute } from 'playwright-core';
+import { expect } from 'vitest';
 
 // The page's Realtime socket, routed through the test so the notifications
 // feed's states can be held and seen: the server's answer to the feed's join
@@ -20,8 +21,8 @@ export type NotificationFeedRoute = {
   joinWaiting(): boolean;
   /** The newest join was answered (and let through) on a socket that is still open. */
   joined(): boolean;
-  /** Lets the held answer to the join through (with what the server said after it). */
-  releaseJoin(): void;
+  /** Lets the answer to the join through (with what the server said after it), once it came. */
+  releaseJoin(): Promise<void>;
   /** Closes the socket on both sides, as a server that stops does. */
   drop(): Promise<void>;
   /** The changes pushed so far and not delivered, oldest first. */
@@ -133,7 +134,10 @@ export async function routeNotificationFeed(page: Page): Promise<NotificationFee
       const socket = newest();
       return !!socket?.open && !!socket.join?.answered;
     },
-    releaseJoin: () => {
+    releaseJoin: async () => {
+      await expect
+        .poll(() => newest()?.held?.length ?? 0, { message: "the server's answer to the feed's join" })
+        .toBeGreaterThan(0);
       const socket = newest();
       if (!socket?.join || !socket.held) throw new Error('the feed has no held answer to its join');
       socket.join.answered = true;
@@ -144,8 +148,9 @@ export async function routeNotificationFeed(page: Page): Promise<NotificationFee
       const socket = newest();
       if (!socket?.open) throw new Error('the page has no open Realtime socket to drop');
       socket.open = false;
-      await socket.server.close({ code: 1011, reason: 'server stopped' });
-      await socket.page.close({ code: 1006, reason: 'server stopped' });
+      // Closing one side closes the other (above); whichever comes second finds it closed.
+      await socket.server.close({ code: 1011, reason: 'server stopped' }).catch(() => undefined);
+      await socket.page.close({ code: 1006, reason: 'server stopped' }).catch(() => undefined);
     },
     pending: () => changes.slice(),
   };

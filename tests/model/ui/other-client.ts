@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gatewayFor } from '../../e2e/support/context.ts';
 import type { PortalWorld } from './world.ts';
@@ -6,11 +7,12 @@ import type { PortalWorld } from './world.ts';
 // portal's origin (another app of the project would be one), sharing the stored session. What it
 // does to the account, supabase-js tells every tab of the origin over its BroadcastChannel, so the
 // portal's tab hears USER_UPDATED without anything done in it, as it would from a real second
-// client. The tab is a blank page of the portal's origin (not the portal: a portal in a browser
-// whose clock is paused could not show its lazily loaded dialogs).
+// client. The tab shows a file of the portal's origin (its icon), not the portal: a portal in a
+// browser whose clock is paused could not show its lazily loaded dialogs.
 
-const SUPABASE_UMD = fileURLToPath(
-  new URL('../../../node_modules/@supabase/supabase-js/dist/umd/supabase.js', import.meta.url),
+const SUPABASE_UMD = readFileSync(
+  fileURLToPath(new URL('../../../node_modules/@supabase/supabase-js/dist/umd/supabase.js', import.meta.url)),
+  'utf8',
 );
 
 declare global {
@@ -47,13 +49,9 @@ export async function updateUserElsewhere(world: PortalWorld, data: Record<strin
   });
 
   const tab = await portal.context.newPage();
-  const blank = `${portal.appUrl}/__another-client`;
-  // Served by the test, not by the portal's server: a page of the origin with nothing of the portal.
-  await tab.route(blank, (route) =>
-    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Another client</title>' }),
-  );
-  await tab.goto(blank);
-  await tab.addScriptTag({ path: SUPABASE_UMD });
+  await tab.goto(`${portal.appUrl}/favicon.svg`);
+  // Evaluated as the developer tools do, which the origin's Content-Security-Policy leaves alone.
+  await tab.evaluate(`(() => { ${SUPABASE_UMD}\n; window.supabase = supabase; })()`);
   const gateway = gatewayFor('full');
   await tab.evaluate(
     async ({ url, anonKey, metadata }) => {

@@ -2,7 +2,10 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { appCopy, dialogCopy } from '../../../src/copy/index.ts';
 import type { Profile } from '../../../src/domain/profile.ts';
-import type { TestUser } from '../../support/clients.ts';
+import type { ProfileContext } from '../../../src/machines/profile.machine.ts';
+import { avatarPublicUrl } from '../../../src/services/supabase/avatar-url.ts';
+import { IMAGES, type TestUser } from '../../support/clients.ts';
+import { gatewayFor } from '../../e2e/support/context.ts';
 import { admin, openUserMenu } from '../../e2e/support/ui.ts';
 
 // Edit Profile as the profile and profile-load maps see it: opened from the user menu whatever
@@ -46,4 +49,53 @@ export async function storeProfile(user: TestUser, fields: Partial<Profile> = {}
     .from('profiles')
     .insert({ id: user.id, email: user.email, username: usernameOf(user), ...fields });
   if (error) throw new Error(`could not store the profile: ${error.message}`);
+}
+
+/** Stores an avatar as the user's own upload (named as the portal names them); its public URL. */
+export async function storeAvatar(user: TestUser): Promise<string> {
+  const name = `${user.id}-1.png`;
+  const { error } = await admin()
+    .storage.from('avatars')
+    .upload(name, IMAGES.png, { contentType: 'image/png', upsert: true });
+  if (error) throw new Error(`could not store the avatar: ${error.message}`);
+  return avatarPublicUrl(gatewayFor('full').url, name) ?? '';
+}
+
+/** The form shows the last submitted fields, else the saved ones. */
+export async function seesFields(page: Page, context: ProfileContext): Promise<void> {
+  const { draft, profile } = context;
+  for (const [label, name] of [
+    [dialogCopy.profile.fullName, 'full_name'],
+    [dialogCopy.profile.website, 'website'],
+  ] as const) {
+    const value = draft?.[name] ?? profile?.[name] ?? '';
+    await expect.poll(() => profileField(page, label).inputValue()).toBe(value);
+  }
+}
+
+/** An avatar (the uploaded one until it is saved, else the saved one) or the placeholder. */
+export async function seesAvatar(page: Page, context: ProfileContext): Promise<void> {
+  const dialog = profileDialog(page);
+  const shown = context.draftAvatarUrl ?? context.profile?.avatar_url ?? null;
+  await dialog
+    .getByRole('img', { name: shown ? dialogCopy.profile.avatarAlt : dialogCopy.profile.noAvatar })
+    .waitFor();
+  await expect
+    .poll(() => dialog.getByText(dialogCopy.profile.newAvatar, { exact: true }).count())
+    .toBe(context.draftAvatarUrl ? 1 : 0);
+}
+
+/** The profile's wallet with whether it was proven, or no wallet line. */
+export async function seesWallet(page: Page, context: ProfileContext): Promise<void> {
+  const dialog = profileDialog(page);
+  const address = context.profile?.wallet_address ?? null;
+  if (!address) {
+    await expect.poll(() => dialog.getByText(dialogCopy.profile.wallet, { exact: true }).count()).toBe(0);
+    return;
+  }
+  await dialog.getByText(address, { exact: true }).waitFor({ state: 'attached' });
+  const tag = context.profile?.wallet_verified_at
+    ? dialogCopy.profile.walletVerified
+    : dialogCopy.profile.walletNotVerified;
+  await dialog.getByText(tag, { exact: true }).waitFor();
 }

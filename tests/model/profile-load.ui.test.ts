@@ -1,0 +1,165 @@
+import { expect } from 'vitest';
+import type { AnyEventObject } from 'xstate';
+import { dialogCopy, profileCopy } from '../../src/copy/index.ts';
+import type { Profile } from '../../src/domain/profile.ts';
+import { profileLoadMachine, type ProfileLoadContext } from '../../src/machines/profile-load.machine.ts';
+import { gatewayFor } from '../e2e/support/context.ts';
+import { authUser, profileRow } from '../support/fixtures.ts';
+import { describeUiModel } from './ui/index.ts';
+import { updateUserElsewhere } from './ui/other-client.ts';
+import { pauseClock } from './ui/page-clock.ts';
+import {
+  openProfileDialogNow,
+  profileDialog,
+  profileField,
+  seesProfileBusy,
+  seesProfileReady,
+  storeProfile,
+  usernameOf,
+} from './ui/profile-dialog.ts';
+import { holdEvery, restTable, type HeldRequests } from './ui/request-queue.ts';
+import { logInThroughUi, openWorld, seesToast, type PortalWorld } from './ui/world.ts';
+
+// Reading (or creating) the profile through the portal: at sign-in (Edit Profile says 'Loading
+// your profile...', then 'could not be loaded' while the reader waits to try again) and again
+// for a profile on show when the user is updated. The reads and the creation are held on their
+// way to the stack until a step lets them go or fails them as a stopped gateway would; the
+// back-off waits for the step that moves the page's clock on. The user is updated by another
+// client of the account in the same browser.
+
+const ada = authUser('ui-profile-load');
+const ROW: Profile = profileRow(ada);
+
+type World = PortalWorld & { reads: HeldRequests; creations: HeldRequests; username: string };
+
+const contextOf = (state: { context: unknown }) => state.context as ProfileLoadContext;
+const outputOf = (event: AnyEventObject) => (event as unknown as { output: unknown }).output;
+
+/** What the other client changes: a name the portal does not read, so only the update matters. */
+const ELSEWHERE = { nickname: 'updated elsewhere' };
+
+async function holdProfileRequests(world: PortalWorld) {
+  const table = restTable(gatewayFor('full').url, 'profiles');
+  const [reads, creations] = await Promise.all([
+    holdEvery(world.page, table, 'GET'),
+    holdEvery(world.page, table, 'POST'),
+  ]);
+  return { reads, creations };
+}
+
+const events = {
+  'session.userUpdated': [{ type: 'session.userUpdated', user: { ...ada, metadata: ELSEWHERE } }],
+  'xstate.done.actor.fetchProfile': [
+    { type: 'xstate.done.actor.fetchProfile', output: ROW },
+    // No row yet: it is created.
+    { type: 'xstate.done.actor.fetchProfile', output: null },
+  ],
+  'xstate.error.actor.fetchProfile': [
+    { type: 'xstate.error.actor.fetchProfile', error: new Error('Failed to fetch') },
+  ],
+  'xstate.done.actor.createProfile': [{ type: 'xstate.done.actor.createProfile', output: ROW }],
+  'xstate.error.actor.createProfile': [
+    { type: 'xstate.error.actor.createProfile', error: new Error('Failed to fetch') },
+  ],
+};
+
+const views = {
+  fetching: async (world: World, state: { context: unknown }) => {
+    await expect.poll(() => world.reads.count()).toBeGreaterThan(0);
+    // A re-read keeps the profile on show; Save waits for it.
+    if (contextOf(state).refetch) await seesProfileBusy(world.page);
+    else await profileDialog(world.page).getByText(dialogCopy.profile.loading, { exact: true }).waitFor();
+  },
+  creating: async (world: World) => {
+    await expect.poll(() => world.creations.count()).toBeGreaterThan(0);
+    await profileDialog(world.page).getByText(dialogCopy.profile.loading, { exact: true }).waitFor();
+  },
+  waiting: async (world: World) => {
+    await profileDialog(world.page).getByRole('alert').getByText(dialogCopy.profile.unavailable).waitFor();
+  },
+  done: async (world: World) => {
+    await seesProfileReady(world.page);
+    await expect
+      .poll(() => profileField(world.page, dialogCopy.profile.username).inputValue())
+      .toBe(world.username);
+  },
+};
+
+const causes = {
+  'xstate.done.actor.fetchProfile': async (world: World) => world.reads.releaseOldest(),
+  // The gateway does not answer: the first failure of a run says so, its retries are quiet.
+  'xstate.error.actor.fetchProfile': async (
+    world: World,
+    _event: AnyEventObject,
+    from: { context: unknown },
+  ) => {
+    await world.reads.failOldest();
+    const { refetch, failures } = contextOf(from);
+    if (refetch || failures === 0) await seesToast(world.page, profileCopy.fetchError);
+  },
+  'xstate.done.actor.createProfile': async (world: World) => world.creations.releaseOldest(),
+  'xstate.error.actor.createProfile': async (
+    world: World,
+    _event: AnyEventObject,
+    from: { context: unknown },
+  ) => {
+    await world.creations.failOldest();
+    if (contextOf(from).failures === 0) await seesToast(world.page, profileCopy.profileSyncError);
+  },
+  'session.userUpdated': async (world: World) => updateUserElsewhere(world, ELSEWHERE),
+};
+
+// The reader runs inside the profile machine in the page; run as the root of the graph, its
+// fact to that parent goes nowhere.
+const machine = profileLoadMachine.provide({ actions: { tellParent: () => undefined } });
+const serializeState = (state: { value: unknown; context: unknown }) =>
+  JSON.stringify({ value: state.value, retrying: contextOf(state).failures > 0 });
+
+// The first read, at sign-in.
+describeUiModel({
+  name: 'profile-load',
+  machine,
+  input: { user: ada, refetch: false },
+  events,
+  serializeState,
+  async open(path) {
+    const world = await openWorld({ clock: true });
+    const user = await world.user();
+    // A user who has a profile already: the path reads one.
+    if (path.events.some((event) => event.type === 'xstate.done.actor.fetchProfile' && outputOf(event)))
+      await storeProfile(user);
+    const held = await holdProfileRequests(world);
+    await logInThroughUi(world);
+    await openProfileDialogNow(world.page);
+    await pauseClock(world.page);
+    return Object.assign(world, held, { username: usernameOf(user) });
+  },
+  views,
+  causes,
+});
+
+// A re-read of the profile on show, when the user is updated.
+describeUiModel({
+  name: 'profile-load',
+  machine,
+  input: { user: ada, refetch: true },
+  events,
+  serializeState,
+  async open() {
+    const world = await openWorld({ clock: true });
+    const user = await world.user();
+    await logInThroughUi(world);
+    await openProfileDialogNow(world.page);
+    await seesProfileReady(world.page);
+    const held = await holdProfileRequests(world);
+    await pauseClock(world.page);
+    const reading = Object.assign(world, held, { username: usernameOf(user) });
+    await updateUserElsewhere(reading, ELSEWHERE);
+    return reading;
+  },
+  views,
+  causes,
+  // Everything else a re-read does, the first read does too (above); what is its own is that a
+  // failure keeps the profile on show.
+  can: (event) => event.type === 'xstate.error.actor.fetchProfile',
+});
