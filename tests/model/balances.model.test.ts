@@ -1,57 +1,168 @@
-import { expect } from 'vitest';
-import { balancesMachine } from '../../src/machines/balances.machine.ts';
+import { beforeEach, expect } from 'vitest';
+import type { AnyActorRef, AnyEventObject, SnapshotFrom, AnyMachineSnapshot } from 'xstate';
+import { balanceCopy, dataProviderCopy, tokenCopy } from '../../src/copy/index.ts';
+import type { DataProviderFailure } from '../../src/domain/errors.ts';
+import { balancesMachine, type BalanceReading } from '../../src/machines/balances.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
+import { TokenServiceError } from '../../src/services/token/types.ts';
 import { describeModel } from './support/index.ts';
 
-const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
-const toasts: ToastRequest[] = [];
-const NONE = { status: 'none' };
-const FAILED = { status: 'failed' };
-const NOT_CONFIGURED = { status: 'notConfigured' };
+// The wallet panel's two balances (docs/product.md#balances): the generated paths, each step
+// checked for what each fetch is asked, what the panel reads, and the one toast a failed load
+// shows, worded for the failure the path chose.
 
-const events = {
-  'wallet.changed': [
-    { type: 'wallet.changed', address: ALICE, chainId: 11155111 },
-    { type: 'wallet.changed', address: null, chainId: null },
-  ],
-  'xstate.done.actor.fetchNativeBalance': [
-    { type: 'xstate.done.actor.fetchNativeBalance', output: { balance: '0.75', asset: 'ETH' } },
-  ],
-  'xstate.error.actor.fetchNativeBalance': [
-    { type: 'xstate.error.actor.fetchNativeBalance', error: new Error('node down') },
-  ],
-  'xstate.done.actor.fetchTokenBalance': [
-    { type: 'xstate.done.actor.fetchTokenBalance', output: { formatted: '12.5' } },
-  ],
-  'xstate.error.actor.fetchTokenBalance': [
-    { type: 'xstate.error.actor.fetchTokenBalance', error: new Error('rpc') },
-  ],
-};
+type Snapshot = SnapshotFrom<typeof balancesMachine>;
+
+/** `matches` for a dotted state path, as the model's `states` keys name states. */
+const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
+type System = AnyActorRef['system'];
+
+const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
+const NATIVE = { balance: '0.75', asset: 'ETH' };
+const TOKEN = { formatted: '12.5' };
+const NONE: BalanceReading = { status: 'none' };
+const FAILED: BalanceReading = { status: 'failed' };
+const NOT_CONFIGURED: BalanceReading = { status: 'notConfigured' };
+
+const tatum = (fields: Partial<DataProviderFailure>): DataProviderFailure => ({
+  name: 'TatumServiceError',
+  operation: 'getNativeBalance',
+  detail: null,
+  code: null,
+  ...fields,
+});
+
+/** A failed fetch and the words under 'Balance Fetch Error'. */
+type Failure = { error: unknown; words: string };
+const nativeFailures: Failure[] = [
+  { error: tatum({ code: 'http_error', detail: 'HTTP 500' }), words: dataProviderCopy.balanceUnknownError },
+  { error: tatum({ code: 'rate_limited', retryAfterSeconds: 12 }), words: dataProviderCopy.rateLimited(12) },
+  { error: tatum({ code: 'rate_limited' }), words: dataProviderCopy.rateLimited(null) },
+  { error: tatum({ code: 'busy', retryAfterSeconds: 30 }), words: dataProviderCopy.busy(30) },
+  { error: tatum({ code: 'busy' }), words: dataProviderCopy.busy(null) },
+  { error: tatum({ code: 'webhook_limit' }), words: dataProviderCopy.webhookLimit },
+  { error: tatum({ operation: 'init' }), words: dataProviderCopy.initFailed },
+  { error: new Error('node down'), words: 'node down' },
+  { error: new Error(''), words: dataProviderCopy.balanceUnknownError },
+];
+const tokenFailures: Failure[] = [
+  {
+    error: new TokenServiceError({ code: 'rpc-unavailable', status: null }),
+    words: tokenCopy.rpcUnavailable,
+  },
+  { error: new TokenServiceError({ code: 'no-token-contract' }), words: tokenCopy.noTokenContract },
+  { error: new TokenServiceError({ code: 'invalid-address' }), words: tokenCopy.invalidAddress },
+  { error: { message: 'execution reverted' }, words: 'execution reverted' },
+  { error: null, words: dataProviderCopy.balanceUnknownError },
+];
+
+// What the machine did in the step the path just took: the events its actor took (read through
+// XState's inspection API, once a fetch has given the system away), and its toasts.
+const taken: AnyEventObject[] = [];
+const toasts: ToastRequest[] = [];
+let before: Snapshot | undefined;
+
+const watched = new WeakSet<System>();
+function watch(system: System) {
+  if (watched.has(system)) return;
+  watched.add(system);
+  system.inspect((inspection) => {
+    if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId)
+      taken.push(inspection.event);
+  });
+}
+
+beforeEach(() => {
+  taken.length = 0;
+  toasts.length = 0;
+  before = undefined;
+});
+
+const children = (s: Snapshot) => s.children as Record<string, AnyActorRef | undefined>;
+const inputOf = (s: Snapshot, id: string): unknown => children(s)[id]?.getSnapshot().input;
+const fetchError = (words: string): ToastRequest => ({
+  title: balanceCopy.fetchError,
+  description: words,
+  variant: 'destructive',
+});
+
+function everyStep(s: Snapshot, tokenConfigured: boolean, failures: { native: Failure; token: Failure }) {
+  const event = taken.at(-1);
+  for (const child of Object.values(children(s))) if (child) watch(child.system);
+  const { context } = s;
+  if (inState(s, 'idle')) {
+    // No wallet: nothing to read, and a refresh says so.
+    expect(context).toMatchObject({ address: null, native: NONE, ddex: NONE });
+    for (const toast of toasts)
+      expect(toast).toEqual({ ...balanceCopy.walletNotConnected, variant: 'destructive' });
+  } else {
+    // The connected wallet's balances, nobody else's.
+    expect(context.address).toBe(ALICE);
+  }
+  if (inState(s, 'loading')) {
+    expect(s.hasTag('loading')).toBe(true);
+    if (inState(s, 'loading.native.fetching'))
+      expect(inputOf(s, 'fetchNativeBalance')).toEqual({ address: ALICE });
+    if (inState(s, 'loading.token.fetching'))
+      expect(inputOf(s, 'fetchTokenBalance')).toEqual({ address: ALICE });
+    // Without a token contract nothing is fetched for it.
+    if (!tokenConfigured) expect(inState(s, 'loading.token.done')).toBe(true);
+    expect(toasts).toEqual([]);
+  }
+  if (inState(s, 'loaded')) {
+    expect(context.native).toEqual({ status: 'loaded', value: NATIVE.balance });
+    expect(context.ddex).toEqual(
+      tokenConfigured ? { status: 'loaded', value: TOKEN.formatted } : NOT_CONFIGURED,
+    );
+  }
+  if (inState(s, 'failed')) {
+    // Any failure marks every fetched balance failed; a missing contract stays as it is.
+    expect(context.native).toEqual(FAILED);
+    expect(context.ddex).toEqual(tokenConfigured ? FAILED : NOT_CONFIGURED);
+    // One toast per load, with the words of the fetch that failed.
+    if (before !== undefined && inState(before, 'loading') && event) {
+      const failure = event.type.endsWith('fetchNativeBalance') ? failures.native : failures.token;
+      expect(toasts).toEqual([fetchError(failure.words)]);
+    } else expect(toasts).toEqual([]);
+  }
+  taken.length = 0;
+  toasts.length = 0;
+  before = s;
+}
 
 // The token contract is configuration (input), so each setting is one model of the same machine;
-// the coverage table merges them under one name.
+// each pair of failures is another. The coverage table merges them under one name.
+const failureCases = nativeFailures.map((native, index) => ({
+  native,
+  token: tokenFailures[index % tokenFailures.length] as Failure,
+}));
 for (const tokenConfigured of [true, false]) {
-  describeModel({
-    name: 'balances',
-    machine: balancesMachine,
-    deferredActors: ['fetchNativeBalance', 'fetchTokenBalance'],
-    provide: { actions: { showToast: (_, params) => void toasts.push(params) } },
-    input: { tokenConfigured },
-    events,
-    states: {
-      idle: (s) => expect(s.context).toMatchObject({ address: null, native: NONE, ddex: NONE }),
-      loading: (s) => expect(s.hasTag('loading')).toBe(true),
-      // Reached only through `onDone` of the parallel `loading`: the paths never send `xstate.done.state.*`.
-      loaded: (s) =>
-        expect(s.context).toMatchObject({
-          native: { status: 'loaded', value: '0.75' },
-          ddex: tokenConfigured ? { status: 'loaded', value: '12.5' } : NOT_CONFIGURED,
-        }),
-      failed: (s) =>
-        expect(s.context).toMatchObject({
-          native: FAILED,
-          ddex: tokenConfigured ? FAILED : NOT_CONFIGURED,
-        }),
-    },
-  });
+  for (const failures of tokenConfigured ? failureCases : failureCases.slice(0, 1)) {
+    describeModel({
+      name: 'balances',
+      machine: balancesMachine,
+      deferredActors: ['fetchNativeBalance', 'fetchTokenBalance'],
+      provide: { actions: { showToast: (_, params) => void toasts.push(params) } },
+      input: { tokenConfigured },
+      events: {
+        'wallet.changed': [
+          { type: 'wallet.changed', address: ALICE, chainId: 11155111 },
+          { type: 'wallet.changed', address: null, chainId: null },
+        ],
+        'xstate.done.actor.fetchNativeBalance': [
+          { type: 'xstate.done.actor.fetchNativeBalance', output: NATIVE },
+        ],
+        'xstate.error.actor.fetchNativeBalance': [
+          { type: 'xstate.error.actor.fetchNativeBalance', error: failures.native.error },
+        ],
+        'xstate.done.actor.fetchTokenBalance': [
+          { type: 'xstate.done.actor.fetchTokenBalance', output: TOKEN },
+        ],
+        'xstate.error.actor.fetchTokenBalance': [
+          { type: 'xstate.error.actor.fetchTokenBalance', error: failures.token.error },
+        ],
+      },
+      states: { '*': (s) => everyStep(s, tokenConfigured, failures) },
+    });
+  }
 }

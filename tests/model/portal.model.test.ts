@@ -1,12 +1,24 @@
-import { expect } from 'vitest';
-import { portalMachine } from '../../src/machines/portal.machine.ts';
+import { beforeEach, expect } from 'vitest';
+import type { AnyActorRef, AnyEventObject, SnapshotFrom, AnyMachineSnapshot } from 'xstate';
+import { appCopy, transactionCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
-import { PORTAL_INPUT, recordingChildren } from '../support/portal-stubs.ts';
+import { portalMachine, type PortalEvent } from '../../src/machines/portal.machine.ts';
+import type { ToastRequest } from '../../src/machines/shared.ts';
+import { toastDurations } from '../../src/machines/toast.machine.ts';
+import { PORTAL_INPUT, recordingChildren, type Delivery } from '../support/portal-stubs.ts';
 import { describeModel } from './support/index.ts';
 
-// The root's own chart: loading until the session and the wallet have settled,
-// the welcome decision, the session (its children started and stopped) and the
-// routing transitions. Children are recorders.
+// The root's own chart: loading until the session and the wallet have settled, the welcome
+// decision, the session (its children started and stopped) and the routing. Children are
+// recorders, and every step checks the table of docs/architecture.md: for the fact the path
+// reported, which children were told what, with the user, address and chain the fact carried.
+
+type Snapshot = SnapshotFrom<typeof portalMachine>;
+
+/** `matches` for a dotted state path, as the model's `states` keys name states. */
+const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
+type System = AnyActorRef['system'];
+
 const user: AuthUser = {
   id: 'u1',
   email: 'ada@example.com',
@@ -16,12 +28,196 @@ const user: AuthUser = {
 };
 const bob: AuthUser = { ...user, id: 'u2', email: 'bob@example.com' };
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const OTHER_ADDRESS = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const SESSION = ['profile', 'notifications', 'transactions'];
+
+// What the root did in the step the path just took: the facts it took (XState's inspection API,
+// on the system of its children), what its children were told, and its toasts.
+const taken: AnyEventObject[] = [];
+const deliveries: Delivery[] = [];
+const toasts: ToastRequest[] = [];
+let before: Snapshot | undefined;
+let welcomed = 0;
+
+const watched = new WeakSet<System>();
+function watch(system: System) {
+  if (watched.has(system)) return;
+  watched.add(system);
+  system.inspect((inspection) => {
+    if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId)
+      taken.push(inspection.event);
+  });
+}
+
+beforeEach(() => {
+  taken.length = 0;
+  deliveries.length = 0;
+  toasts.length = 0;
+  before = undefined;
+  welcomed = 0;
+});
+
+const children = (s: Snapshot) => s.children as Record<string, AnyActorRef | undefined>;
+const started = (input: unknown) => ({ type: 'started', input });
+
+/** What each child was told, in order; the order between children is the system's business. */
+function byChild(list: Delivery[]): Record<string, AnyEventObject[]> {
+  const told: Record<string, AnyEventObject[]> = {};
+  for (const { to, event } of list) (told[to] ??= []).push(event);
+  return told;
+}
+
+/** What the children must have been told, and the toasts shown, after `fact` in `from`. */
+function expectedAfter(fact: PortalEvent, from: Snapshot, to: Snapshot) {
+  const told: Delivery[] = [];
+  const shown: ToastRequest[] = [];
+  const tell = (to: string, event: AnyEventObject) => told.push({ to, event });
+  const signedIn = inState(from, 'session.signedIn');
+  const wallet = { address: to.context.walletAddress, chainId: to.context.walletChainId };
+  const tellWallet = () =>
+    ['balances', 'send', 'webhooks'].forEach((id) => tell(id, { type: 'wallet.changed', ...wallet }));
+  /** A session starts: its children start with the user, wallet and send hear who it is. */
+  const startSession = (who: AuthUser) => {
+    tell('profile', started({ user: who, walletAddress: to.context.walletAddress }));
+    tell('notifications', started({ user: who }));
+    tell('transactions', started({ user: who }));
+    ['wallet', 'send'].forEach((id) => tell(id, { type: 'session.changed', user: who }));
+  };
+  const endSession = () => {
+    ['wallet', 'send'].forEach((id) => tell(id, { type: 'session.changed', user: null }));
+    tell('dialogs', { type: 'session.ended' });
+  };
+  switch (fact.type) {
+    case 'auth.ready':
+      if (fact.user && !signedIn) startSession(fact.user);
+      break;
+    case 'auth.signedIn':
+      if (!signedIn) startSession(fact.user);
+      else if (fact.user.id !== from.context.user?.id) {
+        // Another account without a sign-out in between: a new session from scratch.
+        endSession();
+        startSession(fact.user);
+      }
+      break;
+    case 'auth.signedOut':
+      if (signedIn) endSession();
+      break;
+    case 'auth.userUpdated':
+      tell('profile', { type: 'session.userUpdated', user: fact.user });
+      break;
+    case 'wallet.connected':
+    case 'wallet.accountChanged':
+      tellWallet();
+      if (signedIn) tell('profile', { type: 'wallet.linked', address: fact.address });
+      break;
+    case 'wallet.disconnected':
+      tellWallet();
+      if (signedIn) tell('profile', { type: 'wallet.unlinked' });
+      break;
+    case 'wallet.chainChanged':
+      tellWallet();
+      break;
+    case 'send.transferSubmitted':
+      tell('balances', { type: 'balances.refresh' });
+      if (signedIn) tell('transactions', { type: 'transactions.refresh' });
+      break;
+    case 'dialogs.opened':
+      // Signed out, the history asks for an account instead of showing an empty list.
+      if (!signedIn && fact.dialog === 'transactions')
+        shown.push({ ...transactionCopy.loginRequired, variant: 'destructive' });
+      if (signedIn && fact.dialog === 'notifications') tell('notifications', { type: 'notifications.open' });
+      if (signedIn && fact.dialog === 'transactions') tell('transactions', { type: 'transactions.open' });
+      break;
+    case 'dialogs.closed':
+      if (signedIn && fact.dialog === 'profile') tell('profile', { type: 'profile.discardEdits' });
+      break;
+    case 'toast.actionPressed':
+      tell('wallet', fact.action);
+      break;
+  }
+  return { told, shown };
+}
+
+/** The root's own record after `fact`: who is signed in, the wallet, whether loading has finished. */
+function checkRecord(fact: PortalEvent, from: Snapshot, to: Snapshot) {
+  const { context } = to;
+  switch (fact.type) {
+    case 'auth.ready':
+      expect(context.authReady).toBe(true);
+      if (fact.user && !inState(from, 'session.signedIn')) expect(context.user).toEqual(fact.user);
+      break;
+    case 'wallet.ready':
+      expect(context).toMatchObject({ walletReady: true, walletAddress: fact.address });
+      break;
+    case 'auth.signedIn':
+      expect(context.user).toEqual(fact.user);
+      break;
+    case 'auth.userUpdated':
+      expect(context.user).toEqual(fact.user);
+      break;
+    case 'wallet.connected':
+    case 'wallet.accountChanged':
+      expect(context).toMatchObject({ walletAddress: fact.address, walletChainId: fact.chainId });
+      break;
+    case 'wallet.chainChanged':
+      expect(context).toMatchObject({
+        walletAddress: from.context.walletAddress,
+        walletChainId: fact.chainId,
+      });
+      break;
+    case 'wallet.disconnected':
+      expect(context).toMatchObject({ walletAddress: null, walletChainId: null });
+      break;
+  }
+}
+
+function everyStep(s: Snapshot) {
+  for (const child of Object.values(children(s))) if (child) watch(child.system);
+  const fact = taken.at(-1) as PortalEvent | undefined;
+  if (!before) {
+    // At start every child of the page starts, with its slice of the configuration.
+    expect(deliveries).toEqual(
+      expect.arrayContaining([
+        { to: 'theme', event: started(PORTAL_INPUT.theme) },
+        { to: 'auth', event: started(PORTAL_INPUT.auth) },
+        { to: 'wallet', event: started({ expectedChain: PORTAL_INPUT.expectedChain }) },
+        { to: 'balances', event: started({ tokenConfigured: PORTAL_INPUT.tokenConfigured }) },
+        { to: 'send', event: started({ tokenConfigured: PORTAL_INPUT.tokenConfigured }) },
+      ]),
+    );
+  } else if (fact) {
+    checkRecord(fact, before, s);
+    const { told, shown } = expectedAfter(fact, before, s);
+    expect(byChild(deliveries), `what the children were told after ${fact.type}`).toEqual(byChild(told));
+    // The welcome toast, once, when loading has finished and found nobody (docs/product.md#loading).
+    const nobody = s.context.user === null && s.context.walletAddress === null;
+    if (inState(before, 'boot.loading') && inState(s, 'boot.ready') && nobody) {
+      shown.push({ ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true });
+      welcomed += 1;
+    }
+    expect(toasts, `the toasts after ${fact.type}`).toEqual(shown);
+  }
+  expect(welcomed).toBeLessThanOrEqual(1);
+  taken.length = 0;
+  deliveries.length = 0;
+  toasts.length = 0;
+  before = s;
+  // Loading has finished once both the session and the wallet have said so.
+  expect(inState(s, 'boot.ready')).toBe(s.context.authReady && s.context.walletReady);
+  // The session's children live exactly as long as the signed-in state.
+  const session = SESSION.filter((id) => children(s)[id] !== undefined);
+  expect(session).toEqual(inState(s, 'session.signedIn') ? SESSION : []);
+  expect(s.context.user !== null).toBe(inState(s, 'session.signedIn'));
+}
 
 describeModel({
   name: 'portal',
   machine: portalMachine,
   input: PORTAL_INPUT,
-  provide: { actors: recordingChildren([]), actions: { showToast: () => undefined } },
+  provide: {
+    actors: recordingChildren(deliveries),
+    actions: { showToast: (_, params: ToastRequest) => void toasts.push(params) },
+  },
   events: {
     'auth.ready': [
       { type: 'auth.ready', user: null },
@@ -35,9 +231,9 @@ describeModel({
       { type: 'auth.signedIn', user },
       { type: 'auth.signedIn', user: bob },
     ],
-    'auth.userUpdated': [{ type: 'auth.userUpdated', user }],
+    'auth.userUpdated': [{ type: 'auth.userUpdated', user: { ...user, email: 'ada@new.example.com' } }],
     'wallet.connected': [{ type: 'wallet.connected', address: ADDRESS, chainId: 31337 }],
-    'wallet.accountChanged': [{ type: 'wallet.accountChanged', address: ADDRESS, chainId: 31337 }],
+    'wallet.accountChanged': [{ type: 'wallet.accountChanged', address: OTHER_ADDRESS, chainId: 31337 }],
     'wallet.chainChanged': [{ type: 'wallet.chainChanged', chainId: 1, onExpectedChain: false }],
     'send.transferSubmitted': [{ type: 'send.transferSubmitted', hash: '0x1234' }],
     'dialogs.opened': [
@@ -57,18 +253,5 @@ describeModel({
       snapshot.context.user?.id ?? null,
       snapshot.context.walletAddress !== null,
     ]),
-  states: {
-    'boot.ready': (snapshot) => expect(snapshot.context.authReady && snapshot.context.walletReady).toBe(true),
-    // The session's children live exactly as long as the signed-in state.
-    'session.signedIn': (snapshot) => {
-      expect(snapshot.context.user).not.toBeNull();
-      expect(Object.keys(snapshot.children)).toEqual(
-        expect.arrayContaining(['profile', 'notifications', 'transactions']),
-      );
-    },
-    'session.signedOut': (snapshot) => {
-      expect(snapshot.context.user).toBeNull();
-      expect(snapshot.children.profile).toBeUndefined();
-    },
-  },
+  states: { '*': everyStep },
 });

@@ -1,10 +1,12 @@
 import { beforeEach, expect } from 'vitest';
+import type { EventObject } from 'xstate';
 import { profileCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { Profile } from '../../src/domain/profile.ts';
 import { profileLoadMachine, type ProfileLoadFact } from '../../src/machines/profile-load.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { profileRow } from '../support/fixtures.ts';
+import { actionRecorder, eventRecorder, inputOf, type Recorded } from './recorders.ts';
 import { describeModel } from './support/index.ts';
 
 const ada: AuthUser = {
@@ -14,15 +16,30 @@ const ada: AuthUser = {
   web3Address: null,
   metadata: {},
 };
+const renamed: AuthUser = { ...ada, email: 'lovelace@example.com' };
 const row = (fields: Partial<Profile> = {}) => profileRow(ada, fields);
+const found = row();
+const created = row({ username: 'lovelace' });
 const offline = new Error('Failed to fetch');
 
-const toasts: ToastRequest[] = [];
-const told: ProfileLoadFact[] = [];
+/** The waits before each new try (docs/product.md#constants): 1, 2, 5, then every 10 s. */
+const RETRY_MS = [1000, 2000, 5000];
+
+type Snapshot = ReturnType<typeof profileLoadMachine.transition>;
+
+const received = eventRecorder();
+const toasts = actionRecorder<ToastRequest>();
+const told = actionRecorder<ProfileLoadFact>();
+let before: Snapshot | null = null;
+let latest: Snapshot | null = null;
+let shown: Recorded<ToastRequest>[] = [];
+let facts: ProfileLoadFact[] = [];
 
 beforeEach(() => {
-  toasts.length = 0;
-  told.length = 0;
+  if (latest) received.take(latest);
+  toasts.take();
+  told.take();
+  latest = null;
 });
 
 function model(refetch: boolean) {
@@ -32,48 +49,95 @@ function model(refetch: boolean) {
     input: { user: ada, refetch },
     deferredActors: ['fetchProfile', 'upsertProfile'],
     provide: {
-      actions: {
-        showToast: (_, params) => void toasts.push(params),
-        // The paths run this machine as a root: its parent is this recorder.
-        tellParent: (_, fact) => void told.push(fact),
-      },
+      // The paths run this machine as a root: its parent is the `told` recorder.
+      actions: { showToast: toasts.action, tellParent: told.action },
     },
     // The failure count only sets the wait; whether there was one picks the branch.
     serializeState: (snapshot) =>
       JSON.stringify({ value: snapshot.value, retrying: snapshot.context.failures > 0 }),
+    // Every cycle-free path too: a second failure, a user update in each state.
+    simplePaths: true,
+    maxPaths: 60,
     events: {
-      'session.userUpdated': [
-        { type: 'session.userUpdated', user: { ...ada, email: 'lovelace@example.com' } },
-      ],
+      'session.userUpdated': [{ type: 'session.userUpdated', user: renamed }],
       'xstate.done.actor.fetchProfile': [
-        { type: 'xstate.done.actor.fetchProfile', output: row() },
+        { type: 'xstate.done.actor.fetchProfile', output: found },
         { type: 'xstate.done.actor.fetchProfile', output: null },
       ],
       'xstate.error.actor.fetchProfile': [{ type: 'xstate.error.actor.fetchProfile', error: offline }],
-      'xstate.done.actor.createProfile': [
-        { type: 'xstate.done.actor.createProfile', output: row({ username: 'lovelace' }) },
-      ],
+      'xstate.done.actor.createProfile': [{ type: 'xstate.done.actor.createProfile', output: created }],
       'xstate.error.actor.createProfile': [{ type: 'xstate.error.actor.createProfile', error: offline }],
     },
+    // The product's waits, not the machine's: a longer one would leave the path waiting.
+    delays: { profileRetry: ({ context }) => RETRY_MS[context.failures - 1] ?? 10_000 },
     states: {
-      // A wait follows a failure, which it counts.
-      waiting: (s) => {
-        expect(s.context.failures).toBeGreaterThan(0);
-        expect(told.at(-1)?.waiting).toBe(true);
-      },
-      // A first read ends only with a profile; only a re-read may end without one.
-      done: (s) => {
-        expect(s.status).toBe('done');
-        if (!refetch) expect(s.output).not.toBeNull();
-        expect(told.at(-1)?.waiting ?? false).toBe(false);
-      },
-      '*': () => {
-        for (const toast of toasts) {
-          expect([profileCopy.fetchError, profileCopy.profileSyncError]).toContain(toast.title);
-          expect(toast).toMatchObject({ description: offline.message, variant: 'destructive' });
+      '*': (snapshot: Snapshot) => {
+        before = latest;
+        latest = snapshot;
+        shown = toasts.take();
+        facts = told.take().map(({ params }) => params);
+        const stepEvents = received.take(snapshot);
+        expect([ada, renamed]).toContainEqual(snapshot.context.user);
+        // A read starts for the session's user, with no failure yet.
+        if (before === null)
+          return expect(snapshot.context).toEqual({ user: ada, refetch, failures: 0, result: null });
+        for (const event of stepEvents) {
+          if (event.type !== 'session.userUpdated') continue;
+          // The newer user is kept; a wait ends at once, a request under way is not redone.
+          expect(snapshot.context.user).toEqual((event as EventObject & { user: AuthUser }).user);
+          expect(snapshot.value).toBe(before.matches('waiting') ? 'fetching' : before.value);
         }
-        // One run, one toast: the retries of a first read are quiet.
-        if (!refetch) expect(toasts.length).toBeLessThanOrEqual(1);
+        // A failure is shown with its title and the service's words: the first of a run of tries,
+        // and a re-read's, which ends at once.
+        for (const { params, event } of shown) {
+          const reread = refetch && event.type === 'xstate.error.actor.fetchProfile';
+          expect(reread || before.context.failures === 0).toBe(true);
+          expect(params).toEqual({
+            title:
+              event.type === 'xstate.error.actor.createProfile'
+                ? profileCopy.profileSyncError
+                : profileCopy.fetchError,
+            description: offline.message,
+            variant: 'destructive',
+          });
+        }
+        // The parent hears when a wait begins and when it ends, and nothing else.
+        const waiting = snapshot.matches('waiting');
+        const wasWaiting = before.matches('waiting');
+        expect(facts).toEqual(waiting === wasWaiting ? [] : [{ type: 'profileLoad.waiting', waiting }]);
+      },
+      // The signed-in user's row is asked for.
+      fetching: (snapshot: Snapshot) => expect(inputOf(snapshot, 'fetchProfile')).toEqual({ userId: ada.id }),
+      // No row: it is created for the newest user, named after the email's part before the at-sign.
+      creating: (snapshot: Snapshot) => {
+        const { email } = snapshot.context.user;
+        // (A user update while it runs is kept for later; the request under way is not redone.)
+        if (before?.matches('creating')) return;
+        expect(inputOf(snapshot, 'createProfile')).toEqual({
+          id: ada.id,
+          email,
+          username: email?.split('@')[0],
+        });
+      },
+      // A wait follows a failure, which it counts; the failure of a first read is shown once.
+      waiting: (snapshot: Snapshot) => {
+        expect(snapshot.context.failures).toBeGreaterThan(0);
+        if (before?.matches('waiting') === false) {
+          expect(snapshot.context.failures).toBe(before.context.failures + 1);
+          expect(shown).toHaveLength(before.context.failures === 0 ? 1 : 0);
+        }
+      },
+      // It ends with the row read, or the one it created; a re-read that failed, without one.
+      done: (snapshot: Snapshot) => {
+        expect(snapshot.status).toBe('done');
+        if (before?.matches('creating')) {
+          expect(snapshot.output).toEqual({ profile: created, created: true });
+        } else if (shown.length > 0) {
+          expect(refetch).toBe(true);
+          expect(snapshot.output).toBeNull();
+        } else {
+          expect(snapshot.output).toEqual({ profile: found, created: false });
+        }
       },
     },
   });

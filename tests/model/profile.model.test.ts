@@ -1,10 +1,12 @@
 import { beforeEach, expect } from 'vitest';
+import type { EventObject } from 'xstate';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import { profileCopy } from '../../src/copy/index.ts';
 import type { AvatarFile, Profile } from '../../src/domain/profile.ts';
-import { profileMachine, type ProfileInput } from '../../src/machines/profile.machine.ts';
+import { profileMachine, type ProfileEdits, type ProfileInput } from '../../src/machines/profile.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { profileRow } from '../support/fixtures.ts';
+import { actionRecorder, errorOf, eventRecorder, inputOf, outputOf, type Recorded } from './recorders.ts';
 import { describeModel } from './support/index.ts';
 
 // The reader (profileLoad) and the prover (walletProof) stand in as deferred actors: the paths
@@ -33,28 +35,196 @@ const png = (overrides: Partial<AvatarFile> = {}): AvatarFile => ({
   ...overrides,
 });
 
-/**
- * The toasts this machine shows; reading the row and proving a wallet are its children's, so
- * 'Profile Fetch Error', 'Wallet Not Linked' and 'Database Sync Error' are not among them.
- */
-const TITLES: string[] = [
-  profileCopy.profileSyncError,
-  profileCopy.updateFailed,
-  profileCopy.avatarUploadFailed,
-  profileCopy.createdAndLinked,
-  profileCopy.walletUpdated,
-  profileCopy.updated,
-  profileCopy.avatarUploaded.title,
-];
-
-const toasts: ToastRequest[] = [];
-const logged: string[] = [];
 const offline = new Error('Failed to fetch');
 
+type Snapshot = ReturnType<typeof profileMachine.transition>;
+type Logged = { what: string; error: unknown };
+
+const received = eventRecorder();
+const toasts = actionRecorder<ToastRequest>();
+const logs = actionRecorder<Logged>();
+let before: Snapshot | null = null;
+let latest: Snapshot | null = null;
+let shown: Recorded<ToastRequest>[] = [];
+let logged: Recorded<Logged>[] = [];
+
 beforeEach(() => {
-  toasts.length = 0;
-  logged.length = 0;
+  if (latest) received.take(latest);
+  toasts.take();
+  logs.take();
+  latest = null;
 });
+
+const destructive = (title: string, description: string): ToastRequest => ({
+  title,
+  description,
+  variant: 'destructive',
+});
+
+/** The toast a step's event must show, from its payload and the profile before it. */
+function expectedToast(event: EventObject, previous: Snapshot): ToastRequest {
+  const { context } = previous;
+  switch (event.type) {
+    case 'profile.save':
+      return destructive(profileCopy.updateFailed, profileCopy.websiteNotHttp);
+    case 'profile.uploadAvatar': {
+      const { file } = event as EventObject & { file: AvatarFile };
+      return destructive(
+        profileCopy.avatarUploadFailed,
+        file.type === 'image/png' ? profileCopy.avatarTooLarge : profileCopy.avatarTypeRefused,
+      );
+    }
+    case 'xstate.done.actor.walletProof': {
+      // A profile that held no wallet (or was created this session) says it was created and linked.
+      const address = context.walletTarget ?? '';
+      return context.justCreated || !context.profile?.wallet_address
+        ? {
+            title: profileCopy.createdAndLinked,
+            description: profileCopy.createdAndLinkedDescription(address),
+          }
+        : { title: profileCopy.walletUpdated, description: profileCopy.walletUpdatedDescription(address) };
+    }
+    case 'xstate.done.actor.clearWallet':
+      return { title: profileCopy.walletUpdated, description: profileCopy.walletUpdatedDescription(null) };
+    case 'xstate.error.actor.clearWallet':
+      return destructive(profileCopy.profileSyncError, (errorOf(event) as Error).message);
+    case 'xstate.done.actor.saveProfile':
+      return { title: profileCopy.updated, description: profileCopy.updatedDescription };
+    case 'xstate.error.actor.saveProfile':
+      return destructive(profileCopy.updateFailed, (errorOf(event) as Error).message);
+    case 'xstate.done.actor.uploadAvatar':
+      return outputOf(event)
+        ? profileCopy.avatarUploaded
+        : destructive(profileCopy.avatarUploadFailed, profileCopy.publicUrlFailed);
+    case 'xstate.error.actor.uploadAvatar':
+      return destructive(profileCopy.avatarUploadFailed, (errorOf(event) as Error).message);
+    default:
+      throw new Error(`no toast expected for ${event.type}`);
+  }
+}
+
+const holds = (profile: Profile | null, address: string) =>
+  (profile?.wallet_address ?? '').toLowerCase() === address.toLowerCase() && !!profile?.wallet_verified_at;
+/** The states in which a request runs: a wallet fact waits for it to end. */
+const busy = (snapshot: Snapshot) => !snapshot.matches('ready');
+
+/** What a step must have done with the event it took (docs/product.md#profile, #wallet-sync). */
+function afterEvent(event: EventObject, previous: Snapshot, snapshot: Snapshot): void {
+  const was = previous.context;
+  const { context } = snapshot;
+  switch (event.type) {
+    case 'wallet.linked': {
+      const { address } = event as EventObject & { address: string };
+      if (previous.matches('ready')) {
+        // A wallet the profile holds, proven, asks for nothing; any other is proved first.
+        if (holds(was.profile, address)) expect(snapshot.value).toBe('ready');
+        else expect(snapshot.matches('linkingWallet') && context.walletTarget === address).toBe(true);
+      } else if (
+        previous.matches({ linkingWallet: 'proving' }) &&
+        address.toLowerCase() !== was.walletTarget?.toLowerCase()
+      ) {
+        // Another account while the wallet is asked: that proof stops, and the new one is proved.
+        expect(context.walletTarget).toBe(address);
+      } else if (busy(snapshot)) {
+        // The fact waits for the request under way; the last one wins.
+        if (!previous.matches({ linkingWallet: 'proving' }))
+          expect(context.walletIntent).toEqual({ address });
+      }
+      break;
+    }
+    case 'wallet.unlinked': {
+      const held = !!was.profile?.wallet_address || !!was.user.metadata.wallet_address;
+      if (previous.matches('ready') || previous.matches({ linkingWallet: 'proving' })) {
+        // Cleared when the profile or the metadata holds a wallet; otherwise nothing to do.
+        expect(snapshot.value).toBe(held ? 'unlinkingWallet' : 'ready');
+      } else if (busy(snapshot)) {
+        expect(context.walletIntent).toEqual({ address: null });
+      }
+      break;
+    }
+    case 'session.userUpdated': {
+      const { user } = event as EventObject & { user: AuthUser };
+      expect(context.user).toEqual(user);
+      // When idle, the profile is read again for the updated user; a request under way is not redone.
+      if (previous.matches('ready')) expect(snapshot.value).toBe('loading');
+      else expect(snapshot.value).toEqual(previous.value);
+      break;
+    }
+    case 'profileLoad.waiting':
+      // Unavailable while the reader waits to try again.
+      expect(context.loadFailed).toBe((event as EventObject & { waiting: boolean }).waiting);
+      break;
+    case 'profile.discardEdits':
+      expect(context).toMatchObject({ draft: null, draftAvatarUrl: null });
+      break;
+    case 'profile.save':
+      if (!previous.matches('ready')) break;
+      // What was typed is kept, saved or refused.
+      expect(context.draft).toEqual(
+        (({ username, full_name, website }) => ({ username, full_name, website }))(
+          event as EventObject & ProfileEdits,
+        ),
+      );
+      expect(snapshot.value).toBe(shown.length > 0 ? 'ready' : 'saving');
+      break;
+    case 'profile.uploadAvatar':
+      if (!previous.matches('ready')) break;
+      expect(snapshot.value).toBe(shown.length > 0 ? 'ready' : 'uploadingAvatar');
+      break;
+    case 'xstate.done.actor.profileLoad': {
+      const output = outputOf(event) as { profile: Profile; created: boolean } | null;
+      // A failed re-read keeps the profile on show.
+      expect(context.profile).toEqual(output ? output.profile : was.profile);
+      expect(context.justCreated).toBe(was.justCreated || !!output?.created);
+      break;
+    }
+    case 'xstate.done.actor.walletProof': {
+      const output = outputOf(event) as { profile: Profile } | null;
+      // Refused or failed: the proof has said why; the profile stays as it was.
+      if (output === null) {
+        expect(context.profile).toEqual(was.profile);
+        expect(shown).toEqual([]);
+      } else {
+        expect(context.profile).toEqual(output.profile);
+        expect(context.justCreated).toBe(false);
+        expect(shown).toHaveLength(1);
+      }
+      break;
+    }
+    case 'xstate.done.actor.clearWallet':
+      expect(context.profile).toEqual(outputOf(event));
+      break;
+    case 'xstate.done.actor.saveProfile': {
+      const saved = outputOf(event) as Profile;
+      expect(context.profile).toEqual(saved);
+      expect(context).toMatchObject({ draft: null, draftAvatarUrl: null });
+      // The avatar the save replaced is removed next; one it kept is not.
+      const previousAvatar = was.profile?.avatar_url ?? null;
+      expect(context.replacedAvatarUrl).toBe(previousAvatar !== saved.avatar_url ? previousAvatar : null);
+      break;
+    }
+    case 'xstate.error.actor.saveProfile':
+      // The draft (and the uploaded avatar) stay for another try.
+      expect(context).toMatchObject({ draft: was.draft, draftAvatarUrl: was.draftAvatarUrl });
+      break;
+    case 'xstate.done.actor.uploadAvatar':
+      expect(context.draftAvatarUrl).toBe((outputOf(event) as string | null) ?? was.draftAvatarUrl);
+      break;
+    case 'xstate.done.actor.updateMetadata':
+      // The user now carries what the update sent.
+      expect(context.user.metadata).toEqual({ ...was.user.metadata, ...was.metadataPatch });
+      expect(context.metadataPatch).toEqual({});
+      break;
+    case 'xstate.error.actor.updateMetadata':
+      expect(context.user).toEqual(was.user);
+      expect(context.metadataPatch).toEqual({});
+      break;
+    default:
+  }
+}
+
+/** Trimmed, and none when empty: every profile field is optional. */
+const field = (text: string | undefined) => (text ?? '').trim() || null;
 
 const events = {
   'session.userUpdated': [
@@ -72,8 +242,9 @@ const events = {
     { type: 'profileLoad.waiting', waiting: false },
   ],
   'profile.save': [
-    { type: 'profile.save', username: 'ada', full_name: 'Ada Lovelace', website: 'https://ada.dev' },
-    { type: 'profile.save', username: 'ada', full_name: '', website: 'ftp://ada.dev' },
+    // Typed with spaces and a field left empty: saved trimmed, the empty one as none.
+    { type: 'profile.save', username: ' ada ', full_name: '', website: 'https://ada.dev' },
+    { type: 'profile.save', username: 'ada', full_name: 'Ada', website: 'ftp://ada.dev' },
   ],
   'profile.uploadAvatar': [
     { type: 'profile.uploadAvatar', file: png() },
@@ -129,12 +300,7 @@ function model(input: ProfileInput) {
       'uploadAvatar',
       'removeAvatar',
     ],
-    provide: {
-      actions: {
-        showToast: (_, params) => void toasts.push(params),
-        logFailure: (_, params) => void logged.push(params.what),
-      },
-    },
+    provide: { actions: { showToast: toasts.action, logFailure: logs.action } },
     // A vertex is the state plus the facts the guards read; drafts and toasts are not branches.
     serializeState: (snapshot) =>
       JSON.stringify({
@@ -153,26 +319,129 @@ function model(input: ProfileInput) {
       }),
     events,
     states: {
-      // Every wallet fact is taken or dropped on the way here.
-      ready: (s) => expect(s.context.walletIntent).toBeNull(),
-      saving: (s) => expect(s.context.draft).not.toBeNull(),
-      'linkingWallet.proving': (s) => expect(s.context.walletTarget).not.toBeNull(),
-      'linkingWallet.committing': (s) => expect(s.context.walletTarget).not.toBeNull(),
-      unlinkingWallet: (s) => expect(s.context).toMatchObject({ walletTarget: null, walletIntent: null }),
-      updatingMetadata: (s) => expect(s.context.metadataPatch).not.toEqual({}),
-      // Only ever after a save that changed the avatar, and never the avatar the save kept.
-      removingReplacedAvatar: (s) => {
-        expect(s.context.replacedAvatarUrl).not.toBeNull();
-        expect(s.context.replacedAvatarUrl).not.toBe(s.context.profile?.avatar_url);
-      },
-      // Every toast says what happened; a failed metadata update or avatar removal is only logged.
-      '*': () => {
-        for (const toast of toasts) {
-          expect(TITLES).toContain(toast.title);
-          expect(toast.description).toBeTruthy();
+      '*': (snapshot: Snapshot) => {
+        before = latest;
+        latest = snapshot;
+        shown = toasts.take();
+        logged = logs.take();
+        const stepEvents = received.take(snapshot);
+        if (before === null) {
+          // A session starts with nothing read, typed or pending but the wallet connected at sign-in.
+          expect(snapshot.context).toEqual({
+            user: input.user,
+            profile: null,
+            draftAvatarUrl: null,
+            draft: null,
+            walletIntent: input.walletAddress ? { address: input.walletAddress } : null,
+            walletTarget: null,
+            justCreated: false,
+            metadataPatch: {},
+            loadFailed: false,
+            replacedAvatarUrl: null,
+          });
+          return;
         }
-        for (const what of logged)
-          expect(['auth metadata update', 'replaced avatar removal']).toContain(what);
+        const previous = before;
+        for (const event of stepEvents) afterEvent(event, previous, snapshot);
+        for (const { params, event } of shown) expect(params).toEqual(expectedToast(event, previous));
+        // A failed metadata update or avatar removal is only logged, with its failure.
+        for (const { params, event } of logged) {
+          expect(params).toEqual({
+            what:
+              event.type === 'xstate.error.actor.removeAvatar'
+                ? 'replaced avatar removal'
+                : 'auth metadata update',
+            error: errorOf(event),
+          });
+        }
+        expect(
+          shown.some(
+            ({ event }) => event.type.includes('updateMetadata') || event.type.includes('removeAvatar'),
+          ),
+        ).toBe(false);
+        // A refused website keeps what was typed.
+        for (const { event } of shown.filter(({ event }) => event.type === 'profile.save')) {
+          const { username, full_name, website } = event as EventObject & ProfileEdits;
+          expect(snapshot.context.draft).toEqual({ username, full_name, website });
+        }
+      },
+      // Reading the row: a re-read when a profile is on show.
+      loading: (s: Snapshot) => {
+        if (before?.matches('loading')) {
+          // Whether the reader waits to try again is what the profile shows as unavailable.
+          return;
+        }
+        expect(inputOf(s, 'profileLoad')).toEqual({
+          user: s.context.user,
+          refetch: s.context.profile !== null,
+        });
+      },
+      // Every wallet fact is taken or dropped on the way here.
+      ready: (s: Snapshot) => expect(s.context.walletIntent).toBeNull(),
+      saving: (s: Snapshot) => {
+        const { draft, draftAvatarUrl, profile, user } = s.context;
+        expect(draft).not.toBeNull();
+        // The fields as typed (trimmed, empty as none), and the new avatar or the one held.
+        expect(inputOf(s, 'saveProfile')).toEqual({
+          id: user.id,
+          username: field(draft?.username),
+          full_name: field(draft?.full_name),
+          website: field(draft?.website),
+          avatar_url: draftAvatarUrl ?? profile?.avatar_url ?? null,
+        });
+      },
+      // The wallet proved is the one connected.
+      linkingWallet: (s: Snapshot) => {
+        expect(s.context.walletTarget).not.toBeNull();
+        expect(inputOf(s, 'walletProof')).toEqual({ address: s.context.walletTarget });
+        // The fact that started it is taken: nothing waits behind it yet.
+        if (!before?.matches('linkingWallet')) {
+          expect([ALICE, BOB]).toContain(s.context.walletTarget);
+          expect(s.context.walletIntent).toBeNull();
+        }
+      },
+      unlinkingWallet: (s: Snapshot) => {
+        expect(s.context).toMatchObject({ walletTarget: null, walletIntent: null });
+        expect(inputOf(s, 'clearWallet')).toEqual({ userId: ada.id });
+      },
+      // The metadata follows what was saved: the names and avatar, or the wallet.
+      updatingMetadata: (s: Snapshot) => {
+        const { metadataPatch, profile } = s.context;
+        expect(metadataPatch).not.toEqual({});
+        expect(inputOf(s, 'updateMetadata')).toEqual(metadataPatch);
+        if (before?.matches('saving')) {
+          expect(metadataPatch).toEqual({
+            username: profile?.username,
+            avatar_url: profile?.avatar_url,
+            full_name: profile?.full_name,
+          });
+          expect(s.context).toMatchObject({ draft: null, draftAvatarUrl: null });
+        }
+        if (before?.matches('linkingWallet'))
+          expect(metadataPatch).toEqual({ wallet_address: before.context.walletTarget });
+        if (before?.matches('unlinkingWallet')) expect(metadataPatch).toEqual({ wallet_address: null });
+      },
+      // Only ever after a save that changed the avatar, and never the avatar the save kept.
+      removingReplacedAvatar: (s: Snapshot) => {
+        const { replacedAvatarUrl, profile } = s.context;
+        expect(replacedAvatarUrl).not.toBeNull();
+        expect(replacedAvatarUrl).not.toBe(profile?.avatar_url);
+        expect(inputOf(s, 'removeAvatar')).toEqual({ userId: ada.id, avatarUrl: replacedAvatarUrl });
+        if (before?.matches('saving')) expect(replacedAvatarUrl).toBe(before.context.profile?.avatar_url);
+      },
+      uploadingAvatar: (s: Snapshot) => {
+        const { userId, file } = inputOf(s, 'uploadAvatar') as { userId: string; file: AvatarFile };
+        expect(userId).toBe(ada.id);
+        expect(file).toMatchObject({ name: 'me.png', type: 'image/png', size: 1024 });
+      },
+      settling: (s: Snapshot) => {
+        // After the metadata update, the user carries what it sent.
+        if (before?.matches('updatingMetadata') && logged.length === 0) {
+          expect(s.context.user.metadata).toMatchObject(before.context.metadataPatch);
+        }
+        expect(s.context.metadataPatch).toEqual(
+          before?.matches('updatingMetadata') ? {} : s.context.metadataPatch,
+        );
       },
     },
   });

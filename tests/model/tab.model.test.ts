@@ -2,6 +2,9 @@ import { expect } from 'vitest';
 import { tabMachine, tabs } from '../../src/machines/tab.machine.ts';
 import { describeModel } from './support/index.ts';
 
+// Which page is shown (docs/product.md#tabs-and-pages): after every step, the page asked for last
+// when it is a tab, else 'Page not found.' with the value kept as it was asked for.
+
 describeModel({
   name: 'tab',
   machine: tabMachine,
@@ -12,6 +15,10 @@ describeModel({
     ],
   },
   states: {
+    '*': (snapshot) => {
+      const { requested } = snapshot.context;
+      expect(snapshot.value).toBe((tabs as readonly string[]).includes(requested) ? requested : 'notFound');
+    },
     notFound: (snapshot) => expect(snapshot.context.requested).toBe('wallets'),
   },
 });

@@ -1,11 +1,15 @@
 import { beforeEach, expect } from 'vitest';
-import { fromCallback } from 'xstate';
+import { fromCallback, type SnapshotFrom } from 'xstate';
 import { themeMachine } from '../../src/machines/theme.machine.ts';
 import type { ThemeInput, ThemeStoreEvent } from '../../src/machines/theme.machine.ts';
 import { describeModel } from './support/index.ts';
 
-// The first theme depends on the input, so the machine is modelled once per
-// kind of start; the helper merges the runs into one row of the table.
+// Light or dark (docs/product.md#theme): the generated paths, each step checked for the theme the
+// user sees and what the store is told. The first theme depends on the input, so the machine is
+// modelled once per kind of start; the helper merges the runs into one row of the table.
+
+type Snapshot = SnapshotFrom<typeof themeMachine>;
+
 const starts: ThemeInput[] = [
   { stored: null, systemPrefersDark: false },
   { stored: null, systemPrefersDark: true },
@@ -14,20 +18,41 @@ const starts: ThemeInput[] = [
 ];
 
 const persisted: ThemeStoreEvent[] = [];
+let before: Snapshot | undefined;
+let persistedBefore = 0;
 beforeEach(() => {
   persisted.length = 0;
+  before = undefined;
+  persistedBefore = 0;
 });
 const themeStore = fromCallback<ThemeStoreEvent>(({ receive }) => {
   receive((event) => persisted.push(event));
 });
 
+function everyStep(snapshot: Snapshot, input: ThemeInput) {
+  const { stored, systemPrefersDark } = snapshot.context;
+  // What the user sees: the stored choice, else what the system prefers.
+  expect(snapshot.value).toBe(stored ?? (systemPrefersDark ? 'dark' : 'light'));
+  // What is stored is what was last handed to the store (or was there at start), as a persist.
+  expect(persisted.at(-1)?.theme ?? input.stored).toBe(stored);
+  for (const event of persisted) expect(event.type).toBe('theme.persist');
+  if (before) {
+    // A toggle stores and persists the other theme; following the system persists nothing.
+    const toggled = stored !== before.context.stored;
+    expect(persisted.length - persistedBefore).toBe(toggled ? 1 : 0);
+    if (toggled) expect(stored).toBe(before.value === 'dark' ? 'light' : 'dark');
+    // The system's preference is followed only while nothing is stored.
+    if (before.context.stored !== null) expect(systemPrefersDark).toBe(before.context.systemPrefersDark);
+  } else {
+    // At start: the input, and nothing persisted yet.
+    expect(snapshot.context).toEqual(input);
+    expect(persisted).toEqual([]);
+  }
+  before = snapshot;
+  persistedBefore = persisted.length;
+}
+
 for (const input of starts) {
-  // What the user sees is what is stored, once anything is; and what is
-  // stored is what was last handed to the store (or was there at start).
-  const shownTheme = (snapshot: { value: unknown; context: ThemeInput }) => {
-    expect(persisted.at(-1)?.theme ?? input.stored).toBe(snapshot.context.stored);
-    if (snapshot.context.stored !== null) expect(snapshot.value).toBe(snapshot.context.stored);
-  };
   describeModel({
     name: 'theme',
     machine: themeMachine,
@@ -39,6 +64,6 @@ for (const input of starts) {
         { type: 'theme.systemChanged', prefersDark: false },
       ],
     },
-    states: { light: shownTheme, dark: shownTheme },
+    states: { '*': (snapshot) => everyStep(snapshot, input) },
   });
 }

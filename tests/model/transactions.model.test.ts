@@ -1,9 +1,10 @@
-import { expect } from 'vitest';
+import { beforeEach, expect } from 'vitest';
 import { transactionCopy } from '../../src/copy/index.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { transactionsMachine } from '../../src/machines/transactions.machine.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { TransactionRow } from '../../src/domain/transactions.ts';
+import { actionRecorder, errorOf, inputOf, type Recorded } from './recorders.ts';
 import { describeModel } from './support/index.ts';
 
 const alice: AuthUser = {
@@ -27,14 +28,26 @@ const row: TransactionRow = {
   transaction_hash: null,
 };
 
-let toasts: ToastRequest[] = [];
+type Snapshot = ReturnType<typeof transactionsMachine.transition>;
+
+const toasts = actionRecorder<ToastRequest>();
+/** This step's toasts, and the rows on show before it. */
+let shown: Recorded<ToastRequest>[] = [];
+let rowsBefore: TransactionRow[] = [];
+
+beforeEach(() => {
+  toasts.take();
+  rowsBefore = [];
+});
 
 describeModel({
   name: 'transactions',
   machine: transactionsMachine,
   deferredActors: ['listTransactions'],
-  provide: { actions: { showToast: (_, params: ToastRequest) => void toasts.push(params) } },
+  provide: { actions: { showToast: toasts.action } },
   input: { user: alice },
+  // Every cycle-free path too: a failure after rows were shown, a reload over a failure.
+  simplePaths: true,
   events: {
     'xstate.done.actor.listTransactions': [{ type: 'xstate.done.actor.listTransactions', output: [row] }],
     'xstate.error.actor.listTransactions': [
@@ -42,16 +55,36 @@ describeModel({
     ],
   },
   states: {
-    '*': (snapshot) => {
-      // The one toast this machine shows is the failed load's, and destructive.
-      for (const toast of toasts) {
-        expect(toast.title).toBe(transactionCopy.fetchError);
-        expect(toast.variant).toBe('destructive');
+    '*': (snapshot: Snapshot) => {
+      shown = toasts.take();
+      // The one toast this machine shows is the failed load's: its title, the failure's words.
+      for (const { params, event } of shown) {
+        expect(params).toEqual({
+          title: transactionCopy.fetchError,
+          description: (errorOf(event) as Error).message,
+          variant: 'destructive',
+        });
       }
-      toasts = [];
-      expect(snapshot.context.userId).toBe('alice');
+      expect(snapshot.context.userId).toBe(alice.id);
     },
-    idle: (snapshot) => expect(snapshot.context.rows).toEqual([]),
-    ready: (snapshot) => expect(snapshot.context.rows).toEqual([row]),
+    // Nothing is loaded before the history is opened.
+    idle: (snapshot: Snapshot) => expect(snapshot.context.rows).toEqual([]),
+    // The session's own user's rows are asked for; the rows on show stay meanwhile.
+    loading: (snapshot: Snapshot) => {
+      expect(inputOf(snapshot, 'listTransactions')).toEqual({ userId: alice.id });
+      expect(snapshot.context.rows).toEqual(rowsBefore);
+      expect(shown).toEqual([]);
+    },
+    // The rows are the answer, as the backend returned them.
+    ready: (snapshot: Snapshot) => {
+      expect(shown).toEqual([]);
+      expect(snapshot.context.rows).toEqual([row]);
+      rowsBefore = snapshot.context.rows;
+    },
+    // A failed load says so once and keeps the rows of an earlier load.
+    error: (snapshot: Snapshot) => {
+      expect(shown).toHaveLength(1);
+      expect(snapshot.context.rows).toEqual(rowsBefore);
+    },
   },
 });

@@ -1,10 +1,27 @@
-import { expect } from 'vitest';
-import { fromCallback } from 'xstate';
+import { beforeEach, expect } from 'vitest';
+import {
+  fromCallback,
+  type AnyActorRef,
+  type AnyEventObject,
+  type SnapshotFrom,
+  type AnyMachineSnapshot,
+} from 'xstate';
+import { walletCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
-import type { WalletError } from '../../src/domain/wallet.ts';
-import { walletMachine, type WalletFact } from '../../src/machines/wallet.machine.ts';
+import type { WalletAccount, WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
+import { walletMachine, type WalletFact } from '../../src/machines/wallet.machine.ts';
 import { describeModel } from './support/index.ts';
+
+// The wallet machine's generated paths, each step checked against docs/product.md#wallet and
+// #wallet-toasts: the account and chain the panel shows, the toast each step shows (with the
+// address or the failure's words), the facts the root hears, and what each wallet request is asked.
+
+type Snapshot = SnapshotFrom<typeof walletMachine>;
+
+/** `matches` for a dotted state path, as the model's `states` keys name states. */
+const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
+type System = AnyActorRef['system'];
 
 const SEPOLIA = { id: 11155111, name: 'Sepolia' };
 const OTHER_CHAIN = 1;
@@ -17,10 +34,61 @@ const ada: AuthUser = {
   web3Address: null,
   metadata: {},
 };
-const rejected: WalletError = { code: 'rejected', message: null };
 
-const toasts: ToastRequest[] = [];
-const reports: WalletFact[] = [];
+/**
+ * The ways a connect and a network switch can be refused, and the words each gets under its
+ * toast's title (docs/product.md#wallet-toasts). The first model takes the first; each of the
+ * others is a model of its own, since a path takes one answer per request.
+ */
+type Refusals = { connect: unknown; connectWords: string; switch: unknown; switchWords: string };
+const refusalCases: Refusals[] = [
+  {
+    connect: { code: 'rejected', message: null } satisfies WalletError,
+    connectWords: walletCopy.denied,
+    switch: { code: 'rejected', message: null } satisfies WalletError,
+    switchWords: walletCopy.switchRejected,
+  },
+  {
+    connect: { code: 'not-installed', message: null } satisfies WalletError,
+    connectWords: walletCopy.notInstalled,
+    switch: { code: 'not-installed', message: null } satisfies WalletError,
+    switchWords: walletCopy.notInstalled,
+  },
+  {
+    connect: { code: 'pending', message: null } satisfies WalletError,
+    connectWords: walletCopy.pending,
+    switch: { code: 'pending', message: null } satisfies WalletError,
+    switchWords: walletCopy.switchPending,
+  },
+  {
+    // What the wallet said, when it said something; a chain it could not add is named.
+    connect: { code: 'unknown', message: 'Internal JSON-RPC error.' } satisfies WalletError,
+    connectWords: 'Internal JSON-RPC error.',
+    switch: { code: 'unrecognized-chain', message: null } satisfies WalletError,
+    switchWords: walletCopy.chainNotAdded(SEPOLIA.name),
+  },
+  {
+    // Nothing usable said: the generic words.
+    connect: new Error(' '),
+    connectWords: walletCopy.connectFallback,
+    switch: { code: 'unknown', message: null } satisfies WalletError,
+    switchWords: walletCopy.switchFallback,
+  },
+  {
+    connect: { code: 'no-account', message: null } satisfies WalletError,
+    connectWords: walletCopy.noAccount,
+    switch: {
+      code: 'unrecognized-chain',
+      message: 'Unrecognized chain ID "0xaa36a7".',
+    } satisfies WalletError,
+    switchWords: 'Unrecognized chain ID "0xaa36a7".',
+  },
+];
+
+const sessionChanges = [
+  { type: 'session.changed', user: ada },
+  { type: 'session.changed', user: null },
+];
 
 const events = {
   'xstate.done.actor.discover': [
@@ -32,21 +100,21 @@ const events = {
     { type: 'xstate.done.actor.silentReconnect', output: null },
     { type: 'xstate.done.actor.silentReconnect', output: { address: ALICE, chainId: SEPOLIA.id } },
   ],
-  'xstate.error.actor.silentReconnect': [{ type: 'xstate.error.actor.silentReconnect', error: rejected }],
+  'xstate.error.actor.silentReconnect': [
+    {
+      type: 'xstate.error.actor.silentReconnect',
+      error: { code: 'unknown', message: 'eth_accounts failed' },
+    },
+  ],
   'xstate.done.actor.requestAccounts': [
     { type: 'xstate.done.actor.requestAccounts', output: { address: ALICE, chainId: SEPOLIA.id } },
     { type: 'xstate.done.actor.requestAccounts', output: { address: ALICE, chainId: OTHER_CHAIN } },
   ],
-  'xstate.error.actor.requestAccounts': [{ type: 'xstate.error.actor.requestAccounts', error: rejected }],
-  'xstate.error.actor.switchChain': [{ type: 'xstate.error.actor.switchChain', error: rejected }],
   'xstate.error.actor.copyAddress': [{ type: 'xstate.error.actor.copyAddress', error: new Error('denied') }],
   'xstate.error.actor.forgetConnection': [
     { type: 'xstate.error.actor.forgetConnection', error: new Error('full') },
   ],
-  'session.changed': [
-    { type: 'session.changed', user: ada },
-    { type: 'session.changed', user: null },
-  ],
+
   'wallet.accountsChanged': [
     { type: 'wallet.accountsChanged', accounts: [] },
     { type: 'wallet.accountsChanged', accounts: [BOB] },
@@ -57,38 +125,228 @@ const events = {
   ],
 };
 
-describeModel({
-  name: 'wallet',
-  machine: walletMachine,
-  deferredActors: [
-    'discover',
-    'silentReconnect',
-    'requestAccounts',
-    'switchChain',
-    'copyAddress',
-    'forgetConnection',
-  ],
-  provide: {
-    actions: {
-      showToast: (_, params) => void toasts.push(params),
-      report: (_, params) => void reports.push(params),
-    },
-    // The paths send the provider's events themselves.
-    actors: { providerEvents: fromCallback(() => {}) },
-  },
-  input: { expectedChain: SEPOLIA },
-  events,
-  states: {
-    discovering: (s) => expect(s.hasTag('busy')).toBe(true),
-    reconnecting: (s) => expect(s.hasTag('busy')).toBe(true),
-    connecting: (s) => expect(s.hasTag('busy')).toBe(true),
-    noProvider: (s) => expect(s.context.address).toBeNull(),
-    disconnected: (s) => expect(s.context).toMatchObject({ address: null, chainId: null }),
-    disconnecting: (s) => expect(s.context).toMatchObject({ address: null, chainId: null }),
-    connected: (s) => expect(s.context.address).toMatch(/^0x[0-9a-f]{40}$/),
-    'connected.network.rightNetwork': (s) => expect(s.context.chainId).toBe(SEPOLIA.id),
-    'connected.network.wrongNetwork': (s) => expect(s.context.chainId).not.toBe(SEPOLIA.id),
-    'connected.network.switching': (s) => expect(s.hasTag('busy')).toBe(true),
-    'connected.loginHint.waiting': (s) => expect(s.context.signedIn).toBe(false),
-  },
+// What the machine did in the step the path just took: the events its actor took (read through
+// XState's inspection API, on the system of its first wallet request), the toasts, the facts.
+const taken: AnyEventObject[] = [];
+const toasts: ToastRequest[] = [];
+const reports: WalletFact[] = [];
+let before: Snapshot | undefined;
+/** Whether the user has been signed in, as the root last said. */
+let signedIn = false;
+
+const watched = new WeakSet<System>();
+function watch(system: System) {
+  if (watched.has(system)) return;
+  watched.add(system);
+  system.inspect((inspection) => {
+    if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId)
+      taken.push(inspection.event);
+  });
+}
+
+beforeEach(() => {
+  taken.length = 0;
+  toasts.length = 0;
+  reports.length = 0;
+  before = undefined;
+  signedIn = false;
 });
+
+const children = (s: Snapshot) => s.children as Record<string, AnyActorRef | undefined>;
+const inputOf = (s: Snapshot, id: string): unknown => children(s)[id]?.getSnapshot().input;
+const destructive = (title: string, description: string): ToastRequest => ({
+  title,
+  description,
+  variant: 'destructive',
+});
+
+/** The wallet went away: the panel empties, 'Wallet Disconnected', and the root hears it. */
+const wentAway = { toasts: [walletCopy.disconnected], facts: [{ type: 'wallet.disconnected' }] };
+
+/** Checks one step: `event` taken in `from` led to `to` with these toasts and facts. */
+function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, refusals: Refusals) {
+  const expected: { toasts: ToastRequest[]; facts: WalletFact[] } = { toasts: [], facts: [] };
+  const connectedTo = (account: WalletAccount) => {
+    expect(inState(to, 'connected')).toBe(true);
+    expect(to.context).toMatchObject(account);
+    // The network the panel shows follows the chain the wallet is on.
+    const network = account.chainId === SEPOLIA.id ? 'rightNetwork' : 'wrongNetwork';
+    expect(inState(to, `connected.network.${network}`)).toBe(true);
+  };
+  switch (event.type) {
+    case 'xstate.done.actor.discover':
+    case 'xstate.error.actor.discover': {
+      const available = (event['output'] as { available: boolean } | undefined)?.available === true;
+      expect(inState(to, available ? 'reconnecting' : 'noProvider')).toBe(true);
+      if (!available) expected.facts.push({ type: 'wallet.ready', address: null });
+      break;
+    }
+    case 'xstate.done.actor.silentReconnect': {
+      // A wallet that still grants the account reconnects silently, without a toast.
+      const account = event['output'] as WalletAccount | null;
+      if (account) {
+        connectedTo(account);
+        expected.facts.push(
+          { type: 'wallet.connected', ...account },
+          { type: 'wallet.ready', address: account.address },
+        );
+      } else {
+        expect(inState(to, 'disconnected')).toBe(true);
+        expected.facts.push({ type: 'wallet.ready', address: null });
+      }
+      break;
+    }
+    case 'xstate.error.actor.silentReconnect':
+      expect(inState(to, 'disconnected')).toBe(true);
+      expected.facts.push({ type: 'wallet.ready', address: null });
+      break;
+    case 'wallet.connect':
+      if (inState(from, 'noProvider'))
+        expected.toasts.push(destructive(walletCopy.connectionFailed, walletCopy.notInstalled));
+      else expect(inState(to, 'connecting')).toBe(true);
+      break;
+    case 'xstate.done.actor.requestAccounts': {
+      const account = event['output'] as WalletAccount;
+      connectedTo(account);
+      // 'Login Recommended' waits only for a visitor.
+      expect(inState(to, 'connected.loginHint.waiting')).toBe(!signedIn);
+      expected.toasts.push({
+        title: walletCopy.connected,
+        description: walletCopy.connectedDescription(account.address),
+      });
+      expected.facts.push({ type: 'wallet.connected', ...account });
+      break;
+    }
+    case 'xstate.error.actor.requestAccounts':
+      expect(inState(to, 'disconnected')).toBe(true);
+      expected.toasts.push(destructive(walletCopy.connectionFailed, refusals.connectWords));
+      break;
+    case 'wallet.accountsChanged': {
+      const [account] = event['accounts'] as string[];
+      if (!account) {
+        expect(inState(to, 'disconnected')).toBe(true);
+        expected.toasts.push(...wentAway.toasts);
+        expected.facts.push(...(wentAway.facts as WalletFact[]));
+      } else if (account.toLowerCase() !== from.context.address?.toLowerCase()) {
+        // Another account of the same wallet: the panel shows it, the root hears it.
+        expect(to.context).toMatchObject({ address: account, chainId: from.context.chainId });
+        expected.toasts.push({
+          title: walletCopy.accountChanged,
+          description: walletCopy.connectedDescription(account),
+        });
+        expected.facts.push({
+          type: 'wallet.accountChanged',
+          address: account,
+          chainId: from.context.chainId,
+        });
+      }
+      break;
+    }
+    case 'wallet.providerDisconnected':
+    case 'wallet.disconnect':
+      expect(inState(to, event.type === 'wallet.disconnect' ? 'disconnecting' : 'disconnected')).toBe(true);
+      expected.toasts.push(...wentAway.toasts);
+      expected.facts.push(...(wentAway.facts as WalletFact[]));
+      break;
+    case 'wallet.chainChanged': {
+      const chainId = event['chainId'] as number;
+      expect(to.context.chainId).toBe(chainId);
+      if (chainId !== from.context.chainId)
+        expected.facts.push({
+          type: 'wallet.chainChanged',
+          chainId,
+          onExpectedChain: chainId === SEPOLIA.id,
+        });
+      break;
+    }
+    case 'wallet.switchNetwork':
+      // The wallet is asked for the portal's chain.
+      expect(inputOf(to, 'switchChain')).toEqual({ chainId: SEPOLIA.id });
+      break;
+    case 'xstate.done.actor.switchChain':
+      expect(inState(to, 'connected.network.rightNetwork')).toBe(true);
+      expect(to.context.chainId).toBe(SEPOLIA.id);
+      // The wallet answered before its chainChanged event: the root hears the new chain now.
+      if (from.context.chainId !== SEPOLIA.id)
+        expected.facts.push({ type: 'wallet.chainChanged', chainId: SEPOLIA.id, onExpectedChain: true });
+      break;
+    case 'xstate.error.actor.switchChain':
+      expect(inState(to, 'connected.network.wrongNetwork')).toBe(true);
+      expected.toasts.push(destructive(walletCopy.switchFailed, refusals.switchWords));
+      break;
+    case 'wallet.copy':
+      expect(inputOf(to, 'copyAddress')).toEqual({ address: from.context.address });
+      break;
+    case 'xstate.done.actor.copyAddress':
+      expected.toasts.push(walletCopy.copied);
+      break;
+    case 'xstate.error.actor.copyAddress':
+      expected.toasts.push(destructive(walletCopy.copyFailed.title, walletCopy.copyFailed.description));
+      break;
+    case 'session.changed':
+      signedIn = event['user'] !== null;
+      expect(to.context.signedIn).toBe(signedIn);
+      if (signedIn) expect(inState(to, 'connected.loginHint.waiting')).toBe(false);
+      break;
+    default:
+      if (event.type.startsWith('xstate.after.')) {
+        expect(inState(to, 'connected.loginHint.off')).toBe(true);
+        expected.toasts.push(walletCopy.loginRecommended);
+      }
+  }
+  expect(toasts, `the toasts after ${event.type}`).toEqual(expected.toasts);
+  expect(reports, `the facts after ${event.type}`).toEqual(expected.facts);
+}
+
+for (const [index, refusals] of refusalCases.entries()) {
+  describeModel({
+    name: 'wallet',
+    machine: walletMachine,
+    deferredActors: [
+      'discover',
+      'silentReconnect',
+      'requestAccounts',
+      'switchChain',
+      'copyAddress',
+      'forgetConnection',
+    ],
+    provide: {
+      actions: {
+        showToast: (_, params) => void toasts.push(params),
+        report: (_, params) => void reports.push(params),
+      },
+      // The paths send the provider's events themselves.
+      actors: { providerEvents: fromCallback(() => {}) },
+    },
+    input: { expectedChain: SEPOLIA },
+    events: {
+      ...events,
+      'xstate.error.actor.requestAccounts': [
+        { type: 'xstate.error.actor.requestAccounts', error: refusals.connect },
+      ],
+      'xstate.error.actor.switchChain': [{ type: 'xstate.error.actor.switchChain', error: refusals.switch }],
+      // A path takes one of these per state; the models take turns at which comes first.
+      'session.changed': index % 2 === 0 ? sessionChanges : [...sessionChanges].reverse(),
+    },
+    states: {
+      '*': (s) => {
+        for (const child of Object.values(children(s))) if (child) watch(child.system);
+        const event = taken.at(-1);
+        if (before && event) checkStep(event, before, s, refusals);
+        taken.length = 0;
+        toasts.length = 0;
+        reports.length = 0;
+        before = s;
+        // An address is shown exactly while connected, and only with its chain.
+        expect(s.context.address !== null).toBe(inState(s, 'connected'));
+        expect(s.context.chainId !== null).toBe(inState(s, 'connected'));
+        // The connect buttons say 'Connecting...' while the wallet is being found or asked.
+        const connecting = ['discovering', 'reconnecting', 'connecting'].some((state) => inState(s, state));
+        expect(s.hasTag('connecting')).toBe(connecting);
+        expect(s.hasTag('busy')).toBe(
+          connecting || inState(s, 'disconnecting') || inState(s, 'connected.network.switching'),
+        );
+      },
+    },
+  });
+}

@@ -14,7 +14,12 @@ import type {
   WalletProofRefusalCode,
 } from '../../src/domain/errors.ts';
 import type { WalletErrorCode } from '../../src/domain/wallet.ts';
-import { describeError, walletProofRefusal, walletSignInWords } from '../../src/machines/error-words.ts';
+import {
+  describeError,
+  walletProofRefusal,
+  walletSendWords,
+  walletSignInWords,
+} from '../../src/machines/error-words.ts';
 import { messageOf } from '../../src/machines/shared.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
 import { clientUnavailable } from '../../src/services/supabase/errors.ts';
@@ -239,10 +244,37 @@ describe('Sign in with Ethereum', () => {
 
   it('says a wallet is missing, and passes on anything else', () => {
     expect(walletSignInWords({ code: 'not-installed', message: null })).toBe(walletCopy.notInstalled);
+    expect(walletSignInWords({ code: 'no-account', message: null })).toBe(walletCopy.noAccount);
+    expect(walletSignInWords(null)).toBe(authCopy.unexpectedError);
     expect(
       walletSignInWords(new BackendError('Signed Ethereum message is expired', 'invalid_grant', 400)),
     ).toBe('Signed Ethereum message is expired');
     expect(walletSignInWords(new Error(''))).toBe(authCopy.unexpectedError);
+  });
+});
+
+describe('a code the wallet names, and words it said anyway', () => {
+  // The wallet service sets a message only for 'unknown'; a refusal read with words of its own
+  // keeps the portal's words for that code.
+  const saidAnyway = { code: 'rejected', message: 'User denied transaction signature.' } as const;
+
+  it('keeps the words of the code for a proof and for a send', () => {
+    expect(walletProofRefusal(saidAnyway)).toBe(walletProofCopy.declined);
+    expect(walletSendWords(saidAnyway)).toBe(sendCopy.walletRejected.description);
+  });
+
+  it("is the wallet's only: the backend's failure with such a code keeps the backend's words", () => {
+    const backend = new BackendError('The signature was refused by the server.', 'rejected', 401);
+    expect(walletSignInWords(backend)).toBe('The signature was refused by the server.');
+  });
+});
+
+describe('a failure is recognised by its name and its shape together', () => {
+  it("reads an error that only looks like a service's failure as its message", () => {
+    // A problem without a code, or a problem or an operation under another name.
+    expect(describeError({ name: 'TokenServiceError', problem: {}, message: 'odd' })).toBe('odd');
+    expect(describeError({ name: 'Error', problem: { code: 'reverted' }, message: 'boom' })).toBe('boom');
+    expect(describeError({ name: 'Error', operation: 'init', code: null, message: 'boom' })).toBe('boom');
   });
 });
 

@@ -572,6 +572,18 @@ describe('auth machine: signup', () => {
     expect(t.reports).toEqual([]);
   });
 
+  it('a session without a user ends nobody’s session: the signed-in user stays', async () => {
+    const t = await signedIn(bob);
+    t.send({ type: 'auth.open', mode: 'signup' });
+    t.send({ type: 'auth.submit', email: 'ada@example.com', password: 'hunter22' });
+    t.signUps[0]?.resolve({ user: null, hasSession: true });
+    await settle();
+    expect(t.toasts).toEqual([authCopy.signupSuccess]);
+    expect(t.matches('session.available.signedIn')).toBe(true);
+    expect(t.snapshot().context.user).toEqual(bob);
+    expect(t.reports).toEqual([]);
+  });
+
   it("on failure: 'Signup Failed' with the server message, or the fallback", async () => {
     const t = await submitting();
     t.signUps[0]?.reject(new Error('Password should be at least 6 characters.'));

@@ -40,6 +40,8 @@ describe('defaultUsername (docs/product.md#tables)', () => {
   it("else 'user_' and the first 8 characters of the id", () => {
     expect(defaultUsername({ id, ...emailUser(null) })).toBe('user_01234567');
     expect(defaultUsername({ id, ...emailUser('@example.com') })).toBe('user_01234567');
+    // Only blanks before the at-sign are no name either.
+    expect(defaultUsername({ id, ...emailUser('  @example.com') })).toBe('user_01234567');
   });
 
   it('is none for a wallet-only user, whose display name is then the address', () => {

@@ -23,6 +23,7 @@ import {
   type SignTransferInput,
 } from '../../../src/machines/send.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { sealKey } from '../../../src/machines/send-key.ts';
 import { sameAmount } from '../../../src/machines/send-unresolved.ts';
 import { walletSendMachine } from '../../../src/machines/wallet-send.machine.ts';
 import {
@@ -678,6 +679,13 @@ describe('send machine: the key in what the actor system sees', () => {
     }
     expect([...holders].sort()).toEqual(['prepareTransfer', 'signTransfer']);
   });
+
+  it('prints as [private key] wherever a log or a journal writes it', () => {
+    const key = sealKey(KEY);
+    expect(JSON.stringify({ privateKey: key })).toBe('{"privateKey":"[private key]"}');
+    expect(`${key}`).toBe('[private key]');
+    expect(key.reveal()).toBe(KEY);
+  });
 });
 
 describe('send machine: the fields, checked before anything is signed', () => {
@@ -803,6 +811,24 @@ describe('send machine: never twice', () => {
     expect(sameAmount('0.75', '0.751')).toBe(false);
     expect(sameAmount('abc', 'abc')).toBe(true);
     expect(sameAmount('abc', '0')).toBe(false);
+    // Text that is no amount equals only itself, however it is spaced.
+    expect(sameAmount(' abc ', 'abc')).toBe(true);
+    expect(sameAmount('abc', 'abd')).toBe(false);
+  });
+
+  it('the same form typed with spaces around the recipient, either time, checks that transaction', async () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(submit({ recipient: ` ${RECIPIENT} ` }));
+    h.prepares[0]?.resolve(prepared);
+    await settle();
+    h.signs[0]?.resolve(signed);
+    await settle();
+    h.broadcasts[0]?.reject(lost());
+    await settle();
+    expect(h.snapshot().context.unresolved?.recipient).toBe(` ${RECIPIENT} `);
+    h.actor.send(submit());
+    expect(h.snapshot().value).toEqual({ sending: 'checking' });
   });
 
   it('the same form written otherwise checks that transaction too', async () => {
@@ -1050,6 +1076,22 @@ describe('send machine: Send with wallet', () => {
       expect(h.walletPrepares).toHaveLength(2);
     });
   }
+
+  it('after a wallet failure with no hash, another form is sent at once, without the warning', async () => {
+    const h = setup();
+    connect(h);
+    h.actor.send(withWallet());
+    h.walletPrepares[0]?.resolve({ prepared, call });
+    await settle();
+    h.walletRequests[0]?.reject({ code: 'invalid-answer', message: null });
+    await settle();
+    const toasts = h.toasts.length;
+    h.actor.send(withWallet({ amount: '3' }));
+    expect(h.snapshot().value).toEqual({ sending: 'withWallet' });
+    expect(h.toasts).toHaveLength(toasts);
+    // The warning is kept for the form it is about.
+    expect(h.snapshot().context.unresolved).toMatchObject({ hash: null, amount: '12.5' });
+  });
 });
 
 describe('send machine: the history outbox', () => {
