@@ -217,7 +217,7 @@ async function start(world: AuthWorld, first: AnyEventObject | undefined): Promi
     // The backend client's code, which the session read waits for.
     await hold(world, /\/assets\/supabase-[^/]+\.js$/);
   }
-  await page.reload({ waitUntil: 'load' });
+  await page.goto(`${world.portal.appUrl}/`, { waitUntil: 'load' });
 }
 
 const account = () => e2eAccount('uiWeb3');
@@ -365,8 +365,8 @@ describeUiModel({
   arrange: {
     'modal.login.submitting': (world) => hold(world, /\/auth\/v1\/token\?grant_type=password/, 'POST'),
     'modal.signup.submitting': (world) => hold(world, /\/auth\/v1\/signup/, 'POST'),
-    'modal.login.walletSignIn': async (world) => void (await walletOf(world).holdNext()),
-    'modal.signup.walletSignIn': async (world) => void (await walletOf(world).holdNext()),
+    'modal.login.walletSignIn': async (world) => void (await walletOf(world).holdNextOf('personal_sign')),
+    'modal.signup.walletSignIn': async (world) => void (await walletOf(world).holdNextOf('personal_sign')),
     'signOut.requesting': (world) => hold(world, /\/auth\/v1\/logout/, 'POST'),
   },
 

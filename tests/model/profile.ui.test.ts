@@ -112,7 +112,7 @@ async function moveWallet(world: World, accounts: string[], from: { matches(key:
   await answerPrompt(world, 4001);
   await expect.poll(() => signaturesPending(world)).toBe(0);
   if (!nonce) return;
-  await walletOf(world).holdNext();
+  await walletOf(world).holdNextOf('personal_sign');
   await nonce.release();
 }
 
@@ -311,7 +311,8 @@ describeUiModel({
 
   arrange: {
     // The wallet is asked to sign; its prompt stays open until a step answers it.
-    'linkingWallet.proving': async (world) => void (await walletOf(world).holdNext()),
+    // Only the signature waits: the page may ask the wallet other things first (its chain, accounts).
+    'linkingWallet.proving': async (world) => void (await walletOf(world).holdNextOf('personal_sign')),
   },
 
   causes: {

@@ -154,7 +154,7 @@ describeUiModel({
 
   arrange: {
     // The wallet's prompt stays open until the step answers it.
-    signing: async (world) => void (await walletOf(world).holdNext()),
+    signing: async (world) => void (await walletOf(world).holdNextOf('personal_sign')),
     verifying: async (world) => {
       world.held = await holdLinkWallet(world);
     },

@@ -66,6 +66,8 @@ export type MockWalletControls = {
   sendWithGasNext(gas: number): void;
   /** The next request waits until the returned function is called, like a prompt left open. */
   holdNext(): () => void;
+  /** The next request of this method waits until the returned function is called; others pass. */
+  holdNextOf(method: string): () => void;
   /** Replaces the accounts without telling the page. */
   setAccounts(accounts: string[]): void;
   emitAccountsChanged(accounts: string[]): void;
@@ -101,6 +103,7 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
   let switch4902Once = false;
   let gasNext: number | null = null;
   let hold: Promise<void> | null = null;
+  const holdOf = new Map<string, Promise<void>>();
   let rpcId = 0;
 
   const providerError = (code: number, message: string, data?: unknown) =>
@@ -197,7 +200,11 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
     isMockWallet: true,
     async request(args) {
       requests.push(args.method);
-      if (hold) {
+      const heldOf = holdOf.get(args.method);
+      if (heldOf) {
+        holdOf.delete(args.method);
+        await heldOf;
+      } else if (hold) {
         // Only the next request waits for the release.
         const held = hold;
         hold = null;
@@ -266,6 +273,16 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
       hold = new Promise<void>((resolve) => {
         release = resolve;
       });
+      return () => release();
+    },
+    holdNextOf(method) {
+      let release = () => {};
+      holdOf.set(
+        method,
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+      );
       return () => release();
     },
     setAccounts(next) {

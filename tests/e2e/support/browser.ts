@@ -70,6 +70,11 @@ export type WalletHandle = {
   sendWithGasNext(gas: number): Promise<void>;
   /** The next request waits, like a prompt left open, until the returned function is awaited. */
   holdNext(): Promise<() => Promise<void>>;
+  /**
+   * The next request of this method waits until the returned function is awaited (or
+   * `window.__mockWalletRelease()` is called); requests of other methods are answered meanwhile.
+   */
+  holdNextOf(method: string): Promise<() => Promise<void>>;
   setAccounts(accounts: string[]): Promise<void>;
   emitAccountsChanged(accounts: string[]): Promise<void>;
   emitChainChanged(chainId: number): Promise<void>;
@@ -213,6 +218,10 @@ function walletHandle(page: Page, setup: WalletSetup): WalletHandle {
           window.__mockWalletRelease = wallet.holdNext();
           return undefined;
         }
+        if (name === 'holdNextOf') {
+          window.__mockWalletRelease = wallet.holdNextOf(String(values[0]));
+          return undefined;
+        }
         const control = wallet[name] as (...input: unknown[]) => unknown;
         return control(...values);
       },
@@ -228,6 +237,12 @@ function walletHandle(page: Page, setup: WalletSetup): WalletHandle {
     sendWithGasNext: (gas) => call('sendWithGasNext', gas),
     holdNext: async () => {
       await call('holdNext');
+      return async () => {
+        await page.evaluate(() => window.__mockWalletRelease?.());
+      };
+    },
+    holdNextOf: async (method) => {
+      await call('holdNextOf', method);
       return async () => {
         await page.evaluate(() => window.__mockWalletRelease?.());
       };

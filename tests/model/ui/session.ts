@@ -68,6 +68,9 @@ export async function logInThere(tab: Page, user: TestUser): Promise<void> {
 
 /** Makes the session the page stored expired, with a refresh token the gateway no longer knows. */
 export async function expireStoredSession(page: Page): Promise<void> {
+  // Off the portal first: a running portal keeps its session in memory and may store it again
+  // (a refresh, another tab's news) after it was expired here, and the reload would find it valid.
+  await page.goto(`${new URL(page.url()).origin}/favicon.svg`);
   await page.evaluate(() => {
     const key = Object.keys(localStorage).find((name) => /^sb-.+-auth-token$/.test(name));
     if (!key) throw new Error('no stored session');
