@@ -1,4 +1,4 @@
-import { beforeEach, expect } from 'vitest';
+import { beforeEach, describe, expect } from 'vitest';
 import type { EventObject } from 'xstate';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import { profileCopy } from '../../src/copy/index.ts';
@@ -6,7 +6,15 @@ import type { AvatarFile, Profile } from '../../src/domain/profile.ts';
 import { profileMachine, type ProfileEdits, type ProfileInput } from '../../src/machines/profile.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { profileRow } from '../support/fixtures.ts';
-import { actionRecorder, errorOf, eventRecorder, inputOf, outputOf, type Recorded } from './recorders.ts';
+import {
+  actionRecorder,
+  errorOf,
+  eventRecorder,
+  inputOf,
+  outputOf,
+  reversed,
+  type Recorded,
+} from './recorders.ts';
 import { describeModel } from './support/index.ts';
 
 // The reader (profileLoad) and the prover (walletProof) stand in as deferred actors: the paths
@@ -243,7 +251,7 @@ const events = {
   ],
   'profile.save': [
     // Typed with spaces and a field left empty: saved trimmed, the empty one as none.
-    { type: 'profile.save', username: ' ada ', full_name: '', website: 'https://ada.dev' },
+    { type: 'profile.save', username: ' ada ', full_name: 'Ada Lovelace ', website: '' },
     { type: 'profile.save', username: 'ada', full_name: 'Ada', website: 'ftp://ada.dev' },
   ],
   'profile.uploadAvatar': [
@@ -286,7 +294,7 @@ const events = {
   'xstate.error.actor.removeAvatar': [{ type: 'xstate.error.actor.removeAvatar', error: offline }],
 };
 
-function model(input: ProfileInput) {
+function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as written') {
   describeModel({
     name: 'profile',
     machine: profileMachine,
@@ -317,7 +325,7 @@ function model(input: ProfileInput) {
         avatar: snapshot.context.profile?.avatar_url ?? null,
         replacedAvatar: snapshot.context.replacedAvatarUrl,
       }),
-    events,
+    events: order === 'reversed' ? reversed(events) : events,
     states: {
       '*': (snapshot: Snapshot) => {
         before = latest;
@@ -450,3 +458,6 @@ function model(input: ProfileInput) {
 model({ user: ada, walletAddress: null });
 // A wallet connected when the user signs in: linked once the profile is read.
 model({ user: adaWithWallet, walletAddress: ALICE });
+// Each transition's other payloads: a profile created rather than read, a failed re-read, the user's
+// metadata wallet (in a describe of its own, so that its paths are named apart).
+describe('every payload list reversed', () => model({ user: ada, walletAddress: null }, 'reversed'));

@@ -1,4 +1,4 @@
-import type { AnyActorRef, AnyMachineSnapshot, EventObject } from 'xstate';
+import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot, EventObject } from 'xstate';
 
 // What the model tests of the send, profile, notifications, transactions, webhooks and outbox
 // machines record, so that their `states` assertions can compare what a step did (a toast, a fact,
@@ -70,4 +70,17 @@ export function eventRecorder() {
       return taken;
     },
   };
+}
+
+/**
+ * The payloads with each event's list reversed. The paths take one payload per transition (the
+ * first that reaches it), so a second model with the lists reversed meets the others: a row
+ * created rather than read, a user signing out rather than in.
+ */
+export function reversed(
+  events: Record<string, readonly AnyEventObject[]>,
+): Record<string, AnyEventObject[]> {
+  return Object.fromEntries(
+    Object.entries(events).map(([type, payloads]) => [type, [...payloads].reverse()]),
+  );
 }

@@ -16,7 +16,15 @@ import {
   type SignedTransfer,
   type TransferResult,
 } from '../../src/services/token/types.ts';
-import { actionRecorder, errorOf, eventRecorder, inputOf, outputOf, type Recorded } from './recorders.ts';
+import {
+  actionRecorder,
+  errorOf,
+  eventRecorder,
+  inputOf,
+  outputOf,
+  reversed,
+  type Recorded,
+} from './recorders.ts';
 import { describeModel } from './support/index.ts';
 
 const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -223,7 +231,7 @@ function errorEvents(step: Step, also = false) {
   }));
 }
 
-const events = eventRecorder();
+const received = eventRecorder();
 const toasts = actionRecorder<ToastRequest>();
 const reports = actionRecorder<SendFact>();
 /** The send machine's two messages to its history outbox, recorded as what they would send. */
@@ -235,7 +243,7 @@ let reported: Recorded<SendFact>[] = [];
 let toOutbox: Recorded<{ type: string; hash?: string | null }>[] = [];
 
 beforeEach(() => {
-  if (latest) events.take(latest);
+  if (latest) received.take(latest);
   toasts.take();
   reports.take();
   outbox.take();
@@ -263,7 +271,7 @@ function everyStep(snapshot: Snapshot): void {
   shown = toasts.take();
   reported = reports.take();
   toOutbox = outbox.take();
-  const stepEvents = events.take(snapshot);
+  const stepEvents = received.take(snapshot);
   const { context } = snapshot;
   // The key is held only until it has signed, and never as text.
   if (!snapshot.matches({ sending: 'unsigned' })) expect(context.privateKey).toBeNull();
@@ -550,7 +558,41 @@ const states = {
 };
 
 /** With a token contract: the whole send, its failures, and the cancellations. */
-const withContract = (also: boolean) =>
+function withContract(also: boolean) {
+  // The second model also takes every list in reverse, to meet each transition's other payloads.
+  const payloads = {
+    'send.submit': [
+      submit(),
+      submit({ recipient: '' }),
+      submit({ privateKey: '' }),
+      submit({ amount: '0.0000000000000000001' }),
+    ],
+    'send.submitWithWallet': [withWallet(), withWallet({ amount: '' }), withWallet({ amount: '6' })],
+    'wallet.changed': [
+      { type: 'wallet.changed', address: WALLET, chainId: 31337 },
+      { type: 'wallet.changed', address: OTHER, chainId: 31337 },
+    ],
+    'session.changed': [
+      { type: 'session.changed', user },
+      { type: 'session.changed', user: null },
+    ],
+    'xstate.done.actor.prepareTransfer': [{ type: 'xstate.done.actor.prepareTransfer', output: prepared }],
+    'xstate.error.actor.prepareTransfer': errorEvents('prepareTransfer', also),
+    'xstate.done.actor.signTransfer': [{ type: 'xstate.done.actor.signTransfer', output: signed }],
+    'xstate.error.actor.signTransfer': errorEvents('signTransfer', also),
+    'xstate.done.actor.broadcastTransfer': [{ type: 'xstate.done.actor.broadcastTransfer', output: result }],
+    'xstate.error.actor.broadcastTransfer': errorEvents('broadcastTransfer', also),
+    'xstate.done.actor.confirmTransfer': [{ type: 'xstate.done.actor.confirmTransfer', output: result }],
+    'xstate.error.actor.confirmTransfer': errorEvents('confirmTransfer', also),
+    'xstate.done.actor.walletSend': [
+      { type: 'xstate.done.actor.walletSend', output: { outcome: 'confirmed', hash: HASH } },
+      { type: 'xstate.done.actor.walletSend', output: { outcome: 'unconfirmed', hash: HASH } },
+      { type: 'xstate.done.actor.walletSend', output: { outcome: 'maybeSent' } },
+      { type: 'xstate.done.actor.walletSend', output: { outcome: 'stopped' } },
+    ],
+    // The outbox's word that transfers have left it, saved or not (its own model covers how).
+    'historyOutbox.settled': [{ type: 'historyOutbox.settled', hashes: [HASH, LATER] }],
+  };
   describeModel({
     name: 'send',
     machine: sendMachine,
@@ -564,43 +606,10 @@ const withContract = (also: boolean) =>
       'historyOutbox',
     ],
     provide,
-    events: {
-      'send.submit': [
-        submit(),
-        submit({ recipient: '' }),
-        submit({ privateKey: '' }),
-        submit({ amount: '0.0000000000000000001' }),
-      ],
-      'send.submitWithWallet': [withWallet(), withWallet({ amount: '' }), withWallet({ amount: '6' })],
-      'wallet.changed': [
-        { type: 'wallet.changed', address: WALLET, chainId: 31337 },
-        { type: 'wallet.changed', address: OTHER, chainId: 31337 },
-      ],
-      'session.changed': [
-        { type: 'session.changed', user },
-        { type: 'session.changed', user: null },
-      ],
-      'xstate.done.actor.prepareTransfer': [{ type: 'xstate.done.actor.prepareTransfer', output: prepared }],
-      'xstate.error.actor.prepareTransfer': errorEvents('prepareTransfer', also),
-      'xstate.done.actor.signTransfer': [{ type: 'xstate.done.actor.signTransfer', output: signed }],
-      'xstate.error.actor.signTransfer': errorEvents('signTransfer', also),
-      'xstate.done.actor.broadcastTransfer': [
-        { type: 'xstate.done.actor.broadcastTransfer', output: result },
-      ],
-      'xstate.error.actor.broadcastTransfer': errorEvents('broadcastTransfer', also),
-      'xstate.done.actor.confirmTransfer': [{ type: 'xstate.done.actor.confirmTransfer', output: result }],
-      'xstate.error.actor.confirmTransfer': errorEvents('confirmTransfer', also),
-      'xstate.done.actor.walletSend': [
-        { type: 'xstate.done.actor.walletSend', output: { outcome: 'confirmed', hash: HASH } },
-        { type: 'xstate.done.actor.walletSend', output: { outcome: 'unconfirmed', hash: HASH } },
-        { type: 'xstate.done.actor.walletSend', output: { outcome: 'maybeSent' } },
-        { type: 'xstate.done.actor.walletSend', output: { outcome: 'stopped' } },
-      ],
-      // The outbox's word that transfers have left it, saved or not (its own model covers how).
-      'historyOutbox.settled': [{ type: 'historyOutbox.settled', hashes: [HASH, LATER] }],
-    },
+    events: also ? reversed(payloads) : payloads,
     states,
   });
+}
 
 withContract(false);
 // The second failure of a branch: words for what is no error, a timeout, a revert after signing.

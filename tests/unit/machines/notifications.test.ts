@@ -378,6 +378,15 @@ describe('notifications machine: marking read', () => {
     expect(h.marks).toHaveLength(0);
   });
 
+  it('ignores marking a read row even while others are unread', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n2'), note('n1', true)]);
+    h.actor.send({ type: 'notifications.markOne', id: 'n1' });
+    h.actor.send({ type: 'notifications.markOne', id: 'nope' });
+    expect(h.marks).toHaveLength(0);
+    expect(h.context().unreadCount).toBe(1);
+  });
+
   it('queues marks made while a call is under way and sends them next, in one call', async () => {
     const h = setup();
     await signedInWith(h, [note('n3'), note('n2'), note('n1')]);
@@ -399,6 +408,23 @@ describe('notifications machine: marking read', () => {
     h.marks[0]?.resolve(undefined);
     await settle();
     expect(h.marks[1]?.input).toEqual({ ids: ['n1'] });
+    h.marks[1]?.reject(new Error('boom'));
+    await settle();
+    expect(h.toasts.at(-1)?.title).toBe(notificationCopy.markError);
+  });
+
+  it('keeps the mark-all message when a single mark joins the queued batch after the list opened', async () => {
+    const h = setup();
+    await signedInWith(h, [note('n3'), note('n2'), note('n1')]);
+    h.actor.send({ type: 'notifications.markOne', id: 'n3' });
+    h.actor.send({ type: 'notifications.open' });
+    h.actor.send({ type: 'notifications.refresh' });
+    h.lists.at(-1)?.resolve([note('n3', true), note('n2', true), note('n1', true), note('n0')]);
+    await settle();
+    h.actor.send({ type: 'notifications.markOne', id: 'n0' });
+    h.marks[0]?.resolve(undefined);
+    await settle();
+    expect(h.marks[1]?.input).toEqual({ ids: ['n2', 'n1', 'n0'] });
     h.marks[1]?.reject(new Error('boom'));
     await settle();
     expect(h.toasts.at(-1)?.title).toBe(notificationCopy.markError);

@@ -63,6 +63,13 @@ describe('send toasts: the key is never shown', () => {
     );
   });
 
+  it('redacts a key pasted with spaces around it', () => {
+    const key = `  0x${'cd34'.repeat(16)}\n`;
+    expect(failureToast(new Error(`bad ${'cd34'.repeat(16)}`), 'x', sealKey(key)).description).toBe(
+      `bad [redacted] ${sendCopy.keyCleared}`,
+    );
+  });
+
   it('redacts a key of 8 characters, as typed, but leaves shorter text alone (it would match anywhere)', () => {
     expect(failureToast(new Error('key 12345678 refused'), 'x', sealKey('12345678')).description).toBe(
       `key [redacted] refused ${sendCopy.keyCleared}`,

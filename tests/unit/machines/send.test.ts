@@ -813,6 +813,7 @@ describe('send machine: never twice', () => {
     expect(sameAmount('abc', '0')).toBe(false);
     // Text that is no amount equals only itself, however it is spaced.
     expect(sameAmount(' abc ', 'abc')).toBe(true);
+    expect(sameAmount('abc', ' abc ')).toBe(true);
     expect(sameAmount('abc', 'abd')).toBe(false);
   });
 

@@ -111,6 +111,15 @@ describe('webhooks machine: Create Hook', () => {
       variant: 'destructive',
     });
   });
+
+  it('leaves out a detail that is not text', async () => {
+    const { actor, toasts, creates } = setup();
+    connect(actor);
+    actor.send({ type: 'webhooks.create' });
+    creates[0]?.reject(Object.assign(new Error('Tatum refused'), { detail: 403 }));
+    await settle();
+    expect(toasts.at(-1)?.description).toBe('Tatum refused');
+  });
 });
 
 describe('webhooks machine: the server acts for a signed-in user and a proven wallet only', () => {
