@@ -63,6 +63,7 @@ try {
     quietEmail: true,
     tokenAddress: chain.tokenAddress,
     rpcUrl: chain.rpcUrl,
+    uniswapRouter: chain.uniswap.router,
   });
   cleanups.push(() => gateway.close());
 
@@ -75,6 +76,7 @@ try {
     VITE_RPC_URL: chain.rpcUrl,
     VITE_CHAIN_ID: String(chain.chainId),
     VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
+    VITE_UNISWAP_V2_ROUTER: chain.uniswap.router,
   });
   await buildBarePage(bareDir);
   const portalUrl = `http://127.0.0.1:${await freePort()}`;

@@ -17,6 +17,8 @@ try {
     VITE_RPC_URL: 'http://127.0.0.1:8545',
     VITE_CHAIN_ID: '31337',
     VITE_DDEX_TOKEN_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    // Where the local stack deploys the router (its deployer's fourth contract).
+    VITE_UNISWAP_V2_ROUTER: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
   });
   const entry = measureEntry(outDir);
   // No entry scripts found means the build's index.html no longer looks as this check expects.

@@ -53,6 +53,7 @@ report(checkAppKeys(app), [
   'VITE_SUPABASE_ANON_KEY',
   'VITE_RPC_URL',
   'VITE_DDEX_TOKEN_ADDRESS',
+  'VITE_UNISWAP_V2_ROUTER',
 ]);
 
 heading('Edge Function secrets (supabase/functions/.env, the environment)');

@@ -27,8 +27,8 @@ async function main(): Promise<void> {
     ? join(dataDir, 'stack.json')
     : join(LOCAL_DIR, 'stack.json');
   if (flags.fresh) rmSync(dataDir, { recursive: true, force: true });
-  // The chain starts first (well under a second) so the gateway's webhook
-  // receiver knows the DDEX address.
+  // The chain starts first (about a second, the market's deployment included) so the
+  // gateway's webhook receiver knows the DDEX address.
   const chain = await startChain({ port: ports.rpc, dataDir });
   let gateway: Gateway;
   try {
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
       siteUrl: appUrl,
       tokenAddress: chain.tokenAddress,
       rpcUrl: chain.rpcUrl,
+      uniswapRouter: chain.uniswap.router,
       functions: flags.functions,
       chainId: chain.chainId,
       functionLog: (line) => console.log(line),
@@ -79,6 +80,11 @@ async function main(): Promise<void> {
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
     tokenAddress: chain.tokenAddress,
+    // The DDEX/WETH market (Uniswap V2); the portal is given only the router and reads the rest from it.
+    uniswapV2Router: chain.uniswap.router,
+    uniswapV2Factory: chain.uniswap.factory,
+    weth: chain.uniswap.weth,
+    ddexWethPair: chain.uniswap.pair,
     // Hardhat's public test keys, for the local chain only.
     accounts: chain.accounts,
   };
@@ -94,6 +100,7 @@ async function main(): Promise<void> {
       `  Supabase  ${gateway.url}  (auth, rest, storage, realtime, functions on ${flags.functions === 'deno' ? 'Deno' : 'Node, in-process'})`,
       `  Tatum     ${gateway.tatumApiUrl ?? ''}  (emulator: subscriptions, signed address-event webhooks; x-api-key in Details)`,
       `  Chain     ${chain.rpcUrl}  (Hardhat, chain id ${chain.chainId}, DDEX at ${chain.tokenAddress})`,
+      `  Market    Uniswap V2 router ${chain.uniswap.router}  (DDEX/WETH pair ${chain.uniswap.pair})`,
       `  Email confirmations ${flags.emailConfirmations ? 'on' : 'off'}`,
       `  Details   ${descriptionPath}`,
       '  Ctrl-C stops everything.',
@@ -118,6 +125,7 @@ function startVite(port: number, gateway: Gateway, chain: Chain, onExit: () => v
         VITE_RPC_URL: chain.rpcUrl,
         VITE_CHAIN_ID: String(chain.chainId),
         VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
+        VITE_UNISWAP_V2_ROUTER: chain.uniswap.router,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },

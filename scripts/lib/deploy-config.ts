@@ -75,6 +75,15 @@ export function checkAppKeys(env: RawEnv): Problem[] {
   if (token !== '' && (!ADDRESS.test(token) || ZERO_ADDRESS.test(token))) {
     problems.push({ key: 'VITE_DDEX_TOKEN_ADDRESS', message: `is not a contract address: "${token}"` });
   }
+  const router = need(
+    'VITE_UNISWAP_V2_ROUTER',
+    'the Uniswap V2 router the Trading tab swaps through (docs/deploy.md)',
+  );
+  if (router !== '' && (!ADDRESS.test(router) || ZERO_ADDRESS.test(router))) {
+    problems.push({ key: 'VITE_UNISWAP_V2_ROUTER', message: `is not a contract address: "${router}"` });
+  } else if (router !== '' && router.toLowerCase() === token.toLowerCase()) {
+    problems.push({ key: 'VITE_UNISWAP_V2_ROUTER', message: 'is the DDEX contract, not the router' });
+  }
   hostedUrl('VITE_BLOCK_EXPLORER_URL', '', false);
   hostedUrl('VITE_PRODUCT_SITE', '', false);
   // The app's own reading of the same keys (what the bundle will do with them).

@@ -12,6 +12,8 @@ export type AppConfig = {
   rpcUrl: string | null;
   /** null when unset or the placeholder: the spec's demo behaviour. */
   tokenAddress: `0x${string}` | null;
+  /** The Uniswap V2 router the Trading tab swaps through; null when unset (no market). */
+  uniswapRouter: `0x${string}` | null;
   contactEmail: string;
   productSite: string;
   /** Base of transaction links, e.g. https://sepolia.etherscan.io (a hash is appended as /tx/<hash>). */
@@ -60,13 +62,16 @@ export function readAppConfig(env: RawEnv): AppConfig {
     else problems.push(`VITE_CHAIN_ID is not a chain id: "${chainText}"`);
   }
 
-  let tokenAddress: `0x${string}` | null = null;
-  const token = text('VITE_DDEX_TOKEN_ADDRESS');
-  if (token !== null && ADDRESS.test(token) && !ZERO_ADDRESS.test(token))
-    tokenAddress = token as `0x${string}`;
-  else if (token !== null && ADDRESS.test(token) === false && !/^YOUR_|placeholder/i.test(token)) {
-    problems.push(`VITE_DDEX_TOKEN_ADDRESS is not an address: "${token}"`);
-  }
+  /** A contract address; unset, the placeholder or the zero address is null without complaint. */
+  const contract = (key: string): `0x${string}` | null => {
+    const value = text(key);
+    if (value === null || ZERO_ADDRESS.test(value)) return null;
+    if (ADDRESS.test(value)) return value as `0x${string}`;
+    if (!/^YOUR_|placeholder/i.test(value)) problems.push(`${key} is not an address: "${value}"`);
+    return null;
+  };
+  const tokenAddress = contract('VITE_DDEX_TOKEN_ADDRESS');
+  const uniswapRouter = contract('VITE_UNISWAP_V2_ROUTER');
 
   // The Tatum key belongs to the Edge Functions (TATUM_API_KEY); a VITE_ value ships in the bundle.
   for (const key of ['VITE_TATUM_API_KEY', 'VITE_TATUM_API_URL']) {
@@ -84,6 +89,7 @@ export function readAppConfig(env: RawEnv): AppConfig {
     chain,
     rpcUrl: httpUrl('VITE_RPC_URL'),
     tokenAddress,
+    uniswapRouter,
     contactEmail,
     productSite: httpUrl('VITE_PRODUCT_SITE') ?? DEFAULT_SITE,
     explorerUrl: httpUrl('VITE_BLOCK_EXPLORER_URL')?.replace(/\/+$/, '') ?? null,

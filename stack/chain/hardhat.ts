@@ -38,13 +38,21 @@ export const LOCAL_CHAIN_ID = 31337;
  */
 export const ACCOUNT_COUNT = 40;
 
-export async function createHardhatProvider(): Promise<Eip1193Provider> {
+/**
+ * `genesis`: the time of the first block, for a replay that keeps the journal's block times (its
+ * blocks must come after it); the node's clock then runs from there until a block moves it.
+ */
+export async function createHardhatProvider(options: { genesis?: Date } = {}): Promise<Eip1193Provider> {
   process.env['HARDHAT_DISABLE_TELEMETRY_PROMPT'] = 'true';
   const hardhat = internals();
   // resolveConfig anchors project paths on an existing file; nothing is read from it.
   const config = hardhat.resolveConfig(fileURLToPath(import.meta.url), {
     networks: {
-      hardhat: { chainId: LOCAL_CHAIN_ID, accounts: { mnemonic: HARDHAT_MNEMONIC, count: ACCOUNT_COUNT } },
+      hardhat: {
+        chainId: LOCAL_CHAIN_ID,
+        accounts: { mnemonic: HARDHAT_MNEMONIC, count: ACCOUNT_COUNT },
+        ...(options.genesis ? { initialDate: options.genesis.toISOString() } : {}),
+      },
     },
   });
   return hardhat.createProvider(config, 'hardhat');

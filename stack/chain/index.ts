@@ -19,10 +19,12 @@ import {
   LOCAL_CHAIN_ID,
   serveJsonRpc,
 } from './hardhat.ts';
-import { journaled, replayJournal } from './journal.ts';
+import { readJournal } from './journal-file.ts';
+import { journaled, journalGenesis, replayEntries } from './journal.ts';
+import { deployUniswap, uniswapDeployed, type UniswapDeployment } from './uniswap.ts';
 
-// The local chain: a Hardhat 2 node on 127.0.0.1 with DDEX deployed on first
-// start and its state kept across restarts by the journal.
+// The local chain: a Hardhat 2 node on 127.0.0.1 with DDEX and its Uniswap V2
+// market deployed on first start and its state kept across restarts by the journal.
 
 export type ChainAccount = { address: Address; privateKey: Hex };
 
@@ -30,6 +32,8 @@ export type Chain = {
   rpcUrl: string;
   chainId: number;
   tokenAddress: Address;
+  /** The DDEX/WETH market (stack/chain/uniswap.ts). */
+  uniswap: UniswapDeployment;
   accounts: ChainAccount[];
   close(): Promise<void>;
 };
@@ -55,8 +59,9 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
   const journalPath = join(dir, 'journal.jsonl');
   const deploymentPath = join(dir, 'deployment.json');
 
-  const hardhat = await createHardhatProvider();
-  await replayJournal(hardhat, journalPath);
+  const entries = readJournal(journalPath, console);
+  const hardhat = await createHardhatProvider({ genesis: journalGenesis(entries) });
+  await replayEntries(hardhat, entries);
   const provider = journaled(hardhat, journalPath);
   const accounts = testAccounts();
   const [deployer] = accounts;
@@ -64,7 +69,8 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
 
   const transport = custom(provider);
   const publicClient = createPublicClient({ transport });
-  let tokenAddress = readDeployment(deploymentPath);
+  const recorded = readDeployment(deploymentPath);
+  let { tokenAddress, uniswap } = recorded;
   if (!tokenAddress || !(await getCode(publicClient, { address: tokenAddress }))) {
     const wallet = createWalletClient({ account: deployer.address, transport });
     const hash = await deployContract(wallet, {
@@ -76,7 +82,14 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     const receipt = await waitForTransactionReceipt(publicClient, { hash });
     if (!receipt.contractAddress) throw new Error('DDEX deployment returned no contract address');
     tokenAddress = receipt.contractAddress;
-    writeFileSync(deploymentPath, `${JSON.stringify({ tokenAddress }, null, 2)}\n`);
+    uniswap = null;
+  }
+  // A deployment file from before the market existed has only the token: the market is added then.
+  if (!uniswap || !(await uniswapDeployed(transport, uniswap))) {
+    uniswap = await deployUniswap(transport, deployer.address, tokenAddress);
+  }
+  if (tokenAddress !== recorded.tokenAddress || uniswap !== recorded.uniswap) {
+    writeFileSync(deploymentPath, `${JSON.stringify({ tokenAddress, uniswap }, null, 2)}\n`);
   }
 
   const server = await serveJsonRpc(provider, options.port);
@@ -84,15 +97,28 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     rpcUrl: `http://127.0.0.1:${server.port}`,
     chainId: LOCAL_CHAIN_ID,
     tokenAddress,
+    uniswap,
     accounts,
     close: () => server.close(),
   };
 }
 
-function readDeployment(path: string): Address | null {
-  if (!existsSync(path)) return null;
-  const parsed = JSON.parse(readFileSync(path, 'utf8')) as { tokenAddress?: unknown };
-  return typeof parsed.tokenAddress === 'string' && /^0x[0-9a-fA-F]{40}$/.test(parsed.tokenAddress)
-    ? (parsed.tokenAddress as Address)
-    : null;
+type Deployment = { tokenAddress: Address | null; uniswap: UniswapDeployment | null };
+
+function readDeployment(path: string): Deployment {
+  if (!existsSync(path)) return { tokenAddress: null, uniswap: null };
+  const parsed = JSON.parse(readFileSync(path, 'utf8')) as { tokenAddress?: unknown; uniswap?: unknown };
+  const market = (parsed.uniswap ?? {}) as Partial<Record<keyof UniswapDeployment, unknown>>;
+  const { router, factory, weth, pair } = market;
+  return {
+    tokenAddress: isAddress(parsed.tokenAddress) ? parsed.tokenAddress : null,
+    uniswap:
+      isAddress(router) && isAddress(factory) && isAddress(weth) && isAddress(pair)
+        ? { router, factory, weth, pair }
+        : null,
+  };
+}
+
+function isAddress(value: unknown): value is Address {
+  return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value);
 }

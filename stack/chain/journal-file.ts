@@ -17,6 +17,11 @@ export type JournalEntry = {
   params: unknown[];
   /** The transaction reverted but was mined: replaying it must revert again, and spend its nonce. */
   reverted?: true;
+  /**
+   * Unix seconds of the block a transaction was mined in, so its replay is mined at the same time:
+   * a swap's deadline and the market's price history depend on it.
+   */
+  timestamp?: number;
 };
 
 export type JournalLog = { warn(message: string): void; error(message: string): void };
@@ -62,12 +67,17 @@ function parseEntry(line: string): JournalEntry | null {
   try {
     const value = JSON.parse(line) as Partial<JournalEntry> | null;
     if (typeof value?.method !== 'string' || !Array.isArray(value.params)) return null;
-    return value.reverted === true
-      ? { method: value.method, params: value.params, reverted: true }
-      : { method: value.method, params: value.params };
+    const entry: JournalEntry = { method: value.method, params: value.params };
+    if (value.reverted === true) entry.reverted = true;
+    if (isTimestamp(value.timestamp)) entry.timestamp = value.timestamp;
+    return entry;
   } catch {
     return null;
   }
+}
+
+export function isTimestamp(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 
 /**

@@ -52,6 +52,11 @@ export type GatewayOptions = {
    * without it and a chain id no link-wallet function.
    */
   rpcUrl?: string | null;
+  /**
+   * The chain's Uniswap V2 router (the app's VITE_UNISWAP_V2_ROUTER): record-transaction reads the
+   * DDEX/WETH pair from it and records swaps there. Without it, swaps are refused.
+   */
+  uniswapRouter?: string | null;
   /** First retry delay of the emulator's webhook deliveries (doubles per attempt); tests shorten it. */
   webhookRetryBaseMs?: number;
   /**
@@ -239,6 +244,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       TATUM_WEBHOOK_SECRET: secrets.webhookSecret,
       ...(options.tokenAddress ? { DDEX_TOKEN_ADDRESS: options.tokenAddress } : {}),
       ...(options.rpcUrl ? { RPC_URL: options.rpcUrl } : {}),
+      ...(options.uniswapRouter ? { UNISWAP_V2_ROUTER: options.uniswapRouter } : {}),
       ...(options.chainId ? { CHAIN_ID: String(options.chainId) } : {}),
       SITE_URL: siteUrl,
       // The network the emulator's deliveries name (its default); process-payments records no other.
@@ -273,6 +279,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         supabase: functionsClient,
         rpcUrl: options.rpcUrl,
         tokenAddress: options.tokenAddress,
+        uniswapRouter: options.uniswapRouter ?? null,
       });
     }
     if (options.rpcUrl && tatumApiUrl) {

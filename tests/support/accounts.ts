@@ -23,6 +23,9 @@ const OWNERS = {
   /** The wallet of the journal-replay test, and the account it sends DDEX to. */
   journalWallet: 12,
   journalPayer: 13,
+  /** record-swap: deploys its market and provides the liquidity, and the signed-in trader. */
+  recordSwapProvider: 38,
+  recordSwapTrader: 39,
 } as const;
 
 export function testAccount(role: keyof typeof OWNERS): ChainAccount {

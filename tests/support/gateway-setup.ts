@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startChain, type ChainAccount } from '../../stack/chain/index.ts';
+import { startChain, type Chain, type ChainAccount } from '../../stack/chain/index.ts';
 import { startGateway } from '../../stack/gateway/index.ts';
 import { settleExitCode } from './exit-code.ts';
 
@@ -23,6 +23,7 @@ export default async function setup(project: TestProject) {
     tokenAddress: chain.tokenAddress,
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
+    uniswapRouter: chain.uniswap.router,
   });
   if (!gateway.tatumApiUrl) throw new Error('the gateway started without its Tatum emulator');
   project.provide('gateway', {
@@ -38,6 +39,7 @@ export default async function setup(project: TestProject) {
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
     tokenAddress: chain.tokenAddress,
+    uniswap: chain.uniswap,
     accounts: chain.accounts,
   });
   return async () => {
@@ -60,6 +62,13 @@ declare module 'vitest' {
       tatumApiKey: string;
       functions: { runtime: 'deno' | 'node'; urls: Record<string, string> };
     };
-    chain: { rpcUrl: string; chainId: number; tokenAddress: `0x${string}`; accounts: ChainAccount[] };
+    chain: {
+      rpcUrl: string;
+      chainId: number;
+      tokenAddress: `0x${string}`;
+      /** The Uniswap V2 market the chain deploys: router, factory, WETH and the DDEX/WETH pair. */
+      uniswap: Chain['uniswap'];
+      accounts: ChainAccount[];
+    };
   }
 }

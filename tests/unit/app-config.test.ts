@@ -10,6 +10,7 @@ describe('app configuration', () => {
       VITE_CHAIN_ID: '31337',
       VITE_RPC_URL: 'http://127.0.0.1:8545',
       VITE_DDEX_TOKEN_ADDRESS: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+      VITE_UNISWAP_V2_ROUTER: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
       VITE_CONTACT_EMAIL: 'team@ddex.test',
       VITE_PRODUCT_SITE: 'https://ddex.test',
       VITE_BLOCK_EXPLORER_URL: 'https://sepolia.etherscan.io/',
@@ -19,6 +20,7 @@ describe('app configuration', () => {
       chain: { id: 31337, name: 'Hardhat (local)' },
       rpcUrl: 'http://127.0.0.1:8545',
       tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+      uniswapRouter: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
       contactEmail: 'team@ddex.test',
       productSite: 'https://ddex.test',
       explorerUrl: 'https://sepolia.etherscan.io',
@@ -44,7 +46,28 @@ describe('app configuration', () => {
     expect(config.supabase).toBeNull();
     expect(config.chain.id).toBe(11155111);
     expect(config.tokenAddress).toBeNull();
+    expect(config.uniswapRouter).toBeNull();
     expect(config.problems).toEqual([]);
+  });
+
+  it('reads no market without VITE_UNISWAP_V2_ROUTER, and no problem either', () => {
+    const config = readAppConfig({ VITE_DDEX_TOKEN_ADDRESS: '0x5fbdb2315678afecb367f032d93f642f64180aa3' });
+    expect(config.tokenAddress).not.toBeNull();
+    expect(config.uniswapRouter).toBeNull();
+    expect(config.problems).toEqual([]);
+  });
+
+  it('names VITE_UNISWAP_V2_ROUTER when it is no address, and reads no market', () => {
+    for (const value of ['0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc', 'uniswap-router']) {
+      const config = readAppConfig({ VITE_UNISWAP_V2_ROUTER: value });
+      expect(config.uniswapRouter).toBeNull();
+      expect(config.problems).toEqual([`VITE_UNISWAP_V2_ROUTER is not an address: "${value}"`]);
+    }
+    for (const value of ['YOUR_UNISWAP_V2_ROUTER', `0x${'0'.repeat(40)}`, '  ']) {
+      const config = readAppConfig({ VITE_UNISWAP_V2_ROUTER: value });
+      expect(config.uniswapRouter).toBeNull();
+      expect(config.problems).toEqual([]);
+    }
   });
 
   it('keeps the placeholder and the zero address as "no token" without complaint', () => {
@@ -62,6 +85,7 @@ describe('app configuration', () => {
       VITE_CHAIN_ID: 'sepolia',
       VITE_RPC_URL: 'localhost:8545',
       VITE_DDEX_TOKEN_ADDRESS: '0x123',
+      VITE_UNISWAP_V2_ROUTER: 'router',
       VITE_CONTACT_EMAIL: 'not an email',
       VITE_PRODUCT_SITE: 'ftp://x',
     });
@@ -69,12 +93,14 @@ describe('app configuration', () => {
     expect(config.chain.id).toBe(11155111);
     expect(config.rpcUrl).toBeNull();
     expect(config.tokenAddress).toBeNull();
+    expect(config.uniswapRouter).toBeNull();
     expect(config.contactEmail).toBe('support@example.com');
     expect(config.productSite).toBe('https://example.com');
     expect(config.problems.map((p) => p.split(' ')[0])).toEqual([
       'VITE_SUPABASE_URL',
       'VITE_CHAIN_ID',
       'VITE_DDEX_TOKEN_ADDRESS',
+      'VITE_UNISWAP_V2_ROUTER',
       'VITE_CONTACT_EMAIL',
       'VITE_RPC_URL',
       'VITE_PRODUCT_SITE',

@@ -4,12 +4,15 @@ import { checkAppKeys, checkFunctionSecrets, parseEnvFile } from '../../scripts/
 // deploy:check's reading of a hosted configuration, key by key.
 
 const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+// Uniswap's own V2 router on Sepolia.
+const ROUTER = '0xeE567Fe1712Faf6149d80dA1E6934E354124CfE3';
 const APP = {
   VITE_SUPABASE_URL: 'https://abcdefghijklmnop.supabase.co',
   VITE_SUPABASE_ANON_KEY: 'sb_publishable_0123456789',
   VITE_CHAIN_ID: '11155111',
   VITE_RPC_URL: 'https://sepolia.example.org/rpc',
   VITE_DDEX_TOKEN_ADDRESS: TOKEN,
+  VITE_UNISWAP_V2_ROUTER: ROUTER,
 };
 const SECRETS = {
   TATUM_WEBHOOK_SECRET: 'a-long-random-hmac-secret',
@@ -38,6 +41,7 @@ describe('deploy:check, the app keys', () => {
       'VITE_SUPABASE_ANON_KEY',
       'VITE_RPC_URL',
       'VITE_DDEX_TOKEN_ADDRESS',
+      'VITE_UNISWAP_V2_ROUTER',
     ]);
   });
 
@@ -52,6 +56,9 @@ describe('deploy:check, the app keys', () => {
     ['VITE_RPC_URL', 'wss://sepolia.example.org', /https:\/\/ URL/],
     ['VITE_DDEX_TOKEN_ADDRESS', '0x1234', /not a contract address/],
     ['VITE_DDEX_TOKEN_ADDRESS', `0x${'0'.repeat(40)}`, /not a contract address/],
+    ['VITE_UNISWAP_V2_ROUTER', '0xeE567Fe1712Faf6149d80dA1E6934E354124CfE', /not a contract address/],
+    ['VITE_UNISWAP_V2_ROUTER', `0x${'0'.repeat(40)}`, /not a contract address/],
+    ['VITE_UNISWAP_V2_ROUTER', TOKEN.toLowerCase(), /is the DDEX contract/],
     ['VITE_BLOCK_EXPLORER_URL', 'sepolia.etherscan.io', /https:\/\/ URL/],
   ])('refuses %s = %s', (key, value, message) => {
     const problems = checkAppKeys({ ...APP, [key]: value });

@@ -472,6 +472,21 @@ describe('sendTransaction', () => {
     });
   });
 
+  it('sends the value in wei as hex, as a swap of ETH needs', async () => {
+    const { service, seen } = sendingWallet(HASH);
+    const swap = { ...transaction, value: 1_500_000_000_000_000_000n };
+    expect(await service.sendTransaction(swap)).toBe(HASH);
+    expect(seen.at(-1)).toEqual({
+      method: 'eth_sendTransaction',
+      params: [{ ...transaction, value: '0x14d1120d7b160000', chainId: '0x7a69' }],
+    });
+    expect(await failure(service.sendTransaction({ ...transaction, value: -1n }))).toEqual({
+      code: 'unknown',
+      message: 'a transaction cannot send a negative value',
+    });
+    expect(seen.filter((request) => request.method === 'eth_sendTransaction')).toHaveLength(1);
+  });
+
   it('asks nothing of a wallet on another chain', async () => {
     const { service, seen } = sendingWallet(HASH, 1);
     expect(await failure(service.sendTransaction(transaction))).toEqual({

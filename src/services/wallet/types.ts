@@ -53,8 +53,11 @@ export type WalletConnection = {
   chainId: number;
 };
 
-/** A contract call for the wallet to send; no value, the wallet fills gas and fees. */
-export type WalletTransaction = { from: string; to: string; data: Hex };
+/**
+ * A contract call for the wallet to send; the wallet fills gas and fees. `value` is the ETH sent
+ * with it, in wei (a swap of ETH for DDEX); none when absent.
+ */
+export type WalletTransaction = { from: string; to: string; data: Hex; value?: bigint };
 
 export type WalletDiscovery = {
   available: boolean;

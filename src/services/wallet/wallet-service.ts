@@ -301,7 +301,9 @@ export function createWalletService(config: WalletServiceConfig): WalletService 
       });
     },
 
-    sendTransaction({ from, to, data }) {
+    sendTransaction({ from, to, data, value = 0n }) {
+      if (value < 0n)
+        return Promise.reject(walletError('unknown', 'a transaction cannot send a negative value'));
       return prompt(async (provider) => {
         // A wallet on another chain would send the transfer there; the chainId parameter makes
         // wallets that check it (MetaMask) refuse a switch made while the prompt is open.
@@ -309,7 +311,7 @@ export function createWalletService(config: WalletServiceConfig): WalletService 
         const hash = parseHash(
           await provider.request({
             method: 'eth_sendTransaction',
-            params: [{ from, to, data, value: '0x0', chainId: hexChainId(chain.id) }],
+            params: [{ from, to, data, value: `0x${value.toString(16)}`, chainId: hexChainId(chain.id) }],
           }),
         );
         if (!hash) throw walletError('invalid-answer');

@@ -2,13 +2,22 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { MAX_JSON_BODY, readTextLimited } from '../_shared/body.ts';
 import { bearerToken, callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
-import { createRpcClient, RpcError, type RpcCall } from './rpc.ts';
-import { decodeDecimals, findOutgoingTransfers, formatUnits, parseReceipt } from './transfer-log.ts';
+import { marketPair, tokenDecimals } from './cached-reads.ts';
+import { createRpcClient, RpcError } from './rpc.ts';
+import {
+  findWalletSwaps,
+  swappingPools,
+  tradesWithPool,
+  transactionSender,
+  type WalletSwap,
+} from './swap-log.ts';
+import { findOutgoingTransfers, formatUnits, parseReceipt } from './transfer-log.ts';
 
 // record-transaction puts a signed-in user's own DDEX send in their history as
 // soon as it is mined, without waiting for Tatum's webhook. Nothing the caller
 // says is trusted but the hash: the amount, token and sender come from the
 // chain's receipt, and the sender must be the proven wallet on the caller's profile.
+// A swap of the wallet on the DDEX/WETH Uniswap V2 pair is one `swap` row (see swap-log.ts).
 // Like process-payments it is a plain Web-API handler, so the same module runs
 // on Supabase Edge Functions (Deno, see index.ts) and on the local stack (Node).
 
@@ -19,14 +28,19 @@ export type RecordTransactionDeps = {
   rpcUrl: string;
   /** The DDEX contract; only its Transfer logs are recorded. */
   tokenAddress: string;
+  /**
+   * The Uniswap V2 router the portal trades through (its VITE_UNISWAP_V2_ROUTER); the DDEX/WETH
+   * pair is read from it. Without one, swaps are refused rather than recorded as sends.
+   */
+  uniswapRouter?: string | null;
 };
 
-/** A history row this function writes, as the reply reports it: one per DDEX transfer of the send. */
+/** A history row this function writes, as the reply reports it: one per DDEX transfer or swap. */
 export type RecordedTransaction = {
   tx_hash: string;
-  /** The transfer's log in its block (null only if the node left it out of the receipt). */
+  /** The transfer's (or the swap's) log in its block (null only if the node left it out of the receipt). */
   log_index: number | null;
-  type: 'token_sent';
+  type: 'token_sent' | 'swap';
   amount: string;
   token_symbol: 'DDEX';
   status: 'confirmed';
@@ -37,7 +51,6 @@ export type ParsedRequest = { ok: true; txHash: string } | { ok: false; message:
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
-const DECIMALS_SELECTOR = '0x313ce567';
 
 function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
@@ -51,9 +64,13 @@ export function createRecordTransactionHandler(
   if (!ADDRESS.test(deps.tokenAddress)) {
     throw new Error('record-transaction needs the DDEX token address (0x and 40 hex digits)');
   }
+  if (deps.uniswapRouter && !ADDRESS.test(deps.uniswapRouter)) {
+    throw new Error('record-transaction: the Uniswap V2 router must be an address (0x and 40 hex digits)');
+  }
   const { supabase, tokenAddress } = deps;
   const rpc = createRpcClient(deps.rpcUrl);
   const decimals = tokenDecimals(rpc, tokenAddress);
+  const pair = deps.uniswapRouter ? marketPair(rpc, deps.uniswapRouter, tokenAddress) : async () => null;
 
   const handle = async (request: Request): Promise<Response> => {
     if (bearerToken(request.headers.get('authorization')) === null) {
@@ -117,31 +134,39 @@ export function createRecordTransactionHandler(
         message: 'This transaction failed on chain and moved no tokens, so there is nothing to record',
       });
     }
-    const transfers = findOutgoingTransfers(receipt, tokenAddress, wallet);
-    if (transfers.length === 0) {
-      return reply(422, {
-        error: 'Not a DDEX transfer',
-        message: 'This transaction is not a DDEX transfer from your wallet',
-      });
+    // DDEX the wallet moved into a pool that swapped in this transaction paid for a swap: it is
+    // the swap's row (or no row), never a send.
+    const pools = swappingPools(receipt);
+    const sends = findOutgoingTransfers(receipt, tokenAddress, wallet).filter((t) => !pools.has(t.to));
+    let swaps: WalletSwap[] = [];
+    let notOwnSwap = false;
+    const market = pools.size > 0 ? await pair() : null;
+    if (market !== null && pools.has(market)) {
+      // A buy's DDEX goes to whoever the swap names: only the transaction's sender made it.
+      const sender = transactionSender(await rpc('eth_getTransactionByHash', [txHash]));
+      if (sender === null) throw new RpcError('eth_getTransactionByHash: the transaction is not readable');
+      if (sender === wallet.toLowerCase()) swaps = findWalletSwaps(receipt, market, tokenAddress, wallet);
+      else notOwnSwap = true;
+    }
+    if (sends.length === 0 && swaps.length === 0) {
+      const swapped = notOwnSwap ? 'not own' : tradesWithPool(receipt, tokenAddress, wallet, pools);
+      return reply(422, { error: 'Not a DDEX transfer', message: refusal(swapped, !!deps.uniswapRouter) });
     }
 
     const unit = await decimals();
     // Each transfer out of the wallet is a row of its own (a batch makes several), keyed by its
-    // log as Tatum's webhook for it is. No title: the user already saw the send go out, so this
-    // path notifies no one. If the webhook recorded a transfer first, record_transfer says false.
+    // log as Tatum's webhook for it is; each swap is one row keyed by its Swap log. No title: the
+    // user already saw it go out, so this path notifies no one. If the webhook recorded a transfer
+    // first, record_transfer says false.
+    const rows: RecordedTransaction[] = [
+      ...swaps.map((swap) => row(txHash, 'swap', swap.logIndex, formatUnits(swap.amount, unit))),
+      // Outgoing amounts are negative, as Tatum reports them and process-payments stores them.
+      ...sends.map((send) =>
+        row(txHash, 'token_sent', send.logIndex, negative(formatUnits(send.value, unit))),
+      ),
+    ].sort((a, b) => (a.log_index ?? 0) - (b.log_index ?? 0));
     let recorded = false;
-    const transactions: RecordedTransaction[] = [];
-    for (const transfer of transfers) {
-      const amount = formatUnits(transfer.value, unit);
-      const transaction: RecordedTransaction = {
-        tx_hash: txHash,
-        log_index: transfer.logIndex ?? null,
-        type: 'token_sent',
-        // Outgoing amounts are negative, as Tatum reports them and process-payments stores them.
-        amount: amount === '0' ? amount : `-${amount}`,
-        token_symbol: 'DDEX',
-        status: 'confirmed',
-      };
+    for (const transaction of rows) {
       const result = await supabase.rpc('record_transfer', {
         p_user_id: userId,
         p_tx_hash: transaction.tx_hash,
@@ -153,9 +178,8 @@ export function createRecordTransactionHandler(
       });
       if (result.error) throw new Error(`recording failed: ${result.error.message}`);
       recorded ||= result.data === true;
-      transactions.push(transaction);
     }
-    return reply(200, { recorded, transactions });
+    return reply(200, { recorded, transactions: rows });
   };
 
   return async (request) => {
@@ -185,6 +209,35 @@ export function createRecordTransactionHandler(
   };
 }
 
+function row(
+  txHash: string,
+  type: RecordedTransaction['type'],
+  logIndex: number | undefined,
+  amount: string,
+): RecordedTransaction {
+  return {
+    tx_hash: txHash,
+    log_index: logIndex ?? null,
+    type,
+    amount,
+    token_symbol: 'DDEX',
+    status: 'confirmed',
+  };
+}
+
+function negative(amount: string): string {
+  return amount === '0' ? amount : `-${amount}`;
+}
+
+/** Why nothing was recorded: a swap made by another wallet, a swap the server does not record, or neither. */
+function refusal(swapped: boolean | 'not own', marketConfigured: boolean): string {
+  if (swapped === 'not own') return 'This swap was not made from your wallet';
+  if (!swapped) return 'This transaction is not a DDEX transfer from your wallet';
+  return marketConfigured
+    ? 'This transaction is a swap outside the DDEX/WETH Uniswap V2 market, the only one recorded'
+    : 'This transaction is a swap, and swaps are not recorded: no Uniswap V2 market is configured here';
+}
+
 /** The body `{ "txHash": "0x…" }`, or what is wrong with it in words the caller can act on. */
 export function parseRecordRequest(text: string): ParsedRequest {
   let body: unknown;
@@ -204,23 +257,4 @@ export function parseRecordRequest(text: string): ParsedRequest {
     return { ok: false, message: 'txHash must be a transaction hash: 0x followed by 64 hex digits' };
   }
   return { ok: true, txHash };
-}
-
-/** Reads decimals() once: it never changes for a deployed token. A failed read is retried next time. */
-function tokenDecimals(rpc: RpcCall, tokenAddress: string): () => Promise<number> {
-  let cached: Promise<number> | null = null;
-  return () => {
-    if (cached) return cached;
-    const pending = (async () => {
-      const result = await rpc('eth_call', [{ to: tokenAddress, data: DECIMALS_SELECTOR }, 'latest']);
-      const value = decodeDecimals(result);
-      if (value === null) throw new RpcError('decimals(): the DDEX contract did not return a uint8');
-      return value;
-    })();
-    cached = pending;
-    pending.catch(() => {
-      if (cached === pending) cached = null;
-    });
-    return pending;
-  };
 }

@@ -5,7 +5,8 @@ import { e2e } from './context.ts';
 // in parallel against one chain (its own, not the contract layer's): two
 // files sending from one account would race for its nonce, and a balance
 // another file changes cannot be asserted or screenshotted. Every account
-// starts with 10000 ETH and 1,000,000 DDEX.
+// starts with 10000 ETH and 1,000,000 DDEX, except the deployer (#0), which
+// seeds the Uniswap pool with 100 ETH and 500,000 DDEX.
 //
 // A role belongs to one file, except the read-only `viewer` accounts, which any
 // file may connect as long as it never sends from or to them.

@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import type { ChainAccount } from '../../../stack/chain/index.ts';
+import type { UniswapDeployment } from '../../../stack/chain/uniswap.ts';
 
 // What the e2e global setup (global-setup.ts) hands every e2e test file
 // through `inject('e2e')`: the built portal per variant, the gateways behind
@@ -7,8 +8,9 @@ import type { ChainAccount } from '../../../stack/chain/index.ts';
 
 /**
  * The builds of the portal the tests open:
- * - `full`: every VITE_* key set (Supabase, chain, DDEX contract, explorer, footer);
- * - `noToken`: the same without VITE_DDEX_TOKEN_ADDRESS (the spec's 'Configuration Error' paths);
+ * - `full`: every VITE_* key set (Supabase, chain, DDEX contract, Uniswap V2 router, explorer, footer);
+ * - `noToken`: the same without VITE_DDEX_TOKEN_ADDRESS and VITE_UNISWAP_V2_ROUTER (the spec's
+ *   'Configuration Error' paths);
  * - `confirmEmail`: `full` against a second gateway whose sign-up waits for the emailed link.
  */
 export type AppVariant = 'full' | 'noToken' | 'confirmEmail';
@@ -37,7 +39,14 @@ export type E2eContext = {
   chromiumPath: string;
   apps: Record<AppVariant, E2eApp>;
   gateways: Record<GatewayName, E2eGateway>;
-  chain: { rpcUrl: string; chainId: number; tokenAddress: `0x${string}`; accounts: ChainAccount[] };
+  chain: {
+    rpcUrl: string;
+    chainId: number;
+    tokenAddress: `0x${string}`;
+    /** The DDEX/WETH market the stack deployed (router, factory, WETH, pair). */
+    uniswap: UniswapDeployment;
+    accounts: ChainAccount[];
+  };
 };
 
 export function e2e(): E2eContext {

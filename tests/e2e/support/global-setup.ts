@@ -60,6 +60,7 @@ export default async function setup(project: TestProject) {
         siteUrl,
         tokenAddress: chain.tokenAddress,
         rpcUrl: chain.rpcUrl,
+        uniswapRouter: chain.uniswap.router,
         chainId: chain.chainId,
         // Every browser of the run is 127.0.0.1 to native-balance: one client, many tests.
         balanceRateLimit: '1000/60',
@@ -78,7 +79,7 @@ export default async function setup(project: TestProject) {
       confirmEmail: describeGateway(confirmGateway, true, `${mailbox.url}/confirmEmail`),
     };
 
-    // `noToken` is the less configured build: no DDEX contract and no block explorer either.
+    // `noToken` is the less configured build: no DDEX contract, no market and no block explorer either.
     const envFor = (gateway: E2eGateway, complete: boolean): Record<string, string> => ({
       VITE_SUPABASE_URL: gateway.url,
       VITE_SUPABASE_ANON_KEY: gateway.anonKey,
@@ -87,6 +88,7 @@ export default async function setup(project: TestProject) {
       ...(complete
         ? {
             VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
+            VITE_UNISWAP_V2_ROUTER: chain.uniswap.router,
             VITE_BLOCK_EXPLORER_URL: 'https://explorer.ddex.example',
           }
         : {}),
@@ -125,6 +127,7 @@ export default async function setup(project: TestProject) {
         rpcUrl: chain.rpcUrl,
         chainId: chain.chainId,
         tokenAddress: chain.tokenAddress,
+        uniswap: chain.uniswap,
         accounts: chain.accounts,
       },
     };

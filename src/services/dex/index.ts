@@ -1,0 +1,22 @@
+export { createDexService } from './dex-service.ts';
+export {
+  DexServiceError,
+  isDexServiceError,
+  type ApproveRequest,
+  type DexCall,
+  type DexProblem,
+  type DexService,
+  type DexServiceConfig,
+  type Holdings,
+  type Market,
+  type MarketEventHandlers,
+  type MarketHistory,
+  type PoolState,
+  type PricePoint,
+  type Quote,
+  type QuoteRequest,
+  type SwapRequest,
+  type SwapResult,
+  type SwapSide,
+  type Trade,
+} from './types.ts';

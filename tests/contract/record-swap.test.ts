@@ -1,0 +1,352 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import {
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  formatUnits,
+  http,
+  keccak256,
+  maxUint256,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+  type Abi,
+  type Address,
+  type Hex,
+  type TransactionReceipt,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ChainAccount } from '../../stack/chain/index.ts';
+import { startDenoFunction, type DenoFunction } from '../../stack/functions/deno.ts';
+import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
+import { SWAP_TOPIC } from '../../supabase/functions/record-transaction/swap-log.ts';
+import { testAccount } from '../support/accounts.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
+
+// record-transaction and swaps on the DDEX/WETH Uniswap V2 market: a signed-in user's buy or sell
+// becomes one `swap` row with the DDEX it moved, read from the chain. The canonical Uniswap V2
+// contracts (their published npm artifacts) are deployed here, on the contract layer's chain, and
+// the function runs from its real Deno entry point with UNISWAP_V2_ROUTER set, as deployed.
+
+const stack = inject('gateway');
+const chain = inject('chain');
+const service = serviceClient(stack);
+
+/** Deploys the market and provides its liquidity; also buys for someone else. */
+const provider = testAccount('recordSwapProvider');
+/** The signed-in user's wallet: buys and sells. */
+const trader = testAccount('recordSwapTrader');
+
+const publicClient = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
+const walletOf = (who: ChainAccount) =>
+  createWalletClient({
+    account: privateKeyToAccount(who.privateKey),
+    transport: http(chain.rpcUrl, { retryCount: 0 }),
+  });
+
+type Artifact = { abi: Abi; bytecode: Hex };
+const require = createRequire(import.meta.url);
+function artifact(path: string): Artifact {
+  const json = JSON.parse(readFileSync(require.resolve(path), 'utf8')) as { abi: Abi; bytecode: string };
+  return { abi: json.abi, bytecode: `0x${json.bytecode.replace(/^0x/, '')}` };
+}
+const WETH9 = artifact('@uniswap/v2-periphery/build/WETH9.json');
+const FACTORY = artifact('@uniswap/v2-core/build/UniswapV2Factory.json');
+const ROUTER = artifact('@uniswap/v2-periphery/build/UniswapV2Router02.json');
+
+let market: { router: Address; weth: Address; pair: Address };
+let recordSwaps: DenoFunction;
+
+async function mined(hash: Hex): Promise<TransactionReceipt> {
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe('success');
+  return receipt;
+}
+
+async function deploy(what: Artifact, args: unknown[]): Promise<Address> {
+  const hash = await walletOf(provider).deployContract({ ...what, args, chain: null });
+  const address = (await mined(hash)).contractAddress;
+  if (!address) throw new Error('no contract address');
+  return address;
+}
+
+const deadline = () => BigInt(Math.floor(Date.now() / 1000) + 20 * 60);
+
+beforeAll(async () => {
+  const weth = await deploy(WETH9, []);
+  const factory = await deploy(FACTORY, [provider.address]);
+  const router = await deploy(ROUTER, [factory, weth]);
+  const lp = walletOf(provider);
+  await mined(
+    await lp.writeContract({
+      address: chain.tokenAddress,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [router, maxUint256],
+      chain: null,
+    }),
+  );
+  await mined(
+    await lp.writeContract({
+      address: router,
+      abi: ROUTER.abi,
+      functionName: 'addLiquidityETH',
+      args: [chain.tokenAddress, parseUnits('100000', 18), 0n, 0n, provider.address, deadline()],
+      value: parseEther('10'),
+      chain: null,
+    }),
+  );
+  const pair = (await publicClient.readContract({
+    address: factory,
+    abi: FACTORY.abi,
+    functionName: 'getPair',
+    args: [weth, chain.tokenAddress],
+  })) as Address;
+  market = { router, weth, pair };
+  // The trader lets the router spend its DDEX once, so a sell is one transaction.
+  await mined(
+    await walletOf(trader).writeContract({
+      address: chain.tokenAddress,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [router, maxUint256],
+      chain: null,
+    }),
+  );
+  recordSwaps = await startDenoFunction('record-transaction', {
+    SUPABASE_URL: stack.url,
+    SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
+    RPC_URL: chain.rpcUrl,
+    DDEX_TOKEN_ADDRESS: chain.tokenAddress,
+    UNISWAP_V2_ROUTER: router,
+  });
+});
+
+afterAll(async () => {
+  await recordSwaps?.stop();
+});
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
+});
+
+/** A signed-in user whose proven wallet is `wallet` (taken over from whoever held it). */
+async function user(label: string, wallet: string): Promise<TestUser> {
+  const signedIn = await signedInUser(stack, label);
+  clients.push(signedIn.client);
+  const { error } = await signedIn.client.from('profiles').upsert({ id: signedIn.id, email: signedIn.email });
+  if (error) throw new Error(`profile upsert failed: ${error.message}`);
+  await releaseWalletAsServer(service, wallet);
+  await setWalletAsServer(service, signedIn.id, wallet, true);
+  return signedIn;
+}
+
+const request = (who: TestUser, txHash: string) =>
+  new Request(recordSwaps.url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${who.accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ txHash }),
+  });
+
+/** The Deno function set up with the market, called as the portal calls it (the user's JWT). */
+const record = (who: TestUser, txHash: string) => fetch(request(who, txHash));
+
+/** The same function without UNISWAP_V2_ROUTER, in this process. */
+const withoutMarket = createRecordTransactionHandler({
+  supabase: service,
+  rpcUrl: chain.rpcUrl,
+  tokenAddress: chain.tokenAddress,
+});
+
+async function buy(from: ChainAccount, eth: bigint, to: Address = from.address): Promise<Hex> {
+  const hash = await walletOf(from).writeContract({
+    address: market.router,
+    abi: ROUTER.abi,
+    functionName: 'swapExactETHForTokens',
+    args: [0n, [market.weth, chain.tokenAddress], to, deadline()],
+    value: eth,
+    chain: null,
+  });
+  await mined(hash);
+  return hash;
+}
+
+async function sell(from: ChainAccount, ddex: bigint): Promise<Hex> {
+  const hash = await walletOf(from).writeContract({
+    address: market.router,
+    abi: ROUTER.abi,
+    functionName: 'swapExactTokensForETH',
+    args: [ddex, 0n, [chain.tokenAddress, market.weth], from.address, deadline()],
+    chain: null,
+  });
+  await mined(hash);
+  return hash;
+}
+
+/** What the receipt says: the DDEX transfers of the pair and the pair's Swap log. */
+async function onChain(hash: Hex) {
+  const receipt = await publicClient.getTransactionReceipt({ hash });
+  const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).filter(
+    (log) => log.address.toLowerCase() === chain.tokenAddress.toLowerCase(),
+  );
+  const swap = receipt.logs.find(
+    (log) => log.topics[0] === SWAP_TOPIC && log.address.toLowerCase() === market.pair.toLowerCase(),
+  );
+  if (!swap) throw new Error('no Swap log of the pair');
+  return { transfers, swapLogIndex: swap.logIndex };
+}
+
+async function rowsWithHash(txHash: string) {
+  const { data, error } = await service.from('transactions').select('*').ilike('tx_hash', txHash);
+  expect(error).toBeNull();
+  return data ?? [];
+}
+
+async function historyOf(who: TestUser) {
+  const { data, error } = await who.client.from('transactions').select('*');
+  expect(error).toBeNull();
+  return data ?? [];
+}
+
+async function expectRefusal(response: Response, status: number, message: RegExp) {
+  expect(response.status).toBe(status);
+  expect(await response.json()).toEqual({
+    error: expect.any(String),
+    message: expect.stringMatching(message),
+  });
+}
+
+describe('record-transaction records the caller’s swaps on the DDEX/WETH market', () => {
+  it('records a buy as one swap row with the DDEX received, once however often it is called', async () => {
+    const alice = await user('swap-buy', trader.address);
+    const hash = await buy(trader, parseEther('0.05'));
+    const { transfers, swapLogIndex } = await onChain(hash);
+    const received = transfers.find((log) => log.args.to.toLowerCase() === trader.address.toLowerCase());
+    expect(received?.args.from.toLowerCase()).toBe(market.pair.toLowerCase());
+
+    const row = {
+      tx_hash: hash.toLowerCase(),
+      log_index: swapLogIndex,
+      type: 'swap',
+      amount: formatUnits(received?.args.value ?? 0n, 18),
+      token_symbol: 'DDEX',
+      status: 'confirmed',
+    };
+    const first = await record(alice, hash);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ recorded: true, transactions: [row] });
+    expect(await historyOf(alice)).toEqual([expect.objectContaining({ ...row, user_id: alice.id })]);
+
+    const again = await record(alice, hash);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ recorded: false, transactions: [row] });
+    expect(await rowsWithHash(hash)).toHaveLength(1);
+  });
+
+  it('records a sell as one swap row with the DDEX paid, negative, and no token_sent row for it', async () => {
+    const bob = await user('swap-sell', trader.address);
+    const hash = await sell(trader, parseUnits('12.5', 18));
+    const { transfers, swapLogIndex } = await onChain(hash);
+    // The DDEX did go from the wallet to the pair: that transfer is the swap's, not a send.
+    expect(transfers.map((log) => [log.args.from, log.args.to])).toEqual([[trader.address, market.pair]]);
+
+    const row = {
+      tx_hash: hash.toLowerCase(),
+      log_index: swapLogIndex,
+      type: 'swap',
+      amount: '-12.5',
+      token_symbol: 'DDEX',
+      status: 'confirmed',
+    };
+    const response = await record(bob, hash);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ recorded: true, transactions: [row] });
+    expect(await historyOf(bob)).toEqual([expect.objectContaining(row)]);
+
+    expect(await (await record(bob, hash)).json()).toEqual({ recorded: false, transactions: [row] });
+    expect((await rowsWithHash(hash)).map((saved) => saved.type)).toEqual(['swap']);
+  });
+
+  it('still records a plain DDEX send from the wallet as token_sent', async () => {
+    const carol = await user('swap-send', trader.address);
+    const hash = await walletOf(trader).writeContract({
+      address: chain.tokenAddress,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [provider.address, parseUnits('2', 18)],
+      chain: null,
+    });
+    await mined(hash);
+    const response = await record(carol, hash);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      recorded: true,
+      transactions: [{ type: 'token_sent', amount: '-2' }],
+    });
+  });
+});
+
+describe('record-transaction refuses swaps it must not record', () => {
+  it('refuses a swap another wallet made, even one that paid the caller, with 422', async () => {
+    const dave = await user('swap-not-mine', trader.address);
+    // The provider buys, and the pair sends the DDEX to the trader's wallet.
+    const hash = await buy(provider, parseEther('0.01'), trader.address);
+    await expectRefusal(await record(dave, hash), 422, /swap was not made from your wallet/);
+    expect(await rowsWithHash(hash)).toEqual([]);
+  });
+
+  it('refuses a reverted swap with 422', async () => {
+    const erin = await user('swap-reverted', trader.address);
+    const wallet = walletOf(trader);
+    // More DDEX out than the pool holds: mined, but reverted by the router. The gas is fixed so
+    // nothing estimates (and refuses) it first, and the hash comes from the signed bytes, as
+    // Hardhat reports the revert as an error of the send itself.
+    const prepared = await wallet.prepareTransactionRequest({
+      to: market.router,
+      data: encodeFunctionData({
+        abi: ROUTER.abi,
+        functionName: 'swapExactETHForTokens',
+        args: [parseUnits('1000000000', 18), [market.weth, chain.tokenAddress], trader.address, deadline()],
+      }),
+      value: parseEther('0.01'),
+      gas: 300_000n,
+      chain: null,
+    });
+    const signed = await wallet.signTransaction({ ...prepared, chain: null });
+    const hash = keccak256(signed);
+    await wallet.sendRawTransaction({ serializedTransaction: signed }).catch(() => undefined);
+    expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('reverted');
+
+    await expectRefusal(await record(erin, hash), 422, /failed on chain/);
+    expect(await rowsWithHash(hash)).toEqual([]);
+  });
+
+  it('refuses a buy and a sell clearly when no market is configured, recording neither', async () => {
+    const frank = await user('swap-no-market', trader.address);
+    for (const hash of [await buy(trader, parseEther('0.01')), await sell(trader, parseUnits('1', 18))]) {
+      const response = await withoutMarket(request(frank, hash));
+      expect(response.status).toBe(422);
+      expect(await response.json()).toEqual({
+        error: 'Not a DDEX transfer',
+        message: expect.stringMatching(/swap.*no Uniswap V2 market is configured/),
+      });
+      expect(await rowsWithHash(hash)).toEqual([]);
+    }
+  });
+
+  it('refuses to start with a router that is not an address', () => {
+    expect(() =>
+      createRecordTransactionHandler({
+        supabase: service,
+        rpcUrl: chain.rpcUrl,
+        tokenAddress: chain.tokenAddress,
+        uniswapRouter: 'router',
+      }),
+    ).toThrow(/Uniswap V2 router must be an address/);
+  });
+});
