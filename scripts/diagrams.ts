@@ -52,6 +52,11 @@ export const summaries: Record<string, string> = {
   webhooks:
     "The Tatum webhooks demo: subscribe the connected wallet's address, list the subscriptions and delete the first one, one operation at a time.",
   dialogs: "Which of the portal's dialogs is open (at most one), and whether the user menu is open.",
+  trading:
+    "The root of the DEX Trading tab: it runs market and swap side by side, hands each new block and the page's wallet and session changes to swap, and emits trading.swapConfirmed for the portal to refresh balances and history.",
+  market:
+    'The DDEX/WETH market: the pair, its reserves, the last 20 trades and the price chart, loaded once (tried again after 1, 2, 5, then every 10 s) and then followed block by block; no pair or router ends it as unavailable.',
+  swap: 'The swap form: ETH → DDEX or DDEX → ETH on a quote refreshed as the user types (after a pause) and on every block, the checks of balance, liquidity, slippage and allowance, the approval a sale needs, then the swap through the wallet to its confirmed, rejected, reverted or failed outcome.',
 };
 
 export type MachineEntry = {

@@ -84,3 +84,27 @@ export function reversed(
     Object.entries(events).map(([type, payloads]) => [type, [...payloads].reverse()]),
   );
 }
+
+/**
+ * Runs `build` (a `describeModel` call) with bigints written as JSON text ('5n'). xstate/graph
+ * describes each generated path with JSON.stringify of its events and of the context, which
+ * refuses bigints; the DEX machines carry amounts as bigints in both. The paths are built while
+ * the tests are collected, so the stand-in is gone again before any test runs.
+ */
+export function withBigIntJson(build: () => void): void {
+  const prototype = BigInt.prototype as { toJSON?: () => string };
+  const had = Object.getOwnPropertyDescriptor(prototype, 'toJSON');
+  Object.defineProperty(prototype, 'toJSON', {
+    configurable: true,
+    writable: true,
+    value(this: bigint) {
+      return `${this.toString()}n`;
+    },
+  });
+  try {
+    build();
+  } finally {
+    if (had) Object.defineProperty(prototype, 'toJSON', had);
+    else delete prototype.toJSON;
+  }
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
+import type { DexCall, Holdings, Market, Quote, SwapResult } from '../../../src/domain/dex.ts';
+import type { Hex } from '../../../src/domain/token.ts';
+import { marketMachine, type MarketEvent, type MarketLoad } from '../../../src/machines/market.machine.ts';
+import type {
+  ConfirmSwapInput,
+  QuoteInput,
+  QuoteOutput,
+  RecordSwapInput,
+  SwapCallInput,
+} from '../../../src/machines/swap-types.ts';
+import { swapMachine } from '../../../src/machines/swap.machine.ts';
+import {
+  tradingMachine,
+  type TradingEmitted,
+  type TradingInput,
+} from '../../../src/machines/trading.machine.ts';
+import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
+
+// The Trading tab's root with its real children, market and swap, on fake services: a block the
+// market's watch reports reaches the swap form, the page's wallet and session reach it too, and a
+// swap mined is emitted for the portal to refresh balances and history.
+
+const E18 = 10n ** 18n;
+const CHAIN = 31337;
+const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const HASH = `0x${'cd'.repeat(32)}` as const;
+const market: Market = {
+  router: ADDRESS,
+  factory: ADDRESS,
+  weth: ADDRESS,
+  pair: ADDRESS,
+  token: ADDRESS,
+  feeBps: 30,
+};
+const pool = { reserveEth: 100n * E18, reserveToken: 200_000n * E18, blockNumber: 5n };
+const quote: Quote = { side: 'buy', amountIn: E18, amountOut: 1990n * E18, priceImpactBps: 50, pool };
+const holdings: Holdings = { eth: 10n * E18, token: 0n, allowance: 0n };
+const call: DexCall = { from: WALLET, to: ADDRESS, data: '0x7ff36ab5', value: E18 };
+const result: SwapResult = {
+  hash: HASH,
+  side: 'buy',
+  amountIn: E18,
+  amountOut: 1985n * E18,
+  blockNumber: 6n,
+};
+
+/** A service call that answers `value` at once. */
+const answers = <T, I = unknown>(value: T) => fromPromise<T, I>(() => Promise.resolve(value));
+
+function start(input: Partial<TradingInput> = {}) {
+  const clock = new SimulatedClock();
+  const quotes: Call<QuoteOutput, QuoteInput>[] = [];
+  const records: Call<unknown, RecordSwapInput>[] = [];
+  const watch: { send: (event: MarketEvent) => void } = { send: () => undefined };
+  const machine = tradingMachine.provide({
+    actors: {
+      market: marketMachine.provide({
+        actors: {
+          loadMarket: answers<MarketLoad>({ market, pool, history: { trades: [], prices: [] } }),
+          watchMarket: fromCallback(({ sendBack }) => {
+            watch.send = sendBack;
+          }),
+        },
+      }),
+      swap: swapMachine.provide({
+        actions: { showToast: () => undefined },
+        actors: {
+          quote: deferredActor(quotes),
+          swapCall: answers<DexCall, SwapCallInput>(call),
+          sendTransaction: answers<Hex, DexCall>(HASH),
+          confirmSwap: answers<SwapResult, ConfirmSwapInput>(result),
+          recordSwap: deferredActor(records),
+        },
+      }),
+    },
+  });
+  const actor = createActor(machine, {
+    clock,
+    input: { expectedChainId: CHAIN, signedIn: false, account: WALLET, chainId: CHAIN, ...input },
+  }).start();
+  const emitted: TradingEmitted[] = [];
+  actor.on('trading.swapConfirmed', (event) => void emitted.push(event));
+  const swap = () => actor.getSnapshot().children.swap?.getSnapshot();
+  const marketState = () => actor.getSnapshot().children.market?.getSnapshot();
+  return { actor, clock, quotes, records, watch, emitted, swap, marketState };
+}
+
+/** The market live, and the swap form quoted for 1 ETH. */
+async function quoted(input: Partial<TradingInput> = {}) {
+  const h = start(input);
+  await settle();
+  expect(h.marketState()?.value).toEqual({ live: 'following' });
+  h.actor.getSnapshot().children.swap?.send({ type: 'swap.amount', text: '1' });
+  // A block does not cut the pause after typing short.
+  h.watch.send({ type: 'market.block', blockNumber: 6n });
+  expect(h.quotes).toHaveLength(0);
+  h.clock.increment(300);
+  lastCall(h.quotes).resolve({ quote, holdings });
+  await settle();
+  expect(h.swap()?.value).toEqual({ form: { quoted: 'ready' } });
+  return h;
+}
+
+describe('trading machine', () => {
+  it('starts the market and the swap form with the wallet and the session it was given', async () => {
+    const h = start({ account: null, chainId: null });
+    await settle();
+    expect(h.marketState()?.value).toEqual({ live: 'following' });
+    expect(h.swap()?.value).toBe('noWallet');
+    expect(h.swap()?.context).toMatchObject({ expectedChainId: CHAIN, account: null, signedIn: false });
+  });
+
+  it("hands the market's new blocks to the swap form, which re-quotes on them", async () => {
+    const h = await quoted();
+    h.watch.send({ type: 'market.block', blockNumber: 7n });
+    expect(h.quotes).toHaveLength(2);
+    expect(h.swap()?.value).toEqual({ form: 'quoting' });
+  });
+
+  it("hands the page's wallet and session to the swap form", async () => {
+    const h = start();
+    h.actor.send({ type: 'wallet.changed', address: WALLET, chainId: 1 });
+    expect(h.swap()?.value).toBe('wrongNetwork');
+    h.actor.send({ type: 'session.changed', signedIn: true });
+    expect(h.swap()?.context.signedIn).toBe(true);
+    h.actor.send({ type: 'wallet.changed', address: null, chainId: null });
+    expect(h.swap()?.value).toBe('noWallet');
+  });
+
+  it('emits a mined swap with the amounts the receipt reports, for the portal to refresh', async () => {
+    const h = await quoted({ signedIn: true });
+    h.actor.getSnapshot().children.swap?.send({ type: 'swap.submit' });
+    await settle();
+    expect(h.swap()?.value).toEqual({ confirmed: 'recording' });
+    expect(lastCall(h.records).input).toEqual({ hash: HASH });
+    expect(h.emitted).toEqual([
+      { type: 'trading.swapConfirmed', hash: HASH, side: 'buy', amountIn: E18, amountOut: 1985n * E18 },
+    ]);
+  });
+});
