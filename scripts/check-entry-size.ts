@@ -1,11 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENTRY_BUDGET_BYTES, kB, measureEntry } from './lib/entry-size.ts';
+import {
+  ENTRY_BUDGET_BYTES,
+  kB,
+  measureEntry,
+  measureLazyTab,
+  TRADING_BUDGET_BYTES,
+} from './lib/entry-size.ts';
 import { buildPortal } from './lib/portal-build.ts';
 
 // Part of `npm test`: builds the portal for production into a temporary folder
-// and fails when the JavaScript before first paint is over the entry budget.
+// and fails when the JavaScript before first paint is over the entry budget, or the Trading tab's
+// own code (its lazy chunks, chart included) is over its budget.
 //   npx tsx scripts/check-entry-size.ts
 
 const outDir = mkdtempSync(join(tmpdir(), 'ddex-entry-size-'));
@@ -29,6 +36,14 @@ try {
     `entry JS: ${kB(entry.gzip)} gzip (${kB(entry.bytes)} raw), ${verdict} the ${kB(ENTRY_BUDGET_BYTES)} budget`,
   );
   if (entry.gzip > ENTRY_BUDGET_BYTES) process.exitCode = 1;
+
+  const trading = measureLazyTab(outDir, 'TradingPage');
+  if (trading.files.length === 0) throw new Error(`found no TradingPage chunk in ${outDir}/assets`);
+  const tradingVerdict = trading.gzip <= TRADING_BUDGET_BYTES ? 'within' : 'OVER';
+  console.log(
+    `Trading tab JS: ${kB(trading.gzip)} gzip in ${trading.files.length} files, ${tradingVerdict} the ${kB(TRADING_BUDGET_BYTES)} budget`,
+  );
+  if (trading.gzip > TRADING_BUDGET_BYTES) process.exitCode = 1;
 } finally {
   rmSync(outDir, { recursive: true, force: true });
 }

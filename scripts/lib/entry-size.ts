@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -41,3 +41,42 @@ export function measureEntry(distDir: string): EntrySize {
 }
 
 export const kB = (bytes: number): string => `${(bytes / 1000).toFixed(1)} kB`;
+
+/** The Trading tab's own code (its page, the market and swap charts, the chart library): 70 kB. */
+export const TRADING_BUDGET_BYTES = 70_000;
+
+const STATIC_IMPORT = /\bimport\s*(?:[\w$*{}\s,]+from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g;
+const DYNAMIC_IMPORT = /\bimport\(\s*["'](\.{1,2}\/[^"']+\.js)["']\s*\)/g;
+
+/**
+ * What opening a lazy tab downloads beyond the entry: the chunk named after its page
+ * (`TradingPage-<hash>.js`), every chunk it imports statically, and the chunks those import, less
+ * the entry's files. Chunks the tab loads later on its own (dynamic imports) count too: the tab
+ * needs them to draw. An empty list means the build has no such chunk.
+ */
+export function measureLazyTab(distDir: string, page: string): EntrySize {
+  const assets = join(distDir, 'assets');
+  const entry = new Set(entryScripts(readFileSync(join(distDir, 'index.html'), 'utf8')).map(baseName));
+  const start = readdirSync(assets).find((name) => name.startsWith(`${page}-`) && name.endsWith('.js'));
+  const files: EntryFile[] = [];
+  const seen = new Set<string>();
+  const queue = start ? [start] : [];
+  while (queue.length > 0) {
+    const name = queue.shift() as string;
+    if (seen.has(name) || entry.has(name)) continue;
+    seen.add(name);
+    const content = readFileSync(join(assets, name));
+    files.push({ file: `/assets/${name}`, bytes: content.length, gzip: gzipSize(content) });
+    const text = content.toString('utf8');
+    for (const match of [...text.matchAll(STATIC_IMPORT), ...text.matchAll(DYNAMIC_IMPORT)]) {
+      if (match[1]) queue.push(baseName(match[1]));
+    }
+  }
+  return {
+    files,
+    bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    gzip: files.reduce((sum, file) => sum + file.gzip, 0),
+  };
+}
+
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);

@@ -1,4 +1,4 @@
-import { dexCopy } from '../copy/index.ts';
+import { dexCopy } from '../copy/dex.ts';
 import type { PoolState, PricePoint, SwapSide, Trade } from '../domain/dex.ts';
 
 // What the Trading tab shows of the market, as text: amounts, reserves, the price both ways, the

@@ -9,7 +9,7 @@ import {
   type PricePoint,
   type Trade,
 } from '../domain/dex.ts';
-import { dexFailureWords } from './error-words.ts';
+import { dexFailureWords } from './dex-words.ts';
 import { backoffMs, notProvided } from './shared.ts';
 
 // The DDEX/WETH market of the Trading tab (docs/product.md#dex-trading), invoked by the trading

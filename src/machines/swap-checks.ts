@@ -1,4 +1,4 @@
-import { dexCopy } from '../copy/index.ts';
+import { dexCopy } from '../copy/dex.ts';
 import type { Holdings, Quote, SwapSide } from '../domain/dex.ts';
 import { parseTokenAmount } from '../domain/token.ts';
 import { amountText, assetsOf, bpsText, displayAmount } from './market-figures.ts';

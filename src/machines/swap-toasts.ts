@@ -1,5 +1,5 @@
-import { dexCopy } from '../copy/index.ts';
-import { dexFailureWords, dexSendWords } from './error-words.ts';
+import { dexCopy } from '../copy/dex.ts';
+import { dexFailureWords, dexSendWords } from './dex-words.ts';
 import { amountText, assetsOf, displayAmount } from './market-figures.ts';
 import type { ToastRequest } from './shared.ts';
 import { amountIn } from './swap-checks.ts';

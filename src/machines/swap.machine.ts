@@ -1,9 +1,9 @@
 import { assign, fromPromise, sendParent, setup, type DoneActorEvent } from 'xstate';
-import { dexCopy } from '../copy/index.ts';
+import { dexCopy } from '../copy/dex.ts';
 import { dexProblemOf, type Address, type DexCall, type SwapResult } from '../domain/dex.ts';
 import type { Hex } from '../domain/token.ts';
 import { isWalletError } from '../domain/wallet.ts';
-import { dexFailureWords, dexSendWords } from './error-words.ts';
+import { dexFailureWords, dexSendWords } from './dex-words.ts';
 import { notProvided, showToast, type ToastRequest } from './shared.ts';
 import { swapToasts } from './swap-toasts.ts';
 import {

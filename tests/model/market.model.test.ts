@@ -1,6 +1,7 @@
 import { beforeEach, expect } from 'vitest';
 import { fromCallback, type EventObject, type SnapshotFrom } from 'xstate';
-import { dexCopy, tokenCopy } from '../../src/copy/index.ts';
+import { tokenCopy } from '../../src/copy/index.ts';
+import { dexCopy } from '../../src/copy/dex.ts';
 import type { Market, MarketHistory, PoolState, PricePoint, Trade } from '../../src/domain/dex.ts';
 import { marketMachine, type MarketFact, type MarketLoad } from '../../src/machines/market.machine.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';

@@ -1,6 +1,7 @@
 import { beforeEach, expect } from 'vitest';
 import type { AnyMachineSnapshot, EventObject, SnapshotFrom } from 'xstate';
-import { dexCopy, tokenCopy } from '../../src/copy/index.ts';
+import { tokenCopy } from '../../src/copy/index.ts';
+import { dexCopy } from '../../src/copy/dex.ts';
 import type { DexCall, Holdings, Quote, SwapResult } from '../../src/domain/dex.ts';
 import type { WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';

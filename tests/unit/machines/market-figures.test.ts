@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dexCopy } from '../../../src/copy/index.ts';
+import { dexCopy } from '../../../src/copy/dex.ts';
 import type { PricePoint, Trade } from '../../../src/domain/dex.ts';
 import {
   amountText,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromCallback } from 'xstate';
 import type { EventObject } from 'xstate';
-import { dexCopy, tokenCopy } from '../../../src/copy/index.ts';
+import { tokenCopy } from '../../../src/copy/index.ts';
+import { dexCopy } from '../../../src/copy/dex.ts';
 import type { MarketHistory, PoolState, PricePoint, Trade } from '../../../src/domain/dex.ts';
 import { marketMachine, type MarketEvent, type MarketLoad } from '../../../src/machines/market.machine.ts';
 import { DexServiceError } from '../../../src/services/dex/types.ts';

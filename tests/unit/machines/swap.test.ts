@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromCallback } from 'xstate';
 import type { EventObject } from 'xstate';
-import { dexCopy, tokenCopy, walletCopy } from '../../../src/copy/index.ts';
+import { tokenCopy, walletCopy } from '../../../src/copy/index.ts';
+import { dexCopy } from '../../../src/copy/dex.ts';
 import type { DexCall, Holdings, Quote, SwapResult, SwapSide } from '../../../src/domain/dex.ts';
 import type { Hex } from '../../../src/domain/token.ts';
 import type { WalletError } from '../../../src/domain/wallet.ts';
-import { dexFailureWords, dexSendWords } from '../../../src/machines/error-words.ts';
+import { dexFailureWords, dexSendWords } from '../../../src/machines/dex-words.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { slippageWarning } from '../../../src/machines/swap-checks.ts';
 import type {
