@@ -1,7 +1,11 @@
 import { beforeEach, expect } from 'vitest';
-import { createMachine, type AnyEventObject, type SnapshotFrom } from 'xstate';
-import { tradingMachine, type TradingEvent } from '../../src/machines/trading.machine.ts';
-import { actionRecorder, eventRecorder, withBigIntJson } from './recorders.ts';
+import { createMachine, type AnyActorRef, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import {
+  tradingMachine,
+  type TradingEmitted,
+  type TradingEvent,
+} from '../../src/machines/trading.machine.ts';
+import { eventRecorder, withBigIntJson } from './recorders.ts';
 import { describeModel } from './support/index.ts';
 
 // The Trading tab's root on its own: its children are recorders, and every step checks that the
@@ -25,13 +29,41 @@ const recordingChild = (to: string) =>
     on: { '*': { actions: ({ event }) => void delivered.push({ to, event }) } },
   });
 
+/**
+ * What the root emits for the composition root (its `actor.on` listeners), heard through the
+ * system's inspection as the emit actions run, as eventRecorder hears the events.
+ */
+function emittedRecorder() {
+  const watched = new WeakSet<AnyActorRef['system']>();
+  let emitted: TradingEmitted[] = [];
+  return {
+    take(snapshot: Snapshot): TradingEmitted[] {
+      for (const child of Object.values(snapshot.children) as AnyActorRef[]) {
+        const { system } = child;
+        if (watched.has(system)) continue;
+        watched.add(system);
+        system.inspect((inspection) => {
+          if (inspection.type !== '@xstate.action' || inspection.action.type !== 'xstate.emit') return;
+          if (inspection.actorRef.sessionId !== inspection.rootId) return;
+          emitted.push((inspection.action.params as { event: TradingEmitted }).event);
+        });
+      }
+      const taken = emitted;
+      emitted = [];
+      return taken;
+    },
+  };
+}
+
 const received = eventRecorder();
-const announced = actionRecorder<unknown>();
+const announced = emittedRecorder();
 let latest: Snapshot | null = null;
 
 beforeEach(() => {
-  if (latest) received.take(latest);
-  announced.take();
+  if (latest) {
+    received.take(latest);
+    announced.take(latest);
+  }
   delivered.length = 0;
   latest = null;
 });
@@ -41,7 +73,7 @@ function everyStep(snapshot: Snapshot) {
   latest = snapshot;
   const events = received.take(snapshot) as TradingEvent[];
   const told = delivered.splice(0);
-  const announcements = announced.take().map(({ event }) => event);
+  const announcements = announced.take(snapshot);
   if (first) {
     // Both children start with the tab; the swap form with the wallet and session it was given.
     expect(told).toEqual([
@@ -52,7 +84,22 @@ function everyStep(snapshot: Snapshot) {
   }
   const forwarded = events.filter((event) => event.type !== 'swap.confirmed');
   expect(told).toEqual(forwarded.map((event) => ({ to: 'swap', event })));
-  expect(announcements).toEqual(events.filter((event) => event.type === 'swap.confirmed'));
+  // A swap mined reaches the portal with the amounts the receipt reports.
+  expect(announcements).toEqual(
+    events.flatMap((event) =>
+      event.type === 'swap.confirmed'
+        ? [
+            {
+              type: 'trading.swapConfirmed',
+              hash: event.hash,
+              side: event.side,
+              amountIn: event.amountIn,
+              amountOut: event.amountOut,
+            },
+          ]
+        : [],
+    ),
+  );
 }
 
 withBigIntJson(() =>
@@ -63,7 +110,6 @@ withBigIntJson(() =>
     provide: {
       // The root only sends to its children and reads nothing back, so recorders stand in for them.
       actors: { market: recordingChild('market'), swap: recordingChild('swap') } as unknown as TradingActors,
-      actions: { announceSwap: announced.action },
     },
     events: {
       'market.block': [{ type: 'market.block', blockNumber: 6n }],

@@ -75,6 +75,15 @@ const ROLES = {
   /** auth.ui, portal.ui: a wallet that signs in with Ethereum. */
   uiWeb3: 34,
   uiPortal: 35,
+  // trading.e2e: the DDEX/WETH market through the wallet. These are the chain's last four accounts.
+  /** Buys; in the revert test, also the other trader whose buy moves the price ahead of a swap. */
+  tradingBuyer: 36,
+  /** Sells, with an exact approval and then an unlimited one. */
+  tradingSeller: 37,
+  /** Its swaps never go through: rejected in the wallet, or reverted by the router. */
+  tradingRefused: 38,
+  /** A signed-in user's proven wallet: its swap goes into the history and is notified. */
+  tradingHistory: 39,
 } as const;
 
 export type E2eRole = keyof typeof ROLES;

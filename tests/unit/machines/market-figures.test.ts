@@ -3,6 +3,7 @@ import { dexCopy } from '../../../src/copy/dex.ts';
 import type { PricePoint, Trade } from '../../../src/domain/dex.ts';
 import {
   amountText,
+  assetsOf,
   bpsText,
   chartSeries,
   decimalText,
@@ -38,9 +39,28 @@ describe('amounts', () => {
     expect(displayAmount(E18 - 1n)).toBe('0.999999');
   });
 
+  it('keeps four decimals for an amount whose whole part ends in zero', () => {
+    // 20000.123456789 DDEX: the zero ending 20000 is no leading zero of a fraction.
+    expect(displayAmount(20_000_123_456_789n * 10n ** 9n)).toBe('20000.1234');
+    expect(displayAmount(10n * E18 + 10n ** 12n)).toBe('10');
+  });
+
+  it('keeps the sign of a negative amount', () => {
+    expect(decimalText((-3n * E18) / 2n)).toBe('-1.5');
+    expect(decimalText(-1n)).toBe('-0.000000000000000001');
+    expect(displayAmount((-3n * E18) / 2n)).toBe('-1.5');
+    // Below one, six significant digits, as for a positive amount.
+    expect(displayAmount(-123_456_789_012_345n)).toBe('-0.000123456');
+  });
+
   it('names the asset', () => {
     expect(amountText(E18 / 2n, 'ETH')).toBe(dexCopy.amountOf('0.5', dexCopy.eth));
     expect(amountText(2000n * E18, 'DDEX')).toBe('2000 DDEX');
+  });
+
+  it('pays ETH and receives DDEX on a buy, the other way round on a sale', () => {
+    expect(assetsOf('buy')).toEqual({ pays: 'ETH', receives: 'DDEX' });
+    expect(assetsOf('sell')).toEqual({ pays: 'DDEX', receives: 'ETH' });
   });
 
   it('writes basis points as a percentage', () => {
@@ -62,6 +82,13 @@ describe('amounts', () => {
     expect(priceText(1e-30)).toBe('0');
     expect(priceText(0)).toBe('0');
     expect(priceText(Number.NaN)).toBe('0');
+    expect(priceText(-0.0005)).toBe('0');
+    expect(priceText(Number.POSITIVE_INFINITY)).toBe('0');
+  });
+
+  it('writes a large price whole, keeping the zeros of its integer part', () => {
+    expect(priceText(250_000)).toBe('250000');
+    expect(priceText(123_456.7)).toBe('123457');
   });
 });
 

@@ -134,7 +134,7 @@ describe('market machine', () => {
   });
 
   it("adds a block's trades ahead of those shown and its price points to the chart, once", async () => {
-    const h = await live({ trades: [trade(1)], prices: [point(1)] });
+    const h = await live({ trades: [trade(1)], prices: [point(1), point(2)] });
     h.emit({
       type: 'market.activity',
       history: { trades: [trade(3), trade(4)], prices: [point(4, 0.0006)] },
@@ -142,7 +142,7 @@ describe('market machine', () => {
     });
     await settle();
     expect(h.context().trades).toEqual([trade(4), trade(3), trade(1)]);
-    expect(h.context().prices).toEqual([point(1), point(4, 0.0006)]);
+    expect(h.context().prices).toEqual([point(1), point(2), point(4, 0.0006)]);
     expect(h.context().pool).toEqual(pool(4n, 11n * E18));
     // The watch replays the block after a reconnection: nothing is shown twice.
     h.emit({
@@ -152,7 +152,7 @@ describe('market machine', () => {
     });
     await settle();
     expect(h.context().trades).toEqual([trade(4), trade(3), trade(1)]);
-    expect(h.context().prices).toEqual([point(1), point(4, 0.0006)]);
+    expect(h.context().prices).toEqual([point(1), point(2), point(4, 0.0006)]);
   });
 
   it('shows the connection lost until the next block, which it tells its parent', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dexCopy } from '../../../src/copy/dex.ts';
 import type { Holdings, Quote } from '../../../src/domain/dex.ts';
 import {
+  amountBlank,
   balanceText,
   formProblem,
   impactLevel,
@@ -53,6 +54,8 @@ describe('the slippage tolerance', () => {
     expect(parseSlippage('0.5')).toBe(50);
     expect(parseSlippage('1')).toBe(100);
     expect(parseSlippage('.25')).toBe(25);
+    expect(parseSlippage('.5')).toBe(50);
+    expect(parseSlippage('50.01')).toBe(5001);
     expect(parseSlippage(' 2 ')).toBe(200);
     expect(parseSlippage('50.00')).toBe(5000);
     expect(parseSlippage('0')).toBe(0);
@@ -84,6 +87,9 @@ describe('the form', () => {
   it('names the first field refused: the amount when typed, then the slippage, then the deadline', () => {
     expect(formProblem(form)).toBeNull();
     expect(formProblem({ ...form, amountText: '' })).toBeNull();
+    // Spaces alone are no amount yet: nothing to refuse.
+    expect(amountBlank({ amountText: '   ' })).toBe(true);
+    expect(formProblem({ ...form, amountText: '   ' })).toBeNull();
     expect(formProblem({ ...form, amountText: 'x', slippageText: 'y', deadlineMinutes: 0 })).toBe(
       dexCopy.amountInvalid,
     );

@@ -8,7 +8,7 @@ import type { Hex } from '../../../src/domain/token.ts';
 import type { WalletError } from '../../../src/domain/wallet.ts';
 import { dexFailureWords, dexSendWords } from '../../../src/machines/dex-words.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { slippageWarning } from '../../../src/machines/swap-checks.ts';
+import { needsApproval, slippageWarning } from '../../../src/machines/swap-checks.ts';
 import type {
   ApprovalCallInput,
   ConfirmApprovalInput,
@@ -220,6 +220,15 @@ describe('swap machine: the form and its quote', () => {
     expect(h.calls.quote).toEqual([]);
   });
 
+  it('takes an amount of spaces for no amount yet, and refuses nothing', () => {
+    const h = start();
+    h.send({ type: 'swap.amount', text: '   ' });
+    expect(h.state()).toEqual({ form: 'empty' });
+    expect(h.context().problem).toBeNull();
+    h.clock.increment(1000);
+    expect(h.calls.quote).toEqual([]);
+  });
+
   it('re-quotes on every new block at once, showing the last quote meanwhile', async () => {
     const h = await readyToBuy();
     h.send({ type: 'market.block', blockNumber: 6n });
@@ -279,6 +288,15 @@ describe('swap machine: the form and its quote', () => {
     expect(h.context().problem).toBeNull();
   });
 
+  it("words a quote that failed outside the DEX service (the node's fetch) by its message", async () => {
+    const h = start();
+    type(h, '1');
+    lastCall(h.calls.quote).reject(new TypeError('Failed to fetch'));
+    await settle();
+    expect(h.state()).toEqual({ form: 'quoteFailed' });
+    expect(h.context().problem).toBe('Failed to fetch');
+  });
+
   it('warns of a slippage tolerance above 1 % and refuses one above 50 %', async () => {
     const h = await readyToBuy();
     h.send({ type: 'swap.slippage', text: '2' });
@@ -335,6 +353,9 @@ describe('swap machine: approving a sale', () => {
     expect(lastCall(h.calls.confirmApproval).input).toEqual({ hash: APPROVAL_HASH, owner: WALLET });
     lastCall(h.calls.confirmApproval).resolve(50n * E18);
     await settle();
+    // The form knows the new allowance at once: while it quotes again, 'Approve DDEX' is not offered twice.
+    expect(h.context().holdings).toEqual({ ...plenty, allowance: 50n * E18 });
+    expect(needsApproval(h.context())).toBe(false);
     expect(h.toasts).toEqual([
       dexCopy.approvalPrompt,
       { title: dexCopy.approvalPending, description: dexCopy.pendingDescription(APPROVAL_HASH) },
@@ -384,6 +405,8 @@ describe('swap machine: approving a sale', () => {
       [{ code: 'pending', message: null }, walletCopy.switchPending],
       [{ code: 'unknown', message: null }, `${dexCopy.walletFailed} ${dexCopy.walletMaybeSent}`],
       [new Error('relay timed out'), `relay timed out ${dexCopy.walletMaybeSent}`],
+      // A wallet that fails without saying why: no refusal, so it may have sent it.
+      [undefined, `${tokenCopy.unknown} ${dexCopy.walletMaybeSent}`],
     ] as const) {
       const h = await saleNeedingApproval();
       h.send({ type: 'swap.approve' });
@@ -566,6 +589,24 @@ describe('swap machine: swapping', () => {
     expect(wallet.context().problem).toBe(`Internal JSON-RPC error. ${dexCopy.walletMaybeSent}`);
     wallet.send({ type: 'swap.dismiss' });
     expect(wallet.state()).toEqual({ form: 'quoting' });
+
+    const silent = await readyToBuy();
+    silent.send({ type: 'swap.submit' });
+    lastCall(silent.calls.swapCall).resolve(swapCall);
+    await settle();
+    lastCall(silent.calls.send).reject(undefined);
+    await settle();
+    expect(silent.state()).toBe('failed');
+    expect(silent.context().problem).toBe(`${tokenCopy.unknown} ${dexCopy.walletMaybeSent}`);
+
+    // The receipt could not be fetched: no revert, the fetch's own words.
+    const offline = await pendingSwap();
+    lastCall(offline.calls.confirmSwap).reject(new TypeError('Failed to fetch'));
+    await settle();
+    expect(offline.state()).toBe('failed');
+    expect(offline.toasts).toEqual([
+      { title: dexCopy.swapFailed, description: 'Failed to fetch', variant: 'destructive' },
+    ]);
   });
 
   it('follows a swap under way to its outcome when the wallet changes, then shows the new wallet', async () => {
