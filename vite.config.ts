@@ -96,6 +96,13 @@ export default defineConfig({
               name: 'framework',
               test: /node_modules[\\/](react|react-dom|scheduler|styled-components|stylis|xstate|@xstate|use-sync-external-store)[\\/]/,
             },
+            {
+              // The portal's own statecharts, domain and words in one entry chunk: once a lazy tab
+              // imports a few of them (the Trading tab's machines share helpers with the portal's),
+              // the bundler would otherwise split those out into small chunks that compress worse.
+              name: 'portal',
+              test: /src[\\/](machines|domain|copy)[\\/](?!(swap|market|trading|dex)[-.])/,
+            },
           ],
         },
       },

@@ -7,6 +7,7 @@ import {
   measureEntry,
   measureLazyTab,
   TRADING_BUDGET_BYTES,
+  TRADING_CHUNKS,
 } from './lib/entry-size.ts';
 import { buildPortal } from './lib/portal-build.ts';
 
@@ -37,13 +38,16 @@ try {
   );
   if (entry.gzip > ENTRY_BUDGET_BYTES) process.exitCode = 1;
 
-  const trading = measureLazyTab(outDir, 'TradingPage');
-  if (trading.files.length === 0) throw new Error(`found no TradingPage chunk in ${outDir}/assets`);
-  const tradingVerdict = trading.gzip <= TRADING_BUDGET_BYTES ? 'within' : 'OVER';
+  const trading = measureLazyTab(outDir, TRADING_CHUNKS);
+  if (trading.all.files.length === 0) throw new Error(`found no Trading tab chunks in ${outDir}/assets`);
+  for (const file of trading.own.files)
+    console.log(`  ${file.file.padEnd(48)} ${kB(file.gzip).padStart(9)} gzip`);
+  const tradingVerdict = trading.own.gzip <= TRADING_BUDGET_BYTES ? 'within' : 'OVER';
   console.log(
-    `Trading tab JS: ${kB(trading.gzip)} gzip in ${trading.files.length} files, ${tradingVerdict} the ${kB(TRADING_BUDGET_BYTES)} budget`,
+    `Trading tab's own JS: ${kB(trading.own.gzip)} gzip, ${tradingVerdict} the ${kB(TRADING_BUDGET_BYTES)} budget ` +
+      `(${kB(trading.all.gzip)} with the viem code it shares with the balances, for a visitor who opens it first)`,
   );
-  if (trading.gzip > TRADING_BUDGET_BYTES) process.exitCode = 1;
+  if (trading.own.gzip > TRADING_BUDGET_BYTES) process.exitCode = 1;
 } finally {
   rmSync(outDir, { recursive: true, force: true });
 }

@@ -116,6 +116,20 @@ const portal = createActor(
   },
 ).start();
 
+// The DEX Trading tab's actors and the DEX service load with the tab; a swap is sent through this
+// page's wallet service, one prompt at a time with everything else.
+const { uniswapRouter } = config;
+const startTrading =
+  uniswapRouter && tokenAddress && rpcUrl
+    ? async () =>
+        (await import('./app/trading-tab.ts')).startTradingTab({
+          portal,
+          wallet,
+          supabase,
+          dex: { rpcUrl, chainId: config.chain.id, routerAddress: uniswapRouter, tokenAddress },
+        })
+    : null;
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
@@ -144,6 +158,7 @@ createRoot(root).render(
         tokenConfigured: token !== null,
         tokenAddress: token ? config.tokenAddress : null,
         chainName: config.chain.name,
+        startTrading,
       }}
     />
   </StrictMode>,

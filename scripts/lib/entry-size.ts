@@ -44,34 +44,74 @@ export const kB = (bytes: number): string => `${(bytes / 1000).toFixed(1)} kB`;
 
 /** The Trading tab's own code (its page, the market and swap charts, the chart library): 70 kB. */
 export const TRADING_BUDGET_BYTES = 70_000;
+/** Where the tab's code starts: its page, and the composition src/main.tsx loads with it. */
+export const TRADING_CHUNKS = ['TradingPage', 'trading-tab'] as const;
 
 const STATIC_IMPORT = /\bimport\s*(?:[\w$*{}\s,]+from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g;
-const DYNAMIC_IMPORT = /\bimport\(\s*["'](\.{1,2}\/[^"']+\.js)["']\s*\)/g;
+const DYNAMIC_IMPORT = /\bimport\(\s*[`"'](\.{1,2}\/[^`"']+\.js)[`"']\s*\)/g;
+
+/** What opening a lazy tab downloads: all of it, and the part that is the tab's own. */
+export type LazyTabSize = {
+  /** Every chunk the tab needs beyond the entry (a visitor opening it first downloads these). */
+  all: EntrySize;
+  /**
+   * The chunks no other part of the portal loads: `all` less the code the tab shares with the
+   * entry's other lazy chunks (viem, which the balances already load for a connected wallet).
+   */
+  own: EntrySize;
+};
 
 /**
- * What opening a lazy tab downloads beyond the entry: the chunk named after its page
- * (`TradingPage-<hash>.js`), every chunk it imports statically, and the chunks those import, less
- * the entry's files. Chunks the tab loads later on its own (dynamic imports) count too: the tab
- * needs them to draw. An empty list means the build has no such chunk.
+ * What opening a lazy tab downloads beyond the entry: the chunks named (`TradingPage` for
+ * `TradingPage-<hash>.js`), every chunk they import, and the chunks those import. Chunks the tab
+ * loads later on its own (dynamic imports, such as its chart) count too: the tab needs them to draw.
+ * Empty lists mean the build has no such chunk.
  */
-export function measureLazyTab(distDir: string, page: string): EntrySize {
+export function measureLazyTab(distDir: string, chunks: readonly string[]): LazyTabSize {
   const assets = join(distDir, 'assets');
-  const entry = new Set(entryScripts(readFileSync(join(distDir, 'index.html'), 'utf8')).map(baseName));
-  const start = readdirSync(assets).find((name) => name.startsWith(`${page}-`) && name.endsWith('.js'));
-  const files: EntryFile[] = [];
-  const seen = new Set<string>();
-  const queue = start ? [start] : [];
+  const entry = entryScripts(readFileSync(join(distDir, 'index.html'), 'utf8')).map(baseName);
+  const names = readdirSync(assets);
+  const isTab = (name: string) =>
+    chunks.some((chunk) => name.startsWith(`${chunk}-`) && name.endsWith('.js'));
+  const tab = reachable(assets, names.filter(isTab), new Set(entry));
+  // Everything the entry can load without this tab: its other lazy chunks and what they import.
+  const entryImports = entry.flatMap((name) => importsOf(readFileSync(join(assets, name), 'utf8')));
+  const elsewhere = reachable(
+    assets,
+    entryImports.filter((name) => !isTab(name)),
+    new Set(entry),
+  );
+  const all = sizeOf(assets, tab);
+  const own = sizeOf(
+    assets,
+    tab.filter((name) => !elsewhere.includes(name)),
+  );
+  return { all, own };
+}
+
+function reachable(assets: string, roots: string[], stop: ReadonlySet<string>): string[] {
+  const seen: string[] = [];
+  const queue = [...roots];
   while (queue.length > 0) {
     const name = queue.shift() as string;
-    if (seen.has(name) || entry.has(name)) continue;
-    seen.add(name);
-    const content = readFileSync(join(assets, name));
-    files.push({ file: `/assets/${name}`, bytes: content.length, gzip: gzipSize(content) });
-    const text = content.toString('utf8');
-    for (const match of [...text.matchAll(STATIC_IMPORT), ...text.matchAll(DYNAMIC_IMPORT)]) {
-      if (match[1]) queue.push(baseName(match[1]));
-    }
+    if (seen.includes(name) || stop.has(name)) continue;
+    seen.push(name);
+    queue.push(...importsOf(readFileSync(join(assets, name), 'utf8')));
   }
+  return seen;
+}
+
+function importsOf(text: string): string[] {
+  return [...text.matchAll(STATIC_IMPORT), ...text.matchAll(DYNAMIC_IMPORT)].flatMap((match) =>
+    match[1] ? [baseName(match[1])] : [],
+  );
+}
+
+function sizeOf(assets: string, names: string[]): EntrySize {
+  const files = names.map((name) => {
+    const content = readFileSync(join(assets, name));
+    return { file: `/assets/${name}`, bytes: content.length, gzip: gzipSize(content) };
+  });
   return {
     files,
     bytes: files.reduce((sum, file) => sum + file.bytes, 0),

@@ -14,6 +14,7 @@ export const dexCopy = {
   amountOf: (amount: string, asset: string) => `${amount} ${asset}`,
   /** A percentage already as decimal text ('0.5 %'). */
   percent: (value: string) => `${value} %`,
+  percentSign: '%',
   swapTitle: 'Swap',
   buy: 'Buy DDEX',
   sell: 'Sell DDEX',
@@ -25,6 +26,8 @@ export const dexCopy = {
   slippageTolerance: 'Slippage tolerance',
   minimumReceived: 'Minimum received',
   priceImpact: 'Price impact',
+  /** The price impact and how bad it is ('0.42 % (Low)'). */
+  impactOf: (percent: string, words: string) => `${percent} (${words})`,
   poolFee: 'Pool fee',
   deadline: 'Deadline (minutes)',
   approve: 'Approve DDEX',
@@ -41,6 +44,8 @@ export const dexCopy = {
   quoting: 'Fetching a quote...',
   insufficientBalance: (asset: string) => `Insufficient ${asset} balance`,
   insufficientLiquidity: 'The pool does not hold enough to fill this amount. Try a smaller amount.',
+  /** The button's words in the same state. */
+  insufficientLiquidityShort: 'Insufficient liquidity',
   needsApproval: 'Selling DDEX needs your approval first: it lets the router take the DDEX you sell.',
   slippageWarning: 'Your slippage tolerance is above 1 %: the swap may fill at a noticeably worse price.',
   slippageRefused: 'A slippage tolerance above 50 % is refused: the swap could lose most of what you pay.',
@@ -112,6 +117,8 @@ export const dexCopy = {
   priceOfEth: (ddex: string) => `1 ETH = ${ddex} DDEX`,
   noPrice: 'No price: the pool is empty.',
   chartTitle: 'DDEX price in ETH',
+  /** The chart's text alternative: its last point. */
+  lastPrice: (eth: string) => `Last price: 1 DDEX = ${eth} ETH`,
   chartEmpty: 'No price changes yet: the chart starts with the next trade.',
   tradesTitle: 'Last trades',
   tradesEmpty: 'No trades yet.',

@@ -1,7 +1,9 @@
 import { createContext, useContext, type ReactNode } from 'react';
+import type { Actor } from 'xstate';
+import type { tradingMachine } from '../machines/trading.machine.ts';
 
-// Configuration the views show as is (footer links, explorer links), handed
-// down from the composition root.
+// Configuration the views show as is (footer links, explorer links), and the
+// Trading tab's starter, handed down from the composition root.
 export type UiSettings = {
   contactEmail: string;
   productSite: string;
@@ -11,7 +13,15 @@ export type UiSettings = {
   tokenAddress: string | null;
   /** The network the wallet must be on, for the wrong-network banner. */
   chainName: string;
+  /**
+   * Starts the DEX Trading tab's actor, loading its code on the first call (src/app/trading-tab.ts);
+   * null when no market is configured (no router, DDEX contract or RPC URL).
+   */
+  startTrading: (() => Promise<TradingTab>) | null;
 };
+
+/** The DEX Trading tab's running actor; `stop` ends it and what feeds it. */
+export type TradingTab = { actor: Actor<typeof tradingMachine>; stop(): void };
 
 const SettingsContext = createContext<UiSettings | null>(null);
 

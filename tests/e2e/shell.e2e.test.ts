@@ -5,6 +5,7 @@ import { botsCopy } from '../../src/ui/pages/bots.copy.ts';
 import { faqCopy } from '../../src/ui/pages/faq.copy.ts';
 import { privacyCopy } from '../../src/ui/pages/privacy.copy.ts';
 import { termsCopy } from '../../src/ui/pages/terms.copy.ts';
+import { dexCopy } from '../../src/copy/dex.ts';
 import { tradingCopy } from '../../src/ui/pages/trading.copy.ts';
 import { anonClient, serviceClient, uniqueEmail, PASSWORD } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
@@ -124,8 +125,8 @@ describe('shell', () => {
     );
     expect(await tabButton(page, appCopy.tabs.trading).getAttribute('aria-current')).toBe('page');
     expect(await tabButton(page, appCopy.tabs.portal).getAttribute('aria-current')).toBeNull();
-    // Honest context: a visitor without a connected wallet, and no markets.
-    await visible(page.getByText(tradingCopy.unavailable));
+    // The market, and honest context: a visitor without a connected wallet.
+    await visible(page.getByRole('region', { name: dexCopy.marketTitle }));
     await visible(page.getByText(tradingCopy.notLoggedIn));
     await visible(page.getByText(tradingCopy.noWallet));
     await visible(page.getByText(tradingCopy.tokenConfigured, { exact: true }));
@@ -141,6 +142,15 @@ describe('shell', () => {
     await page.getByRole('button', { name: tradingCopy.goToPortal }).click();
     await visible(page.getByRole('heading', { name: appCopy.heading }));
     expect(pageErrors).toEqual([]);
+  });
+
+  it('says plainly that there is no market when no Uniswap router is configured', async () => {
+    const { page } = await openPortal({ variant: 'noToken' });
+    await tabButton(page, appCopy.tabs.trading).click();
+    await visible(pageHeading(page, tradingCopy.title));
+    await visible(page.getByText(tradingCopy.unavailable));
+    await visible(page.getByText(tradingCopy.meanwhile));
+    expect(await page.getByRole('region', { name: dexCopy.marketTitle }).count()).toBe(0);
   });
 
   it('shows the connected wallet on the trading page', async () => {

@@ -5,6 +5,8 @@ import styled from 'styled-components';
 
 export const Page = styled.article`
   display: grid;
+  /* One column no wider than the page: a wide table scrolls inside its card instead of widening it. */
+  grid-template-columns: minmax(0, 1fr);
   gap: ${({ theme }) => theme.space(5)};
   max-width: 760px;
 `;

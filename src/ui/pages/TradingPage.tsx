@@ -8,22 +8,24 @@ import { useChild } from '../portal-context.tsx';
 import { useSettings } from '../settings-context.tsx';
 import { Notice, Page, PageTitle, Paragraph, SectionTitle } from './PageLayout.tsx';
 import { tradingCopy as copy } from './trading.copy.ts';
+import { TradingMarket } from './trading/TradingMarket.tsx';
 
 type Props = { user: AuthUser | null; profile: Profile | null; walletAddress: string | null };
 
 /**
  * The DEX Trading tab (lazily loaded; it receives the user, the profile and the wallet address:
- * docs/product.md#tabs-and-pages). There are no markets on this testnet demo, so it shows the
- * account's context as it is.
+ * docs/product.md#tabs-and-pages): the DDEX/WETH market, swapped through the wallet
+ * (docs/product.md#dex-trading), then the account's context. Without a configured market it says
+ * that there is no trading here.
  */
 export function TradingPage({ user, profile, walletAddress }: Props) {
-  const { chainName, tokenConfigured, explorerUrl } = useSettings();
+  const { chainName, tokenConfigured, explorerUrl, startTrading } = useSettings();
   const tab = useChild('tab');
   const lastActivity = profile?.last_dex_activity;
   return (
     <Page>
       <PageTitle>{copy.title}</PageTitle>
-      <Notice>{copy.unavailable}</Notice>
+      {startTrading ? <TradingMarket start={startTrading} /> : <Notice>{copy.unavailable}</Notice>}
       <Card aria-labelledby="trading-context">
         <SectionTitle id="trading-context">{copy.contextTitle}</SectionTitle>
         <Facts>
@@ -54,7 +56,7 @@ export function TradingPage({ user, profile, walletAddress }: Props) {
         </Facts>
         {user ? null : <Hint>{copy.loginHint}</Hint>}
       </Card>
-      <Paragraph>{copy.meanwhile}</Paragraph>
+      {startTrading ? null : <Paragraph>{copy.meanwhile}</Paragraph>}
       <div>
         <Button type="button" onClick={() => tab.send({ type: 'tab.select', tab: 'portal' })}>
           {copy.goToPortal}

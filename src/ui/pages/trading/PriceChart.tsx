@@ -1,0 +1,87 @@
+import { useEffect, useRef } from 'react';
+import styled from 'styled-components';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { priceText, type ChartSeries } from '../../../machines/market-figures.ts';
+import { useChildSelector } from '../../portal-context.tsx';
+
+type Props = {
+  points: ChartSeries['points'];
+  /** The chart's accessible name; `describedBy` names the element with its text alternative (the last price). */
+  label: string;
+  describedBy: string;
+};
+
+const HEIGHT = 240;
+
+/**
+ * The pool's mid price over time, drawn on canvas by uPlot (a chunk of its own, loaded with the
+ * market card; uPlot rather than a trading-chart library because the tab's code must stay within
+ * 70 kB). uPlot reads colours only when a plot is made, so a theme change makes a new one.
+ */
+export default function PriceChart({ points, label, describedBy }: Props) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const latest = useRef(points);
+  const mode = useChildSelector('theme', (snapshot) => (snapshot.matches('dark') ? 'dark' : 'light'));
+
+  // Before the effect that makes the plot, so a plot made for a theme change draws the latest points.
+  useEffect(() => {
+    latest.current = points;
+    plot.current?.setData(plotData(points));
+  }, [points]);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const color = (name: string) => getComputedStyle(element).getPropertyValue(`--color-${name}`).trim();
+    const axis = {
+      stroke: color('textMuted'),
+      grid: { stroke: color('border') },
+      ticks: { stroke: color('border') },
+    };
+    const instance = new uPlot(
+      {
+        width: element.clientWidth,
+        height: HEIGHT,
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false } },
+        scales: { x: { time: true } },
+        axes: [axis, { ...axis, size: 90, values: (_, ticks) => ticks.map(priceText) }],
+        series: [{}, { stroke: color('accent'), width: 2 }],
+      },
+      plotData(latest.current),
+      element,
+    );
+    plot.current = instance;
+    const resize = new ResizeObserver(() => instance.setSize({ width: element.clientWidth, height: HEIGHT }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      plot.current = null;
+      instance.destroy();
+    };
+  }, [mode]);
+
+  return <Box ref={box} role="img" aria-label={label} aria-describedby={describedBy} />;
+}
+
+/** The points as uPlot's columns: seconds, one per second (the last of several in it), ascending. */
+function plotData(points: ChartSeries['points']): uPlot.AlignedData {
+  const times: number[] = [];
+  const prices: number[] = [];
+  for (const point of points) {
+    const time = Math.floor(point.time / 1000);
+    if (times.length > 0 && (times.at(-1) ?? 0) >= time) prices[prices.length - 1] = point.price;
+    else {
+      times.push(time);
+      prices.push(point.price);
+    }
+  }
+  return [times, prices];
+}
+
+const Box = styled.div`
+  min-height: ${HEIGHT}px;
+  margin-bottom: ${({ theme }) => theme.space(2)};
+`;

@@ -1,0 +1,419 @@
+import type { Locator, Page } from 'playwright-core';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  formatUnits,
+  http,
+  maxUint256,
+  parseAbi,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+  type Hex,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { describe, expect, it } from 'vitest';
+import { dexCopy } from '../../src/copy/dex.ts';
+import {
+  appCopy,
+  balanceCopy,
+  dialogCopy,
+  notificationCopy,
+  profileCopy,
+  shellCopy,
+  transactionCopy,
+  webhookCopy,
+} from '../../src/copy/index.ts';
+import { e2eAccount, type E2eRole } from './support/accounts.ts';
+import { tokenBalance } from './support/chain.ts';
+import type { WalletHandle } from './support/browser.ts';
+import { e2e } from './support/context.ts';
+import { feedJoined } from './support/feed.ts';
+import { balancesLoaded, button, connect, openWithWallet } from './support/portal-page.ts';
+import { balanceValue, openUserMenu, signUpThroughUi } from './support/ui.ts';
+
+// The DEX Trading tab's swaps (docs/product.md#dex-trading) on the stack's DDEX/WETH Uniswap V2
+// pool, through the mock wallet: a buy, sales with an exact and an unlimited approval, a refusal at
+// each wallet step, a swap the router reverts, and a signed-in user's swap in the history and the
+// notifications. Every amount expected is read from the chain (the router's quote, the receipt's
+// Swap log), never from the portal's code. This is the only file that trades, and its tests run one
+// after the other, so a quote read here is the pool's until the test itself swaps.
+
+const { rpcUrl, tokenAddress, uniswap } = e2e().chain;
+const reader = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+const BUY = [uniswap.weth, tokenAddress] as const;
+const SELL = [tokenAddress, uniswap.weth] as const;
+const ETH_IS_TOKEN0 = uniswap.weth.toLowerCase() < tokenAddress.toLowerCase();
+
+const routerAbi = parseAbi([
+  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
+  'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
+]);
+const pairAbi = parseAbi([
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+  'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
+]);
+
+/** The router's exact-input quote for `path`. */
+async function quoteOf(path: readonly [`0x${string}`, `0x${string}`], amountIn: bigint): Promise<bigint> {
+  const amounts = await reader.readContract({
+    address: uniswap.router,
+    abi: routerAbi,
+    functionName: 'getAmountsOut',
+    args: [amountIn, [...path]],
+  });
+  return amounts[1] ?? 0n;
+}
+
+async function reserves(): Promise<{ eth: bigint; ddex: bigint }> {
+  const [r0, r1] = await reader.readContract({
+    address: uniswap.pair,
+    abi: pairAbi,
+    functionName: 'getReserves',
+  });
+  return ETH_IS_TOKEN0 ? { eth: r0, ddex: r1 } : { eth: r1, ddex: r0 };
+}
+
+/** What the pair's Swap log of a transaction says moved, and the receipt. */
+async function swapOf(hash: Hex) {
+  const receipt = await reader.getTransactionReceipt({ hash });
+  const [swap] = parseEventLogs({ abi: pairAbi, eventName: 'Swap', logs: receipt.logs }).filter(
+    (log) => log.address.toLowerCase() === uniswap.pair.toLowerCase(),
+  );
+  if (!swap) return { receipt, ethIn: 0n, ddexIn: 0n, ethOut: 0n, ddexOut: 0n };
+  const { amount0In, amount1In, amount0Out, amount1Out } = swap.args;
+  return ETH_IS_TOKEN0
+    ? { receipt, ethIn: amount0In, ddexIn: amount1In, ethOut: amount0Out, ddexOut: amount1Out }
+    : { receipt, ethIn: amount1In, ddexIn: amount0In, ethOut: amount1Out, ddexOut: amount0Out };
+}
+
+/** An account's ETH, DDEX, router allowance and nonce, to show that nothing moved. */
+async function holdings(address: `0x${string}`) {
+  const [eth, ddex, allowance, nonce] = await Promise.all([
+    reader.getBalance({ address }),
+    tokenBalance(address),
+    reader.readContract({
+      address: tokenAddress,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [address, uniswap.router],
+    }),
+    reader.getTransactionCount({ address }),
+  ]);
+  return { eth, ddex, allowance, nonce };
+}
+
+/**
+ * An 18-decimal amount as the tab writes it for reading (docs/product.md#dex-trading): rounded
+ * down, four digits after the point from 1 up, six significant digits below 1, no trailing zeros.
+ */
+function shown(raw: bigint): string {
+  const [whole = '0', fraction = ''] = formatUnits(raw, 18).split('.');
+  const zeros = /^0*/.exec(fraction)?.[0].length ?? 0;
+  const kept = (whole === '0' ? fraction.slice(0, zeros + 6) : fraction.slice(0, 4)).replace(/0+$/, '');
+  return kept ? `${whole}.${kept}` : whole;
+}
+
+/** The pool's mid price, ETH per DDEX, to six significant digits: the chart's last price. */
+const midPrice = ({ eth, ddex }: { eth: bigint; ddex: bigint }) =>
+  String(Number((Number(eth) / Number(ddex)).toPrecision(6)));
+
+const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+const tab = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: shellCopy.sections }).getByRole('button', { name, exact: true });
+const swapCard = (page: Page) => page.getByRole('region', { name: dexCopy.swapTitle, exact: true });
+const marketCard = (page: Page) => page.getByRole('region', { name: dexCopy.marketTitle, exact: true });
+const cardButton = (page: Page, name: string) => swapCard(page).getByRole('button', { name, exact: true });
+/** The value of a figure (the <dd> after its <dt>) in a card. */
+const figure = (scope: Locator, label: string) =>
+  scope
+    .locator('dt')
+    .filter({ hasText: exactly(label) })
+    .locator('xpath=following-sibling::dd[1]');
+/** A toast (the swap's outcome repeats its title in the card, which is no status). */
+const toastText = (page: Page, text: string) =>
+  page.locator('[role="status"], [role="alert"]').getByText(text, { exact: true });
+const tradeRows = (page: Page) => marketCard(page).locator('tbody tr');
+const chartCaption = (page: Page) => marketCard(page).locator('figcaption');
+
+/** The portal with the role's wallet connected and its balances shown, then the DEX Trading tab. */
+async function openTrading(role: E2eRole) {
+  const account = e2eAccount(role);
+  const portal = await openWithWallet({ account });
+  await connect(portal.page, account.address);
+  await balancesLoaded(portal.page);
+  await tab(portal.page, appCopy.tabs.trading).click();
+  await cardButton(portal.page, dexCopy.enterAmount).waitFor();
+  return { ...portal, account };
+}
+
+/** Picks the side, types the amount and waits for the quote the router gives now. */
+async function quoted(page: Page, side: 'buy' | 'sell', amount: string): Promise<bigint> {
+  const card = swapCard(page);
+  await card.getByRole('radio', { name: dexCopy[side], exact: true }).check();
+  const amountIn = parseUnits(amount, 18);
+  const quote = await quoteOf(side === 'buy' ? BUY : SELL, amountIn);
+  await card.getByLabel(dexCopy.youPay, { exact: true }).fill(amount);
+  await expect
+    .poll(() => card.getByLabel(dexCopy.youReceive, { exact: true }).inputValue())
+    .toBe(shown(quote));
+  return quote;
+}
+
+/** Waits for a swap's outcome and returns the hash it names. */
+async function outcome(page: Page, title: string): Promise<Hex> {
+  const card = swapCard(page);
+  await card
+    .getByRole('heading', { name: title, exact: true })
+    .waitFor({ timeout: 30_000 })
+    .catch(async (error: unknown) => {
+      throw new Error(`no '${title}'; the swap card shows: ${await card.innerText()}`, { cause: error });
+    });
+  const text = await card.getByText(dexCopy.transactionHash('')).first().textContent();
+  const hash = /0x[0-9a-f]{64}/.exec(text ?? '')?.[0];
+  if (!hash) throw new Error(`the outcome names no transaction: ${text}`);
+  return hash as Hex;
+}
+
+/**
+ * Presses the card's button until the wallet is asked to send. Each new block re-quotes, and while
+ * it does the button is disabled for a moment ('Fetching a quote...'): a press that lands then is
+ * lost, as it would be for a person, so it is pressed again while it is enabled and nothing was sent.
+ */
+async function press(page: Page, wallet: WalletHandle, label: string) {
+  const target = cardButton(page, label);
+  const sends = async () =>
+    (await wallet.requests()).filter((method) => method === 'eth_sendTransaction').length;
+  const before = await sends();
+  await expect
+    .poll(async () => {
+      const sent = await sends();
+      if (sent === before && (await target.count()) === 1 && (await target.isEnabled())) {
+        await target.click({ timeout: 1_000 }).catch(() => undefined);
+      }
+      return sent;
+    })
+    .toBeGreaterThan(before);
+}
+
+async function approve(page: Page, wallet: WalletHandle, words: string) {
+  await press(page, wallet, dexCopy.approve);
+  await toastText(page, dexCopy.approved).waitFor({ timeout: 30_000 });
+  await toastText(page, words).waitFor();
+  // The form quotes again with the new allowance.
+  await cardButton(page, dexCopy.swap).waitFor();
+}
+
+/** Dismisses the outcome of a swap that went through, back to an empty form. */
+async function newSwap(page: Page) {
+  await cardButton(page, dexCopy.newSwap).click();
+  await cardButton(page, dexCopy.enterAmount).waitFor();
+}
+
+describe('DEX Trading: swapping through the wallet', () => {
+  it('buys DDEX: the quote, the DDEX received, the balance, a new trade and a new point on the chart', async () => {
+    const { page, account, wallet, pageErrors } = await openTrading('tradingBuyer');
+    const before = await tokenBalance(account.address);
+    await tab(page, appCopy.tabs.portal).click();
+    await expect
+      .poll(() => balanceValue(page, balanceCopy.token).textContent())
+      .toBe(formatUnits(before, 18));
+    await tab(page, appCopy.tabs.trading).click();
+    await cardButton(page, dexCopy.enterAmount).waitFor();
+    await chartCaption(page).waitFor();
+    const rowsBefore = await tradeRows(page).count();
+    const captionBefore = await chartCaption(page).textContent();
+
+    const quote = await quoted(page, 'buy', '0.5');
+    const card = swapCard(page);
+    await expect.poll(() => figure(card, dexCopy.poolFee).textContent()).toBe(dexCopy.percent('0.3'));
+    await press(page, wallet, dexCopy.swap);
+    const hash = await outcome(page, dexCopy.swapConfirmed);
+
+    // Nobody traded in between: the pool paid exactly what the router quoted.
+    const { ddexOut, ethIn, receipt } = await swapOf(hash);
+    expect(receipt.status).toBe('success');
+    expect(ethIn).toBe(parseEther('0.5'));
+    expect(ddexOut).toBe(quote);
+    expect(await tokenBalance(account.address)).toBe(before + ddexOut);
+    expect(await figure(card, dexCopy.youPaid).textContent()).toBe(dexCopy.amountOf('0.5', dexCopy.eth));
+    expect(await figure(card, dexCopy.youReceived).textContent()).toBe(
+      dexCopy.amountOf(shown(ddexOut), dexCopy.ddex),
+    );
+    await toastText(page, dexCopy.swapConfirmedDescription('0.5 ETH', `${shown(ddexOut)} DDEX`)).waitFor();
+
+    // The market follows the block: the trade heads the list, the chart ends at the new price.
+    const row = tradeRows(page).filter({ has: page.locator(`a[href$="/tx/${hash}"]`) });
+    await row.waitFor();
+    expect(await row.locator('td').allTextContents()).toEqual([
+      expect.any(String),
+      dexCopy.sides.buy,
+      dexCopy.amountOf('0.5', dexCopy.eth),
+      dexCopy.amountOf(shown(ddexOut), dexCopy.ddex),
+      midPrice({ eth: ethIn, ddex: ddexOut }),
+    ]);
+    expect(await tradeRows(page).count()).toBe(Math.min(rowsBefore + 1, 20));
+    const caption = dexCopy.lastPrice(midPrice(await reserves()));
+    await expect.poll(() => chartCaption(page).textContent()).toBe(caption);
+    expect(caption).not.toBe(captionBefore);
+
+    // The Token Portal tab shows the DDEX received.
+    await tab(page, appCopy.tabs.portal).click();
+    await expect
+      .poll(() => balanceValue(page, balanceCopy.token).textContent())
+      .toBe(formatUnits(before + ddexOut, 18));
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('sells DDEX: approves first (exactly), then with Allow unlimited once, and then needs no approval', async () => {
+    const { page, account, wallet, pageErrors } = await openTrading('tradingSeller');
+    const card = swapCard(page);
+    const router = () => holdings(account.address).then((held) => held.allowance);
+
+    // The first sale asks for an approval of exactly the amount.
+    const quote = await quoted(page, 'sell', '1000');
+    await card.getByText(dexCopy.needsApproval, { exact: true }).waitFor();
+    await approve(page, wallet, dexCopy.approvedDescription('1000'));
+    expect(await router()).toBe(parseUnits('1000', 18));
+    const before = await tokenBalance(account.address);
+    await press(page, wallet, dexCopy.swap);
+    const first = await swapOf(await outcome(page, dexCopy.swapConfirmed));
+    expect(first.ddexIn).toBe(parseUnits('1000', 18));
+    expect(first.ethOut).toBe(quote);
+    expect(await figure(card, dexCopy.youReceived).textContent()).toBe(
+      dexCopy.amountOf(shown(first.ethOut), dexCopy.eth),
+    );
+    expect(await tokenBalance(account.address)).toBe(before - parseUnits('1000', 18));
+    // The exact allowance is spent: a smaller second sale needs another approval.
+    expect(await router()).toBe(0n);
+    await newSwap(page);
+    await quoted(page, 'sell', '500');
+    await cardButton(page, dexCopy.approve).waitFor();
+
+    // With 'Allow unlimited', the router may spend any amount from now on.
+    await card.getByRole('checkbox', { name: dexCopy.allowUnlimited, exact: true }).check();
+    await approve(page, wallet, dexCopy.approvedUnlimitedDescription);
+    expect(await router()).toBe(maxUint256);
+    await press(page, wallet, dexCopy.swap);
+    expect((await swapOf(await outcome(page, dexCopy.swapConfirmed))).ddexIn).toBe(parseUnits('500', 18));
+
+    // So the next sale goes straight to the swap: one transaction, no approval.
+    await newSwap(page);
+    await quoted(page, 'sell', '200');
+    expect(await cardButton(page, dexCopy.approve).count()).toBe(0);
+    const sent = (await wallet.requests()).filter((method) => method === 'eth_sendTransaction').length;
+    await press(page, wallet, dexCopy.swap);
+    expect((await swapOf(await outcome(page, dexCopy.swapConfirmed))).ddexIn).toBe(parseUnits('200', 18));
+    expect((await wallet.requests()).filter((method) => method === 'eth_sendTransaction')).toHaveLength(
+      sent + 1,
+    );
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('a rejection in the wallet, at the approval and at the swap, says so and moves nothing', async () => {
+    const { page, account, wallet, pageErrors } = await openTrading('tradingRefused');
+    const card = swapCard(page);
+    const start = await holdings(account.address);
+
+    await quoted(page, 'sell', '100');
+    await wallet.rejectNextOf('eth_sendTransaction', 4001);
+    await press(page, wallet, dexCopy.approve);
+    await toastText(page, dexCopy.approvalRejected.title).waitFor();
+    await toastText(page, dexCopy.approvalRejected.description).waitFor();
+    // Back to the form, still asking for the approval.
+    await cardButton(page, dexCopy.approve).waitFor();
+    expect(await holdings(account.address)).toEqual(start);
+
+    await quoted(page, 'buy', '0.1');
+    await wallet.rejectNextOf('eth_sendTransaction', 4001);
+    await press(page, wallet, dexCopy.swap);
+    await card.getByRole('heading', { name: dexCopy.swapRejected.title, exact: true }).waitFor();
+    await card.getByText(dexCopy.swapRejected.description, { exact: true }).waitFor();
+    expect(await holdings(account.address)).toEqual(start);
+    await cardButton(page, dexCopy.backToForm).click();
+    await cardButton(page, dexCopy.swap).waitFor();
+    expect(await card.getByLabel(dexCopy.youPay, { exact: true }).inputValue()).toBe('0.1');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a swap the price moved away from is reverted by the router: its reason in plain words, nothing swapped', async () => {
+    const { page, account, wallet, pageErrors } = await openTrading('tradingRefused');
+    const start = await holdings(account.address);
+    await quoted(page, 'buy', '1');
+
+    // The wallet's prompt stays open while another trader buys ahead; then it sends with a gas
+    // limit of its own, as Hardhat would otherwise refuse the doomed call at its gas estimate.
+    const release = await wallet.holdNextOf('eth_sendTransaction');
+    await wallet.sendWithGasNext(400_000);
+    await press(page, wallet, dexCopy.swap);
+    const other = e2eAccount('tradingBuyer');
+    const transport = http(rpcUrl, { retryCount: 0 });
+    const ahead = await createWalletClient({
+      account: privateKeyToAccount(other.privateKey),
+      transport,
+    }).writeContract({
+      address: uniswap.router,
+      abi: routerAbi,
+      functionName: 'swapExactETHForTokens',
+      args: [0n, [...BUY], other.address, BigInt(Math.floor(Date.now() / 1000) + 600)],
+      value: parseEther('5'),
+      chain: null,
+    });
+    expect((await reader.waitForTransactionReceipt({ hash: ahead })).status).toBe('success');
+    await release();
+
+    const hash = await outcome(page, dexCopy.swapReverted);
+    await swapCard(page).getByText(dexCopy.revertedSlippage, { exact: true }).waitFor();
+    const { receipt, ddexOut } = await swapOf(hash);
+    expect(receipt.status).toBe('reverted');
+    expect(ddexOut).toBe(0n);
+    // Only the network fee was spent.
+    const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+    expect(await holdings(account.address)).toEqual({
+      ...start,
+      eth: start.eth - fee,
+      nonce: start.nonce + 1,
+    });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a signed-in user’s swap joins the history, and its DDEX is notified through the webhook', async () => {
+    const account = e2eAccount('tradingHistory');
+    const { page, wallet, pageErrors } = await openWithWallet({ account });
+    const joined = feedJoined(page);
+    await connect(page, account.address);
+    await signUpThroughUi(page, 'trader');
+    // The wallet signs its proof and is linked: only a proven wallet's swaps are recorded and watched.
+    await toastText(page, profileCopy.createdAndLinked).waitFor();
+    await button(page, webhookCopy.create).click();
+    await toastText(page, webhookCopy.created).waitFor();
+    await joined;
+
+    await tab(page, appCopy.tabs.trading).click();
+    await cardButton(page, dexCopy.enterAmount).waitFor();
+    await quoted(page, 'buy', '0.2');
+    await press(page, wallet, dexCopy.swap);
+    const hash = await outcome(page, dexCopy.swapConfirmed);
+    const { ddexOut } = await swapOf(hash);
+
+    // process-payments words the pair's transfer to the wallet as any incoming DDEX.
+    const pair = uniswap.pair.toLowerCase();
+    const message = `You received ${formatUnits(ddexOut, 18)} DDEX from ${pair.slice(0, 6)}…${pair.slice(-4)} (tx ${hash.slice(0, 10)}…).`;
+    await toastText(page, 'DDEX Received').waitFor({ timeout: 30_000 });
+    await toastText(page, notificationCopy.preview(message)).waitFor();
+
+    await openUserMenu(page);
+    await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
+    const history = page.getByRole('dialog', { name: dialogCopy.transactions.title });
+    const swapRow = history
+      .getByRole('listitem')
+      .filter({ has: page.getByText(transactionCopy.typeLabel('swap'), { exact: true }) });
+    await swapRow.waitFor();
+    expect(await swapRow.count()).toBe(1);
+    const text = (await swapRow.textContent()) ?? '';
+    expect(text).toContain(`${formatUnits(ddexOut, 18)} DDEX`);
+    expect(text).toContain(transactionCopy.hashPreview(hash));
+    expect(pageErrors).toEqual([]);
+  });
+});
