@@ -108,7 +108,7 @@ export const swapMachine = setup({
       'error' in event && isWalletError(event.error) && event.error.code === 'rejected',
     reverted: ({ event }) => 'error' in event && dexProblemOf(event.error)?.code === 'reverted',
   },
-  delays: { quoteDebounce: 300 },
+  delays: { quoteDebounce: 100 },
 }).createMachine({
   id: 'swap',
   context: ({ input }) => ({

@@ -104,7 +104,7 @@ type Harness = ReturnType<typeof start>;
 /** Types an amount and lets the pause pass: the quote is asked for. */
 function type(h: Harness, text: string) {
   h.send({ type: 'swap.amount', text });
-  h.clock.increment(300);
+  h.clock.increment(100);
 }
 
 /** Answers the quote under way. */
@@ -183,13 +183,13 @@ describe('swap machine: the form and its quote', () => {
     expect(h.calls.quote).toEqual([]);
   });
 
-  it('quotes once the typing pauses for 300 ms', async () => {
+  it('quotes once the typing pauses for 100 ms', async () => {
     const h = start();
     h.send({ type: 'swap.amount', text: '1' });
     expect(h.state()).toEqual({ form: 'debouncing' });
-    h.clock.increment(200);
+    h.clock.increment(60);
     h.send({ type: 'swap.amount', text: '1.5' });
-    h.clock.increment(299);
+    h.clock.increment(99);
     expect(h.calls.quote).toEqual([]);
     h.clock.increment(1);
     expect(h.state()).toEqual({ form: 'quoting' });
@@ -244,7 +244,7 @@ describe('swap machine: the form and its quote', () => {
     h.send({ type: 'swap.amount', text: '1' });
     h.send({ type: 'market.block', blockNumber: 6n });
     expect(h.calls.quote).toEqual([]);
-    h.clock.increment(300);
+    h.clock.increment(100);
     h.send({ type: 'market.block', blockNumber: 7n });
     expect(h.calls.quote).toHaveLength(1);
   });
@@ -253,7 +253,7 @@ describe('swap machine: the form and its quote', () => {
     const h = await readyToBuy();
     h.send({ type: 'swap.side', side: 'sell' });
     expect(h.context().quote).toBeNull();
-    h.clock.increment(300);
+    h.clock.increment(100);
     expect(lastCall(h.calls.quote).input).toEqual({ side: 'sell', amountIn: E18, account: WALLET });
   });
 
@@ -300,12 +300,12 @@ describe('swap machine: the form and its quote', () => {
   it('warns of a slippage tolerance above 1 % and refuses one above 50 %', async () => {
     const h = await readyToBuy();
     h.send({ type: 'swap.slippage', text: '2' });
-    h.clock.increment(300);
+    h.clock.increment(100);
     await answer(h, quoteOf('buy', E18, 2000n * E18));
     expect(h.state()).toEqual({ form: { quoted: 'ready' } });
     expect(slippageWarning(h.context())).toBe(true);
     h.send({ type: 'swap.slippage', text: '60' });
-    h.clock.increment(300);
+    h.clock.increment(100);
     await answer(h, quoteOf('buy', E18, 2000n * E18));
     expect(h.state()).toEqual({ form: { quoted: 'slippageRefused' } });
     h.send({ type: 'swap.submit' });
