@@ -1,4 +1,4 @@
-import { assign, fromPromise, sendParent, setup, type DoneActorEvent } from 'xstate';
+import { assign, fromPromise, sendParent, setup, spawnChild, stopChild, type DoneActorEvent } from 'xstate';
 import { dexCopy } from '../copy/dex.ts';
 import { dexProblemOf, type Address, type DexCall, type SwapResult } from '../domain/dex.ts';
 import type { Hex } from '../domain/token.ts';
@@ -194,11 +194,7 @@ export const swapMachine = setup({
           invoke: {
             id: 'quote',
             src: 'quote',
-            input: ({ context }) => ({
-              side: context.side,
-              amountIn: amountIn(context) ?? 0n,
-              account: context.account,
-            }),
+            input: ({ context }) => quoteInput(context),
             onDone: {
               target: 'quoted',
               actions: assign({
@@ -220,8 +216,36 @@ export const swapMachine = setup({
           },
         },
         quoted: {
-          // Idle on a quote: each new block refreshes it.
-          on: { 'market.block': 'quoting' },
+          // Resting on a quote, each new block refreshes it in the background: the button keeps
+          // its word and takes a press meanwhile (leaving for 'quoting' would disable it for the
+          // length of a request), and the answer decides again.
+          exit: stopChild('quote'),
+          on: {
+            'market.block': {
+              actions: [
+                stopChild('quote'),
+                spawnChild('quote', { id: 'quote', input: ({ context }) => quoteInput(context) }),
+              ],
+            },
+            'xstate.done.actor.quote': {
+              target: '.deciding',
+              actions: assign({
+                quote: ({ event }) => event.output.quote,
+                holdings: ({ event }) => event.output.holdings,
+              }),
+            },
+            'xstate.error.actor.quote': [
+              {
+                guard: 'insufficientLiquidity',
+                target: 'insufficientLiquidity',
+                actions: assign({ quote: null }),
+              },
+              {
+                target: 'quoteFailed',
+                actions: assign({ quote: null, problem: ({ event }) => dexFailureWords(event.error) }),
+              },
+            ],
+          },
           initial: 'deciding',
           states: {
             deciding: {
@@ -430,3 +454,8 @@ export const swapMachine = setup({
     },
   },
 });
+
+/** What a quote is asked for: the form's side and amount, for the connected account. */
+function quoteInput(context: SwapContext) {
+  return { side: context.side, amountIn: amountIn(context) ?? 0n, account: context.account };
+}

@@ -11,7 +11,7 @@ import { swapMachine, swapTags } from '../../src/machines/swap.machine.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
 import { actionRecorder, errorOf, eventRecorder, inputOf, reversed, withBigIntJson } from './recorders.ts';
 import { describeModel } from './support/index.ts';
-import { stableJson } from './support/paths.ts';
+import { stableJson, childIds } from './support/paths.ts';
 
 // The swap form's generated paths: the wallet's routing, typing and its pause, the quote and the
 // checks on it (balance, liquidity, slippage, allowance), the approval, the swap through the
@@ -351,6 +351,8 @@ function model(signedIn: boolean) {
         account,
         chainId,
         unlimitedApproval,
+        // A block's background re-quote is a child of its own: its answer is an edge only then.
+        children: childIds(s),
       });
     },
     events: signedIn ? reversed(events) : events,

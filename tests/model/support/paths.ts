@@ -40,7 +40,12 @@ export function stableJson(value: unknown): string {
 }
 
 export function defaultSerializeState(snapshot: Snapshot): string {
-  return stableJson({ value: snapshot.value, context: snapshot.context });
+  return stableJson({ value: snapshot.value, context: snapshot.context, children: childIds(snapshot) });
+}
+
+/** The ids of the running children: a child spawned on an event makes a vertex of its own. */
+export function childIds(snapshot: Snapshot): string[] {
+  return Object.keys(snapshot.children as Record<string, unknown>).sort();
 }
 
 function matchesDescriptor(type: string, descriptor: string): boolean {
@@ -75,8 +80,18 @@ function eventsFor(events: PathOptions['events'], exclude: PathOptions['exclude'
           return supplied.filter((event) => matchesDescriptor(event.type, descriptor));
         return events[descriptor]?.length ? [...events[descriptor]] : [{ type: descriptor }];
       })
-      .filter((event) => !exclude(event, snapshot));
+      .filter((event) => !exclude(event, snapshot) && !fromAbsentActor(event, snapshot));
   };
+}
+
+/**
+ * An actor's done or error event while no child of that id runs: it cannot happen. A state that
+ * handles them for a child it spawns only on some event (the swap form's refresh on a new block)
+ * would otherwise be offered them before the spawn.
+ */
+function fromAbsentActor(event: EventObject, snapshot: Snapshot): boolean {
+  const id = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(event.type)?.[1];
+  return id !== undefined && !(id in (snapshot.children as Record<string, unknown>));
 }
 
 /**

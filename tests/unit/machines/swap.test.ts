@@ -229,14 +229,42 @@ describe('swap machine: the form and its quote', () => {
     expect(h.calls.quote).toEqual([]);
   });
 
-  it('re-quotes on every new block at once, showing the last quote meanwhile', async () => {
+  it('re-quotes on every new block at once, keeping the form ready and the last quote meanwhile', async () => {
     const h = await readyToBuy();
     h.send({ type: 'market.block', blockNumber: 6n });
-    expect(h.state()).toEqual({ form: 'quoting' });
+    expect(h.state()).toEqual({ form: { quoted: 'ready' } });
     expect(h.calls.quote).toHaveLength(2);
     expect(h.context().quote?.amountOut).toBe(2000n * E18);
     await answer(h, quoteOf('buy', E18, 1999n * E18));
+    expect(h.state()).toEqual({ form: { quoted: 'ready' } });
     expect(h.context().quote?.amountOut).toBe(1999n * E18);
+  });
+
+  it('takes a press while a block re-quotes, and the late answer changes nothing', async () => {
+    const h = await readyToBuy();
+    h.send({ type: 'market.block', blockNumber: 6n });
+    h.send({ type: 'swap.submit' });
+    expect(h.state()).toEqual({ swapping: 'preparing' });
+    expect(h.calls.swapCall).toHaveLength(1);
+    await answer(h, quoteOf('buy', E18, 1000n * E18));
+    expect(h.state()).toEqual({ swapping: 'preparing' });
+    expect(h.context().quote?.amountOut).toBe(2000n * E18);
+  });
+
+  it('decides again on the refreshed quote: a balance spent elsewhere shows at the next block', async () => {
+    const h = await readyToBuy();
+    h.send({ type: 'market.block', blockNumber: 6n });
+    await answer(h, quoteOf('buy', E18, 2000n * E18), { eth: 0n, token: 0n, allowance: 0n });
+    expect(h.state()).toEqual({ form: { quoted: 'insufficientBalance' } });
+  });
+
+  it('asks once per block: a newer block replaces a refresh still under way', async () => {
+    const h = await readyToBuy();
+    h.send({ type: 'market.block', blockNumber: 6n });
+    h.send({ type: 'market.block', blockNumber: 7n });
+    expect(h.calls.quote).toHaveLength(3);
+    await answer(h, quoteOf('buy', E18, 1998n * E18));
+    expect(h.context().quote?.amountOut).toBe(1998n * E18);
   });
 
   it('does not quote on a block while the user types or a quote is under way', async () => {

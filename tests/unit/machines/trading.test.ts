@@ -117,7 +117,7 @@ describe('trading machine', () => {
     const h = await quoted();
     h.watch.send({ type: 'market.block', blockNumber: 7n });
     expect(h.quotes).toHaveLength(2);
-    expect(h.swap()?.value).toEqual({ form: 'quoting' });
+    expect(h.swap()?.value).toEqual({ form: { quoted: 'ready' } });
   });
 
   it("hands the page's wallet and session to the swap form", async () => {
