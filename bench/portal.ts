@@ -260,7 +260,7 @@ try {
         'taking turns; the bare page is the `npm create vite` React page built with the same Vite and React. ' +
         'The notification figure runs from the service-role insert to the title appearing in the open ' +
         'notifications dialog of a signed-in browser. The quote figure runs from the input event of a new ' +
-        'amount in the Trading tab’s “You pay” to the first frame showing the new “You receive”, with a ' +
+        'amount in the Trading tab’s “You pay” to the new “You receive” being shown, with a ' +
         'connected wallet: the debounce, the router’s getAmountsOut over RPC and the render.',
       '',
       `Portal entry files: ${portalEntry.files.map((file) => `\`${file.file.replace(/^\/assets\//, '')}\` ${kB(file.gzip)}`).join(', ')}.`,
