@@ -153,3 +153,8 @@ export function swapOrder(context: SwapContext): SwapOrder {
     deadlineMinutes: context.deadlineMinutes,
   };
 }
+
+/** What a quote is asked for: the form's side and amount, for the connected account. */
+export function quoteInput(context: Pick<SwapContext, 'side' | 'amountText' | 'account'>) {
+  return { side: context.side, amountIn: amountIn(context) ?? 0n, account: context.account };
+}

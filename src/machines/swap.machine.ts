@@ -9,6 +9,7 @@ import { swapToasts } from './swap-toasts.ts';
 import {
   amountBlank,
   amountIn,
+  quoteInput,
   formProblem,
   insufficientBalance,
   needsApproval,
@@ -42,14 +43,9 @@ import type {
 //   approving / swapping: preparing (the call is built) → waitingForWallet → pending (the hash)
 //   → confirmed (the amounts the pair's events report) | rejected | reverted | failed → form
 //
-// A slippage tolerance above 50 % is refused (quoted.slippageRefused); above 1 % the form only
-// warns, which is no state: the view reads `slippageWarning(context)` from swap-checks.ts, as it
-// reads the figures under a quote (`quoteFigures`).
-//
-// An approval's outcome is a toast and the form again, which re-quotes with the new allowance; a
-// swap's outcome stays on screen until dismissed. Each wallet step is one toast, as 'Send with
-// wallet' words them. The wallet and the session may change at any time: the form follows at once,
-// a transaction under way is followed to its outcome first.
+// Slippage above 50 % is refused (quoted.slippageRefused); above 1 % the view only warns
+// (`slippageWarning` in swap-checks.ts). An approval's outcome is a toast and the form again; a
+// swap's outcome stays until dismissed. A transaction under way is followed to its outcome first.
 
 export type { SwapFact, SwapInput } from './swap-types.ts';
 
@@ -87,6 +83,17 @@ export const swapMachine = setup({
     tellParent: sendParent((_, fact: SwapFact) => fact),
     /** Keeps a failed step's words for the outcome shown. */
     takeFailure: assign({
+      problem: ({ event }) => ('error' in event ? dexFailureWords(event.error) : null),
+    }),
+    /** A quote's answer, from the form's own request or a block's background one. */
+    takeQuote: assign(({ event }) =>
+      'output' in event
+        ? { quote: (event.output as QuoteOutput).quote, holdings: (event.output as QuoteOutput).holdings }
+        : {},
+    ),
+    /** A failed quote: none is shown, with the failure's words. */
+    dropQuote: assign({
+      quote: null,
       problem: ({ event }) => ('error' in event ? dexFailureWords(event.error) : null),
     }),
     takeWallet: assign(({ event }) =>
@@ -197,10 +204,7 @@ export const swapMachine = setup({
             input: ({ context }) => quoteInput(context),
             onDone: {
               target: 'quoted',
-              actions: assign({
-                quote: ({ event }) => event.output.quote,
-                holdings: ({ event }) => event.output.holdings,
-              }),
+              actions: 'takeQuote',
             },
             onError: [
               {
@@ -208,10 +212,7 @@ export const swapMachine = setup({
                 target: 'insufficientLiquidity',
                 actions: assign({ quote: null }),
               },
-              {
-                target: 'quoteFailed',
-                actions: assign({ quote: null, problem: ({ event }) => dexFailureWords(event.error) }),
-              },
+              { target: 'quoteFailed', actions: 'dropQuote' },
             ],
           },
         },
@@ -229,10 +230,7 @@ export const swapMachine = setup({
             },
             'xstate.done.actor.quote': {
               target: '.deciding',
-              actions: assign({
-                quote: ({ event }) => event.output.quote,
-                holdings: ({ event }) => event.output.holdings,
-              }),
+              actions: 'takeQuote',
             },
             'xstate.error.actor.quote': [
               {
@@ -240,10 +238,7 @@ export const swapMachine = setup({
                 target: 'insufficientLiquidity',
                 actions: assign({ quote: null }),
               },
-              {
-                target: 'quoteFailed',
-                actions: assign({ quote: null, problem: ({ event }) => dexFailureWords(event.error) }),
-              },
+              { target: 'quoteFailed', actions: 'dropQuote' },
             ],
           },
           initial: 'deciding',
@@ -454,8 +449,3 @@ export const swapMachine = setup({
     },
   },
 });
-
-/** What a quote is asked for: the form's side and amount, for the connected account. */
-function quoteInput(context: SwapContext) {
-  return { side: context.side, amountIn: amountIn(context) ?? 0n, account: context.account };
-}
