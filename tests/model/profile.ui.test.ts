@@ -41,8 +41,8 @@ import { logInThroughUi, openWorld, seesToast, walletOf, type PortalWorld } from
 const gateway = () => gatewayFor('full').url;
 /** The wallet of the profile's user; no other file links it. */
 const PROFILE = e2eAccount('uiProfile').address;
-/** The account the wallet switches to: read-only and shared, so it is never linked (see `can`). */
-const OTHER = e2eAccount('viewer').address;
+/** The account the wallet switches to, proven for this file's user only. */
+const OTHER = e2eAccount('uiProfileAlt').address;
 
 const ada = authUser('ui-profile');
 const row = (fields: Partial<Profile> = {}) => profileRow(ada, { wallet_verified_at: null, ...fields });

@@ -9,7 +9,10 @@ import { e2e } from './context.ts';
 // seeds the Uniswap pool with 100 ETH and 500,000 DDEX.
 //
 // A role belongs to one file, except the read-only `viewer` accounts, which any
-// file may connect as long as it never sends from or to them.
+// file may connect as long as it never sends from or to them. A viewer may end
+// up linked to any user who signs up with it connected (the portal asks the
+// wallet for a proof, and the mock wallet signs), so a file that needs a
+// wallet's proof to reach a signature prompt has an account of its own.
 const ROLES = {
   /** Deployed DDEX; never used by a test. */
   deployer: 0,
@@ -75,7 +78,7 @@ const ROLES = {
   /** auth.ui, portal.ui: a wallet that signs in with Ethereum. */
   uiWeb3: 34,
   uiPortal: 35,
-  // trading.e2e: the DDEX/WETH market through the wallet. These are the chain's last four accounts.
+  // trading.e2e: the DDEX/WETH market through the wallet.
   /** Buys; in the revert test, also the other trader whose buy moves the price ahead of a swap. */
   tradingBuyer: 36,
   /** Sells, with an exact approval and then an unlimited one. */
@@ -84,6 +87,11 @@ const ROLES = {
   tradingRefused: 38,
   /** A signed-in user's proven wallet: its swap goes into the history and is notified. */
   tradingHistory: 39,
+  /**
+   * profile.ui: the account its wallet switches to, proven for the profile's user. A shared viewer
+   * would not do: link-wallet refuses a nonce for an address another file's user holds.
+   */
+  uiProfileAlt: 40,
 } as const;
 
 export type E2eRole = keyof typeof ROLES;
