@@ -30,6 +30,7 @@ import { tokenBalance } from './support/chain.ts';
 import type { WalletHandle } from './support/browser.ts';
 import { e2e } from './support/context.ts';
 import { feedJoined } from './support/feed.ts';
+import { swapsOnTheSharedPool } from './support/pool-lock.ts';
 import { balancesLoaded, button, connect, openWithWallet } from './support/portal-page.ts';
 import { balanceValue, openUserMenu, signUpThroughUi } from './support/ui.ts';
 
@@ -37,8 +38,9 @@ import { balanceValue, openUserMenu, signUpThroughUi } from './support/ui.ts';
 // pool, through the mock wallet: a buy, sales with an exact and an unlimited approval, a refusal at
 // each wallet step, a swap the router reverts, and a signed-in user's swap in the history and the
 // notifications. Every amount expected is read from the chain (the router's quote, the receipt's
-// Swap log), never from the portal's code. This is the only file that trades, and its tests run one
-// after the other, so a quote read here is the pool's until the test itself swaps.
+// Swap log), never from the portal's code. The files that swap take turns with the pool
+// (pool-lock.ts), and these tests run one after the other, so a quote read here is the pool's until
+// the test itself swaps.
 
 const { rpcUrl, tokenAddress, uniswap } = e2e().chain;
 const reader = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
@@ -201,6 +203,8 @@ async function newSwap(page: Page) {
   await cardButton(page, dexCopy.newSwap).click();
   await cardButton(page, dexCopy.enterAmount).waitFor();
 }
+
+swapsOnTheSharedPool();
 
 describe('DEX Trading: swapping through the wallet', () => {
   it('buys DDEX: the quote, the DDEX received, the balance, a new trade and a new point on the chart', async () => {

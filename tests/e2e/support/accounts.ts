@@ -92,6 +92,10 @@ const ROLES = {
    * would not do: link-wallet refuses a nonce for an address another file's user holds.
    */
   uiProfileAlt: 40,
+  /** swap.ui: buys, sells and approves through its mock wallet. */
+  uiSwap: 41,
+  /** trading.ui: a buy whose confirmation the trading machine announces. */
+  uiTrading: 42,
 } as const;
 
 export type E2eRole = keyof typeof ROLES;

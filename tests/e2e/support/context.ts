@@ -47,6 +47,8 @@ export type E2eContext = {
     uniswap: UniswapDeployment;
     accounts: ChainAccount[];
   };
+  /** A folder of the run's own, for the files' turns at a shared resource (pool-lock.ts). */
+  locksDir: string;
 };
 
 export function e2e(): E2eContext {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -119,6 +119,8 @@ export default async function setup(project: TestProject) {
     // In watch mode the apps are built again before each rerun (preview serves the new files).
     project.onTestsRerun(buildAll);
 
+    const locksDir = join(tempDir, 'locks');
+    mkdirSync(locksDir);
     const context: E2eContext = {
       chromiumPath: browser,
       apps,
@@ -130,6 +132,7 @@ export default async function setup(project: TestProject) {
         uniswap: chain.uniswap,
         accounts: chain.accounts,
       },
+      locksDir,
     };
     project.provide('e2e', context);
     // What tests/e2e/bundle-secrets.e2e.test.ts searches the builds for, and where they are.
