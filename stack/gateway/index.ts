@@ -272,6 +272,8 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         webhookSecret: secrets.webhookSecret,
         supabase: functionsClient,
         tokenAddress: options.tokenAddress ?? null,
+        uniswapRouter: options.rpcUrl ? (options.uniswapRouter ?? null) : null,
+        rpcUrl: options.rpcUrl ?? null,
       }),
     };
     if (options.rpcUrl && options.tokenAddress) {

@@ -99,7 +99,7 @@ async function recordsOf(userId: string) {
 }
 
 async function rowsWithHash(txId: string) {
-  const { data, error } = await service.from('transactions').select('*').eq('tx_hash', txId);
+  const { data, error } = await service.from('transactions').select('*').ilike('tx_hash', txId);
   expect(error).toBeNull();
   return data ?? [];
 }

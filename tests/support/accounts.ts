@@ -23,6 +23,9 @@ const OWNERS = {
   /** The wallet of the journal-replay test, and the account it sends DDEX to. */
   journalWallet: 12,
   journalPayer: 13,
+  /** process-payments-swap: the signed-in trader on the stack's market, and who pays or buys for it. */
+  paymentsSwapTrader: 14,
+  paymentsSwapPayer: 15,
   /** record-swap: deploys its market and provides the liquidity, and the signed-in trader. */
   recordSwapProvider: 38,
   recordSwapTrader: 39,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRecordRequest } from '../../supabase/functions/record-transaction/handler.ts';
-import { createRpcClient, RpcError } from '../../supabase/functions/record-transaction/rpc.ts';
+import { createRpcClient, RpcError } from '../../supabase/functions/_shared/rpc.ts';
 
 // The parts of record-transaction that need neither the stack nor a chain: the
 // request body it accepts and how its JSON-RPC client reports a node's answers.

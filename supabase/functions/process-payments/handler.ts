@@ -2,11 +2,15 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { MAX_JSON_BODY, readBodyLimited } from '../_shared/body.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { parseAddressEvent, skipOf, type AddressEvent } from './address-event.ts';
+import { notificationId } from './notification-id.ts';
 import { verifySignature } from './signature.ts';
+import { swapLegCheck, type SwapLegCheck } from './swap-leg.ts';
 
 // process-payments receives Tatum address-event webhooks and records each
 // transfer in the history of the user whose profile holds the address, proven
-// (link-wallet or a sign-in with Ethereum set it with wallet_verified_at). It is
+// (link-wallet or a sign-in with Ethereum set it with wallet_verified_at), and
+// notifies them. The DDEX leg of the wallet's own swap on the DDEX/WETH market
+// is notified only: record-transaction records that swap (see swap-leg.ts). It is
 // a plain Web-API handler so the same module runs on Supabase Edge Functions
 // (Deno, see index.ts) and on the local stack (Node).
 
@@ -22,6 +26,15 @@ export type ProcessPaymentsDeps = {
    * address-event bodies carry, e.g. 'ethereum-sepolia' or 'ethereum-mainnet'.
    */
   chain?: string | null;
+  /**
+   * The Uniswap V2 router of the DDEX/WETH market (UNISWAP_V2_ROUTER, the app's
+   * VITE_UNISWAP_V2_ROUTER), whose pair is read over rpcUrl. With it and tokenAddress, the DDEX
+   * leg of a wallet's own swap on the pair is notified but gets no history row, as the `swap` row
+   * record-transaction writes holds it. Without it every transfer is recorded.
+   */
+  uniswapRouter?: string | null;
+  /** The JSON-RPC endpoint of the chain (RPC_URL); required with uniswapRouter. */
+  rpcUrl?: string | null;
 };
 
 /** The portal's default network, Sepolia, as Tatum names it in its webhook bodies. */
@@ -39,9 +52,20 @@ export function createProcessPaymentsHandler(
 ): (request: Request) => Promise<Response> {
   // Fail at start-up, not on the first delivery: an empty secret would make every signature check moot.
   if (!deps.webhookSecret) throw new Error('process-payments needs a webhook secret');
+  if (deps.uniswapRouter && !ADDRESS.test(deps.uniswapRouter)) {
+    throw new Error('process-payments: the Uniswap V2 router must be an address (0x and 40 hex digits)');
+  }
+  if (deps.uniswapRouter && !deps.rpcUrl) {
+    throw new Error('process-payments needs the chain RPC URL to find the Uniswap V2 market’s swaps');
+  }
   const { webhookSecret, supabase } = deps;
   const tokenAddress = deps.tokenAddress?.toLowerCase() ?? null;
   const chain = deps.chain || DEFAULT_TATUM_CHAIN;
+  // Without the token no event is a DDEX transfer, so none can be a leg of the market's swaps.
+  const isSwapLeg: SwapLegCheck =
+    deps.uniswapRouter && deps.rpcUrl && tokenAddress
+      ? swapLegCheck({ rpcUrl: deps.rpcUrl, router: deps.uniswapRouter, tokenAddress })
+      : async () => false;
 
   return async (request) => {
     if (request.method !== 'POST') {
@@ -85,7 +109,7 @@ export function createProcessPaymentsHandler(
       });
     }
     try {
-      const recorded = await record(supabase, parsed.event, tokenAddress);
+      const recorded = await record(supabase, parsed.event, tokenAddress, isSwapLeg);
       return reply(200, { received: true, recorded });
     } catch (error) {
       // A non-2xx answer makes Tatum deliver again; recording is idempotent, so that is safe.
@@ -98,11 +122,12 @@ export function createProcessPaymentsHandler(
   };
 }
 
-/** Records the event for the proven owner of its address; returns how many rows were new. */
+/** Records the event for the proven owner of its address; returns for how many owners it was new. */
 async function record(
   supabase: SupabaseClient<Database>,
   event: AddressEvent,
   tokenAddress: string | null,
+  isSwapLeg: SwapLegCheck,
 ): Promise<number> {
   // Wallets are stored as proven (checksummed, or lower case from a sign-in with Ethereum),
   // so match without regard to case. ilike is a pattern match: escape its wildcards even
@@ -118,6 +143,14 @@ async function record(
   if (owners.data.length === 0) return 0;
 
   const entry = describeEvent(event, tokenAddress);
+  // Asked after the owner lookup, so an event of nobody's address never reaches the chain.
+  if (await isSwapLeg(event)) {
+    let notified = 0;
+    for (const owner of owners.data) {
+      if (await notifyOnce(supabase, owner.id, event, entry)) notified += 1;
+    }
+    return notified;
+  }
   // record_transfer inserts the history row and its notification in one transaction and
   // reports whether the row was new. ON CONFLICT inside it lets exactly one of several
   // repeated or concurrent deliveries win, so each owner is notified once.
@@ -140,6 +173,27 @@ async function record(
   }
   return recorded;
 }
+
+/**
+ * The notification of a transfer that gets no history row, as record_transfer would word it; false
+ * when an earlier delivery of the event inserted it (its id is the transfer's, notification-id.ts).
+ */
+async function notifyOnce(
+  supabase: SupabaseClient<Database>,
+  userId: string,
+  event: AddressEvent,
+  entry: EventEntry,
+): Promise<boolean> {
+  const id = await notificationId(userId, event, entry.type);
+  const result = await supabase
+    .from('user_notifications')
+    .insert({ id, user_id: userId, title: entry.title, message: entry.message });
+  if (result.error?.code === UNIQUE_VIOLATION) return false;
+  if (result.error) throw new Error(`notifying failed: ${result.error.message}`);
+  return true;
+}
+
+const UNIQUE_VIOLATION = '23505';
 
 type EventEntry = { type: string; symbol: string; title: string; message: string };
 

@@ -2,7 +2,8 @@
 // `supabase functions deploy process-payments --no-verify-jwt`: the caller is
 // Tatum, which sends no Supabase JWT; the handler checks x-payload-hash instead.
 // Set TATUM_WEBHOOK_SECRET, TATUM_CHAIN (Tatum's name of the network, e.g. ethereum-sepolia) and
-// DDEX_TOKEN_ADDRESS with `supabase secrets set`;
+// DDEX_TOKEN_ADDRESS with `supabase secrets set`, and UNISWAP_V2_ROUTER (with RPC_URL) so that
+// a swap on the DDEX/WETH market is notified but left to record-transaction's `swap` row;
 // SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are provided by the platform.
 import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../_shared/database.types.ts';
@@ -18,6 +19,8 @@ const supabase = createClient<Database>(
   },
 );
 
+const uniswapRouter = optional('UNISWAP_V2_ROUTER');
+
 Deno.serve(
   createProcessPaymentsHandler({
     webhookSecret: required('process-payments', 'TATUM_WEBHOOK_SECRET'),
@@ -26,5 +29,8 @@ Deno.serve(
     // Required: another network's deliveries are answered 200 and recorded nowhere, so a default
     // that does not match the deployment would lose every transfer without a word.
     chain: required('process-payments', 'TATUM_CHAIN'),
+    uniswapRouter,
+    // Needed only to find the market's swaps; record-transaction requires it in any case.
+    rpcUrl: uniswapRouter ? required('process-payments', 'RPC_URL') : null,
   }),
 );

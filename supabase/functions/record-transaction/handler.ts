@@ -3,7 +3,7 @@ import { MAX_JSON_BODY, readTextLimited } from '../_shared/body.ts';
 import { bearerToken, callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { marketPair, tokenDecimals } from './cached-reads.ts';
-import { createRpcClient, RpcError } from './rpc.ts';
+import { createRpcClient, RpcError } from '../_shared/rpc.ts';
 import {
   findWalletSwaps,
   swappingPools,

@@ -1,5 +1,6 @@
-// A minimal Ethereum JSON-RPC client over fetch: the handler needs three calls,
-// and fetch is the one HTTP client Deno and Node share.
+// A minimal Ethereum JSON-RPC client over fetch, for the functions that read the chain
+// (process-payments, record-transaction): they need a handful of calls, and fetch is the one HTTP
+// client Deno and Node share.
 
 /** The node could not be asked, or did not answer: unreachable, timed out, not JSON-RPC, or an error reply. */
 export class RpcError extends Error {
