@@ -169,7 +169,7 @@ describe('transfer to a watched wallet', () => {
       .like('message', `%${hash.slice(0, 10)}%`);
     expect(mentions.error).toBeNull();
     expect(mentions.data).toEqual([]);
-    const recorded = await service.from('transactions').select('id').eq('tx_hash', hash);
+    const recorded = await service.from('transactions').select('id').ilike('tx_hash', hash);
     expect(recorded.data).toEqual([]);
   });
 });

@@ -108,7 +108,9 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
     return data;
   };
   const transactionsWithHash = async (hash: string) => {
-    const { data, error } = await service.from('transactions').select('*').eq('tx_hash', hash);
+    // Not .eq: on the local stack's REST layer an eq filter on a 0x… hash finds no row even when
+    // one holds it; a hash has no ilike wildcard, so ilike matches it exactly (in any letter case).
+    const { data, error } = await service.from('transactions').select('*').ilike('tx_hash', hash);
     if (error) throw new Error(`reading transactions failed: ${error.message}`);
     return data;
   };
