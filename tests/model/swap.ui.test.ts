@@ -395,8 +395,8 @@ withBigIntJson(() =>
             .click();
         }
       },
-      'session.changed': async (world) => {
-        await logInElsewhere(world);
+      'session.changed': async (world, _event, from) => {
+        await logInElsewhere(world, contextOf(from).account !== null);
       },
       'swap.side': async (world, event) => {
         const side = (event as unknown as { side: 'buy' | 'sell' }).side;

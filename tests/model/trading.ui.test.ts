@@ -119,7 +119,8 @@ withBigIntJson(() =>
       // A log-in keeps what the form holds.
       'session.changed': async (world) => {
         await quoted(world);
-        await logInElsewhere(world);
+        // Every path starts with the wallet connected, and this is its only step.
+        await logInElsewhere(world, true);
         world.effect = async () => {
           expect(await world.page.getByText(tradingCopy.notLoggedIn, { exact: true }).count()).toBe(0);
           await see(world, 'the Swap button', cardButton(world.page, dexCopy.swap));

@@ -1,13 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { createPublicClient, http } from 'viem';
 import { dexCopy } from '../../../src/copy/dex.ts';
-import { appCopy, shellCopy } from '../../../src/copy/index.ts';
+import { appCopy, profileCopy, shellCopy } from '../../../src/copy/index.ts';
 import { expect } from 'vitest';
 import { tradingCopy } from '../../../src/ui/pages/trading.copy.ts';
 import { e2e } from '../../e2e/support/context.ts';
 import { pauseClock } from './page-clock.ts';
 import { logInInAnotherTab } from './session.ts';
-import type { PortalWorld } from './world.ts';
+import { seesToast, type PortalWorld } from './world.ts';
 
 // What the market, swap and trading maps share: the DEX Trading tab's cards, a block mined on the
 // local chain, and a paused page clock moved on in small steps. The tab's node calls go out in
@@ -81,11 +81,15 @@ export const showing = async (locator: Locator) => (await locator.count()) > 0 &
 /**
  * The world's user logs in in another tab of the browser: the Login button is on the Token Portal
  * tab, and leaving the Trading tab would stop its machines. The clock runs meanwhile (the other
- * tab's dialog loads lazily) and is paused again once the Trading tab says who is logged in.
+ * tab's dialog loads lazily) and is paused again once the Trading tab says who is logged in. With
+ * the wallet connected (and not linked: the maps unlink it first), the portal then asks the wallet
+ * to prove itself and the mock wallet signs; the step waits for the link, as until then the wallet
+ * refuses the form's next request with -32002 'already pending', as MetaMask does.
  */
-export async function logInElsewhere(world: PortalWorld): Promise<void> {
+export async function logInElsewhere(world: PortalWorld, walletConnected: boolean): Promise<void> {
   await world.page.clock.resume();
   await logInInAnotherTab(world, await world.user());
   await expect.poll(() => world.page.getByText(tradingCopy.notLoggedIn, { exact: true }).count()).toBe(0);
+  if (walletConnected) await seesToast(world.page, profileCopy.createdAndLinked);
   await pauseClock(world.page);
 }
