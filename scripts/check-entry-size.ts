@@ -21,7 +21,8 @@ try {
   // A configured build, as deployed: without a backend or token some code paths would be dead code.
   await buildPortal(outDir, {
     VITE_SUPABASE_URL: 'http://127.0.0.1:54321',
-    VITE_SUPABASE_ANON_KEY: 'anon-key',
+    // Shaped like a real publishable key (its length and randomness are in the entry's bytes).
+    VITE_SUPABASE_ANON_KEY: 'sb_publishable_q7Xv2LmR9tKc4WzN8bHs1YdP3fJgA6e',
     VITE_RPC_URL: 'http://127.0.0.1:8545',
     VITE_CHAIN_ID: '31337',
     VITE_DDEX_TOKEN_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',

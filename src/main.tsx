@@ -15,6 +15,7 @@ import { createDeferredTatumService } from './services/tatum/deferred-service.ts
 import { createDeferredTokenService } from './services/token/deferred-service.ts';
 import { createDeferredWalletService } from './services/wallet/deferred-service.ts';
 import { App } from './ui/App.tsx';
+import { loadSendForm } from './ui/portal/send-form-loader.ts';
 
 // Composition root: the only place that builds service implementations. It
 // reads the configuration, makes the services, provides them to the portal's
@@ -163,3 +164,8 @@ createRoot(root).render(
     />
   </StrictMode>,
 );
+
+// The send form's chunk, asked for once the page has loaded: off the first paint's path, and there
+// by the time a wallet that reconnects at start shows it (src/ui/portal/send-form-loader.ts).
+if (document.readyState === 'complete') void loadSendForm();
+else window.addEventListener('load', () => void loadSendForm(), { once: true });

@@ -1,15 +1,18 @@
+import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import { appCopy } from '../../copy/index.ts';
 import { usePortalSelector } from '../portal-context.tsx';
 import { AuthButtons } from './AuthButtons.tsx';
 import { NetworkBanner } from './NetworkBanner.tsx';
-import { SendForm } from './SendForm.tsx';
+import { loadSendForm } from './send-form-loader.ts';
 import { VisitorPrompt } from './VisitorPrompt.tsx';
 import { WalletPanel } from './WalletPanel.tsx';
 
 // The portal screen (docs/product.md#portal-screen): the heading with Login / Sign Up or Logout; with
 // neither a wallet nor a user, the visitor prompt; otherwise the wallet card,
-// and with a wallet the send form beside it.
+// and with a wallet the send form beside it (loaded apart from the entry, see send-form-loader.ts).
+const SendForm = lazy(loadSendForm);
+
 export function PortalScreen() {
   const hasUser = usePortalSelector((snapshot) => snapshot.context.user !== null);
   const hasWallet = usePortalSelector((snapshot) => snapshot.context.walletAddress !== null);
@@ -24,7 +27,11 @@ export function PortalScreen() {
       {hasUser || hasWallet ? (
         <Columns $two={hasWallet}>
           <WalletPanel />
-          {hasWallet ? <SendForm /> : null}
+          {hasWallet ? (
+            <Suspense fallback={null}>
+              <SendForm />
+            </Suspense>
+          ) : null}
         </Columns>
       ) : (
         <VisitorPrompt />
