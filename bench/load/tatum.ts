@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 
 // The load script plays Tatum: address-event webhooks (the legacy body the
 // emulator's dispatcher sends) POSTed to the gateway's process-payments

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { MAX_JSON_BODY } from '../../supabase/functions/_shared/body.ts';
-import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { chunked, lazyBody } from '../support/streams.ts';
 
 // The gateway counts a function's request body as it arrives and refuses it with 413 once it

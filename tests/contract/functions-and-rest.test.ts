@@ -1,6 +1,6 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
 
 // process-payments as Tatum and supabase-js call it, and how the REST API

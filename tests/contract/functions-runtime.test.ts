@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
-import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { signedInUser } from '../support/clients.ts';
 
 // The Edge Functions run from their real entry points under Deno (the stack's

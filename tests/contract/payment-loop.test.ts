@@ -5,7 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { waitForTransactionReceipt, writeContract } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
-import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { testAccount } from '../support/accounts.ts';
 import { serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
 import { subscribed } from '../support/realtime.ts';

@@ -19,7 +19,7 @@ import type { Database } from '../../src/domain/database.types.ts';
 import { routerAbi } from '../../src/services/dex/abi.ts';
 import type { ChainAccount } from '../../stack/chain/index.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
-import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { testAccount } from '../support/accounts.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import { subscribed, WAIT_MS } from '../support/realtime.ts';

@@ -3,7 +3,7 @@ import type { RealtimePostgresInsertPayload } from '@supabase/supabase-js';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
-import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { subscribed } from '../support/realtime.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import { setWalletAsServer } from '../support/wallet-proof.ts';

@@ -16,7 +16,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import solc from 'solc';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import type { ChainAccount } from '../../stack/chain/index.ts';
-import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
 import { testAccount } from '../support/accounts.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';

@@ -22,7 +22,7 @@ import {
 } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startGateway } from '../../stack/gateway/index.ts';
-import { signPayload } from '../../supabase/functions/process-payments/signature.ts';
+import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { testAccount } from '../support/accounts.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
 import { PORTAL_ORIGIN } from '../support/wallet-proof.ts';

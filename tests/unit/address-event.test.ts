@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAddressEvent, skipOf } from '../../supabase/functions/process-payments/address-event.ts';
+import { parseAddressEvent, skipOf } from '../../supabase/functions/_shared/address-event.ts';
 
 const valid = {
   address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',

@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
-import type { AddressEvent } from '../../supabase/functions/process-payments/address-event.ts';
+import type { AddressEvent } from '../../supabase/functions/_shared/address-event.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
 import { notificationId } from '../../supabase/functions/process-payments/notification-id.ts';
 import {

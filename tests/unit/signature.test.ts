@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signPayload, verifySignature } from '../../supabase/functions/process-payments/signature.ts';
+import { signPayload, verifySignature } from '../../supabase/functions/_shared/signature.ts';
 
 // x-payload-hash: base64 HMAC-SHA512 of the raw body under the webhook secret.
 // The expected values come from node:crypto, independently of the Web Crypto code under test.

@@ -2,7 +2,7 @@ import { parseEther, parseUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { retryDelayMs } from '../../stack/gateway/tatum/dispatcher.ts';
 import { addressEvents, type BlockActivity } from '../../stack/gateway/tatum/events.ts';
-import { parseAddressEvent } from '../../supabase/functions/process-payments/address-event.ts';
+import { parseAddressEvent } from '../../supabase/functions/_shared/address-event.ts';
 
 // Which address events the emulator owes for one block, in Tatum's legacy
 // payload, and how its deliveries back off.

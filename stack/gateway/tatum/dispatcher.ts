@@ -1,4 +1,4 @@
-import { signPayload } from '../../../supabase/functions/process-payments/signature.ts';
+import { signPayload } from '../../../supabase/functions/_shared/signature.ts';
 import type { Delivery, TatumStore } from './store.ts';
 
 // Delivers owed webhooks: POSTs each body to its subscription's URL, signed

@@ -1,5 +1,5 @@
 import { formatUnits, type Address, type Hex } from 'viem';
-import type { AddressEvent as TatumAddressEvent } from '../../../supabase/functions/process-payments/address-event.ts';
+import type { AddressEvent as TatumAddressEvent } from '../../../supabase/functions/_shared/address-event.ts';
 
 // Turns one block's transfers into Tatum address-event payloads (legacy
 // format) for the watched addresses. Pure, so the rules are tested without a

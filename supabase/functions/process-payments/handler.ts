@@ -1,9 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { MAX_JSON_BODY, readBodyLimited } from '../_shared/body.ts';
 import type { Database } from '../_shared/database.types.ts';
-import { parseAddressEvent, skipOf, type AddressEvent } from './address-event.ts';
+import { parseAddressEvent, skipOf, type AddressEvent } from '../_shared/address-event.ts';
 import { notificationId } from './notification-id.ts';
-import { verifySignature } from './signature.ts';
+import { verifySignature } from '../_shared/signature.ts';
 import { swapLegCheck, type SwapLegCheck } from './swap-leg.ts';
 
 // process-payments receives Tatum address-event webhooks and records each

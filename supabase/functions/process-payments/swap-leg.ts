@@ -1,6 +1,6 @@
 import { createRpcClient, RpcError } from '../_shared/rpc.ts';
 import { marketPair } from '../_shared/uniswap-pair.ts';
-import type { AddressEvent } from './address-event.ts';
+import type { AddressEvent } from '../_shared/address-event.ts';
 
 // A swap on the DDEX/WETH Uniswap V2 market reaches Tatum as a DDEX transfer between the wallet
 // and the pair (the pair pays a buyer; a seller's DDEX goes into the pair). record-transaction
