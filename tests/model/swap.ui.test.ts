@@ -388,6 +388,9 @@ withBigIntJson(() =>
         } else if (chainOf(event) !== LOCAL) {
           await wallet.emitChainChanged(MAINNET);
         } else if (from.matches('noWallet')) {
+          // The user connects again from the card and picks the account in the wallet's prompt
+          // (the mock wallet answers with the accounts it holds, which the disconnect emptied).
+          await wallet.setAccounts([trader.address]);
           await cardButton(world.page, dexCopy.connectWallet).click();
         } else {
           await card(world)
@@ -511,10 +514,9 @@ withBigIntJson(() =>
             return false;
           if (address === null) return c.account !== null;
           if (chainOf(event) !== LOCAL) return c.account !== null && c.chainId === LOCAL;
-          // Switching back to the local chain with the form's own button. Its 'Connect your wallet
-          // to swap', once the wallet has disconnected the site, is not driven: the form stayed
-          // on it (the routing into the form is driven from wrongNetwork and the outcomes).
-          return state.matches('wrongNetwork');
+          // Back on the local chain with the card's own button: 'Switch Network', or 'Connect your
+          // wallet to swap' once the wallet has disconnected the site.
+          return state.matches('wrongNetwork') || state.matches('noWallet');
         }
         case 'session.changed':
           return !c.signedIn && state.matches('form');
