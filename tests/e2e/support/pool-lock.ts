@@ -17,10 +17,14 @@ const LOOK_AGAIN_MS = 100;
 
 const turnDir = () => join(e2e().locksDir, 'ddex-weth-pool');
 
+/** Whether this file holds the turn: a file that never got it must not end another's. */
+let holding = false;
+
 async function takeTurn(): Promise<void> {
   for (;;) {
     try {
       mkdirSync(turnDir());
+      holding = true;
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -32,5 +36,9 @@ async function takeTurn(): Promise<void> {
 /** Call at the top of a test file that swaps on the pool: its tests run only while no other file's do. */
 export function swapsOnTheSharedPool(): void {
   beforeAll(takeTurn, TURN_WAIT_MS);
-  afterAll(() => rmSync(turnDir(), { recursive: true, force: true }));
+  afterAll(() => {
+    if (!holding) return;
+    rmSync(turnDir(), { recursive: true, force: true });
+    holding = false;
+  });
 }
