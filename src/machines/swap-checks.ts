@@ -2,7 +2,7 @@ import { dexCopy } from '../copy/dex.ts';
 import type { Holdings, Quote, SwapSide } from '../domain/dex.ts';
 import { parseTokenAmount } from '../domain/token.ts';
 import { amountText, assetsOf, bpsText, displayAmount } from './market-figures.ts';
-import type { SwapContext, SwapOrder } from './swap-types.ts';
+import type { SwapContext, SwapInput, SwapOrder } from './swap-types.ts';
 
 // The swap form's checks and figures (docs/product.md#dex-trading): pure functions of the swap
 // machine's context, used by its guards and read by the view, so both judge a form alike.
@@ -13,6 +13,31 @@ export const SLIPPAGE_WARNING_BPS = 100;
 export const SLIPPAGE_LIMIT_BPS = 5000;
 /** The deadline's range in minutes: up to three days. */
 export const DEADLINE_MINUTES = { min: 1, max: 4320 } as const;
+
+/**
+ * The form as it opens: a buy, no amount, the defaults a wallet user expects (0.5 % slippage, a
+ * 20-minute deadline, an exact approval), and nothing quoted or under way.
+ */
+export function initialSwapContext(input: SwapInput): SwapContext {
+  return {
+    expectedChainId: input.expectedChainId,
+    side: 'buy',
+    amountText: '',
+    slippageText: '0.5',
+    deadlineMinutes: 20,
+    unlimitedApproval: false,
+    account: input.account,
+    chainId: input.chainId,
+    signedIn: input.signedIn,
+    quote: null,
+    holdings: null,
+    call: null,
+    order: null,
+    hash: null,
+    result: null,
+    problem: null,
+  };
+}
 
 type Form = Pick<SwapContext, 'side' | 'amountText' | 'slippageText' | 'deadlineMinutes'>;
 
