@@ -22,7 +22,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import type { ChainAccount } from '../../stack/chain/index.ts';
 import { startDenoFunction, type DenoFunction } from '../../stack/functions/deno.ts';
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
-import { SWAP_TOPIC } from '../../supabase/functions/record-transaction/swap-log.ts';
+import { SWAP_TOPIC } from '../../supabase/functions/_shared/swap-log.ts';
 import { testAccount } from '../support/accounts.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';

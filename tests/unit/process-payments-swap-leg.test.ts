@@ -1,5 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
+import { SWAP_TOPIC } from '../../supabase/functions/_shared/swap-log.ts';
 import type { Database } from '../../src/domain/database.types.ts';
 import type { AddressEvent } from '../../supabase/functions/_shared/address-event.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
@@ -8,7 +9,6 @@ import {
   isOwnSwap,
   isPairTransfer,
   swapLegCheck,
-  SWAP_TOPIC,
 } from '../../supabase/functions/process-payments/swap-leg.ts';
 import { RpcError } from '../../supabase/functions/_shared/rpc.ts';
 

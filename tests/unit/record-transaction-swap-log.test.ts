@@ -8,8 +8,8 @@ import {
   swappingPools,
   tradesWithPool,
   transactionSender,
-} from '../../supabase/functions/record-transaction/swap-log.ts';
-import type { RawLog, Receipt } from '../../supabase/functions/record-transaction/transfer-log.ts';
+} from '../../supabase/functions/_shared/swap-log.ts';
+import type { RawLog, Receipt } from '../../supabase/functions/_shared/transfer-log.ts';
 
 // The hand-written Swap decoder and the matching of swaps to the wallet's DDEX, checked against logs
 // viem encodes independently, laid out as Uniswap V2's router and pair emit them.

@@ -16,7 +16,7 @@ import {
   parseReceipt,
   TRANSFER_TOPIC,
   type RawLog,
-} from '../../supabase/functions/record-transaction/transfer-log.ts';
+} from '../../supabase/functions/_shared/transfer-log.ts';
 
 // The hand-written decoder and formatter, checked against logs and amounts
 // that viem encodes and formats independently.

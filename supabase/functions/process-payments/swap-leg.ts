@@ -1,4 +1,6 @@
 import { createRpcClient, RpcError } from '../_shared/rpc.ts';
+import { swappingPools, transactionSender } from '../_shared/swap-log.ts';
+import { parseReceipt } from '../_shared/transfer-log.ts';
 import { marketPair } from '../_shared/uniswap-pair.ts';
 import type { AddressEvent } from '../_shared/address-event.ts';
 
@@ -9,9 +11,6 @@ import type { AddressEvent } from '../_shared/address-event.ts';
 // it: the wallet sent the transaction, and the pair swapped in it. DDEX another wallet bought
 // for this one, or liquidity added or taken out, has the pair on the other side too, but no swap
 // row will hold it, so it stays a transfer row.
-
-/** keccak256('Swap(address,uint256,uint256,uint256,uint256,address)'), the Uniswap V2 pair's event. */
-export const SWAP_TOPIC = '0xd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822';
 
 /** Whether the event is a transfer of `token` with `pair` on its other side (addresses in any case). */
 export function isPairTransfer(event: AddressEvent, token: string, pair: string): boolean {
@@ -34,20 +33,10 @@ export function isOwnSwap(
   wallet: string,
   pair: string,
 ): boolean | null {
-  if (!isRecord(transaction) || typeof transaction['from'] !== 'string') return null;
-  if (!isRecord(receipt) || !Array.isArray(receipt['logs'])) return null;
-  if (transaction['from'].toLowerCase() !== wallet.toLowerCase()) return false;
-  const wantedPair = pair.toLowerCase();
-  return (receipt['logs'] as unknown[]).some(
-    (log) =>
-      isRecord(log) &&
-      log['removed'] !== true &&
-      typeof log['address'] === 'string' &&
-      log['address'].toLowerCase() === wantedPair &&
-      Array.isArray(log['topics']) &&
-      typeof log['topics'][0] === 'string' &&
-      log['topics'][0].toLowerCase() === SWAP_TOPIC,
-  );
+  const sender = transactionSender(transaction);
+  const parsed = parseReceipt(receipt);
+  if (sender === null || parsed === null) return null;
+  return sender === wallet.toLowerCase() && swappingPools(parsed).has(pair.toLowerCase());
 }
 
 export type SwapLegCheck = (event: AddressEvent) => Promise<boolean>;
@@ -88,8 +77,4 @@ export function swapLegCheck(options: MarketOptions): SwapLegCheck {
       throw new RpcError(`${txHash}: the node has no readable transaction and receipt for it`);
     return own;
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@
 // same way by process-payments, so that lookup is shared.
 import { once } from '../_shared/uniswap-pair.ts';
 import { RpcError, type RpcCall } from '../_shared/rpc.ts';
-import { decodeDecimals } from './transfer-log.ts';
+import { decodeDecimals } from '../_shared/transfer-log.ts';
 
 export { marketPair } from '../_shared/uniswap-pair.ts';
 

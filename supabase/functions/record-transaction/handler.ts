@@ -10,8 +10,8 @@ import {
   tradesWithPool,
   transactionSender,
   type WalletSwap,
-} from './swap-log.ts';
-import { findOutgoingTransfers, formatUnits, parseReceipt } from './transfer-log.ts';
+} from '../_shared/swap-log.ts';
+import { findOutgoingTransfers, formatUnits, parseReceipt } from '../_shared/transfer-log.ts';
 
 // record-transaction puts a signed-in user's own DDEX send in their history as
 // soon as it is mined, without waiting for Tatum's webhook. Nothing the caller
