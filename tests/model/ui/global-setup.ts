@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { formatCoverage, mergeCoverage, measureCoverage, readCoverageFiles } from '../support/coverage.ts';
 import type { CoverageOptions } from '../support/coverage.ts';
 import { writePathsReport } from '../support/report.ts';
+import { formatFailures, readFailures } from './failures.ts';
 import { readReasons } from './reasons.ts';
 
 // A second globalSetup of the e2e project, for the UI-driven paths
@@ -43,6 +44,8 @@ export default function setup(project: TestProject) {
       }
       const { text, complete } = formatCoverage(mergeCoverage(files).map(measureCoverage), options);
       process.stdout.write(text);
+      // Under the table, where the end of a long run's output still shows them.
+      process.stdout.write(formatFailures(readFailures(dir)));
       if (!complete) process.exitCode = 1;
     } finally {
       rmSync(dir, { recursive: true, force: true });

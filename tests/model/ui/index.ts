@@ -15,6 +15,7 @@ import {
   stableJson,
 } from '../support/paths.ts';
 import type { ModelPath, Snapshot } from '../support/paths.ts';
+import { describeFailure, writeFailures, type PathFailure } from './failures.ts';
 import { writeReasons } from './reasons.ts';
 
 // describeUiModel: the paths generated from a statechart, driven through the
@@ -175,16 +176,24 @@ export function describeUiModel<TMachine extends AnyStateMachine, W extends UiWo
 
   describe(`${spec.name} through the UI`, () => {
     const recorder = new CoverageRecorder();
+    const failures: PathFailure[] = [];
     afterAll(() => {
       const dir = inject('uiPathsDir');
       if (!dir) return;
+      writeFailures(dir, spec.name, failures);
       writeCoverage(dir, spec.name, machine, paths.length, recorder);
       const items = { transitions: allTransitionKeys(machine), states: allStateIds(machine) };
       writeReasons(dir, spec.name, items, unreachable, spec.reasons ?? {});
     });
     for (const [index, path] of paths.entries()) {
       const title = `ui path ${index + 1}: ${describeUiPath(path)}`;
-      it(title, { timeout: 120_000 }, () => {
+      it(title, { timeout: 120_000 }, ({ onTestFailed }) => {
+        // A timeout ends the test without a throw in the path, so the runner's result is read.
+        onTestFailed(({ task }) => {
+          const errors = task.result?.errors ?? [];
+          const text = errors.map((error) => error.stack ?? error.message).join('\n');
+          failures.push({ machine: spec.name, title, error: describeFailure(text) });
+        });
         recorder.beginPath(title);
         return runPath(path, recorder);
       });
