@@ -28,11 +28,37 @@ const TABLE_GRANTS: Record<string, Record<Role, string[]>> = {
   'public.tatum_subscriptions': { anon: [], authenticated: ['SELECT'], service_role: ALL },
   // …and the functions' rate-limit counters, which no API role may read.
   'public.function_rate_limits': { anon: [], authenticated: [], service_role: ALL },
+  // 20261201000001_market_bots.sql: the owner manages their bots (plus the column grant below),
+  // reads their runs, and no API role reads the price history.
+  'public.bots': { anon: [], authenticated: ['SELECT', 'INSERT', 'DELETE'], service_role: ALL },
+  'public.bot_runs': { anon: [], authenticated: ['SELECT'], service_role: ALL },
+  'public.market_prices': { anon: [], authenticated: [], service_role: ALL },
 };
 
 /** 20261121000002: authenticated may update these columns of user_notifications and no other. */
 const NOTIFICATION_COLUMNS_UPDATABLE = ['is_read', 'read_at'];
 const NOTIFICATION_COLUMNS = ['id', 'user_id', 'title', 'message', 'is_read', 'read_at', 'created_at'];
+
+/** 20261201000001: authenticated may update a bot's name, rule, cooldown and status, no other column. */
+const BOT_COLUMNS_UPDATABLE = [
+  'name',
+  'kind',
+  'level',
+  'move_pct',
+  'window_minutes',
+  'min_ddex',
+  'cooldown_minutes',
+  'status',
+];
+const BOT_COLUMNS = [
+  'id',
+  'user_id',
+  ...BOT_COLUMNS_UPDATABLE,
+  'armed_at',
+  'last_fired_at',
+  'created_at',
+  'updated_at',
+];
 
 const RECORD_TRANSFER = 'public.record_transfer(uuid, text, text, text, text, text, text, text)';
 const LINK_WEB3_WALLET = 'public.link_web3_wallet()';
@@ -40,6 +66,8 @@ const LINK_WEB3_WALLET = 'public.link_web3_wallet()';
 const SERVICE_ONLY_FUNCTIONS = [
   'public.forget_tatum_subscription(uuid, text)',
   'public.take_rate_limit(text, integer, integer)',
+  // 20261201000001: the market-bots function's evaluation of a swap.
+  'public.evaluate_market_swap(text, text, integer, bigint, timestamptz, numeric, numeric, numeric, text, text, text, text)',
 ];
 
 /** Every policy the migrations create: [table, name, command], all for the role authenticated. */
@@ -56,6 +84,12 @@ const POLICIES = [
   ['public.transactions', 'transactions: owner reads', 'SELECT'],
   // 20261125000001_tatum_subscriptions.sql
   ['public.tatum_subscriptions', 'tatum_subscriptions: owner reads', 'SELECT'],
+  // 20261201000001_market_bots.sql
+  ['public.bots', 'bots: owner reads', 'SELECT'],
+  ['public.bots', 'bots: owner creates', 'INSERT'],
+  ['public.bots', 'bots: owner updates', 'UPDATE'],
+  ['public.bots', 'bots: owner deletes', 'DELETE'],
+  ['public.bot_runs', 'bot_runs: owner reads', 'SELECT'],
   // 20261121000004_avatars_bucket.sql
   ['storage.objects', 'avatars: owner uploads under own id', 'INSERT'],
   ['storage.objects', 'avatars: owner lists own', 'SELECT'],
@@ -145,6 +179,15 @@ describe('migrations on PostgreSQL', () => {
     expect(updatable.map(({ column }) => column)).toEqual(NOTIFICATION_COLUMNS_UPDATABLE);
   });
 
+  it('authenticated may update only the name, rule, cooldown and status of bots (20261201000001)', async () => {
+    const updatable = await rowsOf<{ column: string }>(
+      `select c as column from unnest($1::text[]) as c
+       where has_column_privilege('authenticated', 'public.bots', c, 'UPDATE')`,
+      [BOT_COLUMNS],
+    );
+    expect(updatable.map(({ column }) => column)).toEqual(BOT_COLUMNS_UPDATABLE);
+  });
+
   it('record_transfer is executable by service_role alone', async () => {
     const [row] = await rowsOf(
       `select has_function_privilege('anon', $1::regprocedure, 'EXECUTE') as anon,
@@ -201,15 +244,17 @@ describe('migrations on PostgreSQL', () => {
     expect(new Set(policies.flatMap(({ roles }) => roles))).toEqual(new Set(['authenticated']));
   });
 
-  it('guards server-owned fields with triggers (20261121000001, …02, …07), and links web3 wallets (20261124000001)', async () => {
+  it('guards server-owned fields with triggers (20261121000001, …02, …07, 20261201000001), caps bots, and links web3 wallets (20261124000001)', async () => {
     const triggers = await rowsOf<{ table: string; name: string }>(
       `select tgrelid::regclass::text as table, tgname as name from pg_trigger
        where not tgisinternal and tgrelid in ('public.profiles'::regclass,
-         'public.user_notifications'::regclass, 'auth.identities'::regclass)
+         'public.user_notifications'::regclass, 'auth.identities'::regclass, 'public.bots'::regclass)
        order by 1, 2`,
     );
     expect(triggers).toEqual([
       { table: 'auth.identities', name: 'link_web3_wallet' },
+      { table: 'bots', name: 'bots_cap' },
+      { table: 'bots', name: 'bots_guard' },
       { table: 'profiles', name: 'profiles_guard' },
       { table: 'user_notifications', name: 'user_notifications_guard' },
     ]);
@@ -262,14 +307,20 @@ describe('migrations on PostgreSQL', () => {
     ]);
   });
 
-  it('publishes user_notifications to Realtime with full replica identity (20261121000005)', async () => {
+  it('publishes user_notifications (20261121000005), bots and bot_runs (20261201000001) to Realtime with full replica identity', async () => {
     const published = await rowsOf(
-      `select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime'`,
+      `select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime'
+       order by tablename`,
     );
-    expect(published).toEqual([{ schemaname: 'public', tablename: 'user_notifications' }]);
-    const [identity] = await rowsOf<{ relreplident: string }>(
-      `select relreplident from pg_class where oid = 'public.user_notifications'::regclass`,
+    expect(published).toEqual([
+      { schemaname: 'public', tablename: 'bot_runs' },
+      { schemaname: 'public', tablename: 'bots' },
+      { schemaname: 'public', tablename: 'user_notifications' },
+    ]);
+    const identities = await rowsOf<{ relreplident: string }>(
+      `select relreplident from pg_class
+       where oid in ('public.user_notifications'::regclass, 'public.bots'::regclass, 'public.bot_runs'::regclass)`,
     );
-    expect(identity?.relreplident).toBe('f');
+    expect(identities.map(({ relreplident }) => relreplident)).toEqual(['f', 'f', 'f']);
   });
 });

@@ -195,6 +195,91 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
   const requestsIn = (after: unknown) =>
     (after as { requests: number }[]).reduce((sum, { requests }) => sum + requests, 0);
 
+  const botOf = async (id: string) => {
+    const { data, error } = await service.from('bots').select('*').eq('id', id).maybeSingle();
+    if (error) throw new Error(`reading bot ${id} failed: ${error.message}`);
+    return data;
+  };
+  /** The owner's bot, watching for a price no swap reaches (not even another file's test swaps). */
+  const createBot = async () => {
+    const { data, error } = await service
+      .from('bots')
+      .insert({ user_id: owner.id, name: 'Matrix bot', kind: 'price_above', level: 1_000_000 })
+      .select()
+      .single();
+    if (error) throw new Error(`creating a bot failed: ${error.message}`);
+    return data.id;
+  };
+  const freshBot = async (): Promise<Target> => ({ owner, key: await createBot(), value: unique('Renamed') });
+  /**
+   * The one bot every bot_runs cell records its runs for: the owner's bots count towards the cap
+   * of 25 and the service role cannot delete them here (docs/local-stack.md), so the cells do not
+   * make one each.
+   */
+  let runsBot: Promise<string> | undefined;
+  const botForRuns = () => (runsBot ??= createBot());
+
+  /** A full 32-byte hash, as bot_runs and market_prices check. */
+  const swapHash = () => `0x${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`;
+  const runOf = async (id: string) => {
+    const { data, error } = await service.from('bot_runs').select('*').eq('id', id).maybeSingle();
+    if (error) throw new Error(`reading run ${id} failed: ${error.message}`);
+    return data;
+  };
+  /** Runs by hash: ilike, not eq, as for transactions above. */
+  const runsWithHash = async (hash: string) => {
+    const { data, error } = await service.from('bot_runs').select('*').ilike('tx_hash', hash);
+    if (error) throw new Error(`reading runs failed: ${error.message}`);
+    return data;
+  };
+  const runRow = (botId: string, hash: string) => ({
+    bot_id: botId,
+    user_id: owner.id,
+    tx_hash: hash,
+    log_index: 0,
+    block_number: 1,
+    block_time: new Date().toISOString(),
+    price_before: 999_999,
+    price_after: 1_000_001,
+    ddex_amount: 1,
+    side: 'buy',
+  });
+  /** A firing of the owner's bot, as evaluate_market_swap records it. */
+  const freshRun = async (): Promise<Target> => {
+    const { data, error } = await service
+      .from('bot_runs')
+      .insert(runRow(await botForRuns(), swapHash()))
+      .select()
+      .single();
+    if (error) throw new Error(`recording a run failed: ${error.message}`);
+    return { owner, key: data.id, value: '0.5' };
+  };
+  /** The matrix's own market, apart from any other's price history. */
+  const MATRIX_PAIR = `0x${'4d'.repeat(20)}`;
+  const priceRow = (hash: string) => ({
+    pair: MATRIX_PAIR,
+    tx_hash: hash,
+    log_index: 0,
+    block_number: 1,
+    block_time: new Date().toISOString(),
+    price_before: 0.0002,
+    price_after: 0.00021,
+    ddex_amount: 10,
+    side: 'buy',
+  });
+  const pricesWithHash = async (hash: string) => {
+    const { data, error } = await service.from('market_prices').select('*').ilike('tx_hash', hash);
+    if (error) throw new Error(`reading prices failed: ${error.message}`);
+    return data;
+  };
+  const recordedPrice = async (): Promise<Target> => {
+    const hash = swapHash();
+    const { error } = await service.from('market_prices').insert(priceRow(hash));
+    if (error) throw new Error(`recording a price failed: ${error.message}`);
+    return { owner, key: hash, value: '' };
+  };
+  const isHash = (target: Target) => (row: Record<string, unknown>) => row['tx_hash'] === target.key;
+
   const avatars = (client: Client) => client.storage.from('avatars');
   const publicUrl = (name: string) => avatars(anonClient(stack)).getPublicUrl(name).data.publicUrl;
   /** The object as anyone sees it through the public bucket: status, type and bytes. */
@@ -652,6 +737,163 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
         },
         read: (target) => countsOf(target.key),
         applied: (_target, after) => requestsIn(after) === 2,
+      },
+    },
+    bots: {
+      select: {
+        arrange: freshBot,
+        act: async ({ client }, target) =>
+          fromPostgrest(await client.from('bots').select('*').eq('user_id', target.owner.id), isRow(target)),
+        read: (target) => botOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // The portal's create: the owner's own bot, named and with one rule.
+        arrange: async () => ({ owner, key: owner.id, value: unique('Created') }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('bots')
+              .insert({ user_id: target.key, name: target.value, kind: 'price_above', level: 1_000_000 })
+              .select(),
+            (row) => row['name'] === target.value,
+          ),
+        read: async (target) => {
+          const { data, error } = await service
+            .from('bots')
+            .select('*')
+            .eq('user_id', target.key)
+            .eq('name', target.value);
+          if (error) throw new Error(`reading bots failed: ${error.message}`);
+          return data;
+        },
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      update: {
+        arrange: freshBot,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('bots').update({ name: target.value }).eq('id', target.key).select(),
+            isRow(target),
+          ),
+        read: (target) => botOf(target.key),
+        applied: (target, after) => (after as { name?: string } | null)?.name === target.value,
+      },
+      'update server fields': {
+        // Making the bot look as if it had just fired, which would keep it cooling down.
+        arrange: async () => ({ ...(await freshBot()), value: '2030-01-01T00:00:00.000Z' }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('bots').update({ last_fired_at: target.value }).eq('id', target.key).select(),
+            isRow(target),
+          ),
+        read: (target) => botOf(target.key),
+        applied: (target, after) => {
+          const firedAt = (after as { last_fired_at?: string | null } | null)?.last_fired_at;
+          return firedAt != null && Date.parse(firedAt) === Date.parse(target.value);
+        },
+      },
+      delete: {
+        arrange: freshBot,
+        act: async ({ client }, target) =>
+          fromPostgrest(await client.from('bots').delete().eq('id', target.key).select(), isRow(target)),
+        read: (target) => botOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    bot_runs: {
+      select: {
+        arrange: freshRun,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('bot_runs').select('*').eq('user_id', target.owner.id),
+            isRow(target),
+          ),
+        read: (target) => runOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A firing the market never made, which the page would show as the bot's.
+        arrange: async () => ({ owner, key: await botForRuns(), value: swapHash() }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('bot_runs').insert(runRow(target.key, target.value)).select(),
+            (row) => row['tx_hash'] === target.value,
+          ),
+        read: (target) => runsWithHash(target.value),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      update: {
+        arrange: freshRun,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('bot_runs')
+              .update({ price_after: Number(target.value) })
+              .eq('id', target.key)
+              .select(),
+            isRow(target),
+          ),
+        read: (target) => runOf(target.key),
+        applied: (target, after) =>
+          Number((after as { price_after?: unknown } | null)?.price_after) === Number(target.value),
+      },
+      delete: {
+        arrange: freshRun,
+        act: async ({ client }, target) =>
+          fromPostgrest(await client.from('bot_runs').delete().eq('id', target.key).select(), isRow(target)),
+        read: (target) => runOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+      'evaluate_market_swap rpc': {
+        // The function market-bots evaluates a swap with: a swap of one's own making would fire
+        // the owner's bot and send its notification.
+        arrange: async () => ({ owner, key: await botForRuns(), value: swapHash() }),
+        act: async ({ client }, target) => {
+          const result = await client.rpc('evaluate_market_swap', {
+            p_pair: MATRIX_PAIR,
+            p_tx_hash: target.value,
+            p_log_index: 0,
+            p_block_number: 1,
+            p_block_time: new Date().toISOString(),
+            p_price_before: 999_999,
+            p_price_after: 1_000_001,
+            p_ddex_amount: 1,
+            p_side: 'buy',
+            p_price_before_text: '999999',
+            p_price_after_text: '1000001',
+            p_amount_text: '1',
+          });
+          return fromPostgrest(
+            { ...result, data: typeof result.data === 'number' && result.data > 0 ? [{}] : [] },
+            () => true,
+          );
+        },
+        read: (target) => runsWithHash(target.value),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+    },
+    market_prices: {
+      select: {
+        arrange: recordedPrice,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('market_prices').select('*').ilike('tx_hash', target.key),
+            isHash(target),
+          ),
+        read: (target) => pricesWithHash(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A price the market never had, which a move bot would then measure against.
+        arrange: async () => ({ owner, key: swapHash(), value: '' }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('market_prices').insert(priceRow(target.key)).select(),
+            isHash(target),
+          ),
+        read: (target) => pricesWithHash(target.key),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
       },
     },
     avatars: {

@@ -58,6 +58,10 @@ export type PolicyRow = readonly [
 // subscribed their wallet: they read it, and only that function writes or forgets it. A
 // function_rate_limits row is the owner's when it counts their client's requests to
 // native-balance; only that function (take_rate_limit) counts, and no API role reads the counts.
+// A bots row is the owner's market bot: they create, rename, pause and delete it, but never set
+// what the server keeps ('update server fields': when it last fired or was armed). A bot_runs row is a firing of the owner's bot: only evaluate_market_swap (the
+// market-bots function, as the service role) records one, and the owner reads it. market_prices
+// is the pair's recent price history, which no API role reads or writes.
 // prettier-ignore
 export const POLICY = [
   // resource               verb                             anon                      other user                owner
@@ -92,6 +96,18 @@ export const POLICY = [
   ['function_rate_limits', 'update',                        'revoked',                'revoked',                'revoked'],
   ['function_rate_limits', 'delete',                        'revoked',                'revoked',                'revoked'],
   ['function_rate_limits', 'take_rate_limit rpc',           'denied',                 'denied',                 'denied'],
+  ['bots',                 'select',                        'revoked',                'invisible',              'allowed'],
+  ['bots',                 'insert',                        'denied',                 'denied',                 'allowed'],
+  ['bots',                 'update',                        'revoked',                'invisible',              'allowed'],
+  ['bots',                 'update server fields',          'revoked',                'revoked',                'denied'],
+  ['bots',                 'delete',                        'revoked',                'invisible',              'allowed'],
+  ['bot_runs',             'select',                        'revoked',                'invisible',              'allowed'],
+  ['bot_runs',             'insert',                        'denied',                 'denied',                 'denied'],
+  ['bot_runs',             'update',                        'revoked',                'revoked',                'revoked'],
+  ['bot_runs',             'delete',                        'revoked',                'revoked',                'revoked'],
+  ['bot_runs',             'evaluate_market_swap rpc',      'denied',                 'denied',                 'denied'],
+  ['market_prices',        'select',                        'revoked',                'revoked',                'revoked'],
+  ['market_prices',        'insert',                        'denied',                 'denied',                 'denied'],
   ['avatars',              'upload',                        'denied',                 'denied',                 'allowed'],
   ['avatars',              'overwrite (upsert)',            'denied',                 'denied',                 'allowed'],
   ['avatars',              'read (public URL)',             'allowed',                'allowed',                'allowed'],

@@ -4,6 +4,13 @@
 
 export type Json = string | number | boolean | null | { [key: string]: Json | undefined } | Json[];
 
+/**
+ * A numeric column. PostgREST sends a JSON number; the local stack sends a decimal string where a
+ * number would lose digits (0.000000000001), so read one through Number() or a decimal parser.
+ * Written either way: a decimal string keeps every digit.
+ */
+export type Numeric = number | string;
+
 export type Database = {
   public: {
     Tables: {
@@ -168,6 +175,108 @@ export type Database = {
         Update: Partial<Database['public']['Tables']['function_rate_limits']['Insert']>;
         Relationships: [];
       };
+      // 20261201000001: a user's market bots. Only the columns of the bot's kind are set: level
+      // (ETH per DDEX) for price_above/price_below, move_pct and window_minutes for price_move,
+      // min_ddex for large_swap. armed_at, last_fired_at, created_at and updated_at are the
+      // server's (bots_guard).
+      bots: {
+        Row: {
+          id: string;
+          user_id: string;
+          name: string;
+          kind: string;
+          level: Numeric | null;
+          move_pct: Numeric | null;
+          window_minutes: number | null;
+          min_ddex: Numeric | null;
+          cooldown_minutes: number;
+          status: string;
+          armed_at: string;
+          last_fired_at: string | null;
+          created_at: string;
+          updated_at: string;
+        };
+        Insert: {
+          id?: string;
+          user_id?: string;
+          name: string;
+          kind: string;
+          level?: Numeric | null;
+          move_pct?: Numeric | null;
+          window_minutes?: number | null;
+          min_ddex?: Numeric | null;
+          cooldown_minutes?: number;
+          status?: string;
+          armed_at?: string;
+          last_fired_at?: string | null;
+          created_at?: string;
+          updated_at?: string;
+        };
+        Update: Partial<Database['public']['Tables']['bots']['Insert']>;
+        Relationships: [];
+      };
+      // 20261201000001: one row per firing; written by evaluate_market_swap alone.
+      bot_runs: {
+        Row: {
+          id: string;
+          bot_id: string;
+          user_id: string;
+          tx_hash: string;
+          log_index: number;
+          block_number: number;
+          block_time: string;
+          price_before: Numeric;
+          price_after: Numeric;
+          ddex_amount: Numeric;
+          side: string;
+          notification_id: string | null;
+          created_at: string;
+        };
+        Insert: {
+          id?: string;
+          bot_id: string;
+          user_id: string;
+          tx_hash: string;
+          log_index: number;
+          block_number: number;
+          block_time: string;
+          price_before: Numeric;
+          price_after: Numeric;
+          ddex_amount: Numeric;
+          side: string;
+          notification_id?: string | null;
+          created_at?: string;
+        };
+        Update: Partial<Database['public']['Tables']['bot_runs']['Insert']>;
+        Relationships: [];
+      };
+      // 20261201000001: the pair's recent swaps; no API role may read it.
+      market_prices: {
+        Row: {
+          pair: string;
+          tx_hash: string;
+          log_index: number;
+          block_number: number;
+          block_time: string;
+          price_before: Numeric;
+          price_after: Numeric;
+          ddex_amount: Numeric;
+          side: string;
+        };
+        Insert: {
+          pair: string;
+          tx_hash: string;
+          log_index: number;
+          block_number: number;
+          block_time: string;
+          price_before: Numeric;
+          price_after: Numeric;
+          ddex_amount: Numeric;
+          side: string;
+        };
+        Update: Partial<Database['public']['Tables']['market_prices']['Insert']>;
+        Relationships: [];
+      };
     };
     Views: { [_ in never]: never };
     Functions: {
@@ -207,6 +316,25 @@ export type Database = {
       };
       take_rate_limit: {
         Args: { p_bucket: string; p_limit: number; p_window_seconds: number };
+        Returns: number;
+      };
+      // 20261201000001: the number of bots the swap fired, 0 on a repeat. Prices are ETH per
+      // DDEX; the *_text arguments are the display texts the notification shows.
+      evaluate_market_swap: {
+        Args: {
+          p_pair: string;
+          p_tx_hash: string;
+          p_log_index: number;
+          p_block_number: number;
+          p_block_time: string;
+          p_price_before: Numeric;
+          p_price_after: Numeric;
+          p_ddex_amount: Numeric;
+          p_side: string;
+          p_price_before_text: string;
+          p_price_after_text: string;
+          p_amount_text: string;
+        };
         Returns: number;
       };
     };

@@ -37,6 +37,8 @@ type Row = Record<string, unknown>;
 
 const unique = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
 const txHash = () => `0x${randomUUID().replaceAll('-', '')}`;
+/** A full 32-byte hash, as bot_runs and market_prices check. */
+const swapHash = () => `0x${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`;
 /** An address no one holds yet: a wallet has one owner. */
 const freshAddress = () => `0x${randomUUID().replaceAll('-', '')}${randomUUID().slice(0, 8)}`;
 const freshNonce = (label: string) => unique(label).replace('-', '');
@@ -149,6 +151,64 @@ export function createSqlProbes(users: MatrixUsers) {
   /** The bucket's requests over all its windows: a call may fall in the next minute. */
   const requestsIn = (after: unknown) =>
     (after as Row[]).reduce((sum, row) => sum + Number(row['requests']), 0);
+
+  const botOf = (tx: Case, id: string) => firstRow(tx.query('select * from public.bots where id = $1', [id]));
+  /** The owner's bot, watching for a price no swap reaches. */
+  const createBot = async (tx: Case) => {
+    const row = await tx.request(SERVICE, (query) =>
+      firstRow(
+        query(
+          `insert into public.bots (user_id, name, kind, level)
+           values ($1, 'Matrix bot', 'price_above', 1000000) returning id`,
+          [owner.id],
+        ),
+      ),
+    );
+    return String(field(row, 'id'));
+  };
+  const freshBot = async (tx: Case): Promise<SqlTarget> => ({
+    owner,
+    key: await createBot(tx),
+    value: unique('Renamed'),
+  });
+
+  const runOf = (tx: Case, id: string) =>
+    firstRow(tx.query('select * from public.bot_runs where id = $1', [id]));
+  const runsWithHash = async (tx: Case, hash: string) =>
+    (await tx.query('select * from public.bot_runs where tx_hash = $1', [hash])).rows;
+  /** A firing of the owner's bot, as evaluate_market_swap records it. */
+  const freshRun = async (tx: Case): Promise<SqlTarget> => {
+    const bot = await createBot(tx);
+    const row = await tx.request(SERVICE, (query) =>
+      firstRow(
+        query(
+          `insert into public.bot_runs (bot_id, user_id, tx_hash, log_index, block_number, block_time,
+             price_before, price_after, ddex_amount, side)
+           values ($1, $2, $3, 0, 1, now(), 999999, 1000001, 1, 'buy') returning id`,
+          [bot, owner.id, swapHash()],
+        ),
+      ),
+    );
+    return { owner, key: String(field(row, 'id')), value: '0.5' };
+  };
+  /** The matrix's own market, apart from any other's price history. */
+  const MATRIX_PAIR = `0x${'4d'.repeat(20)}`;
+
+  const pricesWithHash = async (tx: Case, hash: string) =>
+    (await tx.query('select * from public.market_prices where tx_hash = $1', [hash])).rows;
+  const insertPrice = (query: Query, hash: string) =>
+    query(
+      `insert into public.market_prices (pair, tx_hash, log_index, block_number, block_time, price_before,
+         price_after, ddex_amount, side)
+       values ($1, $2, 0, 1, now(), 0.0002, 0.00021, 10, 'buy') returning *`,
+      [MATRIX_PAIR, hash],
+    );
+  const recordedPrice = async (tx: Case): Promise<SqlTarget> => {
+    const hash = swapHash();
+    await tx.request(SERVICE, (query) => insertPrice(query, hash));
+    return { owner, key: hash, value: '' };
+  };
+  const byHash = (target: SqlTarget) => (row: Row) => row['tx_hash'] === target.key;
 
   // An upload with upsert, as the Storage API writes it: the uploader is the owner (none for anon).
   const upsertObject = (query: Query, caller: Claims, name: string, mimetype: string) =>
@@ -649,6 +709,189 @@ export function createSqlProbes(users: MatrixUsers) {
           ),
         read: (tx, target) => countsOf(tx, target.key),
         applied: (_target, after) => requestsIn(after) === 2,
+      },
+    },
+    bots: {
+      select: {
+        arrange: freshBot,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.bots where user_id = $1', [target.owner.id]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => botOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // The portal's create: the owner's own bot, named and with one rule.
+        arrange: async () => ({ owner, key: owner.id, value: unique('Created') }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `insert into public.bots (user_id, name, kind, level)
+                 values ($1, $2, 'price_above', 1000000) returning *`,
+                [target.key, target.value],
+              ),
+            ),
+            (row) => row['name'] === target.value,
+          ),
+        read: async (tx, target) =>
+          (
+            await tx.query('select * from public.bots where user_id = $1 and name = $2', [
+              target.key,
+              target.value,
+            ])
+          ).rows,
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      update: {
+        arrange: freshBot,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.bots set name = $2 where id = $1 returning *', [target.key, target.value]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => botOf(tx, target.key),
+        applied: (target, after) => field(after, 'name') === target.value,
+      },
+      'update server fields': {
+        // Making the bot look as if it had just fired, which would keep it cooling down.
+        arrange: async (tx) => ({ ...(await freshBot(tx)), value: '2030-01-01T00:00:00.000Z' }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.bots set last_fired_at = $2 where id = $1 returning *', [
+                target.key,
+                target.value,
+              ]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => botOf(tx, target.key),
+        applied: (target, after) =>
+          (field(after, 'last_fired_at') as Date | null)?.toISOString() === target.value,
+      },
+      delete: {
+        arrange: freshBot,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('delete from public.bots where id = $1 returning *', [target.key]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => botOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    bot_runs: {
+      select: {
+        arrange: freshRun,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.bot_runs where user_id = $1', [target.owner.id]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => runOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A firing the market never made, which the page would show as the bot's.
+        arrange: async (tx) => ({ owner, key: await createBot(tx), value: swapHash() }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `insert into public.bot_runs (bot_id, user_id, tx_hash, log_index, block_number, block_time,
+                   price_before, price_after, ddex_amount, side)
+                 values ($1, $2, $3, 0, 1, now(), 999999, 1000001, 1, 'buy') returning *`,
+                [target.key, target.owner.id, target.value],
+              ),
+            ),
+            (row) => row['tx_hash'] === target.value,
+          ),
+        read: (tx, target) => runsWithHash(tx, target.value),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      update: {
+        arrange: freshRun,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.bot_runs set price_after = $2 where id = $1 returning *', [
+                target.key,
+                target.value,
+              ]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => runOf(tx, target.key),
+        applied: (target, after) => field(after, 'price_after') === target.value,
+      },
+      delete: {
+        arrange: freshRun,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('delete from public.bot_runs where id = $1 returning *', [target.key]),
+            ),
+            byId(target),
+          ),
+        read: (tx, target) => runOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+      'evaluate_market_swap rpc': {
+        // The function market-bots evaluates a swap with: a swap of one's own making would fire
+        // the owner's bot and send its notification.
+        arrange: async (tx) => ({ owner, key: await createBot(tx), value: swapHash() }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                `select public.evaluate_market_swap($1, $2, 0, 1, now(), 999999, 1000001, 1, 'buy',
+                   '999999', '1000001', '1') as fired`,
+                [MATRIX_PAIR, target.value],
+              ),
+            ),
+            (row) => Number(row['fired']) > 0,
+          ),
+        read: async (tx, target) =>
+          (
+            await tx.query('select * from public.bot_runs where bot_id = $1 and tx_hash = $2', [
+              target.key,
+              target.value,
+            ])
+          ).rows,
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+    },
+    market_prices: {
+      select: {
+        arrange: recordedPrice,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.market_prices where tx_hash = $1', [target.key]),
+            ),
+            byHash(target),
+          ),
+        read: (tx, target) => pricesWithHash(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A price the market never had, which a move bot would then measure against.
+        arrange: async () => ({ owner, key: swapHash(), value: '' }),
+        act: async (tx, caller, target) =>
+          answerOf(await tx.request(caller, (query) => insertPrice(query, target.key)), byHash(target)),
+        read: (tx, target) => pricesWithHash(tx, target.key),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
       },
     },
     avatars: {
