@@ -22,7 +22,14 @@ import { checkAppKeys, checkFunctionSecrets, parseEnvFile, type Problem } from '
 
 const PROJECT_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SECRETS_FILE = join(PROJECT_DIR, 'supabase', 'functions', '.env');
-const SECRET_KEYS = ['TATUM_WEBHOOK_SECRET', 'DDEX_TOKEN_ADDRESS', 'RPC_URL', 'CHAIN_ID', 'SITE_URL'];
+const SECRET_KEYS = [
+  'TATUM_WEBHOOK_SECRET',
+  'DDEX_TOKEN_ADDRESS',
+  'RPC_URL',
+  'UNISWAP_V2_ROUTER',
+  'CHAIN_ID',
+  'SITE_URL',
+];
 
 let failures = 0;
 const say = (line: string) => console.log(line);

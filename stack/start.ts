@@ -77,6 +77,8 @@ async function main(): Promise<void> {
     tatumApiUrl: gateway.tatumApiUrl,
     tatumApiKey: gateway.tatumApiKey,
     processPaymentsUrl: `${gateway.url}/functions/v1/process-payments`,
+    // The emulator's own subscription of the DDEX/WETH pair delivers every swap here.
+    marketBotsUrl: `${gateway.url}/functions/v1/market-bots`,
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
     tokenAddress: chain.tokenAddress,
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
       `  Tatum     ${gateway.tatumApiUrl ?? ''}  (emulator: subscriptions, signed address-event webhooks; x-api-key in Details)`,
       `  Chain     ${chain.rpcUrl}  (Hardhat, chain id ${chain.chainId}, DDEX at ${chain.tokenAddress})`,
       `  Market    Uniswap V2 router ${chain.uniswap.router}  (DDEX/WETH pair ${chain.uniswap.pair})`,
+      `  Bots      ${gateway.url}/functions/v1/market-bots  (the pair's swaps, through the emulator's subscription)`,
       `  Email confirmations ${flags.emailConfirmations ? 'on' : 'off'}`,
       `  Details   ${descriptionPath}`,
       '  Ctrl-C stops everything.',

@@ -133,11 +133,29 @@ export function checkFunctionSecrets(secrets: RawEnv, app: RawEnv): Problem[] {
   }
   const rpc = value('RPC_URL');
   if (rpc === '') {
-    problems.push({ key: 'RPC_URL', message: 'is not set (record-transaction reads receipts from it)' });
+    problems.push({
+      key: 'RPC_URL',
+      message: 'is not set (record-transaction and market-bots read receipts from it)',
+    });
   } else {
     const url = httpsUrl(rpc);
     if (!url) problems.push({ key: 'RPC_URL', message: `is not an https:// URL: "${rpc}"` });
     else if (isLocal(url)) problems.push({ key: 'RPC_URL', message: `points at this machine (${url.host})` });
+  }
+  // market-bots finds the pair it evaluates from the router, and refuses to start without one.
+  const router = value('UNISWAP_V2_ROUTER');
+  const builtRouter = app['VITE_UNISWAP_V2_ROUTER']?.trim() ?? '';
+  if (router === '') {
+    problems.push({ key: 'UNISWAP_V2_ROUTER', message: 'is not set (market-bots refuses to start)' });
+  } else if (!ADDRESS.test(router) || ZERO_ADDRESS.test(router)) {
+    problems.push({ key: 'UNISWAP_V2_ROUTER', message: `is not a contract address: "${router}"` });
+  } else if (router.toLowerCase() === token.toLowerCase()) {
+    problems.push({ key: 'UNISWAP_V2_ROUTER', message: 'is the DDEX contract, not the router' });
+  } else if (ADDRESS.test(builtRouter) && builtRouter.toLowerCase() !== router.toLowerCase()) {
+    problems.push({
+      key: 'UNISWAP_V2_ROUTER',
+      message: `differs from VITE_UNISWAP_V2_ROUTER (${builtRouter}): the bots would watch another market`,
+    });
   }
   // link-wallet accepts a proof only for this chain and this site (docs/deploy.md#wallet-proof).
   const chainId = value('CHAIN_ID');

@@ -11,7 +11,11 @@ import type { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import type { Database } from '../../src/domain/database.types.ts';
-import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
+import { createMarketBotsHandler } from '../../supabase/functions/market-bots/handler.ts';
+import {
+  createProcessPaymentsHandler,
+  DEFAULT_TATUM_CHAIN,
+} from '../../supabase/functions/process-payments/handler.ts';
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
 import { createLinkWalletHandler } from '../../supabase/functions/link-wallet/handler.ts';
 import {
@@ -20,7 +24,9 @@ import {
   parseRateLimit,
 } from '../../supabase/functions/native-balance/handler.ts';
 import { createTatumWebhooksHandler } from '../../supabase/functions/tatum-webhooks/handler.ts';
+import { createRpcClient } from '../../supabase/functions/_shared/rpc.ts';
 import { createTatumApi } from '../../supabase/functions/_shared/tatum.ts';
+import { marketPair } from '../../supabase/functions/_shared/uniswap-pair.ts';
 import { createClaimsResolver, createRestTokenCheck } from './claims.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
 import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
@@ -54,7 +60,8 @@ export type GatewayOptions = {
   rpcUrl?: string | null;
   /**
    * The chain's Uniswap V2 router (the app's VITE_UNISWAP_V2_ROUTER): record-transaction reads the
-   * DDEX/WETH pair from it and records swaps there. Without it, swaps are refused.
+   * DDEX/WETH pair from it and records swaps there. Without it, swaps are refused, and no bot runs
+   * (market-bots is not served, and the pair is not subscribed).
    */
   uniswapRouter?: string | null;
   /** First retry delay of the emulator's webhook deliveries (doubles per attempt); tests shorten it. */
@@ -220,6 +227,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     'link-wallet': !!(options.rpcUrl && options.chainId),
     'tatum-webhooks': !!options.rpcUrl,
     'native-balance': !!options.rpcUrl,
+    'market-bots': !!(options.rpcUrl && options.tokenAddress && options.uniswapRouter),
   };
   const tatumApiUrl = options.rpcUrl ? `${apiUrl}/tatum/v4/` : null;
   const balanceRateLimit =
@@ -303,6 +311,16 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         limit: balanceRateLimit,
       });
     }
+    if (options.rpcUrl && options.tokenAddress && options.uniswapRouter) {
+      handlers['market-bots'] = createMarketBotsHandler({
+        webhookSecret: secrets.webhookSecret,
+        supabase: functionsClient,
+        rpcUrl: options.rpcUrl,
+        uniswapRouter: options.uniswapRouter,
+        tokenAddress: options.tokenAddress,
+        chain: DEFAULT_TATUM_CHAIN,
+      });
+    }
     if (options.rpcUrl && options.chainId) {
       handlers['link-wallet'] = createLinkWalletHandler({
         supabase: functionsClient,
@@ -318,11 +336,15 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   });
   let feed: Awaited<ReturnType<typeof startChangeFeed>>;
   let realtime: ReturnType<typeof attachRealtime>;
+  // What has started by the time a later step fails, stopped in reverse before the rest goes.
+  const startedParts: (() => Promise<void>)[] = [];
   try {
     feed = await startChangeFeed(pg);
+    startedParts.push(() => feed.stop());
     realtime = attachRealtime({ server, pg, feed, resolveClaims });
+    startedParts.push(() => realtime.close());
     if (options.rpcUrl) {
-      tatum = await startTatumEmulator({
+      const emulator = await startTatumEmulator({
         pg,
         rpcUrl: options.rpcUrl,
         webhookSecret: secrets.webhookSecret,
@@ -330,8 +352,14 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         siteUrl,
         retryBaseMs: options.webhookRetryBaseMs,
       });
+      tatum = emulator;
+      startedParts.push(() => emulator.close());
+      if (options.tokenAddress && options.uniswapRouter) {
+        await subscribeMarket(emulator, options.rpcUrl, options.uniswapRouter, options.tokenAddress, apiUrl);
+      }
     }
   } catch (error) {
+    for (const stop of startedParts.reverse()) await stop();
     await abandonStart();
     throw error;
   }
@@ -365,6 +393,32 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       return closing;
     },
   };
+}
+
+/**
+ * The market's pair, subscribed to market-bots as a hosted project subscribes it by hand
+ * (docs/deploy.md): on every start, so the first creates it and a later one on another port moves
+ * it. The watcher starts at the chain's head on the first start, so the seed liquidity the chain
+ * deployed is never delivered.
+ */
+async function subscribeMarket(
+  tatum: TatumEmulator,
+  rpcUrl: string,
+  router: string,
+  tokenAddress: string,
+  apiUrl: string,
+): Promise<void> {
+  const pair = await marketPair(createRpcClient(rpcUrl), router, tokenAddress)();
+  if (pair === null) {
+    console.warn(`[gateway] the router ${router} has no DDEX/WETH pair yet: no bot will run`);
+    return;
+  }
+  await tatum.ensureSubscription({
+    type: 'ADDRESS_EVENT',
+    chain: 'ETH',
+    address: pair,
+    url: `${apiUrl}/functions/v1/market-bots`,
+  });
 }
 
 /** The path with every valid run of percent-escapes decoded as decodeURI would, as Hono routes it. */

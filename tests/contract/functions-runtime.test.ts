@@ -48,6 +48,21 @@ const CALLS: Call[] = [
       body: '{"address":',
     }),
   },
+  { label: 'a GET of the bots’ webhook', name: 'market-bots', init: async () => ({ method: 'GET' }) },
+  {
+    label: 'an unsigned delivery to the bots’ webhook',
+    name: 'market-bots',
+    init: async () => ({ method: 'POST', headers: json, body: '{"address":"0x1"}' }),
+  },
+  {
+    label: 'a signed delivery to the bots’ webhook that is no address event',
+    name: 'market-bots',
+    init: async (gateway) => ({
+      method: 'POST',
+      headers: { ...json, 'x-payload-hash': await signPayload(gateway.webhookSecret, '{"address":"0x1"}') },
+      body: '{"address":"0x1"}',
+    }),
+  },
   {
     label: 'a history write without a JWT',
     name: 'record-transaction',
@@ -105,6 +120,8 @@ beforeAll(async () => {
     tokenAddress: chain.tokenAddress,
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
+    // market-bots is served only with the market, as in the stack.
+    uniswapRouter: chain.uniswap.router,
     functions: 'node',
   });
 }, 60_000);
@@ -119,6 +136,7 @@ describe('the Edge Functions’ runtimes', () => {
     expect(stack.functions.runtime).toBe('deno');
     expect(Object.keys(stack.functions.urls).sort()).toEqual([
       'link-wallet',
+      'market-bots',
       'native-balance',
       'process-payments',
       'record-transaction',

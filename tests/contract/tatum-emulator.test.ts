@@ -21,7 +21,7 @@ import {
   writeContract,
 } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startGateway } from '../../stack/gateway/index.ts';
+import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { testAccount } from '../support/accounts.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
@@ -392,6 +392,58 @@ describe('Tatum emulator: restarts', () => {
     } finally {
       process.env['TATUM_URL'] = stack.tatumApiUrl;
       await restartReceiver.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('subscribes the market’s pair to market-bots on every start, at the gateway’s own address', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ddex-tatum-market-'));
+    const pair = chain.uniswap.pair;
+    const start = () =>
+      startGateway({
+        port: 0,
+        dataDir,
+        quietEmail: true,
+        tokenAddress: chain.tokenAddress,
+        rpcUrl: chain.rpcUrl,
+        uniswapRouter: chain.uniswap.router,
+        functions: 'node',
+      });
+    const ask = (gateway: Gateway, path: string, init: RequestInit = {}) =>
+      fetch(`${gateway.tatumApiUrl ?? ''}${path}`, {
+        ...init,
+        headers: { 'content-type': 'application/json', 'x-api-key': gateway.tatumApiKey },
+      });
+    const urlsWatchingPair = async (gateway: Gateway) => {
+      const response = await ask(gateway, `subscription?pageSize=50&address=${pair}`);
+      const rows = (await response.json()) as { type: string; attr: { address: string; url: string } }[];
+      expect(rows.every((row) => row.type === 'ADDRESS_EVENT')).toBe(true);
+      expect(rows.every((row) => row.attr.address.toLowerCase() === pair.toLowerCase())).toBe(true);
+      return rows.map((row) => row.attr.url).sort();
+    };
+    const elsewhere = 'http://127.0.0.1:9/elsewhere';
+    let gateway: Gateway | null = null;
+    try {
+      gateway = await start();
+      expect(await urlsWatchingPair(gateway)).toEqual([`${gateway.url}/functions/v1/market-bots`]);
+      // Another receiver of the pair's events is no concern of the gateway's.
+      const added = await ask(gateway, 'subscription', {
+        method: 'POST',
+        body: JSON.stringify({
+          type: 'ADDRESS_EVENT',
+          attr: { chain: 'ETH', address: pair, url: elsewhere },
+        }),
+      });
+      expect(added.status).toBe(200);
+      await gateway.close();
+
+      // Port 0 again: the gateway most likely listens elsewhere now, and the old URL hears nothing.
+      gateway = await start();
+      expect(await urlsWatchingPair(gateway)).toEqual(
+        [elsewhere, `${gateway.url}/functions/v1/market-bots`].sort(),
+      );
+    } finally {
+      await gateway?.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);

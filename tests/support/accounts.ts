@@ -26,6 +26,9 @@ const OWNERS = {
   /** process-payments-swap: the signed-in trader on the stack's market, and who pays or buys for it. */
   paymentsSwapTrader: 14,
   paymentsSwapPayer: 15,
+  /** market-bots: deploys its market and provides the liquidity, and trades on it. */
+  botsProvider: 16,
+  botsTrader: 17,
   /** record-swap: deploys its market and provides the liquidity, and the signed-in trader. */
   recordSwapProvider: 38,
   recordSwapTrader: 39,

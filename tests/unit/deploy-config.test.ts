@@ -18,6 +18,7 @@ const SECRETS = {
   TATUM_WEBHOOK_SECRET: 'a-long-random-hmac-secret',
   DDEX_TOKEN_ADDRESS: TOKEN.toLowerCase(),
   RPC_URL: 'https://sepolia.example.org/rpc',
+  UNISWAP_V2_ROUTER: ROUTER,
   CHAIN_ID: '11155111',
   SITE_URL: 'https://portal.example.org',
   TATUM_CHAIN: 'ethereum-sepolia',
@@ -78,6 +79,7 @@ describe('deploy:check, the functions’ secrets', () => {
       'TATUM_WEBHOOK_SECRET',
       'DDEX_TOKEN_ADDRESS',
       'RPC_URL',
+      'UNISWAP_V2_ROUTER',
       'CHAIN_ID',
       'SITE_URL',
       'TATUM_CHAIN',
@@ -122,6 +124,17 @@ describe('deploy:check, the functions’ secrets', () => {
       expect.stringMatching(/^DDEX_TOKEN_ADDRESS differs from VITE_DDEX_TOKEN_ADDRESS/),
       expect.stringMatching(/^RPC_URL points at this machine/),
     ]);
+  });
+
+  it.each([
+    ['0x1234', /not a contract address/],
+    [`0x${'0'.repeat(40)}`, /not a contract address/],
+    [TOKEN, /is the DDEX contract/],
+    [`0x${'cd'.repeat(20)}`, /differs from VITE_UNISWAP_V2_ROUTER/],
+  ])('refuses the router market-bots watches through: %s', (router, message) => {
+    const problems = checkFunctionSecrets({ ...SECRETS, UNISWAP_V2_ROUTER: router }, APP);
+    expect(keysOf(problems)).toEqual(['UNISWAP_V2_ROUTER']);
+    expect(problems[0]?.message).toMatch(message);
   });
 
   it('reads an env file as `supabase secrets set --env-file` does', () => {

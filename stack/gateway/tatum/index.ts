@@ -5,7 +5,7 @@ import { isOneOfKeys, json } from '../http.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { originGuard } from './origin.ts';
 import { createTatumRoutes } from './routes.ts';
-import { createTatumStore } from './store.ts';
+import { createTatumStore, type Subscription } from './store.ts';
 import { startBlockWatcher } from './watcher.ts';
 
 // The local stand-in for Tatum: its v4 subscription API at /tatum/v4/, a
@@ -14,6 +14,8 @@ import { startBlockWatcher } from './watcher.ts';
 
 export type TatumEmulator = {
   handle(request: Request): Promise<Response>;
+  /** Subscribes as the REST API would, unless already subscribed (store.ts ensureSubscription). */
+  ensureSubscription(input: Omit<Subscription, 'id'>): Promise<Subscription>;
   close(): Promise<void>;
 };
 
@@ -65,6 +67,7 @@ export async function startTatumEmulator(options: TatumEmulatorOptions): Promise
         );
   return {
     handle: (request) => guard(request, keyed),
+    ensureSubscription: (input) => store.ensureSubscription(input),
     close: async () => {
       await watcher.stop();
       await dispatcher.stop();

@@ -38,6 +38,44 @@ export function createTatumStore(pg: PGlite) {
       }
     },
 
+    /**
+     * The subscription, added unless it is there already. A receiver keeps its path when the
+     * gateway moves to another port on kept data (STACK_GATEWAY_PORT), so a subscription of the
+     * same address to the same path on another origin is the old one, and is dropped with
+     * whatever it still owed: nothing listens there any more.
+     */
+    async ensureSubscription(input: Omit<Subscription, 'id'>): Promise<Subscription> {
+      const target = new URL(input.url);
+      return pg.transaction(async (tx) => {
+        const { rows } = await tx.query<Subscription>(
+          `select id, type, chain, address, url from _tatum.subscriptions
+            where type = $1 and chain = $2 and lower(address) = lower($3)`,
+          [input.type, input.chain, input.address],
+        );
+        let kept: Subscription | null = null;
+        for (const row of rows) {
+          if (row.url === input.url) {
+            kept = row;
+            continue;
+          }
+          const url = URL.canParse(row.url) ? new URL(row.url) : null;
+          if (url?.pathname === target.pathname && url.origin !== target.origin) {
+            await tx.query('delete from _tatum.subscriptions where id = $1', [row.id]);
+          }
+        }
+        if (kept) return kept;
+        // One connection runs one transaction at a time, so nothing can add it since the read above.
+        const inserted = await tx.query<Subscription>(
+          `insert into _tatum.subscriptions (type, chain, address, url) values ($1, $2, $3, $4)
+           returning id, type, chain, address, url`,
+          [input.type, input.chain, input.address, input.url],
+        );
+        const row = inserted.rows[0];
+        if (!row) throw new Error('insert returned no subscription');
+        return row;
+      });
+    },
+
     async listSubscriptions(page: { pageSize: number; offset: number; address: string | null }) {
       const { rows } = await pg.query<Subscription>(
         `select id, type, chain, address, url from _tatum.subscriptions

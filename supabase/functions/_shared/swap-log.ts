@@ -1,9 +1,13 @@
 // Reading Uniswap V2 swaps out of a receipt, by hand like transfer-log.ts (no viem on Deno): which
-// pools swapped, and how much DDEX each swap of the market's pair moved into or out of the wallet.
+// pools swapped, how much DDEX each swap of the market's pair moved into or out of the wallet, and
+// the pair's reserves (Sync) that price each swap.
 import { decodeTransfer, type RawLog, type Receipt } from './transfer-log.ts';
 
 /** keccak256('Swap(address,uint256,uint256,uint256,uint256,address)'), the Uniswap V2 pair's event. */
 export const SWAP_TOPIC = '0xd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822';
+
+/** keccak256('Sync(uint112,uint112)'): the pair's reserves, emitted right before each Swap, Mint and Burn. */
+export const SYNC_TOPIC = '0x1c411e9a96e071241c2f21f7726b17ae89e3cab4c78be50e062b03a9fffbbad1';
 
 export type SwapEvent = {
   pair: string;
@@ -46,6 +50,26 @@ export function decodeSwap(log: RawLog): SwapEvent | null {
     amount1In: word(1),
     amount0Out: word(2),
     amount1Out: word(3),
+  };
+}
+
+/** The pair's reserves after the call that emitted it (token0's, token1's, in their smallest units). */
+export type SyncEvent = { pair: string; reserve0: bigint; reserve1: bigint };
+
+const TWO_WORDS = /^0x[0-9a-f]{128}$/;
+
+/** The log as a Uniswap V2 Sync, or null when it is not one. */
+export function decodeSync(log: RawLog): SyncEvent | null {
+  if (log.removed || log.topics.length !== 1) return null;
+  const pair = log.address.toLowerCase();
+  const data = log.data.toLowerCase();
+  if (log.topics[0]?.toLowerCase() !== SYNC_TOPIC || !ADDRESS.test(pair) || !TWO_WORDS.test(data)) {
+    return null;
+  }
+  return {
+    pair,
+    reserve0: BigInt(`0x${data.slice(2, 66)}`),
+    reserve1: BigInt(`0x${data.slice(66, 130)}`),
   };
 }
 

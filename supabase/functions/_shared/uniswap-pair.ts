@@ -10,13 +10,16 @@ const GET_PAIR = '0xe6a43905'; // getPair(address,address)
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 const ADDRESS_WORD = /^0x0{24}([0-9a-f]{40})$/;
 
+/** The DDEX/WETH market as the router names it: the pair and the router's WETH (lower case). */
+export type Market = { pair: string; weth: string };
+
 /**
- * The pair's address (lower case), asked once per function instance: a deployed pair never moves.
- * Null while the factory has no such pair; that answer is not kept, as the pair may be created
- * later. A failed read is retried on the next call rather than cached.
+ * The pair and WETH, asked once per function instance: a deployed pair never moves. Null while
+ * the factory has no such pair; that answer is not kept, as the pair may be created later. A
+ * failed read is retried on the next call rather than cached.
  */
-export function marketPair(rpc: RpcCall, router: string, tokenAddress: string): () => Promise<string | null> {
-  const pair = once(async () => {
+export function marketOf(rpc: RpcCall, router: string, tokenAddress: string): () => Promise<Market | null> {
+  const market = once(async (): Promise<Market> => {
     const [factory, weth] = await Promise.all([
       call(rpc, router, FACTORY).then((result) => address(result, 'factory()')),
       call(rpc, router, WETH).then((result) => address(result, 'WETH()')),
@@ -24,13 +27,19 @@ export function marketPair(rpc: RpcCall, router: string, tokenAddress: string): 
     const data = `${GET_PAIR}${word(weth)}${word(tokenAddress)}`;
     const found = address(await call(rpc, factory, data), 'getPair()');
     if (found === ZERO_ADDRESS) throw new NoPair();
-    return found;
+    return { pair: found, weth };
   });
   return () =>
-    pair().catch((error: unknown) => {
+    market().catch((error: unknown) => {
       if (error instanceof NoPair) return null;
       throw error;
     });
+}
+
+/** The pair's address alone (lower case), as marketOf finds and keeps it. */
+export function marketPair(rpc: RpcCall, router: string, tokenAddress: string): () => Promise<string | null> {
+  const market = marketOf(rpc, router, tokenAddress);
+  return async () => (await market())?.pair ?? null;
 }
 
 class NoPair extends Error {}

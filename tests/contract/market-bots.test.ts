@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { RealtimePostgresInsertPayload } from '@supabase/supabase-js';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  formatUnits,
+  http,
+  maxUint256,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+  type Abi,
+  type Address,
+  type Hex,
+  type TransactionReceipt,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import type { Database } from '../../src/domain/database.types.ts';
+import { pairAbi } from '../../src/services/dex/abi.ts';
+import type { ChainAccount } from '../../stack/chain/index.ts';
+import { startDenoFunction, type DenoFunction } from '../../stack/functions/deno.ts';
+import { SWAP_TOPIC } from '../../supabase/functions/_shared/swap-log.ts';
+import { signPayload } from '../../supabase/functions/_shared/signature.ts';
+import { testAccount } from '../support/accounts.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { subscribed, WAIT_MS } from '../support/realtime.ts';
+
+// market-bots and the bots its owners create: a swap on a Uniswap V2 market of this file's own
+// (the canonical contracts' published artifacts, priced 50 times the stack's pool, so no other
+// file's swap crosses these levels) is delivered as Tatum delivers it, both of the pair's token
+// transfers, signed; the function, from its real Deno entry point, reads the receipt and fires
+// each bot the swap crosses, once.
+
+type NotificationRow = Database['public']['Tables']['user_notifications']['Row'];
+
+const stack = inject('gateway');
+const chain = inject('chain');
+const service = serviceClient(stack);
+const SECRET = 'market-bots-contract-secret';
+
+/** Deploys the market and provides its liquidity. */
+const provider = testAccount('botsProvider');
+/** Buys and sells on it. */
+const trader = testAccount('botsTrader');
+
+const publicClient = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
+const walletOf = (who: ChainAccount) =>
+  createWalletClient({
+    account: privateKeyToAccount(who.privateKey),
+    transport: http(chain.rpcUrl, { retryCount: 0 }),
+  });
+
+type Artifact = { abi: Abi; bytecode: Hex };
+const require = createRequire(import.meta.url);
+function artifact(path: string): Artifact {
+  const json = JSON.parse(readFileSync(require.resolve(path), 'utf8')) as { abi: Abi; bytecode: string };
+  return { abi: json.abi, bytecode: `0x${json.bytecode.replace(/^0x/, '')}` };
+}
+const WETH9 = artifact('@uniswap/v2-periphery/build/WETH9.json');
+const FACTORY = artifact('@uniswap/v2-core/build/UniswapV2Factory.json');
+const ROUTER = artifact('@uniswap/v2-periphery/build/UniswapV2Router02.json');
+
+let market: { router: Address; weth: Address; pair: Address };
+let marketBots: DenoFunction;
+
+async function mined(hash: Hex): Promise<TransactionReceipt> {
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe('success');
+  return receipt;
+}
+
+async function deploy(what: Artifact, args: unknown[]): Promise<Address> {
+  const hash = await walletOf(provider).deployContract({ ...what, args, chain: null });
+  const address = (await mined(hash)).contractAddress;
+  if (!address) throw new Error('no contract address');
+  return address;
+}
+
+const deadline = async () => (await publicClient.getBlock()).timestamp + 1200n;
+
+async function approveRouter(who: ChainAccount, router: Address) {
+  await mined(
+    await walletOf(who).writeContract({
+      address: chain.tokenAddress,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [router, maxUint256],
+      chain: null,
+    }),
+  );
+}
+
+beforeAll(async () => {
+  const weth = await deploy(WETH9, []);
+  const factory = await deploy(FACTORY, [provider.address]);
+  const router = await deploy(ROUTER, [factory, weth]);
+  await approveRouter(provider, router);
+  // 10 ETH for 1,000 DDEX: 0.01 ETH per DDEX, where the stack's pool is at 0.0002.
+  await mined(
+    await walletOf(provider).writeContract({
+      address: router,
+      abi: ROUTER.abi,
+      functionName: 'addLiquidityETH',
+      args: [chain.tokenAddress, parseUnits('1000', 18), 0n, 0n, provider.address, await deadline()],
+      value: parseEther('10'),
+      chain: null,
+    }),
+  );
+  const pair = (await publicClient.readContract({
+    address: factory,
+    abi: FACTORY.abi,
+    functionName: 'getPair',
+    args: [weth, chain.tokenAddress],
+  })) as Address;
+  market = { router, weth, pair };
+  await approveRouter(trader, router);
+  marketBots = await startDenoFunction('market-bots', {
+    SUPABASE_URL: stack.url,
+    SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
+    TATUM_WEBHOOK_SECRET: SECRET,
+    TATUM_CHAIN: 'ethereum-sepolia',
+    RPC_URL: chain.rpcUrl,
+    UNISWAP_V2_ROUTER: router,
+    DDEX_TOKEN_ADDRESS: chain.tokenAddress,
+  });
+});
+
+afterAll(async () => {
+  await marketBots?.stop();
+});
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
+});
+
+async function user(label: string): Promise<TestUser> {
+  const signedIn = await signedInUser(stack, label);
+  clients.push(signedIn.client);
+  return signedIn;
+}
+
+async function buy(eth: bigint): Promise<Hex> {
+  const hash = await walletOf(trader).writeContract({
+    address: market.router,
+    abi: ROUTER.abi,
+    functionName: 'swapExactETHForTokens',
+    args: [0n, [market.weth, chain.tokenAddress], trader.address, await deadline()],
+    value: eth,
+    chain: null,
+  });
+  await mined(hash);
+  return hash;
+}
+
+async function sell(ddex: bigint): Promise<Hex> {
+  const hash = await walletOf(trader).writeContract({
+    address: market.router,
+    abi: ROUTER.abi,
+    functionName: 'swapExactTokensForETH',
+    args: [ddex, 0n, [chain.tokenAddress, market.weth], trader.address, await deadline()],
+    chain: null,
+  });
+  await mined(hash);
+  return hash;
+}
+
+/** ETH per DDEX in the pair's reserves at the end of a block (the latest by default). */
+async function priceAt(blockNumber?: bigint): Promise<number> {
+  const [reserve0, reserve1] = await publicClient.readContract({
+    address: market.pair,
+    abi: pairAbi,
+    functionName: 'getReserves',
+    ...(blockNumber === undefined ? {} : { blockNumber }),
+  });
+  const wethIs0 = market.weth.toLowerCase() < chain.tokenAddress.toLowerCase();
+  const [weth, ddex] = wethIs0 ? [reserve0, reserve1] : [reserve1, reserve0];
+  return Number(formatUnits(weth, 18)) / Number(formatUnits(ddex, 18));
+}
+
+/**
+ * The address events the pair's subscription gets for a transaction, as the emulator builds them:
+ * one per token transfer to or from the pair, incoming positive, the other side as counterAddress.
+ */
+async function pairEvents(hash: Hex) {
+  const receipt = await publicClient.getTransactionReceipt({ hash });
+  const pair = market.pair.toLowerCase();
+  const swap = receipt.logs.find((log) => log.topics[0] === SWAP_TOPIC && log.address.toLowerCase() === pair);
+  if (!swap) throw new Error('no Swap log of the pair');
+  const events = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs })
+    .filter((log) => log.args.from.toLowerCase() === pair || log.args.to.toLowerCase() === pair)
+    .map((log) => {
+      const incoming = log.args.to.toLowerCase() === pair;
+      const amount = formatUnits(log.args.value, 18);
+      return {
+        address: pair,
+        amount: incoming ? amount : `-${amount}`,
+        asset: log.address.toLowerCase(),
+        blockNumber: Number(receipt.blockNumber),
+        counterAddress: (incoming ? log.args.from : log.args.to).toLowerCase(),
+        txId: hash,
+        logIndex: log.logIndex,
+        type: 'token',
+        chain: 'ethereum-sepolia',
+        subscriptionType: 'ADDRESS_EVENT',
+        mempool: false,
+      };
+    });
+  expect(events.map((event) => event.asset).sort()).toEqual(
+    [market.weth.toLowerCase(), chain.tokenAddress.toLowerCase()].sort(),
+  );
+  return { events, swapLogIndex: swap.logIndex, blockNumber: receipt.blockNumber };
+}
+
+/** A delivery as Tatum makes it: the body, signed under `secret` (null: unsigned). */
+async function deliver(body: string | object, secret: string | null = SECRET): Promise<Response> {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return fetch(marketBots.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(secret === null ? {} : { 'x-payload-hash': await signPayload(secret, text) }),
+    },
+    body: text,
+  });
+}
+
+async function answerOf(response: Response) {
+  expect(response.status).toBe(200);
+  return (await response.json()) as { received: boolean; swaps: number; fired: number };
+}
+
+async function notificationsOf(userId: string) {
+  const { data, error } = await service.from('user_notifications').select('*').eq('user_id', userId);
+  expect(error).toBeNull();
+  return data ?? [];
+}
+
+/** A price bot of `owner`, created through the owner's own session, as the portal creates it. */
+async function priceAbove(owner: TestUser, name: string, level: number) {
+  const { data, error } = await owner.client
+    .from('bots')
+    .insert({ name, kind: 'price_above', level })
+    .select()
+    .single();
+  if (error) throw new Error(`creating the bot failed: ${error.message}`);
+  return data;
+}
+
+/** A level 0.4 % above the price now, to six significant digits, as a user would type it. */
+const levelAboveNow = async () => Number(((await priceAt()) * 1.004).toPrecision(6));
+
+describe('market-bots fires the bots a swap crosses, once', () => {
+  it('fires a crossed bot once for both legs and repeats, tells its owner live, and no paused bot', async () => {
+    const alice = await user('bots-alice');
+    const bob = await user('bots-bob');
+    const level = await levelAboveNow();
+    const bot = await priceAbove(alice, 'Breakout', level);
+    const paused = await priceAbove(bob, 'Asleep', level);
+    const pausing = await bob.client.from('bots').update({ status: 'paused' }).eq('id', paused.id);
+    expect(pausing.error).toBeNull();
+
+    const live: RealtimePostgresInsertPayload<NotificationRow>[] = [];
+    const channel = alice.client
+      .channel(`bots-${randomUUID()}`)
+      .on<NotificationRow>(
+        'postgres_changes',
+        { event: 'INSERT', schema: 'public', table: 'user_notifications', filter: `user_id=eq.${alice.id}` },
+        (payload) => live.push(payload),
+      );
+    await subscribed(channel, WAIT_MS);
+
+    // 0.05 ETH moves this pool about 1 %: past the level.
+    const hash = await buy(parseEther('0.05'));
+    const { events, swapLogIndex, blockNumber } = await pairEvents(hash);
+    const [before, after] = [await priceAt(blockNumber - 1n), await priceAt(blockNumber)];
+    expect(before < level && level <= after).toBe(true);
+
+    // Both legs at once, as hosted Tatum may deliver them: one swap, one firing between them.
+    const answers = await Promise.all(events.map(async (event) => answerOf(await deliver(event))));
+    expect(answers.map((answer) => answer.swaps)).toEqual([1, 1]);
+    expect(answers.reduce((sum, answer) => sum + answer.fired, 0)).toBe(1);
+    // A repeat of a leg, and a legacy body without logIndex, add nothing.
+    const [first] = events;
+    if (!first) throw new Error('no event');
+    const { logIndex: _transferLog, ...legacy } = first;
+    for (const body of [first, legacy]) {
+      expect(await answerOf(await deliver(body))).toEqual({ received: true, swaps: 1, fired: 0 });
+    }
+
+    const title = `DDEX above ${level} ETH`;
+    await vi.waitFor(() => expect(live).toHaveLength(1), { timeout: WAIT_MS, interval: 20 });
+    expect(live[0]?.new).toMatchObject({ user_id: alice.id, title, is_read: false });
+    const message = live[0]?.new.message ?? '';
+    const shown = new RegExp(
+      `^Breakout: (\\d+\\.\\d+) → (\\d+\\.\\d+) ETH per DDEX \\(tx ${hash.slice(0, 10)}…\\)\\.$`,
+    ).exec(message);
+    expect(shown, message).not.toBeNull();
+    // The prices shown are the pair's reserves at the blocks before and after, to six digits.
+    expect(Number(shown?.[1])).toBeCloseTo(before, 7);
+    expect(Number(shown?.[2])).toBeCloseTo(after, 7);
+    expect(await notificationsOf(alice.id)).toHaveLength(1);
+    expect(await notificationsOf(bob.id)).toEqual([]);
+
+    const runs = await alice.client.from('bot_runs').select('*');
+    expect(runs.error).toBeNull();
+    expect(runs.data).toEqual([
+      expect.objectContaining({
+        bot_id: bot.id,
+        user_id: alice.id,
+        tx_hash: hash.toLowerCase(),
+        log_index: swapLogIndex,
+        block_number: Number(blockNumber),
+        side: 'buy',
+        notification_id: live[0]?.new.id,
+      }),
+    ]);
+    expect(Number(runs.data?.[0]?.price_before)).toBeCloseTo(before, 12);
+    expect(Number(runs.data?.[0]?.price_after)).toBeCloseTo(after, 12);
+    const fired = await alice.client.from('bots').select('last_fired_at').eq('id', bot.id).single();
+    expect(fired.data?.last_fired_at).not.toBeNull();
+    // Bob sees neither Alice's bot nor its run; his paused bot has none.
+    expect((await bob.client.from('bot_runs').select('*')).data).toEqual([]);
+    expect((await bob.client.from('bots').select('id')).data).toEqual([{ id: paused.id }]);
+
+    // Back under the level and across it again, within the 15-minute cooldown: silent.
+    const down = await sell(parseUnits('10', 18));
+    expect(await priceAt()).toBeLessThan(level);
+    for (const event of (await pairEvents(down)).events) {
+      expect(await answerOf(await deliver(event))).toEqual({ received: true, swaps: 1, fired: 0 });
+    }
+    const again = await buy(parseEther('0.1'));
+    expect(await priceAt()).toBeGreaterThanOrEqual(level);
+    for (const event of (await pairEvents(again)).events) {
+      expect(await answerOf(await deliver(event))).toEqual({ received: true, swaps: 1, fired: 0 });
+    }
+    expect(await notificationsOf(alice.id)).toHaveLength(1);
+    expect((await alice.client.from('bot_runs').select('id')).data).toHaveLength(1);
+    expect(await notificationsOf(bob.id)).toEqual([]);
+  });
+});
+
+describe('market-bots refuses what is not a signed event of its pair', () => {
+  let event: Record<string, unknown>;
+
+  beforeAll(async () => {
+    const { events } = await pairEvents(await sell(parseUnits('1', 18)));
+    const [first] = events;
+    if (!first) throw new Error('no event');
+    event = first;
+  });
+
+  it('answers an unsigned delivery, or one signed with another secret, with 401', async () => {
+    for (const secret of [null, 'not-the-webhook-secret']) {
+      const response = await deliver(event, secret);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: 'Invalid signature' });
+    }
+  });
+
+  it('answers a signed body that is no address event with 400', async () => {
+    for (const body of ['{"address":', { ...event, txId: '0x1234' }]) {
+      const response = await deliver(body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: 'Malformed body' });
+    }
+  });
+
+  it('answers a body past 64 KB with 413', async () => {
+    const response = await deliver({ ...event, padding: 'x'.repeat(70 * 1024) });
+    expect(response.status).toBe(413);
+  });
+
+  it('answers an event of another address 200, evaluating nothing', async () => {
+    for (const address of [trader.address.toLowerCase(), chain.uniswap.pair.toLowerCase()]) {
+      expect(await answerOf(await deliver({ ...event, address }))).toEqual({
+        received: true,
+        swaps: 0,
+        fired: 0,
+      });
+    }
+  });
+});
