@@ -57,6 +57,7 @@ export const summaries: Record<string, string> = {
   market:
     'The DDEX/WETH market: the pair, its reserves, the last 20 trades and the price chart, loaded once (tried again after 1, 2, 5, then every 10 s) and then followed block by block; no pair or router ends it as unavailable.',
   swap: 'The swap form: ETH → DDEX or DDEX → ETH on a quote refreshed as the user types (after a pause) and on every block, the checks of balance, liquidity, slippage and allowance, the approval a sale needs, then the swap through the wallet to its confirmed, rejected, reverted or failed outcome.',
+  bots: "The Trading Bots tab: a visitor is asked to log in; a signed-in user's bots with their newest runs, loaded (tried again after 1, 2, 5, then every 10 s), created and edited through a checked form, paused, resumed and deleted one at a time, and read again whenever the live feed (with the same back-off) reports a change.",
 };
 
 export type MachineEntry = {

@@ -1,0 +1,257 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock, createActor, fromCallback, type EventObject } from 'xstate';
+import { botCopy } from '../../../src/copy/bots.ts';
+import { EMPTY_BOT_DRAFT, type Bot, type BotFields } from '../../../src/domain/bots.ts';
+import type { BotsFeedEvent, BotsLoad } from '../../../src/machines/bots-types.ts';
+import { botsMachine, botsTags } from '../../../src/machines/bots.machine.ts';
+import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { BackendError } from '../../../src/services/supabase/types.ts';
+import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+
+// The bots machine with fake actors on a simulated clock: what the generated paths
+// (tests/model/bots.model.test.ts) leave to a test that runs a feed and counts time: the live
+// feed's changes and its back-off, the load's retries, a change that waits for the form to
+// close, a press that interrupts a background read, and the sessions of two users.
+
+const breakout: Bot = {
+  id: 'b1',
+  name: 'Breakout',
+  rule: { kind: 'priceAbove', level: 0.0021 },
+  cooldownMinutes: 15,
+  status: 'active',
+  lastFiredAt: null,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+const loaded: BotsLoad = { bots: [breakout], runs: {} };
+
+type Feed = { userId: string; send: (event: BotsFeedEvent) => void; stopped: boolean };
+type ReadyState = 'idle' | 'editing' | 'refreshing';
+
+function setup(userId: string | null = 'alice') {
+  const toasts: ToastRequest[] = [];
+  const loads: Call<BotsLoad, { userId: string }>[] = [];
+  const saves: Call<Bot, { id: string | null; fields: BotFields }>[] = [];
+  const feeds: Feed[] = [];
+  const clock = new SimulatedClock();
+  const machine = botsMachine.provide({
+    actions: { showToast: (_, params) => void toasts.push(params) },
+    actors: {
+      loadBots: deferredActor(loads),
+      saveBot: deferredActor(saves),
+      botsFeed: fromCallback<EventObject, { userId: string }>(({ input, sendBack }) => {
+        const feed: Feed = { userId: input.userId, send: sendBack, stopped: false };
+        feeds.push(feed);
+        return () => {
+          feed.stopped = true;
+        };
+      }),
+    },
+  });
+  const actor = createActor(machine, { input: { userId }, clock }).start();
+  const lastLoad = () => {
+    const call = loads.at(-1);
+    if (!call) throw new Error('nothing was loaded');
+    return call;
+  };
+  const lastFeed = () => {
+    const feed = feeds.at(-1);
+    if (!feed) throw new Error('no feed was started');
+    return feed;
+  };
+  const snapshot = () => actor.getSnapshot();
+  const list = (state: ReadyState) => snapshot().matches({ active: { list: { ready: state } } });
+  return { actor, clock, toasts, loads, saves, feeds, lastLoad, lastFeed, snapshot, list };
+}
+
+type Harness = ReturnType<typeof setup>;
+
+async function ready(h: Harness, load: BotsLoad = loaded) {
+  h.lastLoad().resolve(load);
+  await settle();
+}
+
+describe('bots machine: sessions', () => {
+  it('asks a visitor to log in, reads nothing, and starts on a sign-in', () => {
+    const h = setup(null);
+    expect(h.snapshot().hasTag(botsTags.signedOut)).toBe(true);
+    expect(h.loads).toHaveLength(0);
+    expect(h.feeds).toHaveLength(0);
+
+    h.actor.send({ type: 'session.changed', signedIn: true, userId: 'alice' });
+    expect(h.snapshot().hasTag(botsTags.loading)).toBe(true);
+    expect(h.loads.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
+    expect(h.feeds.map((feed) => feed.userId)).toEqual(['alice']);
+  });
+
+  it('forgets the bots and stops the feed on a sign-out', async () => {
+    const h = setup();
+    await ready(h);
+    h.actor.send({ type: 'session.changed', signedIn: false, userId: null });
+    expect(h.snapshot().hasTag(botsTags.signedOut)).toBe(true);
+    expect(h.snapshot().context.bots).toEqual([]);
+    expect(h.lastFeed().stopped).toBe(true);
+  });
+
+  it("starts afresh for another user, and keeps the list for the same one's new token", async () => {
+    const h = setup();
+    await ready(h);
+    h.actor.send({ type: 'session.changed', signedIn: true, userId: 'alice' });
+    expect(h.list('idle')).toBe(true);
+    expect(h.loads).toHaveLength(1);
+
+    h.actor.send({ type: 'bots.create' });
+    h.actor.send({ type: 'session.changed', signedIn: true, userId: 'bob' });
+    expect(h.snapshot().context).toMatchObject({ userId: 'bob', bots: [], draft: EMPTY_BOT_DRAFT });
+    expect(h.loads.map((call) => call.input)).toEqual([{ userId: 'alice' }, { userId: 'bob' }]);
+    expect(h.feeds.map((feed) => [feed.userId, feed.stopped])).toEqual([
+      ['alice', true],
+      ['bob', false],
+    ]);
+  });
+});
+
+describe('bots machine: loading', () => {
+  it('tries a failed load again after 1, 2, 5, then every 10 s, and at once on Try Again', async () => {
+    const h = setup();
+    for (const wait of [1000, 2000, 5000, 10_000, 10_000]) {
+      const before = h.loads.length;
+      h.lastLoad().reject(new BackendError('Failed to fetch', 'network_error'));
+      await settle();
+      expect(h.snapshot().hasTag(botsTags.failed)).toBe(true);
+      h.clock.increment(wait - 1);
+      expect(h.loads).toHaveLength(before);
+      h.clock.increment(1);
+      expect(h.loads).toHaveLength(before + 1);
+    }
+    h.lastLoad().reject(new Error('down'));
+    await settle();
+    h.actor.send({ type: 'bots.retry' });
+    expect(h.snapshot().hasTag(botsTags.loading)).toBe(true);
+    await ready(h);
+    expect(h.snapshot().context).toMatchObject({ bots: [breakout], loadFailures: 0 });
+    // Shown in the tab, never as a toast.
+    expect(h.toasts).toEqual([]);
+  });
+});
+
+describe('bots machine: live feed', () => {
+  it('reads the list again on each change the feed reports', async () => {
+    const h = setup();
+    await ready(h);
+    h.lastFeed().send({ type: 'bots.changed', table: 'bot_runs' });
+    expect(h.list('refreshing')).toBe(true);
+    const fired = { ...breakout, lastFiredAt: '2026-01-03T00:00:00Z' };
+    h.lastLoad().resolve({ bots: [fired], runs: {} });
+    await settle();
+    expect(h.list('idle')).toBe(true);
+    expect(h.snapshot().context.bots).toEqual([fired]);
+  });
+
+  it('keeps an open form as typed, and reads the list once it closes', async () => {
+    const h = setup();
+    await ready(h);
+    h.actor.send({ type: 'bots.create' });
+    h.actor.send({ type: 'bots.field', name: 'name', value: 'Dip' });
+    h.lastFeed().send({ type: 'bots.changed', table: 'bots' });
+    h.lastFeed().send({ type: 'bots.changed', table: 'bot_runs' });
+    expect(h.list('editing')).toBe(true);
+    expect(h.snapshot().context.draft.name).toBe('Dip');
+    expect(h.loads).toHaveLength(1);
+
+    h.actor.send({ type: 'bots.cancel' });
+    expect(h.list('refreshing')).toBe(true);
+    expect(h.loads).toHaveLength(2);
+  });
+
+  it('takes a press during a background read, and reads again after it', async () => {
+    const h = setup();
+    await ready(h);
+    h.actor.send({ type: 'bots.refresh' });
+    h.actor.send({ type: 'bots.edit', id: breakout.id });
+    expect(h.list('editing')).toBe(true);
+    expect(h.snapshot().context.editingId).toBe(breakout.id);
+    h.actor.send({ type: 'bots.submit' });
+    expect(h.saves.map((call) => call.input)).toEqual([
+      { id: breakout.id, fields: { name: 'Breakout', rule: breakout.rule, cooldownMinutes: 15 } },
+    ]);
+    h.saves[0]?.resolve(breakout);
+    await settle();
+    expect(h.toasts).toEqual([{ title: botCopy.saved, description: botCopy.savedDescription('Breakout') }]);
+    expect(h.list('refreshing')).toBe(true);
+    expect(h.loads).toHaveLength(3);
+  });
+
+  it('subscribes again after 1, 2, 5, then every 10 s, and reads what it missed once it is up', async () => {
+    const h = setup();
+    await ready(h);
+    h.lastFeed().send({ type: 'bots.feedStatus', status: 'SUBSCRIBED' });
+    // Up for the first time: the list is read once more, for what changed before the feed was.
+    expect(h.list('refreshing')).toBe(true);
+    await ready(h);
+    for (const wait of [1000, 2000, 5000, 10_000, 10_000]) {
+      const feed = h.lastFeed();
+      feed.send({ type: 'bots.feedStatus', status: 'CHANNEL_ERROR' });
+      expect(feed.stopped).toBe(true);
+      expect(h.snapshot().hasTag(botsTags.reconnecting)).toBe(true);
+      h.clock.increment(wait - 1);
+      expect(h.lastFeed()).toBe(feed);
+      h.clock.increment(1);
+      expect(h.lastFeed()).not.toBe(feed);
+    }
+    const reads = h.loads.length;
+    h.lastFeed().send({ type: 'bots.feedStatus', status: 'SUBSCRIBED' });
+    expect(h.snapshot().hasTag(botsTags.reconnecting)).toBe(false);
+    expect(h.snapshot().context.feedFailures).toBe(0);
+    expect(h.loads).toHaveLength(reads + 1);
+    // Lost again: the back-off starts over at 1 s.
+    h.lastFeed().send({ type: 'bots.feedStatus', status: 'TIMED_OUT' });
+    const feeds = h.feeds.length;
+    h.clock.increment(1000);
+    expect(h.feeds).toHaveLength(feeds + 1);
+  });
+});
+
+describe('bots machine: the form', () => {
+  it('shows what is wrong, takes each fix, then creates the bot', async () => {
+    const h = setup();
+    await ready(h);
+    h.actor.send({ type: 'bots.create' });
+    h.actor.send({ type: 'bots.submit' });
+    expect(h.snapshot().context.problems).toEqual({
+      name: botCopy.problems.nameMissing,
+      level: botCopy.problems.levelInvalid,
+    });
+    h.actor.send({ type: 'bots.field', name: 'name', value: ' Dip ' });
+    expect(h.snapshot().context.problems).toEqual({ level: botCopy.problems.levelInvalid });
+    h.actor.send({ type: 'bots.field', name: 'kind', value: 'priceBelow' });
+    h.actor.send({ type: 'bots.field', name: 'level', value: '0.0019' });
+    h.actor.send({ type: 'bots.submit' });
+    expect(h.snapshot().hasTag(botsTags.busy)).toBe(true);
+    const fields = { name: 'Dip', rule: { kind: 'priceBelow', level: 0.0019 }, cooldownMinutes: 15 } as const;
+    expect(h.saves.map((call) => call.input)).toEqual([{ id: null, fields }]);
+
+    const dip: Bot = { ...breakout, id: 'b2', name: 'Dip', rule: fields.rule };
+    h.saves[0]?.resolve(dip);
+    await settle();
+    expect(h.toasts).toEqual([{ title: botCopy.created, description: botCopy.createdDescription('Dip') }]);
+    expect(h.snapshot().context.bots).toEqual([breakout, dip]);
+    expect(h.snapshot().context.draft).toEqual(EMPTY_BOT_DRAFT);
+  });
+
+  it('keeps the form as typed when the save fails', async () => {
+    const h = setup();
+    await ready(h);
+    h.actor.send({ type: 'bots.edit', id: breakout.id });
+    h.actor.send({ type: 'bots.field', name: 'level', value: '0.003' });
+    h.actor.send({ type: 'bots.submit' });
+    h.saves[0]?.reject(
+      new BackendError('No bot with this id belongs to the signed-in user', 'bot_not_found'),
+    );
+    await settle();
+    expect(h.list('editing')).toBe(true);
+    expect(h.snapshot().context.draft.level).toBe('0.003');
+    expect(h.toasts).toEqual([
+      { title: botCopy.saveFailed, description: botCopy.botGone, variant: 'destructive' },
+    ]);
+  });
+});
