@@ -14,7 +14,15 @@ import {
   type NotificationFigures,
 } from './load/report.ts';
 import { abuseReport, goalMet, runRealtimeAbuse } from './load/realtime-abuse.ts';
-import { startLoadStack, type LoadStack } from './load/stack.ts';
+import { runBotsPhase } from './load/bots.ts';
+import {
+  BOTS_DOCS_SECTION,
+  botsDocsSection,
+  botsProblems,
+  botsRunFailed,
+  botsTerminalReport,
+} from './load/bots-report.ts';
+import { startLoadStack, type LoadStack, type StackCpu } from './load/stack.ts';
 import { createTatum, randomAddress, tagInMessage } from './load/tatum.ts';
 import { SimulatedUser } from './load/user.ts';
 
@@ -28,22 +36,34 @@ import { SimulatedUser } from './load/user.ts';
 // transfers reached their owner over realtime exactly once (lost, duplicated),
 // checked against the database with the service role at the end.
 //
-// The stack (chain + gateway) runs in a child process on 127.0.0.1 with free
+// Then, on a stack of its own, the bots phase (bench/load/bots.ts): as many
+// users create 20 trading bots each, a burst of swaps on the DDEX/WETH pair is
+// delivered to market-bots by the Tatum emulator (and partly again by the
+// script), and every bot must have fired exactly as the swaps call for, with
+// one notification per firing; it reports each delivery's HTTP and evaluation
+// time.
+//
+// Each stack (chain + gateway) runs in a child process on 127.0.0.1 with free
 // ports and a temporary data folder, removed at the end; nothing else is
 // contacted. The figures are printed and written into docs/benchmarks.md
-// between <!-- load:start --> and <!-- load:end -->.
+// between <!-- load:start --> and <!-- load:end --> (users) and between
+// <!-- load-bots:start --> and <!-- load-bots:end --> (bots).
 //
 //   npm run bench:load [-- --users 50 --seconds 60 --skip-docs]
+//   npm run bench:load -- --scenario bots [--users 50 --swaps 100]
 //   npm run bench:load -- --scenario realtime-abuse [--users 50 --seconds 60]
 //
 //   --users N     simulated users (default 50)
 //   --seconds S   how long they work, after a start-up ramp of at most 5 s (default 60)
+//   --swaps N     swaps in the bots phase's burst (default 100)
 //   --skip-docs   print only, leave docs/benchmarks.md alone
-//   --scenario    `users` (the default, above) or `realtime-abuse`: N subscribers and one
-//                 abusive Realtime socket (bench/load/realtime-abuse.ts); printed only
+//   --scenario    `all` (the default: users, then bots), `users`, `bots`, or
+//                 `realtime-abuse`: N subscribers and one abusive Realtime socket
+//                 (bench/load/realtime-abuse.ts); printed only
 //
 // Exits 1 when any operation failed, any transfer's notification was lost or
 // duplicated, a realtime row reached the wrong user, or the database disagrees;
+// in the bots phase, when any firing was lost, doubled, unexpected or wrong;
 // under realtime-abuse, when a notification was lost or the p95 goal was missed.
 
 const PROJECT_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -58,27 +78,31 @@ const SUBSCRIBE_TIMEOUT_MS = 15_000;
 const SETTLE_MS = 10_000;
 /** Extra wait once everything arrived, for late duplicates. */
 const DUPLICATE_GRACE_MS = 1_000;
+/** The bots phase's bound past its start-up; 50 users and 100 swaps take well under a minute. */
+const BOTS_LIMIT_SECONDS = 600;
+const SCENARIOS = ['all', 'users', 'bots', 'realtime-abuse'] as const;
 
 function options() {
   const { values } = parseArgs({
     options: {
       users: { type: 'string', default: '50' },
       seconds: { type: 'string', default: '60' },
+      swaps: { type: 'string', default: '100' },
       'skip-docs': { type: 'boolean', default: false },
-      scenario: { type: 'string', default: 'users' },
+      scenario: { type: 'string', default: 'all' },
     },
   });
-  const scenario = values.scenario;
-  if (scenario !== 'users' && scenario !== 'realtime-abuse') {
-    throw new Error('--scenario must be users or realtime-abuse');
-  }
+  const scenario = SCENARIOS.find((name) => name === values.scenario);
+  if (!scenario) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
   const users = Number(values.users);
   const seconds = Number(values.seconds);
+  const swaps = Number(values.swaps);
   // Bounded so a typo cannot start an unbounded run; sessions last an hour (jwt_expiry).
   if (!Number.isInteger(users) || users < 1 || users > 500) throw new Error('--users must be 1..500');
   if (!Number.isInteger(seconds) || seconds < 1 || seconds > 1800)
     throw new Error('--seconds must be 1..1800');
-  return { users, seconds, scenario, writeDocs: !values['skip-docs'] && scenario === 'users' };
+  if (!Number.isInteger(swaps) || swaps < 1 || swaps > 1000) throw new Error('--swaps must be 1..1000');
+  return { users, seconds, swaps, scenario, writeDocs: !values['skip-docs'] };
 }
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
@@ -141,10 +165,12 @@ async function checkDatabase(stack: LoadStack, users: SimulatedUser[]) {
   return { notifications, transactions, mismatches };
 }
 
-async function main(): Promise<number> {
-  const { users: userCount, seconds, scenario, writeDocs } = options();
-  const wallStart = performance.now();
-  console.log(`Starting a local chain and gateway for ${userCount} users × ${seconds} s (${scenario})…`);
+type Options = ReturnType<typeof options>;
+type Phase = (stack: LoadStack, stop: () => Promise<StackCpu | null>) => Promise<number>;
+
+/** Runs `phase` on a fresh stack of its own, bounded in time, and stops the stack whatever happens. */
+async function onOwnStack(label: string, limitSeconds: number, phase: Phase): Promise<number> {
+  console.log(`Starting a local chain and gateway for ${label}…`);
   const stack = await startLoadStack();
   let stopped = false;
   const stopStack = async () => {
@@ -153,30 +179,38 @@ async function main(): Promise<number> {
     return stack.stop();
   };
   // A run that hangs past every bound still ends, and takes its stack with it.
-  const watchdog = setTimeout(
-    () => {
-      console.error('load: the run exceeded its time limit; stopping');
-      void stopStack().finally(() => process.exit(3));
-    },
-    (seconds + 300) * 1000,
-  );
+  const watchdog = setTimeout(() => {
+    console.error('load: the run exceeded its time limit; stopping');
+    void stopStack().finally(() => process.exit(3));
+  }, limitSeconds * 1000);
   watchdog.unref();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void stopStack().finally(() => process.exit(130)));
+  const interrupted = () => void stopStack().finally(() => process.exit(130));
+  process.on('SIGINT', interrupted);
+  process.on('SIGTERM', interrupted);
+  try {
+    const code = await phase(stack, stopStack);
+    const serverErrors = stack.log.filter((line) => /error|fail/i.test(line));
+    if (serverErrors.length > 0) {
+      console.error(`\nThe stack logged ${serverErrors.length} error lines; the first:`);
+      console.error(`  ${serverErrors.slice(0, 10).join('\n  ')}`);
+    }
+    return code;
+  } finally {
+    clearTimeout(watchdog);
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await stopStack();
   }
+}
 
+async function usersPhase(
+  stack: LoadStack,
+  stop: () => Promise<StackCpu | null>,
+  { users: userCount, seconds, writeDocs }: Options,
+  wallStart: number,
+): Promise<number> {
   const users: SimulatedUser[] = [];
   try {
-    if (scenario === 'realtime-abuse') {
-      const figures = await runRealtimeAbuse(stack.description, {
-        users: userCount,
-        seconds,
-        password: PASSWORD,
-      });
-      await stopStack();
-      console.log(`\n${abuseReport(figures)}`);
-      return goalMet(figures) ? 0 : 1;
-    }
     const metrics = new Metrics();
     const tatum = createTatum({
       gatewayUrl: stack.description.url,
@@ -219,7 +253,7 @@ async function main(): Promise<number> {
     await waitForNotifications(users);
     const db = await checkDatabase(stack, users);
     await Promise.all(users.map((user) => user.close()));
-    const cpu = await stopStack();
+    const cpu = await stop();
 
     const deliveries = users.flatMap((user) => [...user.deliveries.values()]);
     const delivered = deliveries.filter((delivery) => delivery.acknowledged);
@@ -271,21 +305,79 @@ async function main(): Promise<number> {
         .map((d) => `realtime: tx ${d.tag} (${d.mode}) seen ${d.seenAt.length} times`),
     ];
     if (problems.length > 0) console.error(`\nFirst problems seen:\n  ${problems.join('\n  ')}`);
-    const serverErrors = stack.log.filter((line) => /error|fail/i.test(line));
-    if (serverErrors.length > 0) {
-      console.error(`\nThe stack logged ${serverErrors.length} error lines; the first:`);
-      console.error(`  ${serverErrors.slice(0, 10).join('\n  ')}`);
-    }
     if (writeDocs) {
       await writeDocsSection(DOCS_PATH, DOCS_SECTION, docsSection(figures));
       console.log(`\nWrote the figures to ${DOCS_PATH}.`);
     }
     return runFailed(errors, notifications, db.mismatches.length) ? 1 : 0;
   } finally {
-    clearTimeout(watchdog);
     await Promise.all(users.map((user) => user.close()));
-    await stopStack();
   }
+}
+
+async function botsPhase(
+  stack: LoadStack,
+  stop: () => Promise<StackCpu | null>,
+  { users, swaps, writeDocs }: Options,
+  wallStart: number,
+): Promise<number> {
+  const partial = await runBotsPhase(
+    stack,
+    { users, swaps, password: PASSWORD, requestTimeoutMs: REQUEST_TIMEOUT_MS },
+    wallStart,
+  );
+  const cpu = await stop();
+  const figures = {
+    ...partial,
+    stackCpuPercent: cpu ? ((cpu.userMs + cpu.systemMs) / cpu.wallMs) * 100 : null,
+  };
+  console.log(`\n${botsTerminalReport(figures)}`);
+  const problems = botsProblems(figures);
+  if (problems.length > 0) console.error(`\nFirst problems seen:\n  ${problems.slice(0, 15).join('\n  ')}`);
+  if (writeDocs) {
+    await writeDocsSection(DOCS_PATH, BOTS_DOCS_SECTION, botsDocsSection(figures));
+    console.log(`\nWrote the figures to ${DOCS_PATH}.`);
+  }
+  return botsRunFailed(figures) ? 1 : 0;
+}
+
+async function main(): Promise<number> {
+  const settings = options();
+  const { users, seconds, scenario } = settings;
+  if (scenario === 'realtime-abuse') {
+    return onOwnStack(
+      `${users} subscribers × ${seconds} s (realtime-abuse)`,
+      seconds + 300,
+      async (stack, stop) => {
+        const figures = await runRealtimeAbuse(stack.description, { users, seconds, password: PASSWORD });
+        await stop();
+        console.log(`\n${abuseReport(figures)}`);
+        return goalMet(figures) ? 0 : 1;
+      },
+    );
+  }
+  let code = 0;
+  if (scenario === 'all' || scenario === 'users') {
+    const wallStart = performance.now();
+    code = Math.max(
+      code,
+      await onOwnStack(`${users} users × ${seconds} s`, seconds + 300, (stack, stop) =>
+        usersPhase(stack, stop, settings, wallStart),
+      ),
+    );
+  }
+  if (scenario === 'all' || scenario === 'bots') {
+    const wallStart = performance.now();
+    code = Math.max(
+      code,
+      await onOwnStack(
+        `${users} users' bots and ${settings.swaps} swaps`,
+        BOTS_LIMIT_SECONDS,
+        (stack, stop) => botsPhase(stack, stop, settings, wallStart),
+      ),
+    );
+  }
+  return code;
 }
 
 main().then(

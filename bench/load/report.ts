@@ -50,9 +50,10 @@ export function runFailed(errors: number, notifications: NotificationFigures, db
   );
 }
 
-const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '–');
+export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '–');
 
-type Table = { head: string[]; rows: string[][]; right: boolean[] };
+/** A table for plain() (the terminal) and markdown() (docs/benchmarks.md). */
+export type Table = { head: string[]; rows: string[][]; right: boolean[] };
 
 function opsTable(figures: LoadFigures): Table {
   const n = figures.notifications;
@@ -113,7 +114,7 @@ function notificationsTable(figures: LoadFigures): Table {
   };
 }
 
-function plain(table: Table): string {
+export function plain(table: Table): string {
   const widths = table.head.map((cell, i) =>
     Math.max(cell.length, ...table.rows.map((row) => (row[i] ?? '').length)),
   );
@@ -124,7 +125,7 @@ function plain(table: Table): string {
   return [line(table.head), ...table.rows.map(line)].join('\n');
 }
 
-function markdown(table: Table): string {
+export function markdown(table: Table): string {
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [
     row(table.head),

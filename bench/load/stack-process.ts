@@ -1,14 +1,21 @@
 import { startChain } from '../../stack/chain/index.ts';
 import { startGateway } from '../../stack/gateway/index.ts';
+import type { MarketDescription } from './bots-chain.ts';
+import { startMarketTap } from './market-tap.ts';
 import { CPU, READY, type StackCpu, type StackDescription } from './stack.ts';
 
 // The stack under load, in a process of its own so the simulated users' work
 // (JSON, websockets, signing) does not share the gateway's thread: a chain and
 // a gateway on 127.0.0.1, free ports, data in the folder given as argument.
-// It prints one READY line with what the users need, and stops when its
+// It prints one READY line with what the users need (and, for the bots phase,
+// the market, a few funded accounts to trade with and market-tap.ts's record
+// of the emulator's deliveries to market-bots), and stops when its
 // standard input closes (the load script ended or died), printing the CPU time
 // it used meanwhile.
 //   node --import tsx bench/load/stack-process.ts <data dir>
+
+/** Accounts that trade in the bots phase. */
+const TRADERS = 5;
 
 async function main(dataDir: string): Promise<void> {
   const chain = await startChain({ port: 0, dataDir });
@@ -18,14 +25,27 @@ async function main(dataDir: string): Promise<void> {
     quietEmail: true,
     tokenAddress: chain.tokenAddress,
     rpcUrl: chain.rpcUrl,
+    // As `npm run stack` does: market-bots is served and the pair subscribed to it.
+    uniswapRouter: chain.uniswap.router,
   });
-  const description: StackDescription = {
+  const tap = await startMarketTap(gateway.pg, `${gateway.url}/functions/v1/market-bots`);
+  const market: MarketDescription = {
+    rpcUrl: chain.rpcUrl,
+    router: chain.uniswap.router,
+    weth: chain.uniswap.weth,
+    pair: chain.uniswap.pair,
+    // Each phase has a stack of its own, so no other phase signs with these.
+    traders: chain.accounts.slice(-TRADERS),
+    tapUrl: tap.url,
+  };
+  const description: StackDescription & { market: MarketDescription } = {
     url: gateway.url,
     anonKey: gateway.anonKey,
     serviceRoleKey: gateway.serviceRoleKey,
     webhookSecret: gateway.webhookSecret,
     tokenAddress: chain.tokenAddress,
     addresses: chain.accounts.map((account) => account.address),
+    market,
   };
   const cpuAtStart = process.cpuUsage();
   const startedAt = performance.now();
@@ -42,6 +62,7 @@ async function main(dataDir: string): Promise<void> {
       wallMs: performance.now() - startedAt,
     };
     process.stdout.write(`${CPU}${JSON.stringify(cpu)}\n`);
+    await tap.close();
     await gateway.close();
     await chain.close();
     process.exit(0);
