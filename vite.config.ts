@@ -101,7 +101,7 @@ export default defineConfig({
               // imports a few of them (the Trading tab's machines share helpers with the portal's),
               // the bundler would otherwise split those out into small chunks that compress worse.
               name: 'portal',
-              test: /src[\\/](machines|domain|copy)[\\/](?!(swap|market|trading|dex)[-.])/,
+              test: /src[\\/](machines|domain|copy)[\\/](?!(swap|market|trading|dex|bots?)[-.])/,
             },
           ],
         },

@@ -13,8 +13,13 @@ import { buildPortal } from './lib/portal-build.ts';
 
 // Part of `npm test`: builds the portal for production into a temporary folder
 // and fails when the JavaScript before first paint is over the entry budget, or the Trading tab's
-// own code (its lazy chunks, chart included) is over its budget.
+// own code (its lazy chunks, chart included) or the Trading Bots tab's is over its budget.
 //   npx tsx scripts/check-entry-size.ts
+
+/** The Trading Bots tab's own code (its page and views, the bots machine, service and copy). */
+const BOTS_BUDGET_BYTES = 30_000;
+/** Where that code starts: its page, and the composition src/main.tsx loads with it. */
+const BOTS_CHUNKS = ['BotsPage', 'bots-tab'] as const;
 
 const outDir = mkdtempSync(join(tmpdir(), 'ddex-entry-size-'));
 try {
@@ -49,6 +54,17 @@ try {
       `(${kB(trading.all.gzip)} with the viem code it shares with the balances, for a visitor who opens it first)`,
   );
   if (trading.own.gzip > TRADING_BUDGET_BYTES) process.exitCode = 1;
+
+  const bots = measureLazyTab(outDir, BOTS_CHUNKS);
+  if (bots.all.files.length === 0) throw new Error(`found no Trading Bots tab chunks in ${outDir}/assets`);
+  for (const file of bots.own.files)
+    console.log(`  ${file.file.padEnd(48)} ${kB(file.gzip).padStart(9)} gzip`);
+  const botsVerdict = bots.own.gzip <= BOTS_BUDGET_BYTES ? 'within' : 'OVER';
+  console.log(
+    `Trading Bots tab's own JS: ${kB(bots.own.gzip)} gzip, ${botsVerdict} the ${kB(BOTS_BUDGET_BYTES)} budget ` +
+      `(${kB(bots.all.gzip)} with the code it shares with the rest of the portal)`,
+  );
+  if (bots.own.gzip > BOTS_BUDGET_BYTES) process.exitCode = 1;
 } finally {
   rmSync(outDir, { recursive: true, force: true });
 }

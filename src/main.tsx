@@ -131,6 +131,15 @@ const startTrading =
         })
     : null;
 
+// The Trading Bots tab's actor and the bots service load with the tab; the service is built there
+// from this page's supabase-js client, so it calls with the page's session. No backend, no bots.
+const startBots = supabaseClient
+  ? async () => {
+      const [{ startBotsTab }, client] = await Promise.all([import('./app/bots-tab.ts'), supabaseClient()]);
+      return startBotsTab({ portal, client });
+    }
+  : null;
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
@@ -160,6 +169,7 @@ createRoot(root).render(
         tokenAddress: token ? config.tokenAddress : null,
         chainName: config.chain.name,
         startTrading,
+        startBots,
       }}
     />
   </StrictMode>,

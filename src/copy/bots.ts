@@ -1,4 +1,5 @@
 import { BOT_BOUNDS, MAX_BOTS } from '../domain/bots.ts';
+import { appCopy } from './index.ts';
 
 // ours: the Trading Bots tab's words, in a module of their own so that they load with the tab's
 // chunk and not with the entry (src/copy/index.ts holds the rest: docs/product.md).
@@ -9,7 +10,10 @@ import { BOT_BOUNDS, MAX_BOTS } from '../domain/bots.ts';
  * deleting. Numbers come in already as text (src/machines/bot-checks.ts formats them).
  */
 export const botCopy = {
-  title: 'Trading Bots',
+  title: appCopy.tabs.bots,
+  /** A portal built without a Supabase project: bots live in its tables and run on its server. */
+  unavailable:
+    'Trading bots are not available in this portal: it has no backend configured, and bots are kept and run on the backend.',
   /** Why a bot only tells: the portal never holds a key that could sign a trade. */
   watchOnly:
     "Bots watch the DDEX/WETH market and tell you; they never trade, because a trade needs your wallet's signature and the portal never holds your keys.",
@@ -18,7 +22,10 @@ export const botCopy = {
     'Log in to create bots that watch the DDEX/WETH market and notify you, even after you close the portal.',
   logIn: 'Log in',
   /** The list. */
+  listTitle: 'Your bots',
   loading: 'Loading your bots...',
+  /** While the tab's own code arrives, before it knows whether anybody is signed in. */
+  starting: 'Loading bots...',
   loadFailed: 'Your bots could not be loaded.',
   retrying: 'Trying again shortly.',
   retry: 'Try Again',
@@ -28,6 +35,7 @@ export const botCopy = {
   atLimit: `You have ${MAX_BOTS} bots, the most an account may have. Delete one to create another.`,
   feedLost: 'Live updates are interrupted. Reconnecting...',
   newBot: 'New bot',
+  refresh: 'Refresh',
   /** One bot. */
   statuses: { active: 'Active', paused: 'Paused' },
   lastFired: (time: string) => `Last fired ${time}`,

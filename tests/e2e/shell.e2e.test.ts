@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { botCopy } from '../../src/copy/bots.ts';
 import { appCopy, authCopy, dialogCopy, footerCopy, shellCopy, walletCopy } from '../../src/copy/index.ts';
-import { botsCopy } from '../../src/ui/pages/bots.copy.ts';
 import { faqCopy } from '../../src/ui/pages/faq.copy.ts';
 import { privacyCopy } from '../../src/ui/pages/privacy.copy.ts';
 import { termsCopy } from '../../src/ui/pages/terms.copy.ts';
@@ -101,7 +101,7 @@ describe('shell', () => {
     // The toast machine hides it after its 6 seconds; switching tabs does not bring it back.
     await page.getByText(appCopy.welcome.title).waitFor({ state: 'hidden', timeout: 8_000 });
     await tabButton(page, appCopy.tabs.bots).click();
-    await visible(pageHeading(page, botsCopy.title));
+    await visible(pageHeading(page, botCopy.title));
     await tabButton(page, appCopy.tabs.portal).click();
     await visible(page.getByRole('heading', { name: appCopy.heading }));
     expect(await page.getByText(appCopy.welcome.title).count()).toBe(0);
@@ -131,10 +131,17 @@ describe('shell', () => {
     await visible(page.getByText(tradingCopy.noWallet));
     await visible(page.getByText(tradingCopy.tokenConfigured, { exact: true }));
 
-    await seeLazyPage(page, 'BotsPage', appCopy.loading.bots, botsCopy.title, () =>
+    await seeLazyPage(page, 'BotsPage', appCopy.loading.bots, botCopy.title, () =>
       tabButton(page, appCopy.tabs.bots).click(),
     );
-    await visible(page.getByText(botsCopy.signedOut));
+    // A visitor is told why bots never trade, and asked to log in: the button opens the log-in dialog.
+    await visible(page.getByText(botCopy.watchOnly));
+    await visible(page.getByText(botCopy.visitorPrompt));
+    await page.getByRole('button', { name: botCopy.logIn, exact: true }).click();
+    const login = page.getByRole('dialog', { name: authCopy.titleLogin });
+    await visible(login);
+    await page.keyboard.press('Escape');
+    await hidden(login);
 
     // A page loaded once comes back at once.
     await tabButton(page, appCopy.tabs.trading).click();
@@ -268,7 +275,7 @@ describe('shell', () => {
     }
 
     const pagesByItem = [
-      ['BotsPage', appCopy.menu.bots, appCopy.loading.bots, botsCopy.title],
+      ['BotsPage', appCopy.menu.bots, appCopy.loading.bots, botCopy.title],
       ['FaqPage', appCopy.menu.faq, appCopy.loading.faq, faqCopy.title],
       ['PrivacyPage', appCopy.menu.privacy, appCopy.loading.privacy, privacyCopy.title],
       ['TermsPage', appCopy.menu.terms, appCopy.loading.terms, termsCopy.title],
@@ -325,7 +332,7 @@ describe('shell', () => {
     const { page, openMenu, menu } = await openSignedIn({ colorScheme: 'dark' });
     const pages = [
       ['trading', appCopy.tabs.trading, tradingCopy.title, null],
-      ['bots', appCopy.tabs.bots, botsCopy.title, null],
+      ['bots', appCopy.tabs.bots, botCopy.title, null],
       ['faq', null, faqCopy.title, appCopy.menu.faq],
       ['privacy', null, privacyCopy.title, appCopy.menu.privacy],
       ['terms', null, termsCopy.title, appCopy.menu.terms],
@@ -360,7 +367,7 @@ describe('shell', () => {
       expect(box && box.x >= 0 && box.x + box.width <= PHONE_VIEWPORT.width).toBe(true);
     }
     for (const [tab, title] of [
-      [appCopy.tabs.bots, botsCopy.title],
+      [appCopy.tabs.bots, botCopy.title],
       [appCopy.tabs.trading, tradingCopy.title],
     ] as const) {
       await tabButton(page, tab).click();

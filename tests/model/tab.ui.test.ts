@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { botCopy } from '../../src/copy/bots.ts';
 import { appCopy, shellCopy } from '../../src/copy/index.ts';
 import { tabMachine, tabs, type Tab } from '../../src/machines/tab.machine.ts';
-import { botsCopy } from '../../src/ui/pages/bots.copy.ts';
 import { faqCopy } from '../../src/ui/pages/faq.copy.ts';
 import { privacyCopy } from '../../src/ui/pages/privacy.copy.ts';
 import { termsCopy } from '../../src/ui/pages/terms.copy.ts';
@@ -22,7 +22,7 @@ type MenuPage = Exclude<Tab, BarTab>;
 const headings: Record<Tab, string> = {
   portal: appCopy.heading,
   trading: tradingCopy.title,
-  bots: botsCopy.title,
+  bots: botCopy.title,
   faq: faqCopy.title,
   privacy: privacyCopy.title,
   terms: termsCopy.title,

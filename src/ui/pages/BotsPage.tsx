@@ -1,28 +1,94 @@
+import { useSelector } from '@xstate/react';
+import styled from 'styled-components';
+import { botCopy } from '../../copy/bots.ts';
+import { shellCopy } from '../../copy/index.ts';
 import type { AuthUser } from '../../domain/auth.ts';
-import { displayName } from '../../machines/display-name.ts';
+import { botsTags } from '../../machines/bots.machine.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
-import { useChild } from '../portal-context.tsx';
-import { botsCopy as copy } from './bots.copy.ts';
-import { Notice, Page, PageTitle, Paragraph, SectionTitle } from './PageLayout.tsx';
+import { useChild, usePortalSelector } from '../portal-context.tsx';
+import { useSettings, type BotsTab } from '../settings-context.tsx';
+import { BotList } from './bots/BotList.tsx';
+import { useBotsTab, type BotsActor } from './bots/use-bots-tab.ts';
+import { Lead, Notice, Page, Paragraph, PageTitle } from './PageLayout.tsx';
+import { PageLoading } from './PageLoading.tsx';
 
-/** The Trading Bots tab (lazily loaded; it receives the user: docs/product.md#tabs-and-pages). */
+/**
+ * The Trading Bots tab (lazily loaded; it receives the user: docs/product.md#tabs-and-pages): bots
+ * that watch the DDEX/WETH market on the server and notify their owner (docs/product.md#trading-bots),
+ * views of the bots actor, which runs as long as this is shown. Without a backend it says that
+ * there are no bots here.
+ */
 export function BotsPage({ user }: { user: AuthUser | null }) {
-  const tab = useChild('tab');
+  const { startBots } = useSettings();
   return (
     <Page>
-      <PageTitle>{copy.title}</PageTitle>
-      <Notice>{copy.unavailable}</Notice>
-      <Paragraph>{user ? copy.signedIn(displayName(null, user)) : copy.signedOut}</Paragraph>
-      <Card aria-labelledby="bots-instead">
-        <SectionTitle id="bots-instead">{copy.closestTitle}</SectionTitle>
-        <Paragraph>{copy.closest}</Paragraph>
-      </Card>
-      <div>
-        <Button type="button" onClick={() => tab.send({ type: 'tab.select', tab: 'portal' })}>
-          {copy.goToPortal}
-        </Button>
-      </div>
+      <PageTitle>{botCopy.title}</PageTitle>
+      <Lead>{botCopy.watchOnly}</Lead>
+      {startBots ? (
+        <BotsTabView start={startBots} signedIn={user !== null} />
+      ) : (
+        <Notice>{botCopy.unavailable}</Notice>
+      )}
     </Page>
   );
 }
+
+function BotsTabView({ start, signedIn }: { start: () => Promise<BotsTab>; signedIn: boolean }) {
+  const { actor, failed } = useBotsTab(start);
+  if (failed) return <PageLoading message={shellCopy.partLoadFailed} failed />;
+  if (!actor) return <PageLoading message={signedIn ? botCopy.loading : botCopy.starting} />;
+  return <BotsState actor={actor} />;
+}
+
+function BotsState({ actor }: { actor: BotsActor }) {
+  const view = useSelector(actor, (snapshot) =>
+    snapshot.hasTag(botsTags.signedOut)
+      ? 'signedOut'
+      : snapshot.hasTag(botsTags.loading)
+        ? 'loading'
+        : snapshot.hasTag(botsTags.failed)
+          ? 'failed'
+          : 'list',
+  );
+  // Until the session is read, a user who is signed in is not yet known to be: no log-in prompt.
+  const authReady = usePortalSelector((snapshot) => snapshot.context.authReady);
+  switch (view) {
+    case 'signedOut':
+      return authReady ? <LogInPrompt /> : <PageLoading message={botCopy.starting} />;
+    case 'loading':
+      return <PageLoading message={botCopy.loading} />;
+    case 'failed':
+      return (
+        <Card role="alert">
+          <Paragraph>{botCopy.loadFailed}</Paragraph>
+          <Paragraph>{botCopy.retrying}</Paragraph>
+          <Button type="button" onClick={() => actor.send({ type: 'bots.retry' })}>
+            {botCopy.retry}
+          </Button>
+        </Card>
+      );
+    case 'list':
+      return <BotList actor={actor} />;
+  }
+}
+
+/** A visitor: bots belong to an account, so the log-in dialog (as the portal's header opens it). */
+function LogInPrompt() {
+  const auth = useChild('auth');
+  return (
+    <Prompt>
+      <Paragraph>{botCopy.visitorPrompt}</Paragraph>
+      <Button type="button" onClick={() => auth.send({ type: 'auth.open', mode: 'login' })}>
+        {botCopy.logIn}
+      </Button>
+    </Prompt>
+  );
+}
+
+const Prompt = styled(Card)`
+  display: grid;
+  justify-items: center;
+  gap: ${({ theme }) => theme.space(4)};
+  text-align: center;
+`;
