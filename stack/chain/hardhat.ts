@@ -33,10 +33,10 @@ function internals(): HardhatInternals {
 export const HARDHAT_MNEMONIC = 'test test test test test test test test test test test junk';
 export const LOCAL_CHAIN_ID = 31337;
 /**
- * Accounts the node unlocks and funds from the mnemonic: Hardhat's 20, and 23 more so each test
+ * Accounts the node unlocks and funds from the mnemonic: Hardhat's 20, and 24 more so each test
  * file that sends or links a wallet has accounts of its own.
  */
-export const ACCOUNT_COUNT = 43;
+export const ACCOUNT_COUNT = 44;
 
 /**
  * `genesis`: the time of the first block, for a replay that keeps the journal's block times (its

@@ -96,6 +96,8 @@ const ROLES = {
   uiSwap: 41,
   /** trading.ui: a buy whose confirmation the trading machine announces. */
   uiTrading: 42,
+  /** bots.e2e: the trader whose buy crosses a bot's level, and whose sale puts the price back. */
+  botsTrader: 43,
 } as const;
 
 export type E2eRole = keyof typeof ROLES;

@@ -1,0 +1,151 @@
+import type { Page } from 'playwright-core';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  http,
+  parseAbi,
+  parseEventLogs,
+  type Hex,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { describe, expect, it } from 'vitest';
+import { botCopy } from '../../src/copy/bots.ts';
+import { appCopy, shellCopy, transactionCopy } from '../../src/copy/index.ts';
+import { signedInUser } from '../support/clients.ts';
+import { e2eAccount } from './support/accounts.ts';
+import { openPortal } from './support/browser.ts';
+import { e2e, gatewayFor } from './support/context.ts';
+import { feedJoined } from './support/feed.ts';
+import { swapsOnTheSharedPool } from './support/pool-lock.ts';
+import { logIn } from './support/portal-page.ts';
+import { toast } from './support/ui.ts';
+
+// A signed-in user's bot on the Trading Bots tab (docs/product.md#trading-bots), fired by a real
+// swap on the stack's DDEX/WETH pool: the user creates it in the page, another account buys DDEX
+// through the router, the stack's Tatum emulator delivers the pair's transfers to market-bots, and
+// the page shows the notification live and the run under the bot. The level is set just above the
+// pool's price as read from the chain, and the file holds the pool (pool-lock.ts), so the only swap
+// that can cross it is this file's own; the trader sells back afterwards.
+
+swapsOnTheSharedPool();
+
+const { rpcUrl, tokenAddress, uniswap } = e2e().chain;
+const trader = e2eAccount('botsTrader');
+const reader = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+const wallet = createWalletClient({
+  account: privateKeyToAccount(trader.privateKey),
+  transport: http(rpcUrl, { retryCount: 0 }),
+});
+const ETH_IS_TOKEN0 = uniswap.weth.toLowerCase() < tokenAddress.toLowerCase();
+
+const routerAbi = parseAbi([
+  'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
+  'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+]);
+const pairAbi = parseAbi([
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+  'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
+]);
+
+async function reserves(): Promise<{ eth: bigint; ddex: bigint }> {
+  const [r0, r1] = await reader.readContract({
+    address: uniswap.pair,
+    abi: pairAbi,
+    functionName: 'getReserves',
+  });
+  return ETH_IS_TOKEN0 ? { eth: r0, ddex: r1 } : { eth: r1, ddex: r0 };
+}
+
+/** A level a little above the pool's price (ETH per DDEX), written with six significant digits. */
+function levelAbove({ eth, ddex }: { eth: bigint; ddex: bigint }): string {
+  return String(Number(((Number(eth) / Number(ddex)) * 1.002).toPrecision(6)));
+}
+
+const deadline = () => BigInt(Math.floor(Date.now() / 1000) + 600);
+
+/** Buys DDEX for `value` wei of ETH from the trader's key; the DDEX it got, from the pair's Swap log. */
+async function buy(value: bigint): Promise<{ hash: Hex; ddexOut: bigint }> {
+  const hash = await wallet.writeContract({
+    address: uniswap.router,
+    abi: routerAbi,
+    functionName: 'swapExactETHForTokens',
+    args: [0n, [uniswap.weth, tokenAddress], trader.address, deadline()],
+    value,
+    chain: null,
+  });
+  const receipt = await reader.waitForTransactionReceipt({ hash });
+  const [swap] = parseEventLogs({ abi: pairAbi, eventName: 'Swap', logs: receipt.logs });
+  if (!swap) throw new Error('the buy emitted no Swap');
+  return { hash, ddexOut: ETH_IS_TOKEN0 ? swap.args.amount1Out : swap.args.amount0Out };
+}
+
+/** Sells `amount` DDEX back, so the pool leaves this file near the price it found. */
+async function sell(amount: bigint): Promise<void> {
+  const approve = await wallet.writeContract({
+    address: tokenAddress,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [uniswap.router, amount],
+    chain: null,
+  });
+  await reader.waitForTransactionReceipt({ hash: approve });
+  const hash = await wallet.writeContract({
+    address: uniswap.router,
+    abi: routerAbi,
+    functionName: 'swapExactTokensForETH',
+    args: [amount, 0n, [tokenAddress, uniswap.weth], trader.address, deadline()],
+    chain: null,
+  });
+  await reader.waitForTransactionReceipt({ hash });
+}
+
+const botsTab = (page: Page) =>
+  page
+    .getByRole('navigation', { name: shellCopy.sections })
+    .getByRole('button', { name: appCopy.tabs.bots, exact: true });
+
+describe('a trading bot', () => {
+  it('created on the tab, fires on a swap that crosses its level: the notification arrives live and the run shows under the bot', async () => {
+    const user = await signedInUser(gatewayFor('full'), 'bots');
+    const { page, pageErrors } = await openPortal();
+    const joined = feedJoined(page);
+    await logIn(page, user);
+    await joined;
+    await botsTab(page).click();
+    await page.getByText(botCopy.watchOnly, { exact: true }).waitFor();
+
+    const level = levelAbove(await reserves());
+    const name = 'Breakout watch';
+    await page.getByRole('button', { name: botCopy.newBot, exact: true }).click();
+    const form = page.getByRole('region', { name: botCopy.createTitle, exact: true });
+    await form.getByLabel(botCopy.fields.name, { exact: true }).fill(name);
+    await form.getByLabel(botCopy.fields.kind, { exact: true }).selectOption('priceAbove');
+    await form.getByLabel(botCopy.fields.level, { exact: true }).fill(level);
+    await form.getByRole('button', { name: botCopy.create, exact: true }).click();
+    await toast(page, botCopy.created).waitFor();
+
+    const card = page.getByRole('region', { name, exact: true });
+    await card.getByText(botCopy.statuses.active, { exact: true }).waitFor();
+    await card.getByText(botCopy.rules.priceAbove(level), { exact: true }).waitFor();
+    await card.getByText(botCopy.noRuns, { exact: true }).waitFor();
+
+    // About 1 % of the pool's ETH moves the price about 2 %, well past the level 0.2 % above it.
+    const { eth } = await reserves();
+    const { hash, ddexOut } = await buy(eth / 100n);
+    try {
+      const title = `DDEX above ${level} ETH`;
+      await toast(page, title).waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: shellCopy.notifications(1), exact: true }).waitFor();
+
+      const run = card.getByRole('listitem');
+      await run.filter({ hasText: transactionCopy.hashPreview(hash) }).waitFor();
+      expect(await run.count()).toBe(1);
+      expect(await run.textContent()).toMatch(/ DDEX bought/);
+      await card.getByText(botCopy.neverFired, { exact: true }).waitFor({ state: 'detached' });
+    } finally {
+      await sell(ddexOut);
+    }
+    expect(pageErrors).toEqual([]);
+  });
+});
