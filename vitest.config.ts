@@ -5,6 +5,11 @@ import { defineConfig } from 'vitest/config';
 // E2E_SCREENSHOTS=1), so an ordinary run neither runs nor skips them.
 const screenshots = process.env['E2E_SCREENSHOTS'] === '1';
 
+// The layers before the browser tests share one group, so they share a worker count: two, one per
+// core (Vitest's default leaves one core idle). Their files are independent: each contract file
+// has its own accounts and users on the shared stack.
+const LAYER_WORKERS = 2;
+
 // Five layers: unit tests run in isolation; model tests run the paths
 // generated from each statechart and print their coverage table at the end
 // (tests/model/support/); contract tests drive the real local stack, which
@@ -16,7 +21,12 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          maxWorkers: LAYER_WORKERS,
+        },
       },
       {
         test: {
@@ -24,6 +34,7 @@ export default defineConfig({
           include: ['tests/model/**/*.model.test.ts'],
           environment: 'node',
           globalSetup: ['tests/model/support/global-setup.ts'],
+          maxWorkers: LAYER_WORKERS,
         },
       },
       {
@@ -32,6 +43,7 @@ export default defineConfig({
           include: ['tests/contract/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/gateway-setup.ts'],
+          maxWorkers: LAYER_WORKERS,
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },
@@ -42,6 +54,7 @@ export default defineConfig({
           include: ['tests/postgres/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/postgres/support/global-setup.ts'],
+          maxWorkers: LAYER_WORKERS,
           hookTimeout: 60_000,
         },
       },

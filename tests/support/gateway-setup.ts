@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { startChain, type Chain, type ChainAccount } from '../../stack/chain/index.ts';
 import { startGateway } from '../../stack/gateway/index.ts';
 import { settleExitCode } from './exit-code.ts';
+import { hashPasswordsCheaply } from './password-hashing.ts';
 
 // Starts the local stack as `npm run stack` does (a chain with DDEX, then the
 // gateway watching it) with empty data on free ports for the contract tests,
@@ -14,6 +15,7 @@ import { settleExitCode } from './exit-code.ts';
 // transactions uses its own accounts (see tests/support/accounts.ts) and never
 // races another file for a nonce or a balance.
 export default async function setup(project: TestProject) {
+  hashPasswordsCheaply();
   const dataDir = mkdtempSync(join(tmpdir(), 'ddex-contract-'));
   const chain = await startChain({ port: 0, dataDir });
   const gateway = await startGateway({

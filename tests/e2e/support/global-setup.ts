@@ -9,6 +9,7 @@ import { buildPortal, closeServer, freePort, servePortal } from '../../../script
 import { startChain } from '../../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../../stack/gateway/index.ts';
 import { settleExitCode } from '../../support/exit-code.ts';
+import { hashPasswordsCheaply } from '../../support/password-hashing.ts';
 import { chromiumPath, chromiumProblem } from './chromium.ts';
 import type { AppVariant, E2eApp, E2eContext, E2eGateway, GatewayName } from './context.ts';
 
@@ -19,6 +20,7 @@ import type { AppVariant, E2eApp, E2eContext, E2eGateway, GatewayName } from './
 // with empty data in a temporary folder removed at the end.
 
 export default async function setup(project: TestProject) {
+  hashPasswordsCheaply();
   const startedAt = performance.now();
   const browser = chromiumPath();
   const problem = chromiumProblem(browser);
