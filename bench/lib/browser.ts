@@ -3,6 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { balanceCopy, portalCopy } from '../../src/copy/index.ts';
 import { CHROMIUM_ARGS, chromiumPath, chromiumProblem } from '../../tests/e2e/support/chromium.ts';
 import { mockWalletInitScript, type MockWalletOptions } from '../../tests/support/mock-wallet.ts';
+import { LAYOUT_SHIFT_INIT_SCRIPT, readLayoutShifts, type LayoutShifts } from './layout-shift.ts';
 
 // Headless Chromium as the e2e layer drives it (Debian's, loopback only), and
 // the page measurements the benchmark takes with it.
@@ -16,13 +17,18 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: path, args: CHROMIUM_ARGS });
 }
 
-/** A cold visit: a fresh context, so nothing is cached and nothing is stored. */
+/**
+ * A cold visit: a fresh context, so nothing is cached and nothing is stored. `scripts` are init
+ * scripts run after the mock wallet's, before any of the page's.
+ */
 export async function freshPage(
   browser: Browser,
   wallet: MockWalletOptions | null = null,
+  scripts: readonly string[] = [],
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: VIEWPORT, reducedMotion: 'reduce' });
   if (wallet) await context.addInitScript({ content: mockWalletInitScript(wallet) });
+  for (const content of scripts) await context.addInitScript({ content });
   return { context, page: await context.newPage() };
 }
 
@@ -51,17 +57,21 @@ export async function paintTimes(browser: Browser, url: string): Promise<PaintTi
 }
 
 export type ScriptTotal = { files: number; bytes: number; gzip: number };
+export type ConnectedVisit = { scripts: ScriptTotal; layout: LayoutShifts };
 
 /**
- * Every script a cold visit downloads until the wallet is connected and both balances are shown:
- * what it takes to reach a working portal, lazy chunks included.
+ * A cold visit of a wallet that approved the site before, until it is connected and both balances
+ * are shown: every script it downloads (what it takes to reach a working portal, lazy chunks
+ * included) and how much the page shifted on the way.
  */
-export async function scriptsToConnectedPortal(
+export async function connectedPortalVisit(
   browser: Browser,
   url: string,
   wallet: MockWalletOptions,
-): Promise<ScriptTotal> {
-  const { context, page } = await freshPage(browser, { ...wallet, connected: true });
+): Promise<ConnectedVisit> {
+  const { context, page } = await freshPage(browser, { ...wallet, connected: true }, [
+    LAYOUT_SHIFT_INIT_SCRIPT,
+  ]);
   const bodies: Promise<Buffer>[] = [];
   page.on('response', (response) => {
     if (response.url().startsWith(url) && new URL(response.url()).pathname.endsWith('.js')) {
@@ -82,11 +92,15 @@ export async function scriptsToConnectedPortal(
       throw new Error(`the balances did not load: ${shown.join(', ')}`);
     }
     await page.waitForLoadState('networkidle');
+    const layout = await readLayoutShifts(page);
     const files = await Promise.all(bodies);
     return {
-      files: files.length,
-      bytes: files.reduce((sum, body) => sum + body.length, 0),
-      gzip: files.reduce((sum, body) => sum + gzipSync(body).length, 0),
+      scripts: {
+        files: files.length,
+        bytes: files.reduce((sum, body) => sum + body.length, 0),
+        gzip: files.reduce((sum, body) => sum + gzipSync(body).length, 0),
+      },
+      layout,
     };
   } finally {
     await context.close();

@@ -49,10 +49,16 @@ export function timeNpmStart(env: Record<string, string>): Promise<number> {
   });
 }
 
-/** Runs `npm <args>` with its output passed through; resolves with the wall time and exit code. */
-export function timeNpm(args: string[]): Promise<{ ms: number; code: number | null }> {
+/**
+ * Runs `npm <args>` with its output passed through (all of it to stderr with `toStderr`, when
+ * stdout carries the caller's own result); resolves with the wall time and exit code.
+ */
+export function timeNpm(args: string[], toStderr = false): Promise<{ ms: number; code: number | null }> {
   const startedAt = performance.now();
-  const child = spawn('npm', args, { cwd: PROJECT_DIR, stdio: 'inherit' });
+  const child = spawn('npm', args, {
+    cwd: PROJECT_DIR,
+    stdio: ['inherit', toStderr ? 2 : 'inherit', 'inherit'],
+  });
   return new Promise((resolve) =>
     child.on('close', (code) => resolve({ ms: performance.now() - startedAt, code })),
   );

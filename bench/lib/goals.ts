@@ -1,0 +1,229 @@
+import { ENTRY_BUDGET_BYTES, kB, TRADING_BUDGET_BYTES } from '../../scripts/lib/entry-size.ts';
+
+// The portal's goals (docs/benchmarks.md) and the verdict of one `npm run bench` on each. Pure, so
+// the verdicts and the table are checked by tests/unit/bench-goals.test.ts without a browser.
+
+/** Bytes (gzip) of every script a cold visit downloads until the portal is connected with both balances. */
+export const CONNECTED_BUDGET_BYTES = 230_000;
+/** The portal's largest contentful paint, at most this share of the bare page's. */
+export const LCP_RATIO_GOAL = 0.8;
+/** Connect Wallet handled within this share of the bare page's largest contentful paint. */
+export const INTERACTIVE_RATIO_GOAL = 1.3;
+/** The older first-paint goal, kept: the portal's first contentful paint within this share of the bare page's. */
+export const FCP_RATIO_GOAL = 1.2;
+export const CLS_GOAL = 0.01;
+export const NOTIFICATION_P95_GOAL_MS = 300;
+export const QUOTE_P95_GOAL_MS = 150;
+/** `npm start` to its ready banner: strictly under these. */
+export const START_WARM_GOAL_MS = 10_000;
+export const START_FRESH_GOAL_MS = 15_000;
+export const TEST_GOAL_MS = 6 * 60_000;
+
+/** What one run measured; times in ms, sizes in bytes, NaN for a figure the run could not take. */
+export type Measured = {
+  /** Cold visits per paint and interactive figure (each figure is their median). */
+  runs: number;
+  fcp: number;
+  bareFcp: number;
+  lcp: number;
+  bareLcp: number;
+  /** From navigation to the mock wallet receiving eth_requestAccounts after a click on Connect Wallet. */
+  interactive: number;
+  /** Without a wallet: from navigation to Connect Wallet being enabled (after the discovery timeout). */
+  connectEnabledNoWallet: number;
+  /** Layout shift from first paint to a connected portal with both balances. */
+  cls: number;
+  entryGzip: number;
+  bareEntryGzip: number;
+  tradingGzip: number;
+  tradingFiles: number;
+  /** The Trading tab with the viem code it shares, as a visitor without a wallet downloads it. */
+  tradingWithSharedGzip: number;
+  connectedGzip: number;
+  connectedFiles: number;
+  notifications: number;
+  notificationP50: number;
+  notificationP95: number;
+  quotes: number;
+  quoteP50: number;
+  quoteP95: number;
+  warmStarts: number;
+  /** Median of the warm starts. */
+  startWarm: number;
+  /** The first start, on an empty STACK_DATA_DIR. */
+  startFresh: number;
+  /** `npm test`, or null when the run skipped it. */
+  testRun: { ms: number; exitCode: number | null } | null;
+};
+
+/** The goals, in the order the table gives them. */
+export const GOAL_IDS = [
+  'fcp',
+  'lcp',
+  'cls',
+  'interactive',
+  'entry',
+  'connected',
+  'trading',
+  'notification',
+  'quote',
+  'startWarm',
+  'startFresh',
+  'test',
+] as const;
+export type GoalId = (typeof GOAL_IDS)[number];
+
+/** Met, not met, or null: not measured (a figure the run could not take, or a step it skipped). */
+export type Verdict = boolean | null;
+
+const measured = (...values: number[]) => values.every((value) => Number.isFinite(value));
+const atMost = (value: number, limit: number): Verdict => (measured(value, limit) ? value <= limit : null);
+const under = (value: number, limit: number): Verdict => (measured(value, limit) ? value < limit : null);
+export const ratio = (portal: number, bare: number): number =>
+  measured(portal, bare) && bare > 0 ? portal / bare : Number.NaN;
+
+export function verdicts(m: Measured): Record<GoalId, Verdict> {
+  return {
+    fcp: atMost(ratio(m.fcp, m.bareFcp), FCP_RATIO_GOAL),
+    lcp: atMost(ratio(m.lcp, m.bareLcp), LCP_RATIO_GOAL),
+    cls: atMost(m.cls, CLS_GOAL),
+    interactive: atMost(ratio(m.interactive, m.bareLcp), INTERACTIVE_RATIO_GOAL),
+    entry: atMost(m.entryGzip, ENTRY_BUDGET_BYTES),
+    connected: atMost(m.connectedGzip, CONNECTED_BUDGET_BYTES),
+    trading: atMost(m.tradingGzip, TRADING_BUDGET_BYTES),
+    notification: atMost(m.notificationP95, NOTIFICATION_P95_GOAL_MS),
+    quote: atMost(m.quoteP95, QUOTE_P95_GOAL_MS),
+    startWarm: under(m.startWarm, START_WARM_GOAL_MS),
+    startFresh: under(m.startFresh, START_FRESH_GOAL_MS),
+    // A failing test command meets no time goal, however fast it failed.
+    test: m.testRun ? m.testRun.exitCode === 0 && m.testRun.ms <= TEST_GOAL_MS : null,
+  };
+}
+
+export const NOT_MEASURED = 'not measured';
+const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : NOT_MEASURED);
+const seconds = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(1)} s` : NOT_MEASURED);
+const times = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : NOT_MEASURED);
+const size = (bytes: number) => (Number.isFinite(bytes) ? kB(bytes) : NOT_MEASURED);
+export const verdictText = (verdict: Verdict): string =>
+  verdict === null ? NOT_MEASURED : verdict ? 'met' : '**not met**';
+
+/** One line of the table: what was measured, the portal's figure, the bare page's, the goal, the verdict. */
+export type GoalRow = { measure: string; portal: string; bare: string; goal: string; verdict: string };
+
+/** Every goal of the run in the order docs/benchmarks.md gives them, plus the figures kept for information. */
+export function goalRows(m: Measured): GoalRow[] {
+  const verdict = verdicts(m);
+  const row = (measure: string, portal: string, bare: string, goal: string, id: GoalId | null): GoalRow => ({
+    measure,
+    portal,
+    bare,
+    goal,
+    verdict: id === null ? '—' : verdictText(verdict[id]),
+  });
+  const test = m.testRun;
+  return [
+    row(
+      `First contentful paint, visitor (median of ${m.runs} cold visits)`,
+      `${ms(m.fcp)} (${times(ratio(m.fcp, m.bareFcp))})`,
+      ms(m.bareFcp),
+      `≤ ${FCP_RATIO_GOAL}× the bare page`,
+      'fcp',
+    ),
+    row(
+      `Largest contentful paint, visitor (median of ${m.runs} cold visits)`,
+      `${ms(m.lcp)} (${times(ratio(m.lcp, m.bareLcp))})`,
+      ms(m.bareLcp),
+      `≤ ${LCP_RATIO_GOAL}× the bare page`,
+      'lcp',
+    ),
+    row(
+      'Cumulative layout shift, first paint to a connected portal with balances',
+      Number.isFinite(m.cls) ? m.cls.toFixed(4) : NOT_MEASURED,
+      '—',
+      `≤ ${CLS_GOAL}`,
+      'cls',
+    ),
+    row(
+      `Interactive: Connect Wallet click handled (median of ${m.runs} cold visits)`,
+      `${ms(m.interactive)} (${times(ratio(m.interactive, m.bareLcp))} the bare LCP)`,
+      `LCP ${ms(m.bareLcp)}`,
+      `≤ ${INTERACTIVE_RATIO_GOAL}× the bare page’s LCP`,
+      'interactive',
+    ),
+    row(
+      `Connect Wallet enabled without a wallet (median of ${m.runs}; waits out discovery by design)`,
+      ms(m.connectEnabledNoWallet),
+      '—',
+      '—',
+      null,
+    ),
+    row(
+      'Entry JS before first paint (gzip)',
+      size(m.entryGzip),
+      size(m.bareEntryGzip),
+      `≤ ${kB(ENTRY_BUDGET_BYTES)}`,
+      'entry',
+    ),
+    row(
+      'All JS to a connected portal with both balances (gzip)',
+      `${size(m.connectedGzip)} in ${m.connectedFiles} files`,
+      '—',
+      `≤ ${kB(CONNECTED_BUDGET_BYTES)}`,
+      'connected',
+    ),
+    row(
+      'Trading tab’s own JS, chart included (gzip)',
+      `${size(m.tradingGzip)} in ${m.tradingFiles} files (${size(m.tradingWithSharedGzip)} with shared viem, for a visitor)`,
+      '—',
+      `≤ ${kB(TRADING_BUDGET_BYTES)}`,
+      'trading',
+    ),
+    row(
+      `DB insert → notification on screen (${m.notifications} inserts)`,
+      `p50 ${ms(m.notificationP50)}, p95 ${ms(m.notificationP95)}`,
+      '—',
+      `p95 ≤ ${NOTIFICATION_P95_GOAL_MS} ms`,
+      'notification',
+    ),
+    row(
+      `Typing → DEX quote on screen (${m.quotes} amounts)`,
+      `p50 ${ms(m.quoteP50)}, p95 ${ms(m.quoteP95)}`,
+      '—',
+      `p95 ≤ ${QUOTE_P95_GOAL_MS} ms`,
+      'quote',
+    ),
+    row(
+      `\`npm start\` to ready, warm (median of ${m.warmStarts})`,
+      seconds(m.startWarm),
+      '—',
+      `< ${START_WARM_GOAL_MS / 1000} s`,
+      'startWarm',
+    ),
+    row(
+      '`npm start` to ready, fresh (first start, empty data directory)',
+      seconds(m.startFresh),
+      '—',
+      `< ${START_FRESH_GOAL_MS / 1000} s`,
+      'startFresh',
+    ),
+    row(
+      'Full test command (`npm test`) wall time',
+      test
+        ? `${(test.ms / 60_000).toFixed(1)} min${test.exitCode === 0 ? '' : ` (exit ${test.exitCode})`}`
+        : 'not run (--skip-test-run)',
+      '—',
+      `≤ ${TEST_GOAL_MS / 60_000} min, exit 0`,
+      'test',
+    ),
+  ];
+}
+
+/** The rows as a markdown table, for the terminal and docs/benchmarks.md alike. */
+export function goalTable(rows: readonly GoalRow[]): string {
+  return [
+    '| Measure | Portal | Bare Vite React page | Goal | Verdict |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows.map((row) => `| ${[row.measure, row.portal, row.bare, row.goal, row.verdict].join(' | ')} |`),
+  ].join('\n');
+}
