@@ -1,9 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { parseAddressEvent, skipOf } from '../_shared/address-event.ts';
-import { MAX_JSON_BODY, readBodyLimited } from '../_shared/body.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { createRpcClient } from '../_shared/rpc.ts';
-import { verifySignature } from '../_shared/signature.ts';
+import { readSignedEvent } from '../_shared/signed-event.ts';
 import { marketOf } from '../_shared/uniswap-pair.ts';
 import { evaluator, type EvaluateSwap } from './evaluate.ts';
 import { amountText, priceText } from './price-text.ts';
@@ -65,46 +63,13 @@ export function createMarketBotsHandler(deps: MarketBotsDeps): (request: Request
   const evaluate = deps.evaluate ?? evaluator(deps.supabase);
 
   return async (request) => {
-    if (request.method !== 'POST') {
-      return reply(405, { error: 'Method not allowed', message: 'market-bots accepts POST only' });
-    }
-    // Read at most 64 KB, whatever the body declares or streams: an address event is a few hundred bytes.
-    const read = await readBodyLimited(request, MAX_JSON_BODY);
-    if ('tooLarge' in read) {
-      return reply(413, {
-        error: 'Payload too large',
-        message: `An address event is at most ${MAX_JSON_BODY / 1024} KB`,
-      });
-    }
-    // The signature covers the bytes as sent, so verify before decoding or parsing anything.
-    const raw = read.bytes;
-    if (!(await verifySignature(webhookSecret, raw, request.headers.get('x-payload-hash')))) {
-      return reply(401, {
-        error: 'Invalid signature',
-        message: 'x-payload-hash is missing or is not the HMAC-SHA512 of the body under the webhook secret',
-      });
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
-    } catch {
-      return reply(400, { error: 'Malformed body', message: 'The request body is not valid JSON' });
-    }
-    // A skipped event is still answered 2xx, or Tatum would deliver it again and again.
-    const skip = skipOf(body, chain);
-    if (skip !== null) {
-      console.warn(`[market-bots] not evaluated: ${skip.message}`);
+    const read = await readSignedEvent(request, { name: 'market-bots', secret: webhookSecret, chain });
+    if (read.kind === 'refused') return read.response;
+    if (read.kind === 'skipped') {
+      console.warn(`[market-bots] not evaluated: ${read.reason}`);
       return nothing();
     }
-    const parsed = parseAddressEvent(body);
-    if (!parsed.ok) {
-      return reply(400, {
-        error: 'Malformed body',
-        message: 'The address event is not valid',
-        problems: parsed.problems,
-      });
-    }
-    const event = parsed.event;
+    const { event } = read;
     // Only the pair's token transfers are legs of a swap; the pair sends no transaction of its own.
     if (event.type !== 'token') return nothing();
 

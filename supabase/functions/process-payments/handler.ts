@@ -1,9 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { MAX_JSON_BODY, readBodyLimited } from '../_shared/body.ts';
 import type { Database } from '../_shared/database.types.ts';
-import { parseAddressEvent, skipOf, type AddressEvent } from '../_shared/address-event.ts';
+import type { AddressEvent } from '../_shared/address-event.ts';
+import { readSignedEvent } from '../_shared/signed-event.ts';
 import { notificationId } from './notification-id.ts';
-import { verifySignature } from '../_shared/signature.ts';
 import { swapLegCheck, type SwapLegCheck } from './swap-leg.ts';
 
 // process-payments receives Tatum address-event webhooks and records each
@@ -68,48 +67,15 @@ export function createProcessPaymentsHandler(
       : async () => false;
 
   return async (request) => {
-    if (request.method !== 'POST') {
-      return reply(405, { error: 'Method not allowed', message: 'process-payments accepts POST only' });
-    }
-    // Read at most 64 KB, whatever the body declares or streams: an address event is a few hundred bytes.
-    const read = await readBodyLimited(request, MAX_JSON_BODY);
-    if ('tooLarge' in read) {
-      return reply(413, {
-        error: 'Payload too large',
-        message: `An address event is at most ${MAX_JSON_BODY / 1024} KB`,
-      });
-    }
-    // The signature covers the bytes as sent, so verify before decoding or parsing anything.
-    const raw = read.bytes;
-    if (!(await verifySignature(webhookSecret, raw, request.headers.get('x-payload-hash')))) {
-      return reply(401, {
-        error: 'Invalid signature',
-        message: 'x-payload-hash is missing or is not the HMAC-SHA512 of the body under the webhook secret',
-      });
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
-    } catch {
-      return reply(400, { error: 'Malformed body', message: 'The request body is not valid JSON' });
-    }
-    // A skipped event is still answered 2xx, or Tatum would deliver it again and again; the log
-    // says why it was not recorded (another chain means a subscription or a setting is wrong).
-    const skip = skipOf(body, chain);
-    if (skip !== null) {
-      console.warn(`[process-payments] not recorded: ${skip.message}`);
+    const read = await readSignedEvent(request, { name: 'process-payments', secret: webhookSecret, chain });
+    if (read.kind === 'refused') return read.response;
+    // Another chain means a subscription or a setting is wrong: the log says why nothing was recorded.
+    if (read.kind === 'skipped') {
+      console.warn(`[process-payments] not recorded: ${read.reason}`);
       return reply(200, { received: true, recorded: 0 });
     }
-    const parsed = parseAddressEvent(body);
-    if (!parsed.ok) {
-      return reply(400, {
-        error: 'Malformed body',
-        message: 'The address event is not valid',
-        problems: parsed.problems,
-      });
-    }
     try {
-      const recorded = await record(supabase, parsed.event, tokenAddress, isSwapLeg);
+      const recorded = await record(supabase, read.event, tokenAddress, isSwapLeg);
       return reply(200, { received: true, recorded });
     } catch (error) {
       // A non-2xx answer makes Tatum deliver again; recording is idempotent, so that is safe.
