@@ -1,40 +1,7 @@
-import { useEffect, useState } from 'react';
 import type { TradingTab } from '../../settings-context.tsx';
+import { useTabActor, type TabActorState } from '../use-tab-actor.ts';
 
 export type TradingActor = TradingTab['actor'];
 
-/**
- * The DEX Trading tab's actor while the tab is shown: started on mount (its code loads then), stopped
- * on unmount. `failed` when its code could not be fetched.
- */
-export function useTradingTab(start: () => Promise<TradingTab>): {
-  actor: TradingActor | null;
-  failed: boolean;
-} {
-  const [state, setState] = useState<{ actor: TradingActor | null; failed: boolean }>({
-    actor: null,
-    failed: false,
-  });
-  useEffect(() => {
-    let running: TradingTab | null = null;
-    let unmounted = false;
-    start().then(
-      (tab) => {
-        // The tab closed while its code was loading: the actor is not needed any more.
-        if (unmounted) tab.stop();
-        else {
-          running = tab;
-          setState({ actor: tab.actor, failed: false });
-        }
-      },
-      () => {
-        if (!unmounted) setState({ actor: null, failed: true });
-      },
-    );
-    return () => {
-      unmounted = true;
-      running?.stop();
-    };
-  }, [start]);
-  return state;
-}
+/** The DEX Trading tab's actor while the tab is shown (use-tab-actor.ts). */
+export const useTradingTab: (start: () => Promise<TradingTab>) => TabActorState<TradingActor> = useTabActor;
