@@ -93,12 +93,15 @@ const addLiquidityEthAbi = [
 /**
  * Deploys WETH9, the factory (fee switch held by the deployer) and the router, creates the
  * DDEX/WETH pair and adds the seed liquidity from `deployer`, an account the node unlocks. Every
- * call goes through `transport`, the journaled provider, so the market survives restarts.
+ * call goes through `transport`, the journaled provider, so the market survives restarts. `seed`
+ * sets another opening price (the contract tests' markets of their own, priced apart from the
+ * stack's pool).
  */
 export async function deployUniswap(
   transport: Transport,
   deployer: Address,
   token: Address,
+  seed: { eth: bigint; ddex: bigint } = { eth: SEED_ETH, ddex: SEED_DDEX },
 ): Promise<UniswapDeployment> {
   const reads = createPublicClient({ transport });
   const wallet = createWalletClient({ account: deployer, transport });
@@ -141,7 +144,7 @@ export async function deployUniswap(
       address: token,
       abi: erc20Abi,
       functionName: 'approve',
-      args: [router, SEED_DDEX],
+      args: [router, seed.ddex],
       chain: null,
     }),
   );
@@ -152,8 +155,8 @@ export async function deployUniswap(
       address: router,
       abi: addLiquidityEthAbi,
       functionName: 'addLiquidityETH',
-      args: [token, SEED_DDEX, SEED_DDEX, SEED_ETH, deployer, maxUint256],
-      value: SEED_ETH,
+      args: [token, seed.ddex, seed.ddex, seed.eth, deployer, maxUint256],
+      value: seed.eth,
       chain: null,
     }),
   );

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { RealtimePostgresInsertPayload } from '@supabase/supabase-js';
 import {
   createPublicClient,
@@ -12,7 +10,6 @@ import {
   parseEther,
   parseEventLogs,
   parseUnits,
-  type Abi,
   type Address,
   type Hex,
   type TransactionReceipt,
@@ -22,6 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import type { Database } from '../../src/domain/database.types.ts';
 import { pairAbi } from '../../src/services/dex/abi.ts';
 import type { ChainAccount } from '../../stack/chain/index.ts';
+import { deployUniswap, uniswapArtifact } from '../../stack/chain/uniswap.ts';
 import { startDenoFunction, type DenoFunction } from '../../stack/functions/deno.ts';
 import { SWAP_TOPIC } from '../../supabase/functions/_shared/swap-log.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
@@ -54,15 +52,7 @@ const walletOf = (who: ChainAccount) =>
     transport: http(chain.rpcUrl, { retryCount: 0 }),
   });
 
-type Artifact = { abi: Abi; bytecode: Hex };
-const require = createRequire(import.meta.url);
-function artifact(path: string): Artifact {
-  const json = JSON.parse(readFileSync(require.resolve(path), 'utf8')) as { abi: Abi; bytecode: string };
-  return { abi: json.abi, bytecode: `0x${json.bytecode.replace(/^0x/, '')}` };
-}
-const WETH9 = artifact('@uniswap/v2-periphery/build/WETH9.json');
-const FACTORY = artifact('@uniswap/v2-core/build/UniswapV2Factory.json');
-const ROUTER = artifact('@uniswap/v2-periphery/build/UniswapV2Router02.json');
+const ROUTER = uniswapArtifact('UniswapV2Router02');
 
 let market: { router: Address; weth: Address; pair: Address };
 let marketBots: DenoFunction;
@@ -71,13 +61,6 @@ async function mined(hash: Hex): Promise<TransactionReceipt> {
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe('success');
   return receipt;
-}
-
-async function deploy(what: Artifact, args: unknown[]): Promise<Address> {
-  const hash = await walletOf(provider).deployContract({ ...what, args, chain: null });
-  const address = (await mined(hash)).contractAddress;
-  if (!address) throw new Error('no contract address');
-  return address;
 }
 
 const deadline = async () => (await publicClient.getBlock()).timestamp + 1200n;
@@ -95,28 +78,12 @@ async function approveRouter(who: ChainAccount, router: Address) {
 }
 
 beforeAll(async () => {
-  const weth = await deploy(WETH9, []);
-  const factory = await deploy(FACTORY, [provider.address]);
-  const router = await deploy(ROUTER, [factory, weth]);
-  await approveRouter(provider, router);
   // 10 ETH for 1,000 DDEX: 0.01 ETH per DDEX, where the stack's pool is at 0.0002.
-  await mined(
-    await walletOf(provider).writeContract({
-      address: router,
-      abi: ROUTER.abi,
-      functionName: 'addLiquidityETH',
-      args: [chain.tokenAddress, parseUnits('1000', 18), 0n, 0n, provider.address, await deadline()],
-      value: parseEther('10'),
-      chain: null,
-    }),
-  );
-  const pair = (await publicClient.readContract({
-    address: factory,
-    abi: FACTORY.abi,
-    functionName: 'getPair',
-    args: [weth, chain.tokenAddress],
-  })) as Address;
-  market = { router, weth, pair };
+  market = await deployUniswap(http(chain.rpcUrl), provider.address, chain.tokenAddress, {
+    eth: parseEther('10'),
+    ddex: parseUnits('1000', 18),
+  });
+  const { router } = market;
   await approveRouter(trader, router);
   marketBots = await startDenoFunction('market-bots', {
     SUPABASE_URL: stack.url,

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import {
   createPublicClient,
   createWalletClient,
@@ -12,7 +10,6 @@ import {
   parseEther,
   parseEventLogs,
   parseUnits,
-  type Abi,
   type Address,
   type Hex,
   type TransactionReceipt,
@@ -20,6 +17,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ChainAccount } from '../../stack/chain/index.ts';
+import { deployUniswap, uniswapArtifact } from '../../stack/chain/uniswap.ts';
 import { startDenoFunction, type DenoFunction } from '../../stack/functions/deno.ts';
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
 import { SWAP_TOPIC } from '../../supabase/functions/_shared/swap-log.ts';
@@ -48,15 +46,7 @@ const walletOf = (who: ChainAccount) =>
     transport: http(chain.rpcUrl, { retryCount: 0 }),
   });
 
-type Artifact = { abi: Abi; bytecode: Hex };
-const require = createRequire(import.meta.url);
-function artifact(path: string): Artifact {
-  const json = JSON.parse(readFileSync(require.resolve(path), 'utf8')) as { abi: Abi; bytecode: string };
-  return { abi: json.abi, bytecode: `0x${json.bytecode.replace(/^0x/, '')}` };
-}
-const WETH9 = artifact('@uniswap/v2-periphery/build/WETH9.json');
-const FACTORY = artifact('@uniswap/v2-core/build/UniswapV2Factory.json');
-const ROUTER = artifact('@uniswap/v2-periphery/build/UniswapV2Router02.json');
+const ROUTER = uniswapArtifact('UniswapV2Router02');
 
 let market: { router: Address; weth: Address; pair: Address };
 let recordSwaps: DenoFunction;
@@ -67,46 +57,14 @@ async function mined(hash: Hex): Promise<TransactionReceipt> {
   return receipt;
 }
 
-async function deploy(what: Artifact, args: unknown[]): Promise<Address> {
-  const hash = await walletOf(provider).deployContract({ ...what, args, chain: null });
-  const address = (await mined(hash)).contractAddress;
-  if (!address) throw new Error('no contract address');
-  return address;
-}
-
 const deadline = () => BigInt(Math.floor(Date.now() / 1000) + 20 * 60);
 
 beforeAll(async () => {
-  const weth = await deploy(WETH9, []);
-  const factory = await deploy(FACTORY, [provider.address]);
-  const router = await deploy(ROUTER, [factory, weth]);
-  const lp = walletOf(provider);
-  await mined(
-    await lp.writeContract({
-      address: chain.tokenAddress,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [router, maxUint256],
-      chain: null,
-    }),
-  );
-  await mined(
-    await lp.writeContract({
-      address: router,
-      abi: ROUTER.abi,
-      functionName: 'addLiquidityETH',
-      args: [chain.tokenAddress, parseUnits('100000', 18), 0n, 0n, provider.address, deadline()],
-      value: parseEther('10'),
-      chain: null,
-    }),
-  );
-  const pair = (await publicClient.readContract({
-    address: factory,
-    abi: FACTORY.abi,
-    functionName: 'getPair',
-    args: [weth, chain.tokenAddress],
-  })) as Address;
-  market = { router, weth, pair };
+  market = await deployUniswap(http(chain.rpcUrl), provider.address, chain.tokenAddress, {
+    eth: parseEther('10'),
+    ddex: parseUnits('100000', 18),
+  });
+  const { router } = market;
   // The trader lets the router spend its DDEX once, so a sell is one transaction.
   await mined(
     await walletOf(trader).writeContract({
