@@ -6,8 +6,8 @@ import { expect } from 'vitest';
 // given prefix waits until a step lets it go (SUBSCRIBED), every change the server pushes on such a
 // channel waits until a step delivers it, and a step can cut the socket as a stopped server does
 // (CHANNEL_ERROR). The page's other channels pass untouched. Nothing is sent on the server's
-// behalf: what reaches the page is what the local stack said. (feed-socket.ts does the same for the
-// notifications feed, whose changes it holds whatever their channel.)
+// behalf: what reaches the page is what the local stack said. feed-socket.ts names the
+// notifications feed's channel.
 
 /** A postgres_changes frame the server pushed on one of the channels, not yet delivered. */
 export type PushedChange = {
