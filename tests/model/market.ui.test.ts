@@ -11,6 +11,7 @@ import { describeUiModel } from './ui/index.ts';
 import { pauseClock } from './ui/page-clock.ts';
 import { gateRequests, type RequestGate } from './ui/stack-requests.ts';
 import { blockShown, figure, marketCard, mineBlock, settle, showing, tradingTab } from './ui/trading-tab.ts';
+import { recordNodeTraffic } from './ui/node-traffic.ts';
 import { openWorld, type PortalWorld } from './ui/world.ts';
 
 // The DEX Trading tab's market card through the portal, as a visitor without a wallet sees it.
@@ -94,6 +95,7 @@ withBigIntJson(() =>
         down: null,
         mined: null,
       });
+      recordNodeTraffic(world.page);
       world.gate = await holdNode(world);
       await tradingTab(world.page).click();
       await card(world).getByText(dexCopy.marketLoading, { exact: true }).waitFor();

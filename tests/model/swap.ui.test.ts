@@ -28,6 +28,7 @@ import {
   swapCard,
   tradingTab,
 } from './ui/trading-tab.ts';
+import { recordNodeTraffic } from './ui/node-traffic.ts';
 import { connectWallet, unlinkWallets } from './ui/transfers.ts';
 import { openWorld, walletOf, type PortalWorld } from './ui/world.ts';
 
@@ -236,6 +237,7 @@ withBigIntJson(() =>
         }),
         { gates: [], down: null, record: null, told: null },
       );
+      recordNodeTraffic(world.page);
       await connectWallet(world, trader.address, false);
       await tradingTab(world.page).click();
       await cardButton(world.page, dexCopy.enterAmount).waitFor();

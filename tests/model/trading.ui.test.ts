@@ -21,6 +21,7 @@ import {
   swapCard,
   tradingTab,
 } from './ui/trading-tab.ts';
+import { recordNodeTraffic } from './ui/node-traffic.ts';
 import { connectWallet, unlinkWallets } from './ui/transfers.ts';
 import { openWorld, walletOf, type PortalWorld } from './ui/world.ts';
 
@@ -75,6 +76,7 @@ withBigIntJson(() =>
         await openWorld({ clock: true, wallet: { account: trader, chainId: LOCAL } }),
         { effect: null },
       );
+      recordNodeTraffic(world.page);
       await connectWallet(world, trader.address, false);
       await tradingTab(world.page).click();
       await cardButton(world.page, dexCopy.enterAmount).waitFor();

@@ -8,11 +8,17 @@ import { join } from 'node:path';
 export type PathFailure = { machine: string; title: string; error: string };
 
 const SUFFIX = '.failed';
-const ERROR_LINES = 8;
+/** Stack lines kept under the message; the message itself is kept whole, up to MESSAGE_LINES. */
+const STACK_LINES = 4;
+const MESSAGE_LINES = 40;
 
-/** The first lines of a failed path's errors (message, then stack). */
+/** A failed path's error: its message (which may list what the page was waiting on), then the top of its stack. */
 export function describeFailure(text: string): string {
-  return text.split('\n').slice(0, ERROR_LINES).join('\n');
+  const lines = text.split('\n');
+  const stackAt = lines.findIndex((line) => /^\s+at /.test(line));
+  const message = stackAt === -1 ? lines : lines.slice(0, stackAt);
+  const stack = stackAt === -1 ? [] : lines.slice(stackAt, stackAt + STACK_LINES);
+  return [...message.slice(0, MESSAGE_LINES), ...stack].join('\n');
 }
 
 export function writeFailures(dir: string, machine: string, failures: PathFailure[]): void {

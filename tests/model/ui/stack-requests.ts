@@ -29,6 +29,12 @@ export type GateOptions = {
   all?: boolean;
 };
 
+/** The requests some gate holds now: a wait for the page's calls to be answered leaves them out. */
+const heldNow = new WeakSet<Request>();
+
+/** Whether a gate holds this request now (it is not answered until a step lets it go). */
+export const isHeld = (request: Request): boolean => heldNow.has(request);
+
 /** Starts holding requests to URLs that `url` accepts. Call before the action that sends them. */
 export async function gateRequests(
   page: Page,
@@ -53,6 +59,7 @@ export async function gateRequests(
       return;
     }
     taken += 1;
+    heldNow.add(route.request());
     held.push(route);
     markArrived();
   };
@@ -60,7 +67,12 @@ export async function gateRequests(
   const settle = async (how: (route: Route) => Promise<void>, next: 'pass' | 'fail') => {
     mode = next;
     // A request the page gave up meanwhile (its own timeout) is already settled.
-    await Promise.all(held.splice(0).map((route) => how(route).catch(() => undefined)));
+    await Promise.all(
+      held.splice(0).map((route) => {
+        heldNow.delete(route.request());
+        return how(route).catch(() => undefined);
+      }),
+    );
     if (next === 'pass') await page.unroute(url, handler);
   };
   return {

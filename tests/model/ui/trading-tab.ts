@@ -5,6 +5,7 @@ import { appCopy, profileCopy, shellCopy } from '../../../src/copy/index.ts';
 import { expect } from 'vitest';
 import { tradingCopy } from '../../../src/ui/pages/trading.copy.ts';
 import { e2e } from '../../e2e/support/context.ts';
+import { nodeTrafficOf, untilNodeAnswered } from './node-traffic.ts';
 import { pauseClock } from './page-clock.ts';
 import { logInInAnotherTab } from './session.ts';
 import { seesToast, type PortalWorld } from './world.ts';
@@ -66,13 +67,23 @@ export async function mineBlock(): Promise<bigint> {
 export async function settle(page: Page, what: string, done: () => Promise<boolean>): Promise<void> {
   for (let moved = 0; moved <= SETTLE_LIMIT_MS; moved += STEP_MS) {
     if (await done()) return;
+    // The page's time moves only once the node has answered what the page asked (held calls
+    // aside): on a busy machine an answer can take longer than the steps, and the limit is for
+    // the page's time, not for the node's.
+    await untilNodeAnswered(page);
     await page.clock.runFor(STEP_MS);
   }
   const shown = await page
     .locator('main')
     .innerText()
     .catch(() => '');
-  throw new Error(`the page never showed ${what}; it shows: ${shown.replace(/\s+/g, ' ').slice(0, 600)}`);
+  const traffic = nodeTrafficOf(page)
+    .map((line) => `\n    ${line}`)
+    .join('');
+  throw new Error(
+    `the page never showed ${what}; it shows: ${shown.replace(/\s+/g, ' ').slice(0, 600)}` +
+      (traffic ? `\n  its latest calls to the node:${traffic}` : ''),
+  );
 }
 
 /** Whether `locator` has at least one visible element now. */
