@@ -51,7 +51,7 @@ try {
   const tradingVerdict = trading.own.gzip <= TRADING_BUDGET_BYTES ? 'within' : 'OVER';
   console.log(
     `Trading tab's own JS: ${kB(trading.own.gzip)} gzip, ${tradingVerdict} the ${kB(TRADING_BUDGET_BYTES)} budget ` +
-      `(${kB(trading.all.gzip)} with the viem code it shares with the balances, for a visitor who opens it first)`,
+      `(${kB(trading.all.gzip)} with the viem code it shares with the token service, which a first send loads, for a visitor who opens it first)`,
   );
   if (trading.own.gzip > TRADING_BUDGET_BYTES) process.exitCode = 1;
 

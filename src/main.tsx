@@ -66,11 +66,19 @@ const tatum = supabaseClient
   : null;
 const token =
   tokenAddress && rpcUrl
-    ? createDeferredTokenService(async () => {
-        await painted;
-        const { createTokenService } = await import('./services/token/index.ts');
-        return createTokenService({ rpcUrl, chainId: config.chain.id, tokenAddress });
-      })
+    ? createDeferredTokenService(
+        async () => {
+          await painted;
+          const { createTokenService } = await import('./services/token/index.ts');
+          return createTokenService({ rpcUrl, chainId: config.chain.id, tokenAddress });
+        },
+        // The balance without viem: a reconnecting wallet's first screen needs nothing more of it.
+        async () => {
+          await painted;
+          const { createBalanceReader } = await import('./services/token/balance-reader.ts');
+          return createBalanceReader({ rpcUrl, chainId: config.chain.id, tokenAddress });
+        },
+      )
     : null;
 
 const darkScheme = window.matchMedia('(prefers-color-scheme: dark)');

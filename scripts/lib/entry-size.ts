@@ -56,7 +56,7 @@ export type LazyTabSize = {
   all: EntrySize;
   /**
    * The chunks no other part of the portal loads: `all` less the code the tab shares with the
-   * entry's other lazy chunks (viem, which the balances already load for a connected wallet).
+   * entry's other lazy chunks (viem, which the token service loads on a first send).
    */
   own: EntrySize;
 };
