@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, runnerImport, type Plugin, type ResolvedConfig } from 'vite';
 import {
   HEADERS_FILE,
   headersFile,
@@ -10,21 +10,61 @@ import {
   policyFromHeadersFile,
   withPolicyMeta,
 } from './scripts/lib/content-security-policy.ts';
-import { BOOT_SHELL_CSS, BOOT_SHELL_HTML } from './src/app/boot-shell.ts';
+import { styledIds } from './scripts/lib/styled-ids.ts';
 import type { RawEnv } from './src/config/app-config.ts';
+import { cssVariables } from './src/ui/theme.ts';
 
-/** Writes the boot shell (src/app/boot-shell.ts) into index.html, so the first paint needs no JavaScript. */
-const bootShell = (): Plugin => ({
-  name: 'ddex-boot-shell',
-  transformIndexHtml(html) {
-    if (!html.includes('<div id="root"></div>') || !html.includes('</head>')) {
-      throw new Error('index.html has no empty <div id="root"></div> and </head> for the boot shell');
-    }
-    return html
-      .replace('</head>', `<style>${BOOT_SHELL_CSS}</style></head>`)
-      .replace('<div id="root"></div>', `<div id="root">${BOOT_SHELL_HTML}</div>`);
-  },
-});
+/** The build's VITE_* values, exactly those the bundle's `import.meta.env` holds. */
+const viteEnv = (config: ResolvedConfig): RawEnv =>
+  Object.fromEntries(
+    Object.entries(config.env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+
+/**
+ * The first screen in index.html (src/prerender.tsx): its HTML in #root and its styles in <head>,
+ * so the page paints before any script runs and src/main.tsx hydrates it. The prerender runs in a
+ * module runner of this build, with the build's VITE_* values: each build (the e2e layer makes
+ * three in one process) gets the HTML of its own configuration. `npm run dev` keeps an empty #root.
+ */
+const prerenderFirstScreen = (): Plugin => {
+  let config: ResolvedConfig;
+  return {
+    name: 'ddex-prerender',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async transformIndexHtml(html) {
+      if (!html.includes('<div id="root"></div>') || !html.includes('</head>')) {
+        throw new Error('index.html has no empty <div id="root"></div> and </head> for the prerendered page');
+      }
+      // Its type is src/prerender.tsx's, restated: importing it would type-check the views for Node.
+      const { module } = await runnerImport<{ prerender(env: RawEnv): { html: string; styleTags: string } }>(
+        '/src/prerender.tsx',
+        {
+          root: config.root,
+          mode: config.mode,
+          logLevel: 'error',
+          // The same component ids as the bundle's, whatever order this module graph makes them in.
+          plugins: [styledIds()],
+          // The runner leaves packages to Node, which gives a CommonJS module's `exports` object as
+          // its default export: `import styled from 'styled-components'` would not be `styled`.
+          // Its ES module build is run in the runner instead, as the bundle includes it.
+          environments: {
+            inline: { resolve: { noExternal: ['styled-components'], mainFields: ['module'] } },
+          },
+        },
+      );
+      const page = module.prerender(viteEnv(config));
+      // The inline script in <head> sets html[data-theme] before the first paint; without script
+      // the page keeps the light theme's colours.
+      const noScriptTheme = `<style>html:not([data-theme]) { ${cssVariables('light')} }</style>`;
+      return html
+        .replace('</head>', `${noScriptTheme}${page.styleTags}</head>`)
+        .replace('<div id="root"></div>', `<div id="root">${page.html}</div>`);
+    },
+  };
+};
 
 /**
  * The Content-Security-Policy (scripts/lib/content-security-policy.ts). The build computes it from
@@ -37,12 +77,10 @@ const contentSecurityPolicy = (): Plugin => {
   return {
     name: 'ddex-content-security-policy',
     configResolved(config) {
-      env = Object.fromEntries(
-        Object.entries(config.env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-      );
+      env = viteEnv(config);
     },
     generateBundle: {
-      // After Vite has written index.html (scripts, preloads, the boot shell): the hashes are of the final page.
+      // After Vite has written index.html (scripts, preloads, the prerendered page): the hashes are of the final page.
       order: 'post',
       handler(_options, bundle) {
         const page = bundle['index.html'];
@@ -77,7 +115,7 @@ const contentSecurityPolicy = (): Plugin => {
 };
 
 export default defineConfig({
-  plugins: [react(), bootShell(), contentSecurityPolicy()],
+  plugins: [styledIds(), react(), prerenderFirstScreen(), contentSecurityPolicy()],
   define: {
     // Vite turns `process.env` into `{}` in browser code. The Tatum SDK reads its REST base from
     // process.env.TATUM_URL (there is no option for it), which the Tatum service sets on
@@ -85,16 +123,22 @@ export default defineConfig({
     'process.env': '(globalThis.process?.env ?? {})',
   },
   build: {
+    // The polyfill only fetches the entry's modulepreloads where a browser cannot (Firefox before
+    // 115, Safari before 17), and it costs every visitor 0.2 kB gzip of the entry's budget.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         codeSplitting: {
           // What every page runs (React, styled-components, XState) in one chunk of its own: it changes
           // only with a dependency bump, so browsers keep it across deploys, and one chunk compresses
-          // better than the several small ones the lazy chunks would otherwise split it into.
+          // better than the several small ones the lazy chunks would otherwise split it into. The
+          // portal's views read snapshots through src/ui/portal-context.tsx on React's own
+          // useSyncExternalStore: @xstate/react and its use-sync-external-store shim load with the
+          // lazy views that use them.
           groups: [
             {
               name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|styled-components|stylis|xstate|@xstate|use-sync-external-store)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|styled-components|stylis|xstate)[\\/]/,
             },
             {
               // The portal's own statecharts, domain and words in one entry chunk: once a lazy tab

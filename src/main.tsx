@@ -1,7 +1,9 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, useEffect, type ReactNode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createActor } from 'xstate';
-import { afterFirstPaint } from './app/first-paint.ts';
+import { bootInput, prerenderedPortal, uiSettings } from './app/boot.ts';
+import { afterFirstCommit } from './app/first-paint.ts';
+import type { PortalActor } from './ui/portal-context.tsx';
 import { providePortal, THEME_KEY } from './app/provide-portal.ts';
 import { readAppConfig } from './config/app-config.ts';
 import { browserInspector, combineInspectors, inspectRequested } from './devtools/inspector.ts';
@@ -25,8 +27,10 @@ const config = readAppConfig(import.meta.env);
 for (const problem of config.problems) console.warn(`[config] ${problem}`);
 
 // supabase-js, viem's RPC code and the Tatum service are imported on their first call (the session
-// read, the first balance), but not before the first paint, so none of them holds the first screen.
-const painted = afterFirstPaint();
+// read, the first balance), but not before React has hydrated the page (or rendered it) and the
+// browser has painted it, so none of them holds the first screen or competes with hydration.
+let committed = () => {};
+const painted = afterFirstCommit(new Promise((resolve) => (committed = resolve)));
 const backend = config.supabase;
 // One supabase-js client for the page: the Tatum service calls its functions with the same session.
 const supabaseClient = backend
@@ -113,15 +117,10 @@ const portal = createActor(
   {
     systemId: 'portal',
     inspect: combineInspectors(recorder.inspect, stately?.inspect),
-    input: {
-      theme: {
-        stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
-        systemPrefersDark: darkScheme.matches,
-      },
-      auth: { clientAvailable: supabase.available },
-      expectedChain: config.chain,
-      tokenConfigured: token !== null,
-    },
+    input: bootInput(config, {
+      stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
+      systemPrefersDark: darkScheme.matches,
+    }),
   },
 ).start();
 
@@ -164,24 +163,37 @@ const devtools = devtoolsEnabled(window.location.search, import.meta.env.DEV)
     }
   : null;
 
-createRoot(root).render(
+/** Tells the services' loaders (`painted` above) that React has committed the page. */
+function Committed({ children }: { children: ReactNode }) {
+  useEffect(() => committed(), []);
+  return children;
+}
+
+const page = (prerendered: PortalActor | null) => (
   <StrictMode>
-    <App
-      portal={portal}
-      devtools={devtools}
-      settings={{
-        contactEmail: config.contactEmail,
-        productSite: config.productSite,
-        explorerUrl: config.explorerUrl,
-        tokenConfigured: token !== null,
-        tokenAddress: token ? config.tokenAddress : null,
-        chainName: config.chain.name,
-        startTrading,
-        startBots,
-      }}
-    />
-  </StrictMode>,
+    <Committed>
+      <App
+        portal={portal}
+        prerendered={prerendered}
+        devtools={devtools}
+        settings={uiSettings(config, { startTrading, startBots })}
+      />
+    </Committed>
+  </StrictMode>
 );
+
+// A production build's #root holds the first screen, rendered at build time (src/prerender.tsx):
+// React hydrates it, rendering first from the never-started portal that HTML was rendered from, then
+// from the live one. The developer panel and the inspector draw what that HTML does not have, so
+// with either the page is rendered anew, as it is by the dev server, whose #root is empty.
+if (root.hasChildNodes() && !devtools && !stately) {
+  hydrateRoot(root, page(prerenderedPortal(config)), {
+    onRecoverableError: (error, info) => console.error('[hydration]', error, info.componentStack ?? ''),
+  });
+} else {
+  root.replaceChildren();
+  createRoot(root).render(page(null));
+}
 
 // The send form's chunk, asked for once the page has loaded: off the first paint's path, and there
 // by the time a wallet that reconnects at start shows it (src/ui/portal/send-form-loader.ts).

@@ -26,3 +26,14 @@ export function afterFirstPaint(fallbackMs = 1000): Promise<void> {
     }
   });
 }
+
+/**
+ * Resolves once React has committed the page for the first time (`committed`: the hydration of the
+ * prerendered HTML, or the first render of an empty page) and the browser has painted. The HTML
+ * paints before any script runs, so the paint alone would let the services' code be parsed while
+ * React is still hydrating, holding back the moment the page answers a click.
+ */
+export async function afterFirstCommit(committed: Promise<void>, fallbackMs = 1000): Promise<void> {
+  await committed;
+  await afterFirstPaint(fallbackMs);
+}

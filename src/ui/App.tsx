@@ -4,7 +4,7 @@ import { GlobalStyle } from './common/GlobalStyle.tsx';
 import type { DevtoolsOptions } from '../devtools/panel/types.ts';
 import { Dialogs } from './dialogs/Dialogs.tsx';
 import { TabContent } from './pages/TabContent.tsx';
-import { PortalProvider, useChildSelector, type PortalActor } from './portal-context.tsx';
+import { PortalProvider, useChild, type PortalActor } from './portal-context.tsx';
 import { SettingsProvider, type UiSettings } from './settings-context.tsx';
 import { Footer } from './shell/Footer.tsx';
 import { Header } from './shell/Header.tsx';
@@ -15,12 +15,18 @@ import { Toaster } from './toast/Toaster.tsx';
 // `devtools` (development builds, or `?devtools` in production: src/devtools/panel/gate.ts).
 const DevtoolsPanel = lazy(() => import('../devtools/panel/DevtoolsPanel.tsx'));
 
-type AppProps = { portal: PortalActor; settings: UiSettings; devtools?: DevtoolsOptions | null };
+type AppProps = {
+  portal: PortalActor;
+  settings: UiSettings;
+  devtools?: DevtoolsOptions | null;
+  /** When hydrating the prerendered HTML: the never-started portal it shows (src/app/boot.ts). */
+  prerendered?: PortalActor | null;
+};
 
 // The page: header, the current tab, footer, the toast and the dialogs.
-export function App({ portal, settings, devtools = null }: AppProps) {
+export function App({ portal, settings, devtools = null, prerendered = null }: AppProps) {
   return (
-    <PortalProvider portal={portal}>
+    <PortalProvider portal={portal} prerendered={prerendered}>
       <SettingsProvider settings={settings}>
         <ThemeProvider theme={theme}>
           <GlobalStyle />
@@ -45,12 +51,20 @@ export function App({ portal, settings, devtools = null }: AppProps) {
   );
 }
 
-/** Mirrors the theme machine onto <html data-theme>, which the colours hang off. */
+/**
+ * Mirrors the theme machine onto <html data-theme>, which the colours hang off. It follows the live
+ * actor, never the prerendered snapshot hydration renders, which would paint a dark page light.
+ */
 function ThemeSync() {
-  const mode = useChildSelector('theme', (snapshot) => (snapshot.matches('dark') ? 'dark' : 'light'));
+  const theme = useChild('theme');
   useEffect(() => {
-    document.documentElement.dataset.theme = mode;
-  }, [mode]);
+    const apply = (snapshot: ReturnType<typeof theme.getSnapshot>) => {
+      document.documentElement.dataset.theme = snapshot.matches('dark') ? 'dark' : 'light';
+    };
+    apply(theme.getSnapshot());
+    const subscription = theme.subscribe(apply);
+    return () => subscription.unsubscribe();
+  }, [theme]);
   return null;
 }
 
