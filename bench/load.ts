@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { cpus } from 'node:os';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createClient } from '@supabase/supabase-js';
@@ -11,8 +12,23 @@ import {
   DOCS_SECTION,
   runFailed,
   terminalReport,
+  type LoadFigures,
   type NotificationFigures,
 } from './load/report.ts';
+import {
+  profileReport,
+  readMainProfile,
+  summarizeProfile,
+  type ProfileSummary,
+  type ProfileWindow,
+} from './load/cpu-profile.ts';
+import {
+  DEFAULT_RAMP_MS,
+  KNEE_DOCS_SECTION,
+  kneeDocsSection,
+  kneeTerminalReport,
+  type UsersRun,
+} from './load/knee.ts';
 import { abuseReport, goalMet, runRealtimeAbuse } from './load/realtime-abuse.ts';
 import { runBotsPhase } from './load/bots.ts';
 import {
@@ -43,19 +59,30 @@ import { SimulatedUser } from './load/user.ts';
 // one notification per firing; it reports each delivery's HTTP and evaluation
 // time.
 //
+// With a list of user counts (`--scenario users --users 50,100,150,200`) the
+// users run once per count, each on a fresh stack, and a knee table shows
+// where the local stack stops meeting the goals (bench/load/knee.ts).
+//
 // Each stack (chain + gateway) runs in a child process on 127.0.0.1 with free
 // ports and a temporary data folder, removed at the end; nothing else is
 // contacted. The figures are printed and written into docs/benchmarks.md
-// between <!-- load:start --> and <!-- load:end --> (users) and between
+// between <!-- load:start --> and <!-- load:end --> (users; the last count of
+// a list), <!-- load-knee:start --> and <!-- load-knee:end --> (a list), and
 // <!-- load-bots:start --> and <!-- load-bots:end --> (bots).
 //
 //   npm run bench:load [-- --users 50 --seconds 60 --skip-docs]
+//   npm run bench:load -- --scenario users --users 50,100,150,200 [--cpu-prof]
 //   npm run bench:load -- --scenario bots [--users 50 --swaps 100]
 //   npm run bench:load -- --scenario realtime-abuse [--users 50 --seconds 60]
 //
-//   --users N     simulated users (default 50)
-//   --seconds S   how long they work, after a start-up ramp of at most 5 s (default 60)
+//   --users N     simulated users (default 50); with --scenario users, a list
+//                 N,M,… runs each count on a stack of its own
+//   --seconds S   how long they work once all have started (default 60)
+//   --ramp-ms M   users start M ms apart before that, sign-up first (default 200)
 //   --swaps N     swaps in the bots phase's burst (default 100)
+//   --cpu-prof    run each stack under Node's --cpu-prof (profiles in
+//                 reports/bench/profiles/) and print where its CPU went
+//                 (bench/load/cpu-profile.ts)
 //   --skip-docs   print only, leave docs/benchmarks.md alone
 //   --scenario    `all` (the default: users, then bots), `users`, `bots`, or
 //                 `realtime-abuse`: N subscribers and one abusive Realtime socket
@@ -71,7 +98,7 @@ const DOCS_PATH = join(PROJECT_DIR, 'docs', 'benchmarks.md');
 const PASSWORD = 'Testnet-only-pass-1';
 const THINK_MS = [200, 500] as const;
 const DELIVERY_EVERY = 2;
-const MAX_RAMP_MS = 5_000;
+const PROFILES_DIR = join(PROJECT_DIR, 'reports', 'bench', 'profiles');
 const REQUEST_TIMEOUT_MS = 30_000;
 const SUBSCRIBE_TIMEOUT_MS = 15_000;
 /** How long after the load a delivered transfer's notification may still arrive. */
@@ -88,21 +115,39 @@ function options() {
       users: { type: 'string', default: '50' },
       seconds: { type: 'string', default: '60' },
       swaps: { type: 'string', default: '100' },
+      'ramp-ms': { type: 'string', default: String(DEFAULT_RAMP_MS) },
+      'cpu-prof': { type: 'boolean', default: false },
       'skip-docs': { type: 'boolean', default: false },
       scenario: { type: 'string', default: 'all' },
     },
   });
   const scenario = SCENARIOS.find((name) => name === values.scenario);
   if (!scenario) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
-  const users = Number(values.users);
+  const userCounts = values.users.split(',').map((count) => Number(count.trim()));
   const seconds = Number(values.seconds);
   const swaps = Number(values.swaps);
   // Bounded so a typo cannot start an unbounded run; sessions last an hour (jwt_expiry).
-  if (!Number.isInteger(users) || users < 1 || users > 500) throw new Error('--users must be 1..500');
+  if (userCounts.some((count) => !Number.isInteger(count) || count < 1 || count > 500))
+    throw new Error('--users must be 1..500, or a list of such counts');
+  if (userCounts.length > 1 && scenario !== 'users')
+    throw new Error('a list of user counts needs --scenario users');
+  if (userCounts.length > 10) throw new Error('--users takes at most 10 counts');
   if (!Number.isInteger(seconds) || seconds < 1 || seconds > 1800)
     throw new Error('--seconds must be 1..1800');
   if (!Number.isInteger(swaps) || swaps < 1 || swaps > 1000) throw new Error('--swaps must be 1..1000');
-  return { users, seconds, swaps, scenario, writeDocs: !values['skip-docs'] };
+  const rampMsPerUser = Number(values['ramp-ms']);
+  if (!Number.isInteger(rampMsPerUser) || rampMsPerUser < 0 || rampMsPerUser > 5000)
+    throw new Error('--ramp-ms must be 0..5000');
+  return {
+    rampMsPerUser,
+    users: userCounts[0] ?? 50,
+    userCounts,
+    seconds,
+    swaps,
+    scenario,
+    cpuProf: values['cpu-prof'],
+    writeDocs: !values['skip-docs'],
+  };
 }
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
@@ -166,12 +211,19 @@ async function checkDatabase(stack: LoadStack, users: SimulatedUser[]) {
 }
 
 type Options = ReturnType<typeof options>;
-type Phase = (stack: LoadStack, stop: () => Promise<StackCpu | null>) => Promise<number>;
+type Phase<T> = (stack: LoadStack, stop: () => Promise<StackCpu | null>) => Promise<T>;
 
 /** Runs `phase` on a fresh stack of its own, bounded in time, and stops the stack whatever happens. */
-async function onOwnStack(label: string, limitSeconds: number, phase: Phase): Promise<number> {
+async function onOwnStack<T>(
+  label: string,
+  limitSeconds: number,
+  phase: Phase<T>,
+  profile: boolean,
+): Promise<T> {
   console.log(`Starting a local chain and gateway for ${label}…`);
-  const stack = await startLoadStack();
+  const stack = await startLoadStack(
+    profile ? { cpuProfileDir: join(PROFILES_DIR, `${stamp()}-${label.replace(/\W+/g, '-')}`) } : {},
+  );
   let stopped = false;
   const stopStack = async () => {
     if (stopped) return null;
@@ -188,13 +240,13 @@ async function onOwnStack(label: string, limitSeconds: number, phase: Phase): Pr
   process.on('SIGINT', interrupted);
   process.on('SIGTERM', interrupted);
   try {
-    const code = await phase(stack, stopStack);
+    const result = await phase(stack, stopStack);
     const serverErrors = stack.log.filter((line) => /error|fail/i.test(line));
     if (serverErrors.length > 0) {
       console.error(`\nThe stack logged ${serverErrors.length} error lines; the first:`);
       console.error(`  ${serverErrors.slice(0, 10).join('\n  ')}`);
     }
-    return code;
+    return result;
   } finally {
     clearTimeout(watchdog);
     process.off('SIGINT', interrupted);
@@ -203,12 +255,45 @@ async function onOwnStack(label: string, limitSeconds: number, phase: Phase): Pr
   }
 }
 
+const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+
+/** Now on the monotonic clock in µs: the same in every process here, and the clock of V8's profiles. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Busy and total CPU time of the whole machine so far, all cores, ms. */
+function machineTimes() {
+  let busy = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    const all = times.user + times.nice + times.sys + times.idle + times.irq;
+    busy += all - times.idle;
+    total += all;
+  }
+  return { busy, total };
+}
+
+/** Reads and prints the stack's CPU profile over `window`, when it ran under --cpu-prof. */
+function stackProfile(stack: LoadStack, window: ProfileWindow | undefined): ProfileSummary | null {
+  if (stack.cpuProfileDir === null) return null;
+  const found = readMainProfile(stack.cpuProfileDir);
+  if (!found) {
+    console.error(`load: no CPU profile in ${stack.cpuProfileDir}`);
+    return null;
+  }
+  const profile = summarizeProfile(found.profile, { projectDir: PROJECT_DIR, window });
+  console.log(`\n${profileReport(profile, relative(PROJECT_DIR, found.path))}`);
+  return profile;
+}
+
+const cpuPercent = (cpu: StackCpu | null) => (cpu ? ((cpu.userMs + cpu.systemMs) / cpu.wallMs) * 100 : null);
+
 async function usersPhase(
   stack: LoadStack,
   stop: () => Promise<StackCpu | null>,
-  { users: userCount, seconds, writeDocs }: Options,
+  userCount: number,
+  { seconds, rampMsPerUser }: Options,
   wallStart: number,
-): Promise<number> {
+): Promise<UsersRun & { failed: boolean }> {
   const users: SimulatedUser[] = [];
   try {
     const metrics = new Metrics();
@@ -218,9 +303,13 @@ async function usersPhase(
       timeoutMs: REQUEST_TIMEOUT_MS,
     });
     const service = serviceClient(stack);
-    const rampMs = Math.min(MAX_RAMP_MS, (seconds * 1000) / 10);
+    const rampMs = userCount * rampMsPerUser;
     const loadStart = performance.now();
-    const deadline = loadStart + rampMs + seconds * 1000;
+    const loadFromUs = monotonicUs();
+    const machineAtStart = machineTimes();
+    const ownCpuAtStart = process.cpuUsage();
+    const steadyFrom = loadStart + rampMs;
+    const deadline = steadyFrom + seconds * 1000;
     for (let index = 0; index < userCount; index++) {
       users.push(
         new SimulatedUser({
@@ -241,25 +330,36 @@ async function usersPhase(
         }),
       );
     }
-    console.log(`Stack ready; ${userCount} users starting over ${(rampMs / 1000).toFixed(1)} s…`);
+    console.log(
+      `Stack ready; ${userCount} users starting over ${(rampMs / 1000).toFixed(1)} s, then ${seconds} s of work…`,
+    );
     await Promise.all(
       users.map(async (user, index) => {
-        await sleep((index * rampMs) / userCount);
+        await sleep(index * rampMsPerUser);
         await user.run();
       }),
     );
     const loadSeconds = (performance.now() - loadStart) / 1000;
+    const loadToUs = monotonicUs();
     console.log('Load done; waiting for notifications in flight and checking the database…');
     await waitForNotifications(users);
     const db = await checkDatabase(stack, users);
     await Promise.all(users.map((user) => user.close()));
+    const machineAtEnd = machineTimes();
+    const ownCpu = process.cpuUsage(ownCpuAtStart);
+    const cpuWallMs = performance.now() - loadStart;
     const cpu = await stop();
+    const profile = stackProfile(stack, { fromUs: loadFromUs, toUs: loadToUs });
 
     const deliveries = users.flatMap((user) => [...user.deliveries.values()]);
     const delivered = deliveries.filter((delivery) => delivery.acknowledged);
     const unexpected = users.flatMap((user) => user.unexpected);
     const channelTrouble = users.flatMap((user) => user.channelTrouble);
     const ops = metrics.summary();
+    const firstSeen = (list: typeof delivered) =>
+      list.flatMap((delivery) =>
+        delivery.seenAt[0] === undefined ? [] : [delivery.seenAt[0] - delivery.sentAt],
+      );
     const notifications: NotificationFigures = {
       deliveries: delivered.length,
       repeats: deliveries.filter((delivery) => delivery.mode !== 'once').length,
@@ -268,11 +368,7 @@ async function usersPhase(
       duplicated: delivered.filter((delivery) => delivery.seenAt.length > 1).length,
       unexpected: unexpected.length,
       channelTrouble: channelTrouble.length,
-      latency: summarize(
-        delivered.flatMap((delivery) =>
-          delivery.seenAt[0] === undefined ? [] : [delivery.seenAt[0] - delivery.sentAt],
-        ),
-      ),
+      latency: summarize(firstSeen(delivered)),
       db: {
         notifications: db.notifications,
         transactions: db.transactions,
@@ -280,7 +376,9 @@ async function usersPhase(
       },
     };
     const requests = ops.reduce((sum, op) => sum + op.count, 0);
-    const figures = {
+    const machineShare =
+      (machineAtEnd.busy - machineAtStart.busy) / Math.max(1, machineAtEnd.total - machineAtStart.total);
+    const figures: LoadFigures = {
       users: userCount,
       seconds,
       loadSeconds,
@@ -288,7 +386,11 @@ async function usersPhase(
       requestsPerSecond: requests / loadSeconds,
       ops,
       notifications,
-      stackCpuPercent: cpu ? ((cpu.userMs + cpu.systemMs) / cpu.wallMs) * 100 : null,
+      stackCpuPercent: cpuPercent(cpu),
+      machineCpuPercent: machineShare * cpus().length * 100,
+      usersCpuPercent: ((ownCpu.user + ownCpu.system) / 1000 / cpuWallMs) * 100,
+      rampSeconds: rampMs / 1000,
+      steadyLatency: summarize(firstSeen(delivered.filter((delivery) => delivery.sentAt >= steadyFrom))),
       date: new Date(),
     };
 
@@ -305,11 +407,7 @@ async function usersPhase(
         .map((d) => `realtime: tx ${d.tag} (${d.mode}) seen ${d.seenAt.length} times`),
     ];
     if (problems.length > 0) console.error(`\nFirst problems seen:\n  ${problems.join('\n  ')}`);
-    if (writeDocs) {
-      await writeDocsSection(DOCS_PATH, DOCS_SECTION, docsSection(figures));
-      console.log(`\nWrote the figures to ${DOCS_PATH}.`);
-    }
-    return runFailed(errors, notifications, db.mismatches.length) ? 1 : 0;
+    return { figures, profile, failed: runFailed(errors, notifications, db.mismatches.length) };
   } finally {
     await Promise.all(users.map((user) => user.close()));
   }
@@ -327,11 +425,9 @@ async function botsPhase(
     wallStart,
   );
   const cpu = await stop();
-  const figures = {
-    ...partial,
-    stackCpuPercent: cpu ? ((cpu.userMs + cpu.systemMs) / cpu.wallMs) * 100 : null,
-  };
+  const figures = { ...partial, stackCpuPercent: cpuPercent(cpu) };
   console.log(`\n${botsTerminalReport(figures)}`);
+  stackProfile(stack, cpu ?? undefined);
   const problems = botsProblems(figures);
   if (problems.length > 0) console.error(`\nFirst problems seen:\n  ${problems.slice(0, 15).join('\n  ')}`);
   if (writeDocs) {
@@ -341,31 +437,59 @@ async function botsPhase(
   return botsRunFailed(figures) ? 1 : 0;
 }
 
+/** The users scenario once per count, each on a stack of its own; with several, the knee. */
+async function usersScenario(settings: Options): Promise<number> {
+  const { userCounts, seconds, rampMsPerUser, cpuProf, writeDocs } = settings;
+  const runs: (UsersRun & { failed: boolean })[] = [];
+  for (const count of userCounts) {
+    const wallStart = performance.now();
+    const limitSeconds = seconds + (count * rampMsPerUser) / 1000 + 300;
+    runs.push(
+      await onOwnStack(
+        `${count} users × ${seconds} s`,
+        limitSeconds,
+        (stack, stop) => usersPhase(stack, stop, count, settings, wallStart),
+        cpuProf,
+      ),
+    );
+  }
+  const last = runs[runs.length - 1];
+  if (userCounts.length > 1) console.log(`\n${kneeTerminalReport(runs)}`);
+  if (writeDocs && last) {
+    await writeDocsSection(DOCS_PATH, DOCS_SECTION, docsSection(last.figures));
+    if (userCounts.length > 1) {
+      const section = kneeDocsSection({
+        runs,
+        seconds,
+        rampMsPerUser,
+        date: last.figures.date,
+      });
+      await writeDocsSection(DOCS_PATH, KNEE_DOCS_SECTION, section);
+    }
+    console.log(`\nWrote the figures to ${DOCS_PATH}.`);
+  }
+  return runs.some((run) => run.failed) ? 1 : 0;
+}
+
 async function main(): Promise<number> {
   const settings = options();
-  const { users, seconds, scenario } = settings;
+  const { users, seconds, scenario, cpuProf } = settings;
   if (scenario === 'realtime-abuse') {
     return onOwnStack(
       `${users} subscribers × ${seconds} s (realtime-abuse)`,
       seconds + 300,
       async (stack, stop) => {
         const figures = await runRealtimeAbuse(stack.description, { users, seconds, password: PASSWORD });
-        await stop();
+        const cpu = await stop();
         console.log(`\n${abuseReport(figures)}`);
+        stackProfile(stack, cpu ?? undefined);
         return goalMet(figures) ? 0 : 1;
       },
+      cpuProf,
     );
   }
   let code = 0;
-  if (scenario === 'all' || scenario === 'users') {
-    const wallStart = performance.now();
-    code = Math.max(
-      code,
-      await onOwnStack(`${users} users × ${seconds} s`, seconds + 300, (stack, stop) =>
-        usersPhase(stack, stop, settings, wallStart),
-      ),
-    );
-  }
+  if (scenario === 'all' || scenario === 'users') code = Math.max(code, await usersScenario(settings));
   if (scenario === 'all' || scenario === 'bots') {
     const wallStart = performance.now();
     code = Math.max(
@@ -374,6 +498,7 @@ async function main(): Promise<number> {
         `${users} users' bots and ${settings.swaps} swaps`,
         BOTS_LIMIT_SECONDS,
         (stack, stop) => botsPhase(stack, stop, settings, wallStart),
+        cpuProf,
       ),
     );
   }

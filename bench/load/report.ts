@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import { machineLine } from '../lib/docs.ts';
 import type { LatencySummary, OpSummary } from './metrics.ts';
 
@@ -33,6 +34,14 @@ export type LoadFigures = {
   ops: OpSummary[];
   notifications: NotificationFigures;
   stackCpuPercent: number | null;
+  /** Both cores over the load, as a percentage of one: the stack, the users, the functions and anything else. */
+  machineCpuPercent?: number | null;
+  /** This script's own CPU over the load: the simulated users' clients and the Tatum it plays. */
+  usersCpuPercent?: number | null;
+  /** The start-up ramp over which users begin, one after another; sign-ups happen in it. */
+  rampSeconds?: number;
+  /** Delivery → realtime of the transfers sent after the ramp, every user at work. */
+  steadyLatency?: LatencySummary;
   date: Date;
 };
 
@@ -77,6 +86,18 @@ function opsTable(figures: LoadFigures): Table {
         ms(n.latency.max),
         String(n.lost + n.duplicated + n.unexpected),
       ],
+      ...(figures.steadyLatency
+        ? [
+            [
+              '… sent after the ramp',
+              String(figures.steadyLatency.count),
+              ms(figures.steadyLatency.p50),
+              ms(figures.steadyLatency.p95),
+              ms(figures.steadyLatency.max),
+              '–',
+            ],
+          ]
+        : []),
     ],
   };
 }
@@ -139,11 +160,23 @@ function summaryLine(figures: LoadFigures): string {
     figures.stackCpuPercent === null
       ? ''
       : `; the stack process used ${figures.stackCpuPercent.toFixed(0)} % of one core`;
+  const users =
+    figures.usersCpuPercent == null ? '' : `, the simulated users ${figures.usersCpuPercent.toFixed(0)} %`;
+  const machine =
+    figures.machineCpuPercent == null
+      ? ''
+      : ` and the machine as a whole ${figures.machineCpuPercent.toFixed(0)} % (of ${cpuCount() * 100} %)`;
+  const ramp =
+    figures.rampSeconds === undefined
+      ? ''
+      : `, a start-up ramp of ${figures.rampSeconds.toFixed(1)} s included`;
   return (
-    `${figures.requestsPerSecond.toFixed(1)} requests/s over ${figures.loadSeconds.toFixed(1)} s of load` +
-    ` (wall time ${figures.wallSeconds.toFixed(1)} s with start-up and checks)${cpu}`
+    `${figures.requestsPerSecond.toFixed(1)} requests/s over ${figures.loadSeconds.toFixed(1)} s of load${ramp}` +
+    ` (wall time ${figures.wallSeconds.toFixed(1)} s with start-up and checks)${cpu}${users}${machine}`
   );
 }
+
+const cpuCount = () => cpus().length;
 
 export function terminalReport(figures: LoadFigures): string {
   return [
@@ -168,7 +201,11 @@ export function docsSection(figures: LoadFigures): string {
       'upserts, notification and transaction lists 200–500 ms apart and a realtime subscription on its own ' +
       'notifications, while it plays Tatum with signed webhook deliveries (a quarter repeated after the ' +
       'answer, a quarter sent twice at once), each of which must reach its owner over realtime exactly once ' +
-      'and be in the database once.',
+      'and be in the database once.' +
+      (figures.rampSeconds === undefined
+        ? ''
+        : ` Users start one after another over ${figures.rampSeconds.toFixed(1)} s (the ramp, where every ` +
+          `sign-up happens), then all of them work for ${figures.seconds} s.`),
     '',
     markdown(opsTable(figures)),
     '',

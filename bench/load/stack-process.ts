@@ -11,11 +11,15 @@ import { CPU, READY, type StackCpu, type StackDescription } from './stack.ts';
 // the market, a few funded accounts to trade with and market-tap.ts's record
 // of the emulator's deliveries to market-bots), and stops when its
 // standard input closes (the load script ended or died), printing the CPU time
-// it used meanwhile.
-//   node --import tsx bench/load/stack-process.ts <data dir>
+// it used meanwhile. Under --cpu-prof (bench/load/stack.ts) Node writes the
+// profile when this process exits, process.exit included.
+//   node [--cpu-prof --cpu-prof-dir=…] --import tsx bench/load/stack-process.ts <data dir>
 
 /** Accounts that trade in the bots phase. */
 const TRADERS = 5;
+
+/** The monotonic clock in µs, as V8's CPU profiler stamps its samples. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function main(dataDir: string): Promise<void> {
   const chain = await startChain({ port: 0, dataDir });
@@ -49,6 +53,7 @@ async function main(dataDir: string): Promise<void> {
   };
   const cpuAtStart = process.cpuUsage();
   const startedAt = performance.now();
+  const startedAtUs = monotonicUs();
   process.stdout.write(`${READY}${JSON.stringify(description)}\n`);
 
   let stopping = false;
@@ -60,6 +65,8 @@ async function main(dataDir: string): Promise<void> {
       userMs: used.user / 1000,
       systemMs: used.system / 1000,
       wallMs: performance.now() - startedAt,
+      fromUs: startedAtUs,
+      toUs: monotonicUs(),
     };
     process.stdout.write(`${CPU}${JSON.stringify(cpu)}\n`);
     await tap.close();

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 // Starts bench/load/stack-process.ts in a child process on a fresh temporary
 // data folder and talks to it over its standard streams: one READY line when
 // it listens, one CPU line when it stops. Whatever the stack logs on stderr is
-// kept, so a report can show the server's side of a failure.
+// kept, so a report can show the server's side of a failure. With a profile
+// folder the child runs under Node's --cpu-prof, which writes its profile there
+// when it exits (bench/load/cpu-profile.ts reads it).
 
 export const READY = 'LOAD-STACK-READY ';
 export const CPU = 'LOAD-STACK-CPU ';
@@ -23,7 +25,25 @@ export type StackDescription = {
   addresses: string[];
 };
 
-export type StackCpu = { userMs: number; systemMs: number; wallMs: number };
+export type StackCpu = {
+  userMs: number;
+  systemMs: number;
+  wallMs: number;
+  /**
+   * The same span, READY to the stop signal, on the monotonic clock (process.hrtime, µs), which
+   * V8's profiler stamps its samples with too: the stack's start-up and shutdown left out.
+   */
+  fromUs: number;
+  toUs: number;
+};
+
+export type LoadStackOptions = {
+  /**
+   * Run the stack under `--cpu-prof`, writing its profiles into this folder: one per thread
+   * (tsx's module loader has one), named by Node; give each stack a folder of its own.
+   */
+  cpuProfileDir?: string;
+};
 
 export type LoadStack = {
   description: StackDescription;
@@ -31,6 +51,8 @@ export type LoadStack = {
   log: string[];
   /** Stops the stack, removes its data and returns the CPU time it used since READY (null if unknown). */
   stop(): Promise<StackCpu | null>;
+  /** The folder of the stack's CPU profiles, written once stop() has resolved; null without them. */
+  cpuProfileDir: string | null;
 };
 
 const PROJECT_DIR = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -38,11 +60,14 @@ const READY_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 30_000;
 const LOG_LINES_KEPT = 2_000;
 
-export async function startLoadStack(): Promise<LoadStack> {
+export async function startLoadStack(options: LoadStackOptions = {}): Promise<LoadStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ddex-bench-load-'));
+  const { cpuProfileDir = null } = options;
+  if (cpuProfileDir !== null) mkdirSync(cpuProfileDir, { recursive: true });
+  const profiling = cpuProfileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(PROJECT_DIR, 'bench', 'load', 'stack-process.ts'), dataDir],
+    [...profiling, '--import', 'tsx', join(PROJECT_DIR, 'bench', 'load', 'stack-process.ts'), dataDir],
     { cwd: PROJECT_DIR, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const log: string[] = [];
@@ -76,6 +101,7 @@ export async function startLoadStack(): Promise<LoadStack> {
   return {
     description,
     log,
+    cpuProfileDir,
     stop: () => {
       stopping ??= (async () => {
         const cpu = new Promise<StackCpu | null>((done) => {
