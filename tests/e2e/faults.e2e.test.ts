@@ -16,7 +16,7 @@ import { e2eAccount } from './support/accounts.ts';
 import { openPortal } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
 import { isFeedJoinReply } from './support/feed.ts';
-import { admin, balanceValue, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
+import { admin, balanceValue, openProfileDialog, openSignedIn, toast } from './support/ui.ts';
 
 // Faults a real portal meets (issue 7/7): the backend down at load and in the
 // middle of an edit, the live feed's socket dropping, the wallet moving in the
@@ -50,7 +50,7 @@ async function takeBackendDown(page: Page): Promise<{ restore: () => void }> {
 const menuButton = (page: Page, name: string) =>
   page.getByRole('button', { name: shellCopy.userMenu(name), exact: true });
 
-/** Renames the user's profile row once the portal has created it (right after sign-up). */
+/** Renames the user's profile row once the portal has created it (right after it opened signed in). */
 async function setUsername(userId: string, username: string) {
   await expect
     .poll(async () => (await admin().from('profiles').select('id').eq('id', userId)).data?.length, {
@@ -63,8 +63,10 @@ async function setUsername(userId: string, username: string) {
 
 describe('faults', () => {
   it('opens with the backend down: says so, keeps the wallet working, and recovers when it returns', async () => {
-    const { page } = await openPortal({ wallet: { account: wallet, connected: true } });
-    const { userId } = await signUpThroughUi(page, 'faults-load');
+    const { page, user } = await openSignedIn('faults-load', {
+      wallet: { account: wallet, connected: true },
+    });
+    const userId = user.id;
     await setUsername(userId, 'faulty-ada');
     await menuButton(page, 'faulty-ada')
       .waitFor({ state: 'detached' })
@@ -98,8 +100,7 @@ describe('faults', () => {
   });
 
   it('keeps an unsaved profile edit when the backend goes down mid-session, and saves it once it is back', async () => {
-    const { page } = await openPortal();
-    const { userId } = await signUpThroughUi(page, 'faults-edit');
+    const { page, user } = await openSignedIn('faults-edit');
     const dialog = await openProfileDialog(page);
     const username = dialog.getByLabel(dialogCopy.profile.username, { exact: true });
     const fullName = dialog.getByLabel(dialogCopy.profile.fullName, { exact: true });
@@ -115,35 +116,36 @@ describe('faults', () => {
     backend.restore();
     await dialog.getByRole('button', { name: dialogCopy.profile.save, exact: true }).click();
     await toast(page, profileCopy.updated).waitFor();
-    const { data } = await admin().from('profiles').select('username, full_name').eq('id', userId).single();
+    const { data } = await admin().from('profiles').select('username, full_name').eq('id', user.id).single();
     expect(data).toEqual({ username: 'kept-edit', full_name: 'Kept While Offline' });
   });
 
   it('reconnects the live feed after its socket drops, waiting longer each time, and shows what it missed', async () => {
-    const { page } = await openPortal();
     const attempts: number[] = [];
     const live: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
     let refuse = 0;
     // Channels the server has confirmed a join of: only then does an insert reach the feed.
     let joined = 0;
-    await page.routeWebSocket(everySocket, (socket) => {
-      attempts.push(Date.now());
-      if (refuse > 0) {
-        refuse -= 1;
-        void socket.close({ code: 1011, reason: 'dropped' });
-        return;
-      }
-      const server = socket.connectToServer();
-      // What the server says is passed on as it is, and a join's 'ok' reply is counted.
-      server.onMessage((message) => {
-        socket.send(message);
-        if (isFeedJoinReply(message)) joined += 1;
-      });
-      live.push({ page: socket, server });
+    // Routed before the page loads: routing replaces the page's WebSocket only in a page loaded after.
+    const { page, user } = await openSignedIn('faults-feed', {
+      beforeLoad: (opening) =>
+        opening.routeWebSocket(everySocket, (socket) => {
+          attempts.push(Date.now());
+          if (refuse > 0) {
+            refuse -= 1;
+            void socket.close({ code: 1011, reason: 'dropped' });
+            return;
+          }
+          const server = socket.connectToServer();
+          // What the server says is passed on as it is, and a join's 'ok' reply is counted.
+          server.onMessage((message) => {
+            socket.send(message);
+            if (isFeedJoinReply(message)) joined += 1;
+          });
+          live.push({ page: socket, server });
+        }),
     });
-    // Routing replaces the page's WebSocket; a page loaded before may already hold the real one.
-    await page.reload();
-    const { userId } = await signUpThroughUi(page, 'faults-feed');
+    const userId = user.id;
     // A socket alone is not a subscription: the insert must wait for the channel's join reply.
     await expect.poll(() => joined, { timeout: 10_000 }).toBeGreaterThan(0);
     // The feed is live once a row arrives as a toast (only the feed brings toasts; a re-read does not).
@@ -247,13 +249,15 @@ describe('faults', () => {
   });
 
   it('keeps the user menu a plain button for a signed-in user when its code cannot be fetched', async () => {
-    const portal = await openPortal();
+    const portal = await openSignedIn('faults-menu', {
+      beforeLoad: (opening) =>
+        opening.route(
+          (url) => /\/assets\/UserMenu-[^/]+\.js$/.test(url.pathname),
+          (route) => route.abort('connectionrefused'),
+        ),
+    });
     const { page } = portal;
-    await page.route(
-      (url) => /\/assets\/UserMenu-[^/]+\.js$/.test(url.pathname),
-      (route) => route.abort('connectionrefused'),
-    );
-    const { email } = await signUpThroughUi(page, 'faults-menu');
+    const { email } = portal.user;
     // The boundary's warning is the positive sign that the chunk failed (not merely that it is late).
     await expect.poll(() => portal.consoleText()).toContain('a part of the page could not be loaded');
     const stayed = menuButton(page, email.split('@')[0] ?? '');
@@ -274,8 +278,7 @@ describe('faults', () => {
   });
 
   it('refreshes an expired session on load, and says clearly when it cannot be refreshed', async () => {
-    const { page } = await openPortal();
-    await signUpThroughUi(page, 'faults-session');
+    const { page } = await openSignedIn('faults-session');
     const expire = (refreshToken: string | null) =>
       page.evaluate((token) => {
         const key = Object.keys(localStorage).find((name) => /^sb-.+-auth-token$/.test(name));

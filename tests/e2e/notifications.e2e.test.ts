@@ -2,15 +2,11 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { dialogCopy, notificationCopy, shellCopy } from '../../src/copy/index.ts';
 import { runAxe } from './support/axe.ts';
-import { openPortal } from './support/browser.ts';
-import { feedJoined } from './support/feed.ts';
-import { admin, signUpThroughUi, toast } from './support/ui.ts';
+import { admin, openSignedIn, toast } from './support/ui.ts';
 
 // docs/product.md#notifications (live feed, toast with the 50-character preview, the
 // dot, read on open, mark one, clear all), #calls, #notification-and-history-toasts, #constants. The
 // rows are inserted with the service role, as the payment backend writes them.
-
-const signUp = async (page: Page) => (await signUpThroughUi(page, 'notified')).userId;
 
 async function notify(userId: string, title: string, message: string) {
   const { data, error } = await admin()
@@ -36,10 +32,9 @@ const bell = (page: Page, unread: number) =>
 
 describe('notifications dialog', () => {
   it('shows a live notification as a toast and a dot, marks all read on open, one by one, and clears', async () => {
-    const { page, pageErrors } = await openPortal();
-    const joined = feedJoined(page);
-    const userId = await signUp(page);
-    await joined;
+    const { page, pageErrors, user, feed } = await openSignedIn('notified');
+    const userId = user.id;
+    await feed;
     await bell(page, 0).waitFor();
     expect(await page.locator('[data-unread-dot]').count()).toBe(0);
 
@@ -85,13 +80,15 @@ describe('notifications dialog', () => {
   });
 
   it('renders titles and messages holding HTML as text, in the toast and the list (dark theme)', async () => {
-    const { page } = await openPortal({ colorScheme: 'dark' });
+    const { page, user, feed } = await openSignedIn('notified', { colorScheme: 'dark' });
     const alerts: string[] = [];
     page.on('dialog', (alert) => {
       alerts.push(alert.message());
       void alert.dismiss();
     });
-    const userId = await signUp(page);
+    const userId = user.id;
+    // A row inserted before the feed has joined would arrive as no toast.
+    await feed;
     const title = '<img src=x onerror=alert(1)>';
     const message = '<script>alert(2)</script><b>not bold</b>';
     await notify(userId, title, message);

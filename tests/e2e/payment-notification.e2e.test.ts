@@ -16,9 +16,8 @@ import {
   webhookCopy,
 } from '../../src/copy/index.ts';
 import { e2eAccount } from './support/accounts.ts';
-import { openPortal } from './support/browser.ts';
 import { e2e } from './support/context.ts';
-import { signUpThroughUi, toast } from './support/ui.ts';
+import { openSignedIn, toast } from './support/ui.ts';
 
 // The loop the portal exists to show, in the browser: a signed-in user
 // connects their wallet, proves it, and watches it with the Tatum demo; someone pays the
@@ -31,8 +30,7 @@ describe('a payment to a watched wallet', () => {
   it('arrives live as a notification: toast, unread dot and the list', async () => {
     const wallet = e2eAccount('notified');
     const payer = e2eAccount('notifier');
-    const { page, pageErrors } = await openPortal({ wallet: { account: wallet } });
-    await signUpThroughUi(page, 'paid');
+    const { page, pageErrors } = await openSignedIn('paid', { wallet: { account: wallet } });
     await button(page, walletCopy.connectYourWallet).click();
     await page.getByText(shortAddress(wallet.address), { exact: true }).waitFor();
     // The wallet signs its proof and is linked: only a proven wallet can be watched.
@@ -72,8 +70,7 @@ describe('a payment to a watched wallet', () => {
 
   it('records a signed-in user’s own send in the transaction history', async () => {
     const wallet = e2eAccount('historySender');
-    const { page, pageErrors } = await openPortal({ wallet: { account: wallet } });
-    const { email } = await signUpThroughUi(page, 'sender');
+    const { page, pageErrors, user } = await openSignedIn('sender', { wallet: { account: wallet } });
     await button(page, walletCopy.connectYourWallet).click();
     await page.getByText(shortAddress(wallet.address), { exact: true }).waitFor();
     // The wallet signs its proof and is linked: only a proven wallet's sends are recorded.
@@ -85,7 +82,7 @@ describe('a payment to a watched wallet', () => {
     await button(page, sendCopy.submit).click();
     await toast(page, sendCopy.transferSubmitted).waitFor();
 
-    await button(page, shellCopy.userMenu(email.split('@')[0] ?? '')).click();
+    await button(page, shellCopy.userMenu(user.email.split('@')[0] ?? '')).click();
     await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
     const history = page.getByRole('dialog', { name: dialogCopy.transactions.title });
     await history.getByText(transactionCopy.typeLabel('token_sent'), { exact: true }).waitFor();

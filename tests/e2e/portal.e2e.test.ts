@@ -19,6 +19,7 @@ import {
   portalCopy,
   profileCopy,
   sendCopy,
+  shellCopy,
   shortAddress,
   walletCopy,
   webhookCopy,
@@ -37,7 +38,7 @@ import {
   openWithWallet,
   setAvatar,
 } from './support/portal-page.ts';
-import { balanceValue, signUpThroughUi } from './support/ui.ts';
+import { admin, balanceValue, openSignedIn } from './support/ui.ts';
 
 // The portal screen (docs/product.md#portal-screen, #wallet-panel): what a visitor
 // and a signed-in user see, the balances against the chain, the webhook demo and
@@ -192,10 +193,9 @@ describe('portal screen', () => {
   });
 
   it('runs the webhook demo for a signed-in user’s proven wallet: create, list and delete the first, one operation at a time', async () => {
-    const { page } = await openWithWallet({ account: webhooksAccount });
-    await connect(page, webhooksAccount.address);
-    // Webhooks watch the caller's own proven wallet: sign up, and the wallet signs its proof.
-    await signUpThroughUi(page, 'webhooks');
+    const { page } = await openSignedIn('webhooks', { wallet: { account: webhooksAccount } });
+    // Webhooks watch the caller's own proven wallet: connected while signed in, it signs its proof.
+    await connect(page, webhooksAccount.address, walletCopy.connectYourWallet);
     await toast(page, profileCopy.createdAndLinked).waitFor();
     const demo = page.getByRole('region', { name: webhookCopy.section });
     const buttons = [webhookCopy.create, webhookCopy.list, webhookCopy.deleteFirst].map((name) =>
@@ -225,6 +225,29 @@ describe('portal screen', () => {
 
     await demo.getByRole('button', { name: webhookCopy.deleteFirst }).click();
     await toast(page, webhookCopy.deleted).waitFor();
+  });
+
+  it('opens signed in from a session stored before it loaded, with no request to sign in', async () => {
+    const authRequests: string[] = [];
+    const { page, user } = await openSignedIn('stored', {
+      beforeLoad: (opening) =>
+        opening.on('request', (request) => {
+          if (new URL(request.url()).pathname.startsWith('/auth/')) authRequests.push(request.url());
+        }),
+    });
+    // openSignedIn saw Logout; nothing offers to log in or sign up.
+    expect(await button(page, authCopy.login).count()).toBe(0);
+    expect(await button(page, authCopy.signUp).count()).toBe(0);
+    await button(page, shellCopy.userMenu(user.email.split('@')[0] ?? '')).click();
+    await page
+      .getByRole('dialog', { name: shellCopy.userMenuLabel })
+      .getByText(user.email, { exact: true })
+      .waitFor();
+    // The session's start made the user's profile, as a sign-up in the page does.
+    await expect
+      .poll(async () => (await admin().from('profiles').select('email').eq('id', user.id)).data)
+      .toEqual([{ email: user.email }]);
+    expect(authRequests).toEqual([]);
   });
 
   it('shows a signed-in user their name, avatar, Connect Your Wallet and Logout; the demo and refresh ask for a wallet', async () => {

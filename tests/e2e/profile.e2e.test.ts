@@ -1,15 +1,18 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { authCopy, dialogCopy, profileCopy, shellCopy } from '../../src/copy/index.ts';
 import { IMAGES } from '../support/clients.ts';
 import { runAxe } from './support/axe.ts';
-import { openPortal, PHONE_VIEWPORT } from './support/browser.ts';
-import { admin, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
+import { PHONE_VIEWPORT, type PortalOptions } from './support/browser.ts';
+import { admin, openProfileDialog, openSignedIn, toast } from './support/ui.ts';
 
 // docs/product.md#profile-dialog (an uploaded avatar is kept only on Save), #profile-fields,
 // #avatar and #profile-toasts.
 
-const signUp = async (page: Page) => (await signUpThroughUi(page, 'profile')).email;
+/** The portal, signed in as a new user (whose profile the portal creates as it starts). */
+async function openAsNewUser(options: Omit<PortalOptions, 'session'> = {}) {
+  const portal = await openSignedIn('profile', options);
+  return { ...portal, email: portal.user.email };
+}
 
 async function storedProfile(email: string) {
   const { data, error } = await admin().from('profiles').select('*').eq('email', email).single();
@@ -19,8 +22,7 @@ async function storedProfile(email: string) {
 
 describe('edit profile dialog', () => {
   it('uploads an avatar shown at once, persists it only on Save, and keeps it after a reload', async () => {
-    const { page, pageErrors } = await openPortal();
-    const email = await signUp(page);
+    const { page, pageErrors, email } = await openAsNewUser();
     let dialog = await openProfileDialog(page);
     expect(await dialog.getByLabel(dialogCopy.profile.username, { exact: true }).inputValue()).toBe(
       email.split('@')[0],
@@ -74,8 +76,7 @@ describe('edit profile dialog', () => {
   });
 
   it('removes the avatar a save replaced from storage, and keeps the one it saved', async () => {
-    const { page, pageErrors } = await openPortal();
-    const email = await signUp(page);
+    const { page, pageErrors, email } = await openAsNewUser();
     const dialog = await openProfileDialog(page);
     const picker = dialog.getByLabel(dialogCopy.profile.chooseAvatar, { exact: true });
     const save = dialog.getByRole('button', { name: dialogCopy.profile.save, exact: true });
@@ -122,8 +123,7 @@ describe('edit profile dialog', () => {
   });
 
   it('drops an uploaded avatar that was not saved when the dialog closes', async () => {
-    const { page } = await openPortal({ colorScheme: 'dark' });
-    const email = await signUp(page);
+    const { page, email } = await openAsNewUser({ colorScheme: 'dark' });
     let dialog = await openProfileDialog(page);
     expect(await runAxe(page, 'profile dialog, dark', { include: '[role="dialog"]' })).toEqual([]);
     await dialog
@@ -139,8 +139,7 @@ describe('edit profile dialog', () => {
   });
 
   it('refuses a javascript: website with the reason and keeps what was typed', async () => {
-    const { page } = await openPortal({ viewport: PHONE_VIEWPORT });
-    const email = await signUp(page);
+    const { page, email } = await openAsNewUser({ viewport: PHONE_VIEWPORT });
     const dialog = await openProfileDialog(page);
     const website = dialog.getByLabel(dialogCopy.profile.website, { exact: true });
     expect(await website.getAttribute('type')).toBe('url');
@@ -160,8 +159,7 @@ describe('edit profile dialog', () => {
   });
 
   it('shows a username holding HTML as text', async () => {
-    const { page } = await openPortal();
-    await signUp(page);
+    const { page } = await openAsNewUser();
     const alerts: string[] = [];
     page.on('dialog', (alert) => {
       alerts.push(alert.message());

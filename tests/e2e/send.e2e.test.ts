@@ -18,7 +18,7 @@ import { e2eAccount } from './support/accounts.ts';
 import { tokenBalance } from './support/chain.ts';
 import { openPortal, type PortalOptions, type WalletSetup } from './support/browser.ts';
 import { e2e } from './support/context.ts';
-import { admin, balanceValue, openUserMenu, signUpThroughUi } from './support/ui.ts';
+import { admin, balanceValue, openSignedIn, openUserMenu } from './support/ui.ts';
 
 // The send form (docs/product.md#send-form, #send-form-order, #send-steps,
 // #send-toasts): what a visitor sees checking, refusing and making a real DDEX
@@ -283,16 +283,17 @@ describe('send form', () => {
 
 describe('send form: the history row of a signed-in user', () => {
   /**
-   * Signed up with the sender's wallet connected, so the wallet is proven and linked (only a proven
+   * Signed in, with the sender's wallet connected, so the wallet is proven and linked (only a proven
    * wallet's sends are recorded). A wallet has one owner: it is unlinked after the test, so the
    * next test can prove it for its own user.
    */
   async function signedInSender() {
-    const portal = await openConnected({ account: sender });
-    const { userId } = await signUpThroughUi(portal.page, 'outbox');
+    const portal = await openSignedIn('outbox', { wallet: { account: sender } });
+    const userId = portal.user.id;
     onTestFinished(async () => {
       await admin().from('profiles').update({ wallet_address: null }).eq('id', userId);
     });
+    await portal.page.getByRole('button', { name: walletCopy.connectYourWallet, exact: true }).click();
     await toast(portal.page, profileCopy.createdAndLinked).waitFor();
     return { ...portal, userId };
   }

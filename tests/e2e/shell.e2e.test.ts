@@ -7,12 +7,12 @@ import { privacyCopy } from '../../src/ui/pages/privacy.copy.ts';
 import { termsCopy } from '../../src/ui/pages/terms.copy.ts';
 import { dexCopy } from '../../src/copy/dex.ts';
 import { tradingCopy } from '../../src/ui/pages/trading.copy.ts';
-import { anonClient, serviceClient, uniqueEmail, PASSWORD } from '../support/clients.ts';
+import { serviceClient } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal, PHONE_VIEWPORT, type PortalOptions } from './support/browser.ts';
 import { gatewayFor } from './support/context.ts';
-import { openUserMenu, signUpThroughUi } from './support/ui.ts';
+import { openSignedIn, openUserMenu } from './support/ui.ts';
 
 // The shell of the portal as a person meets it: the header (tabs, theme
 // toggle, notifications, user menu), the footer, the toast and the lazily
@@ -60,29 +60,19 @@ async function seeLazyPage(
   expect(await page.getByText(loading).count()).toBe(0);
 }
 
-async function signUp(page: Page): Promise<{ email: string; name: string }> {
-  const email = uniqueEmail('shell');
-  await page.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: authCopy.titleSignUp });
-  await dialog.getByLabel(dialogCopy.auth.email).fill(email);
-  await dialog.getByLabel(dialogCopy.auth.password).fill(PASSWORD);
-  await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
+/** The portal signed in as a new user, with their menu at hand. */
+async function openWithMenu(options: Omit<PortalOptions, 'session'> = {}) {
+  const portal = await openSignedIn('shell', options);
+  const { email } = portal.user;
   const name = email.split('@')[0] ?? '';
-  await visible(page.getByRole('button', { name: shellCopy.userMenu(name) }));
-  return { email, name };
-}
-
-async function openSignedIn(options: PortalOptions = {}) {
-  const portal = await openPortal(options);
-  const user = await signUp(portal.page);
-  const menuButton = portal.page.getByRole('button', { name: shellCopy.userMenu(user.name) });
+  const menuButton = portal.page.getByRole('button', { name: shellCopy.userMenu(name) });
   const menu = portal.page.getByRole('dialog', { name: shellCopy.userMenuLabel });
   const openMenu = async () => {
     await menuButton.click();
     await visible(menu);
     return menu;
   };
-  return { ...portal, ...user, menuButton, menu, openMenu };
+  return { ...portal, email, name, menuButton, menu, openMenu };
 }
 
 async function shoot(page: Page, name: string) {
@@ -211,19 +201,20 @@ describe('shell', () => {
   });
 
   it('opens the user menu on the first click once its late code has arrived', async () => {
-    const { page } = await openPortal();
     // The menu's chunk comes late, as on a slow connection: held until the signed-in portal shows
     // the menu's stand-in, then let through.
     let release = () => {};
     const arrived = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => /\/assets\/UserMenu-[^/]+\.js$/.test(url.pathname),
-      async (route) => {
-        await arrived;
-        await route.continue();
-      },
-    );
-    await signUpThroughUi(page, 'menu-early');
+    const { page } = await openSignedIn('menu-early', {
+      beforeLoad: (opening) =>
+        opening.route(
+          (url) => /\/assets\/UserMenu-[^/]+\.js$/.test(url.pathname),
+          async (route) => {
+            await arrived;
+            await route.continue();
+          },
+        ),
+    });
     await page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).waitFor();
     release();
     await openUserMenu(page);
@@ -231,7 +222,7 @@ describe('shell', () => {
   });
 
   it('gives a signed-in user the menu: dialogs, pages, Soon tags, About disabled, Log out', async () => {
-    const { page, email, name, menu, menuButton, openMenu, pageErrors } = await openSignedIn();
+    const { page, email, name, menu, menuButton, openMenu, pageErrors } = await openWithMenu();
 
     await openMenu();
     await visible(menu.getByText(name, { exact: true }));
@@ -302,18 +293,16 @@ describe('shell', () => {
   });
 
   it('shows the unread dot when a notification arrives and clears it when they are read', async () => {
-    const { page, email } = await openSignedIn();
+    const { page, user, feed } = await openWithMenu();
     const bell = page.getByRole('button', { name: shellCopy.notifications(0), exact: true });
     await visible(bell);
     expect(await page.locator('[data-unread-dot]').count()).toBe(0);
+    // A row inserted before the live feed has joined would wait for the next read.
+    await feed;
 
-    const gateway = gatewayFor('full');
-    const signedIn = await anonClient(gateway).auth.signInWithPassword({ email, password: PASSWORD });
-    const userId = signedIn.data.user?.id;
-    expect(userId).toBeTruthy();
-    const inserted = await serviceClient(gateway)
+    const inserted = await serviceClient(gatewayFor('full'))
       .from('user_notifications')
-      .insert({ user_id: userId ?? '', title: 'Shell test', message: 'A notification for the header dot.' });
+      .insert({ user_id: user.id, title: 'Shell test', message: 'A notification for the header dot.' });
     expect(inserted.error).toBeNull();
 
     const unreadBell = page.getByRole('button', { name: shellCopy.notifications(1), exact: true });
@@ -329,7 +318,7 @@ describe('shell', () => {
   });
 
   it('has no serious axe findings on the pages and the open menu in both themes', async () => {
-    const { page, openMenu, menu } = await openSignedIn({ colorScheme: 'dark' });
+    const { page, openMenu, menu } = await openWithMenu({ colorScheme: 'dark' });
     const pages = [
       ['trading', appCopy.tabs.trading, tradingCopy.title, null],
       ['bots', appCopy.tabs.bots, botCopy.title, null],
@@ -357,7 +346,7 @@ describe('shell', () => {
   });
 
   it('works at 360 px: every tab is reachable and nothing overflows sideways', async () => {
-    const { page, openMenu } = await openSignedIn({ viewport: PHONE_VIEWPORT });
+    const { page, openMenu } = await openWithMenu({ viewport: PHONE_VIEWPORT });
     const overflow = () =>
       page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(await overflow()).toBe(0);

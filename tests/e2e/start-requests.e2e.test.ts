@@ -4,7 +4,7 @@ import { balanceCopy, portalCopy } from '../../src/copy/index.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal } from './support/browser.ts';
 import { e2e } from './support/context.ts';
-import { signUpThroughUi } from './support/ui.ts';
+import { openSignedIn } from './support/ui.ts';
 
 // No wasted work at start (docs/architecture.md#what-loads-when): a signed-in user with a connected wallet
 // who opens the portal costs one profile read, one notifications read and one
@@ -54,8 +54,9 @@ async function balancesShown(page: Page) {
 
 describe('start-up requests', () => {
   it('reads the session from storage and the profile, notifications and each balance once, then once per refresh', async () => {
-    const { page } = await openPortal({ wallet: { account: e2eAccount('viewer'), connected: true } });
-    await signUpThroughUi(page, 'start');
+    const { page } = await openSignedIn('start', {
+      wallet: { account: e2eAccount('viewer'), connected: true },
+    });
     await balancesShown(page);
 
     // Counted from the new document on: a request the old page still had in flight (its wallet

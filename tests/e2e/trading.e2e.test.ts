@@ -23,16 +23,16 @@ import {
   profileCopy,
   shellCopy,
   transactionCopy,
+  walletCopy,
   webhookCopy,
 } from '../../src/copy/index.ts';
 import { e2eAccount, type E2eRole } from './support/accounts.ts';
 import { tokenBalance } from './support/chain.ts';
 import type { WalletHandle } from './support/browser.ts';
 import { e2e } from './support/context.ts';
-import { feedJoined } from './support/feed.ts';
 import { swapsOnTheSharedPool } from './support/pool-lock.ts';
 import { balancesLoaded, button, connect, openWithWallet } from './support/portal-page.ts';
-import { balanceValue, openUserMenu, signUpThroughUi } from './support/ui.ts';
+import { balanceValue, openSignedIn, openUserMenu } from './support/ui.ts';
 
 // The DEX Trading tab's swaps (docs/product.md#dex-trading) on the stack's DDEX/WETH Uniswap V2
 // pool, through the mock wallet: a buy, sales with an exact and an unlimited approval, a refusal at
@@ -375,15 +375,14 @@ describe('DEX Trading: swapping through the wallet', () => {
 
   it('a signed-in user’s swap joins the history, and its DDEX is notified through the webhook', async () => {
     const account = e2eAccount('tradingHistory');
-    const { page, wallet, pageErrors } = await openWithWallet({ account });
-    const joined = feedJoined(page);
-    await connect(page, account.address);
-    await signUpThroughUi(page, 'trader');
+    const { page, wallet, pageErrors, feed } = await openSignedIn('trader', { wallet: { account } });
+    if (!wallet) throw new Error('the portal opened without the mock wallet');
+    await connect(page, account.address, walletCopy.connectYourWallet);
     // The wallet signs its proof and is linked: only a proven wallet's swaps are recorded and watched.
     await toastText(page, profileCopy.createdAndLinked).waitFor();
     await button(page, webhookCopy.create).click();
     await toastText(page, webhookCopy.created).waitFor();
-    await joined;
+    await feed;
 
     await tab(page, appCopy.tabs.trading).click();
     await cardButton(page, dexCopy.enterAmount).waitFor();

@@ -2,9 +2,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appCopy, dialogCopy, transactionCopy } from '../../src/copy/index.ts';
 import { runAxe } from './support/axe.ts';
-import { openPortal, PHONE_VIEWPORT } from './support/browser.ts';
+import { PHONE_VIEWPORT } from './support/browser.ts';
 import { e2e } from './support/context.ts';
-import { admin, openUserMenu, signUpThroughUi, toast } from './support/ui.ts';
+import { admin, openSignedIn, openUserMenu, toast } from './support/ui.ts';
 
 // docs/product.md#history-dialog (type with underscores as spaces, amount or asset_amount,
 // symbol, hash), #calls (20 newest), #notification-and-history-toasts, #constants (hash
@@ -12,8 +12,6 @@ import { admin, openUserMenu, signUpThroughUi, toast } from './support/ui.ts';
 // transfers.
 
 const hash = (n: number) => `0x${String(n).repeat(64)}`;
-
-const signUp = async (page: Page) => (await signUpThroughUi(page, 'history')).userId;
 
 async function openHistory(page: Page) {
   await openUserMenu(page);
@@ -32,8 +30,8 @@ async function record(userId: string, rows: Row[]) {
 
 describe('transaction history dialog', () => {
   it('lists recorded transfers newest first with type, status, amount, symbol and hash preview', async () => {
-    const { page, pageErrors } = await openPortal();
-    const userId = await signUp(page);
+    const { page, pageErrors, user } = await openSignedIn('history');
+    const userId = user.id;
     let dialog = await openHistory(page);
     await dialog.getByText(dialogCopy.transactions.empty, { exact: true }).waitFor();
     await page.keyboard.press('Escape');
@@ -98,8 +96,8 @@ describe('transaction history dialog', () => {
   });
 
   it('says when the history cannot be loaded, and loads it on Try Again', async () => {
-    const { page } = await openPortal({ colorScheme: 'dark', viewport: PHONE_VIEWPORT });
-    const userId = await signUp(page);
+    const { page, user } = await openSignedIn('history', { colorScheme: 'dark', viewport: PHONE_VIEWPORT });
+    const userId = user.id;
     await record(userId, [
       {
         type: '<b>odd_type</b>',
@@ -132,8 +130,7 @@ describe('transaction history dialog', () => {
 
   it('shows API keys and security as under construction, two-factor marked Soon', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { page } = await openPortal({ colorScheme });
-      await signUp(page);
+      const { page } = await openSignedIn('history', { colorScheme });
       await openUserMenu(page);
       await page.getByRole('button', { name: new RegExp(`^${appCopy.menu.apiKeys}`) }).click();
       let dialog = page.getByRole('dialog', { name: dialogCopy.apiKeys.title });

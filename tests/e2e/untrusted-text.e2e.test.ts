@@ -10,11 +10,10 @@ import {
   transactionCopy,
 } from '../../src/copy/index.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
-import { anonClient, IMAGES, PASSWORD, type Client } from '../support/clients.ts';
-import { openPortal, type Portal } from './support/browser.ts';
-import { e2e, gatewayFor } from './support/context.ts';
-import { feedJoined } from './support/feed.ts';
-import { admin, openProfileDialog, openUserMenu, signUpThroughUi, toast } from './support/ui.ts';
+import { IMAGES } from '../support/clients.ts';
+import type { Portal } from './support/browser.ts';
+import { e2e } from './support/context.ts';
+import { admin, openProfileDialog, openSignedIn, openUserMenu, toast } from './support/ui.ts';
 
 // Issue 7/7 "Untrusted text": what users and the backend write — notification
 // titles and messages, usernames, transaction fields — is shown as text, never
@@ -79,22 +78,13 @@ async function storedProfile(userId: string) {
   return data;
 }
 
-/** A supabase-js client signed in as the user signUpThroughUi created, as another app of theirs would be. */
-async function userClient(email: string): Promise<Client> {
-  const client = anonClient(gatewayFor('full'));
-  const { error } = await client.auth.signInWithPassword({ email, password: PASSWORD });
-  if (error) throw new Error(`could not sign in as ${email}: ${error.message}`);
-  return client;
-}
-
 describe('untrusted text is shown as text', () => {
   it('in a notification’s toast and in the notifications list, and in the developer panel’s journal', async () => {
-    const portal = await openPortal({ path: '/?devtools' });
+    const portal = await openSignedIn('untrusted-notice', { path: '/?devtools' });
     const { page, pageErrors } = portal;
     const alerts = watchAlerts(page);
-    const joined = feedJoined(page);
-    const { userId } = await signUpThroughUi(page, 'untrusted-notice');
-    await joined;
+    const userId = portal.user.id;
+    await portal.feed;
     const title = `${IMG} ${BOLD}`;
     const message = `${SCRIPT} ${BOLD} ${IMG}`;
     const { error } = await admin().from('user_notifications').insert({ user_id: userId, title, message });
@@ -124,10 +114,10 @@ describe('untrusted text is shown as text', () => {
   });
 
   it('in a username: the header, the wallet panel and the user menu', async () => {
-    const portal = await openPortal();
+    const portal = await openSignedIn('untrusted-name');
     const { page, pageErrors } = portal;
     const alerts = watchAlerts(page);
-    const { userId } = await signUpThroughUi(page, 'untrusted-name');
+    const userId = portal.user.id;
     const username = `${IMG}${BOLD}`;
     const dialog = await openProfileDialog(page);
     await dialog.getByLabel(dialogCopy.profile.username, { exact: true }).fill(username);
@@ -150,10 +140,10 @@ describe('untrusted text is shown as text', () => {
   });
 
   it('in transaction fields; amounts the database refuses unless they are decimal numbers', async () => {
-    const portal = await openPortal();
+    const portal = await openSignedIn('untrusted-history');
     const { page, pageErrors } = portal;
     const alerts = watchAlerts(page);
-    const { userId } = await signUpThroughUi(page, 'untrusted-history');
+    const userId = portal.user.id;
     const now = Date.now();
     const withHash = {
       user_id: userId,
@@ -220,10 +210,10 @@ describe('untrusted text is shown as text', () => {
 
 describe('a profile website', () => {
   it('is refused with the reason unless it is http(s), saving nothing; the database refuses it too', async () => {
-    const portal = await openPortal();
-    const { page, pageErrors } = portal;
+    const portal = await openSignedIn('untrusted-site');
+    const { page, pageErrors, user } = portal;
     const alerts = watchAlerts(page);
-    const { email, userId } = await signUpThroughUi(page, 'untrusted-site');
+    const userId = user.id;
     const refused = [
       'javascript:alert(1)',
       'JavaScript:window.__pwned=1',
@@ -248,10 +238,9 @@ describe('a profile website', () => {
     }
     expect(await storedProfile(userId)).toMatchObject({ website: null, full_name: null });
 
-    // Written past the page, the database's own check refuses it.
-    const { error } = await (
-      await userClient(email)
-    )
+    // Written past the page (by the user's own client, as another app of theirs would), the
+    // database's own check refuses it.
+    const { error } = await user.client
       .from('profiles')
       .update({ website: 'javascript:alert(1)' })
       .eq('id', userId);
@@ -284,10 +273,10 @@ describe('a profile website', () => {
 
 describe('an avatar file', () => {
   it('that is not a PNG, JPEG or GIF, or is over 2 MB, is refused before any upload; the bucket refuses it too', async () => {
-    const portal = await openPortal();
-    const { page, pageErrors } = portal;
+    const portal = await openSignedIn('untrusted-avatar');
+    const { page, pageErrors, user } = portal;
     const alerts = watchAlerts(page);
-    const { email, userId } = await signUpThroughUi(page, 'untrusted-avatar');
+    const userId = user.id;
     const uploads: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/storage/v1/object')) uploads.push(`${request.method()} ${request.url()}`);
@@ -333,7 +322,7 @@ describe('an avatar file', () => {
 
     // Sent straight to the bucket as the user, each refused file is refused there as well
     // (tests/contract/storage.test.ts covers the bucket's every refusal).
-    const bucket = (await userClient(email)).storage.from('avatars');
+    const bucket = user.client.storage.from('avatars');
     for (const [name, body, type, status] of [
       ['notes.png', 'just some notes', 'text/plain', 415],
       ['drawing.svg', svg, 'image/svg+xml', 415],

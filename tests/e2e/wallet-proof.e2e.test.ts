@@ -11,7 +11,7 @@ import {
 import { e2eAccount } from './support/accounts.ts';
 import type { ChainAccount } from '../../stack/chain/index.ts';
 import { openPortal } from './support/browser.ts';
-import { admin, openProfileDialog, signUpThroughUi, toast } from './support/ui.ts';
+import { admin, openProfileDialog, openSignedIn, signUpThroughUi, toast } from './support/ui.ts';
 import type { Page } from 'playwright-core';
 
 // docs/product.md#wallet-sync and #auth-dialog: a wallet is linked to a profile only after it signs
@@ -51,6 +51,7 @@ describe('wallet proof', () => {
     await connect(page, account.address);
     expect(await wallet.requests()).not.toContain('personal_sign');
 
+    // Through the dialog: the sign-up of a visitor whose wallet is connected is what sets the proof off.
     const { userId } = await signUpThroughUi(page, 'linker');
     await toast(page, profileCopy.createdAndLinked).waitFor();
     expect(await wallet.requests()).toContain('personal_sign');
@@ -62,11 +63,12 @@ describe('wallet proof', () => {
 
   it('links nothing when the signature is refused, and links on the next connect', async () => {
     const account = e2eAccount('refuser');
-    const { page, wallet, pageErrors } = await openWithWallet(account);
-    await connect(page, account.address);
+    const { page, wallet, pageErrors, user } = await openSignedIn('refuser', { wallet: { account } });
+    if (!wallet) throw new Error('the portal opened without the mock wallet');
+    const userId = user.id;
     await wallet.rejectNextOf('personal_sign');
-
-    const { userId } = await signUpThroughUi(page, 'refuser');
+    // Connected during the session: the proof is asked for at once.
+    await connect(page, account.address, walletCopy.connectYourWallet);
     await toast(page, walletProofCopy.notLinked).waitFor();
     await toast(page, walletProofCopy.declined).waitFor();
     expect(await storedWallet(userId)).toMatchObject({ wallet_address: null, wallet_verified_at: null });

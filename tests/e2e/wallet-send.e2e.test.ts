@@ -18,7 +18,7 @@ import { e2eAccount } from './support/accounts.ts';
 import { tokenBalance } from './support/chain.ts';
 import { openPortal, type Portal } from './support/browser.ts';
 import { e2e } from './support/context.ts';
-import { balanceValue, signUpThroughUi, toast } from './support/ui.ts';
+import { balanceValue, openSignedIn, toast } from './support/ui.ts';
 
 // 'Send with wallet' (docs/product.md#send-with-wallet): the connected wallet signs and broadcasts
 // the DDEX transfer (eth_sendTransaction; the mock wallet has the local Hardhat node sign for the
@@ -66,10 +66,13 @@ const nonce = () =>
 
 describe('Send with wallet', () => {
   it('signed in: waits for the wallet, pays the recipient, and the history shows the transfer', async () => {
-    const { page, wallet, pageErrors } = await opened();
-    await button(page, walletCopy.connectWallet).click();
+    const { page, wallet, pageErrors, user } = await openSignedIn('walletsend', {
+      wallet: { account: sender },
+    });
+    if (!wallet) throw new Error('the portal opened without the mock wallet');
+    // Connected while signed in: the wallet proves itself and is linked, so the send is recorded.
+    await button(page, walletCopy.connectYourWallet).click();
     await page.getByText(shortAddress(sender.address), { exact: true }).waitFor();
-    const { email } = await signUpThroughUi(page, 'walletsend');
     await toast(page, profileCopy.createdAndLinked).waitFor();
     await ddexShown(page);
     const before = await tokenBalance(recipient.address);
@@ -93,7 +96,7 @@ describe('Send with wallet', () => {
     expect(await wallet.requests()).toContain('eth_sendTransaction');
     await expect.poll(() => fields.recipient.inputValue()).toBe('');
 
-    await button(page, shellCopy.userMenu(email.split('@')[0] ?? '')).click();
+    await button(page, shellCopy.userMenu(user.email.split('@')[0] ?? '')).click();
     await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
     const history = page.getByRole('dialog', { name: dialogCopy.transactions.title });
     await history.getByText(transactionCopy.typeLabel('token_sent'), { exact: true }).waitFor();

@@ -10,7 +10,7 @@ import type { Snapshot } from './support/paths.ts';
 import { describeUiModel, type UiModelSpec } from './ui/index.ts';
 import { holdNext, holdNextRpc, stopNode, type HeldCall } from './ui/held-calls.ts';
 import { connectWallet, ddexText, payDdex, unlinkWallets } from './ui/transfers.ts';
-import { logInThroughUi, openWorld, seesToast, walletOf, type PortalWorld } from './ui/world.ts';
+import { openWorld, pathUser, seesToast, walletOf, type PortalWorld } from './ui/world.ts';
 
 // The two balances of the wallet panel through the portal: the native one from the
 // native-balance function, the DDEX one from the node, each held on its way so 'Loading...' is
@@ -191,8 +191,8 @@ async function openBalances(variant: 'full' | 'noToken', signedIn: boolean): Pro
     variant,
     clock: true,
     wallet: { account: shown.address, otherAccounts: [payer.address], chainId: LOCAL },
+    ...(signedIn ? { signedInAs: await pathUser(variant) } : {}),
   });
-  if (signedIn) await logInThroughUi(world);
   return Object.assign(world, { signedIn, tokenConfigured: variant === 'full', native: null, token: null });
 }
 

@@ -15,8 +15,8 @@ import { routeChannelFeed, type ChannelFeedRoute } from './ui/channel-feed.ts';
 import { describeUiModel, type UiPath } from './ui/index.ts';
 import { pauseClock } from './ui/page-clock.ts';
 import { holdEvery, restTable, type HeldRequests } from './ui/request-queue.ts';
-import { logInThere, recordToasts, sawToast, toastCount } from './ui/session.ts';
-import { logInThroughUi, openWorld, type PortalWorld } from './ui/world.ts';
+import { logInThere, recordToastsIn, sawToast, toastCount } from './ui/session.ts';
+import { openWorld, pathUser, type PortalWorld } from './ui/world.ts';
 
 // The Trading Bots tab through the portal. Each path is a new user of the stack whose bots are
 // written with the service role before they log in (two of their own, or as many as an account
@@ -498,15 +498,23 @@ const causes = {
 
 /**
  * A fresh portal whose Realtime socket and bots requests the steps hold, with a new user of the
- * stack (`load`: their bots, written before the tab opens). The page is reloaded once the socket
- * is routed and the toasts recorded: both take only in a document loaded after them.
+ * stack (`load`: the portal opens signed in as them, and their bots are written before the tab
+ * opens). The socket is routed and the toasts recorded before the portal loads: both take only in
+ * a document loaded after them.
  */
 async function openBotsWorld(load: BotsLoad | null): Promise<World> {
-  const portal = await openWorld({ clock: true });
+  let routed = null as ChannelFeedRoute | null;
+  const portal = await openWorld({
+    clock: true,
+    ...(load ? { signedInAs: await pathUser() } : {}),
+    beforeLoad: async (page) => {
+      await recordToastsIn(page.context());
+      routed = await routeChannelFeed(page, BOTS_TOPIC);
+    },
+  });
+  const feed = routed;
+  if (!feed) throw new Error('the portal loaded without its routed socket');
   const { page } = portal;
-  await recordToasts(portal);
-  const feed = await routeChannelFeed(page, BOTS_TOPIC);
-  await page.reload();
   const table = restTable(gatewayFor('full').url, 'bots');
   const [bots, runs, POST, PATCH, DELETE] = await Promise.all([
     holdEvery(page, table, 'GET'),
@@ -523,10 +531,8 @@ async function openBotsWorld(load: BotsLoad | null): Promise<World> {
     reads: { bots, runs },
     writes: { POST, PATCH, DELETE },
   });
-  if (load) {
-    await storeBots(world, load);
-    await logInThroughUi(world);
-  }
+  // Read when the tab opens, not before: written now, they are there for its first read.
+  if (load) await storeBots(world, load);
   await botsTab(page).click();
   if (!load) {
     await page.getByText(botCopy.visitorPrompt, { exact: true }).waitFor();

@@ -6,7 +6,7 @@ import { button } from '../e2e/support/portal-page.ts';
 import { openUserMenu } from '../e2e/support/ui.ts';
 import { describeUiModel } from './ui/index.ts';
 import { logOutInAnotherTab } from './ui/session.ts';
-import { logInThroughUi, openWorld, type PortalWorld } from './ui/world.ts';
+import { logInThroughUi, openWorld, pathUser, type PortalWorld } from './ui/world.ts';
 
 // The dialogs chart through the portal: a signed-in user's menu (its entries open the profile,
 // the history and the two placeholders), the bell that opens the notifications, Escape that
@@ -58,9 +58,7 @@ function describeDialogs(way: 'menu' | 'bell'): void {
     },
     // Everything here belongs to a signed-in user: the menu, the bell, the dialogs.
     async open() {
-      const world = await openWorld();
-      await logInThroughUi(world);
-      return world;
+      return openWorld({ signedInAs: await pathUser() });
     },
     views: {
       closed: async (world, state) => {

@@ -8,14 +8,7 @@ import type { Snapshot } from './support/paths.ts';
 import { holdNext, type HeldCall } from './ui/held-calls.ts';
 import { describeUiModel } from './ui/index.ts';
 import { announces, connectWallet, fillSendForm, sendForm, unlinkWallets } from './ui/transfers.ts';
-import {
-  logInThroughUi,
-  logOutThroughUi,
-  openWorld,
-  seesNo,
-  seesToast,
-  type PortalWorld,
-} from './ui/world.ts';
+import { logOutThroughUi, openWorld, pathUser, seesNo, seesToast, type PortalWorld } from './ui/world.ts';
 
 // A signed-in user's history rows through the portal: each transfer they send with the form is
 // queued once it is confirmed, and record-transaction saves it while the form is free again. The
@@ -83,9 +76,8 @@ describeUiModel({
 
   async open(): Promise<World> {
     await unlinkWallets(sender);
-    const world = await openWorld({ clock: true, wallet: { account: sender.address } });
-    const user = await world.user();
-    await logInThroughUi(world);
+    const user = await pathUser();
+    const world = await openWorld({ clock: true, wallet: { account: sender.address }, signedInAs: user });
     // Only a proven wallet's transfers are recorded: connected while signed in, it is linked.
     await connectWallet(world, sender.address, true);
     return Object.assign(world, { held: null, userId: user.id });

@@ -10,7 +10,7 @@ import { routeNotificationFeed, type NotificationFeedRoute } from './ui/feed-soc
 import { describeUiModel } from './ui/index.ts';
 import { pauseClock } from './ui/page-clock.ts';
 import { holdEvery, restTable, type HeldRequests } from './ui/request-queue.ts';
-import { logInThroughUi, openWorld, seesToast, type PortalWorld } from './ui/world.ts';
+import { openWorld, pathUser, seesToast, type PortalWorld } from './ui/world.ts';
 
 // The bell, the notifications dialog and the live feed through the portal. Rows are written with
 // the service role, as the payment backend writes them; the feed is the page's Realtime socket,
@@ -135,24 +135,31 @@ describeUiModel({
   },
 
   async open(path) {
-    const world = await openWorld({ clock: true });
-    const { page } = world;
-    const gateway = gatewayFor('full').url;
-    const table = restTable(gateway, 'user_notifications');
-    const feed = await routeNotificationFeed(page);
-    const [lists, marks, clears] = await Promise.all([
-      holdEvery(page, table, 'GET'),
-      holdEvery(page, table, 'PATCH'),
-      holdEvery(page, table, 'DELETE'),
-    ]);
-    // A routed socket replaces the page's WebSocket only in a page loaded after the route.
-    await page.reload();
-    const userId = (await world.user()).id;
-    // What the first answer holds came while the user was away: stored before they sign in.
+    const user = await pathUser();
+    const userId = user.id;
+    // What the first answer holds came while the user was away: stored before the portal opens.
     const first = path.events.find((event) => event.type === 'xstate.done.actor.listNotifications');
     await insertRows(userId, first ? outputOf(first) : []);
-    await logInThroughUi(world);
-    const notified: World = Object.assign(world, { userId, feed, lists, marks, clears });
+    const table = restTable(gatewayFor('full').url, 'user_notifications');
+    let routed = null as Pick<World, 'feed' | 'lists' | 'marks' | 'clears'> | null;
+    // Routed before the portal loads: it reads the list and joins the feed as soon as it starts
+    // signed in, and a routed socket replaces the page's WebSocket only in a page loaded after.
+    const world = await openWorld({
+      clock: true,
+      signedInAs: user,
+      beforeLoad: async (page) => {
+        const feed = await routeNotificationFeed(page);
+        const [lists, marks, clears] = await Promise.all([
+          holdEvery(page, table, 'GET'),
+          holdEvery(page, table, 'PATCH'),
+          holdEvery(page, table, 'DELETE'),
+        ]);
+        routed = { feed, lists, marks, clears };
+      },
+    });
+    const { page } = world;
+    if (!routed) throw new Error('the portal loaded without its routes');
+    const notified: World = Object.assign(world, { userId }, routed);
     // Opened while the list is still empty, so opening it marks nothing read.
     await bell(notified, 0).click();
     await dialog(notified).waitFor();

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { dialogCopy, profileCopy } from '../../src/copy/index.ts';
@@ -18,11 +19,11 @@ import {
   usernameOf,
 } from './ui/profile-dialog.ts';
 import { holdEvery, restTable, type HeldRequests } from './ui/request-queue.ts';
-import { logInThroughUi, openWorld, seesToast, type PortalWorld } from './ui/world.ts';
+import { openWorld, pathUser, seesToast, type PortalWorld } from './ui/world.ts';
 
-// Reading (or creating) the profile through the portal: at sign-in (Edit Profile says 'Loading
-// your profile...', then 'could not be loaded' while the reader waits to try again) and again
-// for a profile on show when the user is updated. The reads and the creation are held on their
+// Reading (or creating) the profile through the portal: as the session starts (the portal opens
+// signed in; Edit Profile says 'Loading your profile...', then 'could not be loaded' while the
+// reader waits to try again) and again for a profile on show when the user is updated. The reads and the creation are held on their
 // way to the stack until a step lets them go or fails them as a stopped gateway would; the
 // back-off waits for the step that moves the page's clock on. The user is updated by another
 // client of the account in the same browser.
@@ -38,11 +39,11 @@ const outputOf = (event: AnyEventObject) => (event as unknown as { output: unkno
 /** What the other client changes: a name the portal does not read, so only the update matters. */
 const ELSEWHERE = { nickname: 'updated elsewhere' };
 
-async function holdProfileRequests(world: PortalWorld) {
+async function holdProfileRequests(page: Page) {
   const table = restTable(gatewayFor('full').url, 'profiles');
   const [reads, creations] = await Promise.all([
-    holdEvery(world.page, table, 'GET'),
-    holdEvery(world.page, table, 'POST'),
+    holdEvery(page, table, 'GET'),
+    holdEvery(page, table, 'POST'),
   ]);
   return { reads, creations };
 }
@@ -115,7 +116,7 @@ const machine = profileLoadMachine.provide({ actions: { tellParent: () => undefi
 const serializeState = (state: { value: unknown; context: unknown }) =>
   JSON.stringify({ value: state.value, retrying: contextOf(state).failures > 0 });
 
-// The first read, at sign-in.
+// The first read, as the session starts.
 describeUiModel({
   name: 'profile-load',
   machine,
@@ -123,13 +124,20 @@ describeUiModel({
   events,
   serializeState,
   async open(path) {
-    const world = await openWorld({ clock: true });
-    const user = await world.user();
+    const user = await pathUser();
     // A user who has a profile already: the path reads one.
     if (path.events.some((event) => event.type === 'xstate.done.actor.fetchProfile' && outputOf(event)))
       await storeProfile(user);
-    const held = await holdProfileRequests(world);
-    await logInThroughUi(world);
+    // The portal opens signed in and reads the profile at once: held from its first request on.
+    let held = null as Awaited<ReturnType<typeof holdProfileRequests>> | null;
+    const world = await openWorld({
+      clock: true,
+      signedInAs: user,
+      beforeLoad: async (page) => {
+        held = await holdProfileRequests(page);
+      },
+    });
+    if (!held) throw new Error('the portal loaded without its held requests');
     await openProfileDialogNow(world.page);
     await pauseClock(world.page);
     return Object.assign(world, held, { username: usernameOf(user) });
@@ -146,12 +154,11 @@ describeUiModel({
   events,
   serializeState,
   async open() {
-    const world = await openWorld({ clock: true });
-    const user = await world.user();
-    await logInThroughUi(world);
+    const user = await pathUser();
+    const world = await openWorld({ clock: true, signedInAs: user });
     await openProfileDialogNow(world.page);
     await seesProfileReady(world.page);
-    const held = await holdProfileRequests(world);
+    const held = await holdProfileRequests(world.page);
     await pauseClock(world.page);
     const reading = Object.assign(world, held, { username: usernameOf(user) });
     await updateUserElsewhere(reading, ELSEWHERE);

@@ -28,9 +28,9 @@ import {
 } from './ui/profile-dialog.ts';
 import { holdEvery, restTable, type HeldRequests } from './ui/request-queue.ts';
 import { answerPrompt, signaturesPending } from './ui/wallet-prompt.ts';
-import { logInThroughUi, openWorld, seesToast, walletOf, type PortalWorld } from './ui/world.ts';
+import { openWorld, pathUser, seesToast, walletOf, type PortalWorld } from './ui/world.ts';
 
-// Edit Profile through the portal, with the wallet connected before signing in (the profile links
+// Edit Profile through the portal, opened signed in with the wallet connected (the profile links
 // it with a proof). Every request of the profile to the stack is held on its way until a step
 // lets it go or fails it as a stopped gateway would: the read, the saves and the wallet's
 // clearing (one table), the avatar's upload and removal, the auth metadata update, and the proof's
@@ -198,19 +198,13 @@ describeUiModel({
   },
 
   async open(path) {
-    const world = await openWorld({
-      clock: true,
-      wallet: { account: PROFILE as `0x${string}`, otherAccounts: [OTHER as `0x${string}`], connected: true },
-    });
-    const { page } = world;
-    await page.getByText(shortAddress(PROFILE), { exact: true }).first().waitFor();
     // An earlier path may have linked the wallet; each path's user starts with it free.
     const { error } = await admin()
       .from('profiles')
       .update({ wallet_address: null })
       .ilike('wallet_address', PROFILE);
     if (error) throw new Error(`could not free the wallet: ${error.message}`);
-    const account = await world.user();
+    const account = await pathUser();
     // What the first read finds: nothing (created then), or the row as the path says it is.
     const first = path.events.find((event) => event.type === 'xstate.done.actor.profileLoad');
     const found = first ? loadOf(first) : null;
@@ -222,23 +216,33 @@ describeUiModel({
     }
     const profiles = restTable(gateway(), 'profiles');
     const avatars = (url: URL) => url.href.startsWith(`${gateway()}/storage/v1/object/avatars`);
-    const [reads, writes, uploads, removals, metadata] = await Promise.all([
-      holdEvery(page, profiles, 'GET'),
-      holdEvery(page, profiles, 'POST'),
-      holdEvery(page, avatars, 'POST'),
-      holdEvery(page, avatars, 'DELETE'),
-      holdEvery(page, (url) => url.href === `${gateway()}/auth/v1/user`, 'PUT'),
-    ]);
-    await logInThroughUi(world);
+    let held = null as Pick<World, 'reads' | 'writes' | 'uploads' | 'removals' | 'metadata'> | null;
+    // Opened signed in, with the wallet the site was approved for: the profile is read as soon as
+    // the portal starts, so its requests are held from the first one on.
+    const world = await openWorld({
+      clock: true,
+      wallet: { account: PROFILE as `0x${string}`, otherAccounts: [OTHER as `0x${string}`], connected: true },
+      signedInAs: account,
+      beforeLoad: async (page) => {
+        const [reads, writes, uploads, removals, metadata] = await Promise.all([
+          holdEvery(page, profiles, 'GET'),
+          holdEvery(page, profiles, 'POST'),
+          holdEvery(page, avatars, 'POST'),
+          holdEvery(page, avatars, 'DELETE'),
+          holdEvery(page, (url) => url.href === `${gateway()}/auth/v1/user`, 'PUT'),
+        ]);
+        held = { reads, writes, uploads, removals, metadata };
+      },
+    });
+    const { page } = world;
+    if (!held) throw new Error('the portal loaded without its held requests');
+    // The session and the wallet arrive in either order; the first read is held either way, so the
+    // profile has the wallet to link by the time a step lets the read go.
+    await page.getByText(shortAddress(PROFILE), { exact: true }).first().waitFor();
     await openProfileDialogNow(page);
     await pauseClock(page);
-    return Object.assign(world, {
+    return Object.assign(world, held, {
       walletAt: PROFILE as string | null,
-      reads,
-      writes,
-      uploads,
-      removals,
-      metadata,
       check: null as HeldRequest | null,
     });
   },

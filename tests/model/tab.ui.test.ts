@@ -9,7 +9,7 @@ import { termsCopy } from '../../src/ui/pages/terms.copy.ts';
 import { tradingCopy } from '../../src/ui/pages/trading.copy.ts';
 import { openUserMenu } from '../e2e/support/ui.ts';
 import { describeUiModel } from './ui/index.ts';
-import { logInThroughUi, openWorld } from './ui/world.ts';
+import { openWorld, pathUser } from './ui/world.ts';
 
 // The tab chart through the portal: the tab bar's three tabs and the user menu's pages (FAQ,
 // Privacy, Terms, which only a signed-in user's menu offers). Each page is told apart by its
@@ -60,9 +60,8 @@ describeUiModel({
   events: { 'tab.select': tabs.map((tab) => ({ type: 'tab.select', tab })) },
   // The menu's pages need a signed-in user; the others are there for anybody.
   async open(path) {
-    const world = await openWorld();
-    if (path.events.some((event) => !isBarTab(tabOf(event)))) await logInThroughUi(world);
-    return world;
+    const signedIn = path.events.some((event) => !isBarTab(tabOf(event)));
+    return openWorld(signedIn ? { signedInAs: await pathUser() } : {});
   },
   views: Object.fromEntries(tabs.map((tab) => [tab, (world: { page: Page }) => showsPage(world.page, tab)])),
   causes: {

@@ -8,7 +8,7 @@ import { BackendError } from '../../src/services/supabase/types.ts';
 import { authUser } from '../support/fixtures.ts';
 import { describeUiModel } from './ui/index.ts';
 import { holdNext, type HeldCall } from './ui/held-calls.ts';
-import { logInThroughUi, openWorld, seesToast, type PortalWorld } from './ui/world.ts';
+import { openWorld, pathUser, seesToast, type PortalWorld } from './ui/world.ts';
 
 // The history dialog through the portal: a signed-in user opens it from the user menu, the list
 // loads from the stack (held so 'Loading transactions...' can be seen), and a stack that does not
@@ -75,13 +75,12 @@ describeUiModel({
   serializeState: (state) => JSON.stringify([state.value, rowsOf(state).length > 0]),
 
   async open() {
-    const world: World = Object.assign(await openWorld(), { held: null });
-    const user = await world.user();
+    const user = await pathUser();
     const { error } = await admin()
       .from('transactions')
       .insert({ ...RECORDED, user_id: user.id });
     if (error) throw new Error(`could not record the history row: ${error.message}`);
-    await logInThroughUi(world);
+    const world: World = Object.assign(await openWorld({ signedInAs: user }), { held: null });
     return world;
   },
 

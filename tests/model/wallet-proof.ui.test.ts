@@ -9,7 +9,7 @@ import { admin, openProfileDialog } from '../e2e/support/ui.ts';
 import { profileRow } from '../support/fixtures.ts';
 import { describeUiModel } from './ui/index.ts';
 import { gateRequests, under, type RequestGate } from './ui/stack-requests.ts';
-import { logInThroughUi, openWorld, seesToast, walletOf, type PortalWorld } from './ui/world.ts';
+import { openWorld, pathUser, seesToast, walletOf, type PortalWorld } from './ui/world.ts';
 
 // The wallet proof through the portal: a signed-in user connects a wallet, the profile asks
 // link-wallet for a nonce, the mock wallet signs the EIP-4361 message and link-wallet checks it.
@@ -96,18 +96,14 @@ describeUiModel({
   serializeState: (state) => JSON.stringify([state.value, state.output ? 'linked' : null]),
 
   async open() {
-    const world: ProofWorld = Object.assign(await openWorld({ wallet: { account: linker } }), {
-      dialog: null,
-      held: null,
-      told: null,
-    });
     // A wallet has one verified owner: an earlier path's user gives it up first.
     const { error } = await admin()
       .from('profiles')
       .update({ wallet_address: null, wallet_verified_at: null })
       .ilike('wallet_address', linker.address);
     if (error) throw new Error(`could not free the wallet: ${error.message}`);
-    await logInThroughUi(world);
+    const signedIn = await openWorld({ wallet: { account: linker }, signedInAs: await pathUser() });
+    const world: ProofWorld = Object.assign(signedIn, { dialog: null, held: null, told: null });
     // Signed in without a wallet, the panel offers one; connecting it starts the proof.
     world.held = await holdLinkWallet(world);
     await button(world.page, walletCopy.connectYourWallet).click();

@@ -9,7 +9,7 @@ import { button } from '../e2e/support/portal-page.ts';
 import { admin, toast } from '../e2e/support/ui.ts';
 import { describeUiModel } from './ui/index.ts';
 import { gateRequests, under, type RequestGate } from './ui/stack-requests.ts';
-import { logInThroughUi, openWorld, walletOf, type PortalWorld } from './ui/world.ts';
+import { openWorld, pathUser, walletOf, type PortalWorld } from './ui/world.ts';
 
 // The 'Tatum Webhooks (Demo)' section through the portal, against the tatum-webhooks function and
 // the stack's Tatum emulator. Who is at the page decides how the server answers, so each path gets
@@ -139,36 +139,36 @@ describeUiModel({
       : refused('wallet_unverified')
         ? 'unproven'
         : 'owner';
-    const world: WebhooksWorld = Object.assign(await openWorld({ wallet: { account: watched } }), {
-      kind,
-      hookId: null,
-      calls: {},
-      told: null,
-    });
-    if (kind === 'visitor') return world;
-    const user = await world.user();
-    if (kind === 'owner') {
-      await proveWallet(user.id, user.email);
-      const needsHook = path.events.some(
-        (event) =>
-          (event.type === 'xstate.done.actor.listWebhooks' ||
-            event.type === 'xstate.done.actor.listBeforeDelete') &&
-          listed(event) > 0,
-      );
-      if (needsHook) {
-        const { data, error } = await user.client.functions.invoke<{ webhook: { id: string } }>(
-          'tatum-webhooks',
-          { method: 'POST', body: { address: watched.address } },
-        );
-        if (error || !data) throw new Error(`could not subscribe the wallet: ${String(error)}`);
-        world.hookId = data.webhook.id;
-      }
-    } else {
+    const opened = (portal: PortalWorld, hookId: string | null = null): WebhooksWorld =>
+      Object.assign(portal, { kind, hookId, calls: {}, told: null });
+    if (kind === 'visitor') return opened(await openWorld({ wallet: { account: watched } }));
+    const user = await pathUser();
+    if (kind === 'unproven') {
+      const world = opened(await openWorld({ wallet: { account: watched }, signedInAs: user }));
       // This user's wallet is never proven: the wallet declines to sign when it is connected.
       await walletOf(world).rejectNextOf('personal_sign', 4001);
+      return world;
     }
-    await logInThroughUi(world);
-    return world;
+    await proveWallet(user.id, user.email);
+    const needsHook = path.events.some(
+      (event) =>
+        (event.type === 'xstate.done.actor.listWebhooks' ||
+          event.type === 'xstate.done.actor.listBeforeDelete') &&
+        listed(event) > 0,
+    );
+    let hookId: string | null = null;
+    if (needsHook) {
+      const { data, error } = await user.client.functions.invoke<{ webhook: { id: string } }>(
+        'tatum-webhooks',
+        {
+          method: 'POST',
+          body: { address: watched.address },
+        },
+      );
+      if (error || !data) throw new Error(`could not subscribe the wallet: ${String(error)}`);
+      hookId = data.webhook.id;
+    }
+    return opened(await openWorld({ wallet: { account: watched }, signedInAs: user }), hookId);
   },
 
   views: {

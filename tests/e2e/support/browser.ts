@@ -1,3 +1,4 @@
+import type { Session } from '@supabase/supabase-js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 import type { ChainAccount } from '../../../stack/chain/index.ts';
@@ -7,12 +8,14 @@ import {
   type MockWalletOptions,
 } from '../../support/mock-wallet.ts';
 import { CHROMIUM_ARGS } from './chromium.ts';
-import { e2e, type AppVariant } from './context.ts';
+import { e2e, gatewayFor, type AppVariant } from './context.ts';
+import { seedSession, sessionStorageKey, storedSession } from './session.ts';
 
 // One Chromium per e2e test file (launched on first use, closed after the
 // file by setup.ts) and one fresh browser context per openPortal(): its own
-// storage, colour scheme and viewport, the mock wallet injected before any
-// page script runs, and every console message and uncaught error collected.
+// storage, colour scheme and viewport, the mock wallet (and a stored session)
+// injected before any page script runs, and every console message and
+// uncaught error collected.
 
 declare global {
   interface Window {
@@ -50,6 +53,17 @@ export type PortalOptions = {
    * on (`page.clock.fastForward`), so a timer of the portal can be fired without waiting for it.
    */
   clock?: boolean;
+  /**
+   * A session the portal finds stored when it first loads, as supabase-js leaves it after a sign-in
+   * (`signUpByApi` in session.ts): the portal opens signed in. Only the first document gets it; a
+   * reload or another tab finds whatever the portal stored since (a refreshed token, a sign-out).
+   */
+  session?: Session;
+  /**
+   * Runs on the new page before it loads the portal: routes and listeners that must see its very
+   * first requests (a portal opened signed in reads the profile and joins the feed at once).
+   */
+  beforeLoad?: (page: Page) => unknown;
 };
 
 export type ConsoleEntry = { type: string; text: string };
@@ -172,6 +186,15 @@ export async function openPortal(options: PortalOptions = {}): Promise<Portal> {
     await browserContext.addInitScript({ content: script });
   }
 
+  const seed = options.session
+    ? await browserContext.addInitScript(seedSession, {
+        origin: appUrl,
+        // The portal's client is made for the URL it was built with.
+        key: sessionStorageKey(context.apps[variant].env['VITE_SUPABASE_URL'] ?? gatewayFor(variant).url),
+        value: storedSession(options.session),
+      })
+    : null;
+
   if (options.clock) await browserContext.clock.install();
   const page = await browserContext.newPage();
   if (options.wallet) wallet = walletHandle(page, options.wallet);
@@ -187,7 +210,9 @@ export async function openPortal(options: PortalOptions = {}): Promise<Portal> {
     // Opened outside a test (e.g. in beforeAll): closed with the browser after the file.
   }
 
+  await options.beforeLoad?.(page);
   await page.goto(`${appUrl}${options.path ?? '/'}`, { waitUntil: 'load' });
+  await seed?.dispose();
   return {
     page,
     context: browserContext,

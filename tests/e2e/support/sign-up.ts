@@ -1,11 +1,13 @@
 import type { Page } from 'playwright-core';
 import { authCopy, dialogCopy } from '../../../src/copy/index.ts';
-import { anonClient, PASSWORD, uniqueEmail, type StackInfo } from '../../support/clients.ts';
+import { PASSWORD, uniqueEmail, type StackInfo } from '../../support/clients.ts';
+import { sessionStorageKey } from './session.ts';
 
 /**
  * Signs up through the Sign Up dialog (confirmations off) and waits for the signed-in portal; the
- * user id is read by signing in from Node too, since the page keeps its session to itself. Takes
- * the gateway outright, so the benchmarks can use it outside the e2e layer.
+ * user id is read from the session the page stored. Takes the gateway outright, so the benchmarks
+ * can use it outside the e2e layer. A test that only needs a signed-in user opens the portal with
+ * one (`openSignedIn` in ui.ts).
  */
 export async function signUpOnPage(
   page: Page,
@@ -19,7 +21,10 @@ export async function signUpOnPage(
   await dialog.getByLabel(dialogCopy.auth.password, { exact: true }).fill(PASSWORD);
   await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
   await page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
-  const { data, error } = await anonClient(gateway).auth.signInWithPassword({ email, password: PASSWORD });
-  if (error || !data.user) throw new Error(`could not read the user id: ${error?.message}`);
-  return { email, userId: data.user.id };
+  const userId = await page.evaluate((key) => {
+    const stored = JSON.parse(localStorage.getItem(key) ?? '{}') as { user?: { id?: unknown } };
+    return typeof stored.user?.id === 'string' ? stored.user.id : null;
+  }, sessionStorageKey(gateway.url));
+  if (!userId) throw new Error('the signed-in page holds no stored session to read the user id from');
+  return { email, userId };
 }

@@ -1,11 +1,15 @@
 import type { Locator, Page } from 'playwright-core';
-import { appCopy, dialogCopy, shellCopy } from '../../../src/copy/index.ts';
+import { appCopy, authCopy, dialogCopy, shellCopy } from '../../../src/copy/index.ts';
 import { serviceClient } from '../../support/clients.ts';
+import { openPortal, type Portal, type PortalOptions } from './browser.ts';
 import { gatewayFor } from './context.ts';
+import { feedJoined } from './feed.ts';
+import { signUpByApi, type SeededUser } from './session.ts';
 import { signUpOnPage } from './sign-up.ts';
 
 // What several e2e files do the way a person does it: read a toast, sign up
 // through the dialog. One copy, so a change to the dialog is one edit here.
+// A test whose subject is not signing up opens the portal signed in instead.
 
 /** A toast's title or description; the toast regions stay readable even under a modal dialog. */
 export const toast = (page: Page, text: string, exact = true) =>
@@ -16,6 +20,36 @@ export const admin = () => serviceClient(gatewayFor('full'));
 
 /** Signs up through the Sign Up dialog of the `full` variant (confirmations off). */
 export const signUpThroughUi = (page: Page, label: string) => signUpOnPage(page, gatewayFor('full'), label);
+
+export type SignedInPortal = Portal & {
+  user: SeededUser;
+  /** Resolves once the live notifications feed has joined (a row inserted before arrives as no toast). */
+  feed: Promise<void>;
+};
+
+/**
+ * Opens the portal signed in as a new user: made through the gateway's auth API, their session
+ * stored before the page loads (session.ts), so the portal starts with it as after a sign-up; waits
+ * for the signed-in header. For tests whose subject is not the sign-up; `signUpThroughUi` goes
+ * through the dialog.
+ */
+export async function openSignedIn(
+  label: string,
+  options: Omit<PortalOptions, 'session'> = {},
+): Promise<SignedInPortal> {
+  const user = await signUpByApi(gatewayFor(options.variant ?? 'full'), label);
+  let feed: Promise<void> = new Promise(() => undefined);
+  const portal = await openPortal({
+    ...options,
+    session: user.session,
+    beforeLoad: async (page) => {
+      feed = feedJoined(page);
+      await options.beforeLoad?.(page);
+    },
+  });
+  await portal.page.getByRole('button', { name: authCopy.logout, exact: true }).waitFor();
+  return { ...portal, user, feed };
+}
 
 /** Opens the signed-in user's menu, whatever their name. */
 export const openUserMenu = (page: Page) =>

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { appCopy, authCopy, dialogCopy } from '../../../src/copy/index.ts';
@@ -92,7 +92,12 @@ export async function reopenInAnotherTab(world: PortalWorld): Promise<void> {
 
 /** From the next page load on, every toast the world's pages show is recorded (see `toastsSince`). */
 export async function recordToasts(world: PortalWorld): Promise<void> {
-  await world.portal.context.addInitScript(() => {
+  await recordToastsIn(world.portal.context);
+}
+
+/** `recordToasts` for a browser context whose portal has not loaded yet (`beforeLoad`). */
+export async function recordToastsIn(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
     const shown: string[] = [];
     window.__uiToasts = shown;
     const last = new WeakMap<Element, string>();

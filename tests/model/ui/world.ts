@@ -3,26 +3,47 @@ import { expect } from 'vitest';
 import { authCopy } from '../../../src/copy/index.ts';
 import { signedInUser, type TestUser } from '../../support/clients.ts';
 import { openPortal, type Portal, type PortalOptions, type WalletHandle } from '../../e2e/support/browser.ts';
-import { gatewayFor } from '../../e2e/support/context.ts';
+import { gatewayFor, type AppVariant } from '../../e2e/support/context.ts';
 import { button, logIn } from '../../e2e/support/portal-page.ts';
+import { signUpByApi, type SeededUser } from '../../e2e/support/session.ts';
 import { toast } from '../../e2e/support/ui.ts';
 import type { UiWorld } from './index.ts';
 
 // The world most UI maps act on: the built portal (`full` variant) in a fresh
 // browser context, with the mock wallet when the path needs one, and a user of
 // the local stack to log in as.
+//
+// A map whose chart is not the sign-in's (everything but auth and portal) opens the world already
+// signed in (`signedInAs`): the user's session is stored before the portal loads, as supabase-js
+// leaves it after a sign-in, so no path spends the Login dialog on what its chart does not cover.
+// The auth and portal maps log in through the dialog (`logInThroughUi`), which is theirs to check.
 
 export type PortalWorld = UiWorld & {
   portal: Portal;
   /** The mock wallet; null when the browser has none. */
   wallet: WalletHandle | null;
-  /** Created on first use: a confirmed user of the `full` gateway. */
+  /** Created on first use (or the one the world opened signed in as): a confirmed user of the gateway. */
   user(): Promise<TestUser>;
 };
 
-export async function openWorld(options: PortalOptions = {}): Promise<PortalWorld> {
-  const portal = await openPortal(options);
-  let user: Promise<TestUser> | null = null;
+export type WorldOptions = Omit<PortalOptions, 'session'> & {
+  /** Opens the portal signed in as this user (`pathUser`): their session is stored before it loads. */
+  signedInAs?: SeededUser;
+};
+
+/** A new user for one path, made through the variant's gateway (`signedInAs` of `openWorld`). */
+export function pathUser(variant: AppVariant = 'full'): Promise<SeededUser> {
+  return signUpByApi(gatewayFor(variant), 'ui-path');
+}
+
+export async function openWorld(options: WorldOptions = {}): Promise<PortalWorld> {
+  const { signedInAs, ...portalOptions } = options;
+  const portal = await openPortal({
+    ...portalOptions,
+    ...(signedInAs ? { session: signedInAs.session } : {}),
+  });
+  let user: Promise<TestUser> | null = signedInAs ? Promise.resolve(signedInAs) : null;
+  if (signedInAs) await button(portal.page, authCopy.logout).waitFor();
   return {
     page: portal.page,
     portal,
@@ -37,7 +58,10 @@ export function walletOf(world: PortalWorld): WalletHandle {
   return world.wallet;
 }
 
-/** Logs the world's user in through the Login dialog. */
+/**
+ * Logs the world's user in through the Login dialog: for the auth and portal maps, and for a step
+ * whose cause is a sign-in in the middle of a path. Other maps open their world `signedInAs`.
+ */
 export async function logInThroughUi(world: PortalWorld): Promise<void> {
   await logIn(world.page, await world.user());
 }
