@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tokenCopy } from '../../src/copy/index.ts';
 import { describeError } from '../../src/machines/error-words.ts';
 import { createBalanceReader, type RpcCall } from '../../src/services/token/balance-reader.ts';
-import { createTokenService, TokenServiceError } from '../../src/services/token/index.ts';
+import { createTokenService } from '../../src/services/token/index.ts';
 import { testAccount } from '../support/accounts.ts';
+import { tokenRejection } from '../support/token-rejection.ts';
 
 // The balance reader (plain JSON-RPC, no viem) against the stack's real chain, side by side with
 // the full token service it stands in for at start: the same answers for the same holders, and the
@@ -17,15 +18,7 @@ const holder = testAccount('deployer');
 const config = { rpcUrl: chain.rpcUrl, chainId: chain.chainId, tokenAddress: chain.tokenAddress };
 const service = createTokenService(config);
 
-/** The rejection of a read; fails the test when it resolves or throws anything else. */
-async function rejection(promise: Promise<unknown>): Promise<TokenServiceError> {
-  const outcome = await promise.then(
-    () => new Error('expected the read to reject'),
-    (error: unknown) => error,
-  );
-  if (!(outcome instanceof TokenServiceError)) throw outcome;
-  return outcome;
-}
+const rejection = tokenRejection;
 
 /** The problem both read for `holder` with `setup`, and the words a user sees for it. */
 async function bothFail(setup: typeof config, who: string = holder.address) {

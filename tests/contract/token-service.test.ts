@@ -26,13 +26,13 @@ import { sendCopy, tokenCopy } from '../../src/copy/index.ts';
 import { describeError } from '../../src/machines/error-words.ts';
 import {
   createTokenService,
-  TokenServiceError,
   type PrepareTransferRequest,
   type TokenService,
   type TokenServiceErrorReason,
   type TransferResult,
 } from '../../src/services/token/index.ts';
 import { testAccount } from '../support/accounts.ts';
+import { tokenRejection } from '../support/token-rejection.ts';
 
 // The token service against the stack's real chain: Hardhat with DDEX
 // (OpenZeppelin 5 ERC-20, 18 decimals). Balances are checked independently of
@@ -56,14 +56,7 @@ const ddexOf = (holder: Address) =>
   });
 const nonceOf = (address: Address) => getTransactionCount(client, { address, blockTag: 'pending' });
 
-async function rejection(promise: Promise<unknown>): Promise<TokenServiceError> {
-  const outcome = await promise.then(
-    () => new Error('expected the call to reject'),
-    (error: unknown) => error,
-  );
-  if (!(outcome instanceof TokenServiceError)) throw outcome;
-  return outcome;
-}
+const rejection = tokenRejection;
 
 /** Rejected for `reason`, with words for the user. */
 async function expectRejected(promise: Promise<unknown>, reason: TokenServiceErrorReason) {

@@ -29,6 +29,10 @@ import { TokenServiceError, type TokenService } from '../../src/services/token/t
 // for the encodings; the node itself is tests/contract/token-balance-reader.test.ts's.
 
 const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+
+/** A reader for the local chain's id whose requests go to `fetch` (the address is never contacted). */
+const readerOver = (fetch: typeof globalThis.fetch) =>
+  createBalanceReader({ rpcUrl: 'http://127.0.0.1:1', chainId: 31337, tokenAddress: TOKEN, fetch });
 const HOLDER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const word = (value: bigint) => `0x${value.toString(16).padStart(64, '0')}`;
 const errorString = (reason: string) =>
@@ -252,12 +256,7 @@ describe('balance reader', () => {
 
   it('asks for the chain and decimals once, in the first read’s batch, then only for balances', async () => {
     const node = fakeNode(healthy('0x7a69'));
-    const reader = createBalanceReader({
-      rpcUrl: 'http://127.0.0.1:1',
-      chainId: 31337,
-      tokenAddress: TOKEN,
-      fetch: node.fetch,
-    });
+    const reader = readerOver(node.fetch);
     expect(await reader.readBalance(HOLDER)).toEqual({ raw: 2_500_000n, formatted: '2.5', decimals: 6 });
     expect(await reader.readBalance(` ${HOLDER.toLowerCase()} `)).toEqual({
       raw: 2_500_000n,
@@ -271,12 +270,7 @@ describe('balance reader', () => {
 
   it('refuses a node on another chain, and asks again on the next read', async () => {
     const node = fakeNode(healthy('0x1'));
-    const reader = createBalanceReader({
-      rpcUrl: 'http://127.0.0.1:1',
-      chainId: 31337,
-      tokenAddress: TOKEN,
-      fetch: node.fetch,
-    });
+    const reader = readerOver(node.fetch);
     const problem = await problemOf(reader.readBalance(HOLDER));
     expect(problem).toEqual({ code: 'wrong-chain', actual: 1, expected: 31337 });
     await problemOf(reader.readBalance(HOLDER));
@@ -285,12 +279,7 @@ describe('balance reader', () => {
 
   it('refuses a holder that is not an address without asking the node', async () => {
     const node = fakeNode(healthy('0x7a69'));
-    const reader = createBalanceReader({
-      rpcUrl: 'http://127.0.0.1:1',
-      chainId: 31337,
-      tokenAddress: TOKEN,
-      fetch: node.fetch,
-    });
+    const reader = readerOver(node.fetch);
     for (const holder of ['0x1234', '', 'not an address', `${HOLDER}00`]) {
       const error = await reader.readBalance(holder).catch((thrown: unknown) => thrown);
       expect(error).toMatchObject({ reason: 'invalid-address', problem: { code: 'invalid-address' } });
@@ -301,12 +290,7 @@ describe('balance reader', () => {
 
   it('tries a node that does not answer twice more, then reports it unreachable', async () => {
     const fetch = vi.fn(() => Promise.reject(new TypeError('fetch failed')));
-    const reader = createBalanceReader({
-      rpcUrl: 'http://127.0.0.1:1',
-      chainId: 31337,
-      tokenAddress: TOKEN,
-      fetch,
-    });
+    const reader = readerOver(fetch);
     const error = await reader.readBalance(HOLDER).catch((thrown: unknown) => thrown);
     expect(error).toMatchObject({ problem: { code: 'rpc-unavailable', status: null } });
     expect(describeError(error)).toBe(tokenCopy.rpcUnavailable);
@@ -321,12 +305,7 @@ describe('balance reader', () => {
           init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         }),
     );
-    const reader = createBalanceReader({
-      rpcUrl: 'http://127.0.0.1:1',
-      chainId: 31337,
-      tokenAddress: TOKEN,
-      fetch,
-    });
+    const reader = readerOver(fetch);
     const outcome = problemOf(reader.readBalance(HOLDER));
     await vi.advanceTimersByTimeAsync(9_999);
     expect(fetch).toHaveBeenCalledTimes(1);
@@ -346,21 +325,11 @@ describe('balance reader', () => {
         Promise.resolve(new Response('busy', { status, headers: { 'Content-Type': 'text/plain' } })),
       );
     const busy = answering(503);
-    const reader = createBalanceReader({
-      rpcUrl: 'http://127.0.0.1:1',
-      chainId: 31337,
-      tokenAddress: TOKEN,
-      fetch: busy,
-    });
+    const reader = readerOver(busy);
     expect(await problemOf(reader.readBalance(HOLDER))).toEqual({ code: 'rpc-unavailable', status: 503 });
     expect(busy).toHaveBeenCalledTimes(3);
     const missing = answering(404);
-    const other = createBalanceReader({
-      rpcUrl: 'http://127.0.0.1:1',
-      chainId: 31337,
-      tokenAddress: TOKEN,
-      fetch: missing,
-    });
+    const other = readerOver(missing);
     expect(await problemOf(other.readBalance(HOLDER))).toEqual({ code: 'rpc-unavailable', status: 404 });
     expect(missing).toHaveBeenCalledTimes(1);
   });
@@ -386,16 +355,7 @@ describe('deferred token service with the balance reader', () => {
     const load = vi.fn<() => Promise<TokenService>>(() =>
       Promise.reject(new Error('the full service was loaded')),
     );
-    const service = createDeferredTokenService(load, () =>
-      Promise.resolve(
-        createBalanceReader({
-          rpcUrl: 'http://127.0.0.1:1',
-          chainId: 31337,
-          tokenAddress: TOKEN,
-          fetch: node.fetch,
-        }),
-      ),
-    );
+    const service = createDeferredTokenService(load, () => Promise.resolve(readerOver(node.fetch)));
     expect(await service.readBalance(HOLDER)).toEqual({ raw: 2_500_000n, formatted: '2.5', decimals: 6 });
     expect(load).not.toHaveBeenCalled();
     // Anything else loads the full service.
@@ -413,14 +373,7 @@ describe('deferred token service with the balance reader', () => {
     const loadReader = vi
       .fn<() => Promise<Pick<TokenService, 'readBalance'>>>()
       .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
-      .mockResolvedValue(
-        createBalanceReader({
-          rpcUrl: 'http://127.0.0.1:1',
-          chainId: 31337,
-          tokenAddress: TOKEN,
-          fetch: node.fetch,
-        }),
-      );
+      .mockResolvedValue(readerOver(node.fetch));
     const service = createDeferredTokenService(() => Promise.reject(new Error('not needed')), loadReader);
     const error = await service.readBalance(HOLDER).catch((thrown: unknown) => thrown);
     expect(describeError(error)).toBe(tokenCopy.rpcUnavailable);
