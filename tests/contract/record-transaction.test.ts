@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import {
   createPublicClient,
   createWalletClient,
@@ -22,6 +21,7 @@ import { testAccount } from '../support/accounts.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
 import { chunked } from '../support/streams.ts';
+import { closedPort } from '../support/closed-port.ts';
 
 // record-transaction end to end: a signed-in user's real DDEX send on the local
 // chain becomes one row in their history, read back through their own client,
@@ -111,13 +111,6 @@ async function rowsWithHash(txHash: string) {
 }
 
 /** A port on 127.0.0.1 that was free a moment ago and that nothing listens on now. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((closed) => server.close(() => closed()));
-  return port;
-}
 
 async function expectError(response: Response, status: number, message: RegExp) {
   expect(response.status).toBe(status);

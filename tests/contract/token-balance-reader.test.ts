@@ -1,5 +1,4 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tokenCopy } from '../../src/copy/index.ts';
@@ -8,6 +7,7 @@ import { createBalanceReader, type RpcCall } from '../../src/services/token/bala
 import { createTokenService } from '../../src/services/token/index.ts';
 import { testAccount } from '../support/accounts.ts';
 import { tokenRejection } from '../support/token-rejection.ts';
+import { closedPort } from '../support/closed-port.ts';
 
 // The balance reader (plain JSON-RPC, no viem) against the stack's real chain, side by side with
 // the full token service it stands in for at start: the same answers for the same holders, and the
@@ -30,15 +30,6 @@ async function bothFail(setup: typeof config, who: string = holder.address) {
   expect(reader.reason).toBe(full.reason);
   expect(describeError(reader)).toBe(describeError(full));
   return reader;
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-  return address.port;
 }
 
 describe('balance reader against the chain', () => {

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import {
   createPublicClient,
@@ -33,6 +32,7 @@ import {
 } from '../../src/services/token/index.ts';
 import { testAccount } from '../support/accounts.ts';
 import { tokenRejection } from '../support/token-rejection.ts';
+import { closedPort } from '../support/closed-port.ts';
 
 // The token service against the stack's real chain: Hardhat with DDEX
 // (OpenZeppelin 5 ERC-20, 18 decimals). Balances are checked independently of
@@ -117,15 +117,6 @@ async function freshAccount(funding: { ddex?: string; eth?: string }) {
     await waitForTransactionReceipt(client, { hash });
   }
   return { privateKey, address };
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-  return address.port;
 }
 
 beforeAll(async () => {
