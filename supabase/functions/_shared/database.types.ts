@@ -111,6 +111,17 @@ export type Database = {
            * read returns it; it is optional here only while test fixtures written before it lack it.
            */
           log_index?: number | null;
+          // 20261202000001: where the row sits in the chain and what it moved against (optional
+          // here, like log_index, only while fixtures written before them lack them).
+          /** The block the transaction was mined in; corrected after a reorganisation. */
+          block_number?: number | null;
+          /** The other side of a transfer, or an approval's spender. */
+          counterparty?: string | null;
+          /** A swap's other leg, signed from the wallet's side like amount (e.g. "-0.01" ETH paid). */
+          counter_amount?: string | null;
+          counter_symbol?: string | null;
+          /** An approval of the token's largest allowance (2^256 - 1). */
+          unlimited?: boolean;
         };
         Insert: {
           id?: string;
@@ -125,6 +136,11 @@ export type Database = {
           tx_hash: string;
           transaction_hash?: string | null;
           log_index?: number | null;
+          block_number?: number | null;
+          counterparty?: string | null;
+          counter_amount?: string | null;
+          counter_symbol?: string | null;
+          unlimited?: boolean;
         };
         Update: Partial<Database['public']['Tables']['transactions']['Insert']>;
         Relationships: [];
@@ -310,6 +326,26 @@ export type Database = {
             };
             Returns: boolean;
           };
+      // 20261202000001: record_transfer's row with its block, counterparty and a swap's both legs.
+      record_wallet_row: {
+        Args: {
+          p_user_id: string;
+          p_tx_hash: string;
+          p_type: string;
+          p_log_index: number | null;
+          p_status: string;
+          p_amount: string;
+          p_token_symbol: string;
+          p_block_number?: number | null;
+          p_counterparty?: string | null;
+          p_counter_amount?: string | null;
+          p_counter_symbol?: string | null;
+          p_unlimited?: boolean;
+          p_title?: string;
+          p_message?: string;
+        };
+        Returns: boolean;
+      };
       forget_tatum_subscription: {
         Args: { p_user_id: string; p_id: string };
         Returns: boolean;
