@@ -138,18 +138,28 @@ export async function startDenoFunction(
 
   let output = '';
   const listening = new Promise<string>((done, fail) => {
-    const collect = (chunk: Buffer) => {
-      const text = chunk.toString();
-      output = (output + text).slice(-4000);
-      for (const line of text.split('\n')) {
-        if (line.trim() === '') continue;
+    // A line may arrive in two chunks, and stdout's and stderr's chunks interleave: each stream
+    // keeps its unfinished line until the rest comes, so `log` sees whole lines (a test that
+    // searches them for a secret must not find it split in two).
+    const collect = (stream: NodeJS.ReadableStream | null) => {
+      let partial = '';
+      const emit = (line: string) => {
+        if (line.trim() === '') return;
         const url = /^Listening on (http:\/\/127\.0\.0\.1:\d+)\/?$/.exec(line.trim())?.[1];
         if (url) done(url);
         else log(`[${name}] ${line}`);
-      }
+      };
+      stream?.setEncoding('utf8');
+      stream?.on('data', (text: string) => {
+        output = (output + text).slice(-4000);
+        const lines = (partial + text).split('\n');
+        partial = lines.pop() ?? '';
+        lines.forEach(emit);
+      });
+      stream?.on('end', () => emit(partial));
     };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
+    collect(child.stdout);
+    collect(child.stderr);
     void exited.then(() =>
       fail(new Error(`exited (${child.exitCode ?? child.signalCode}) before it listened`)),
     );

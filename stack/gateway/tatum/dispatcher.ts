@@ -1,3 +1,4 @@
+import { logError } from '../../../supabase/functions/_shared/log.ts';
 import { signPayload } from '../../../supabase/functions/_shared/signature.ts';
 import type { Delivery, TatumStore } from './store.ts';
 
@@ -90,7 +91,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     if (timer) clearTimeout(timer);
     timer = null;
     running = drain()
-      .catch((error: unknown) => console.error('[tatum] delivering webhooks failed:', error))
+      .catch((error: unknown) => logError('tatum', 'delivering webhooks failed', error))
       .then(async () => {
         running = null;
         if (again) {

@@ -12,6 +12,7 @@ import { parseSiweMessage, verifySiweMessage } from 'viem/siwe';
 import { readBodyLimited } from '../_shared/body.ts';
 import { bearerToken, callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
+import { logError } from '../_shared/log.ts';
 import {
   checkProofMessage,
   MAX_BODY_BYTES,
@@ -318,9 +319,9 @@ export function createLinkWalletHandler(deps: LinkWalletDeps): (request: Request
       return await handle(request);
     } catch (error) {
       if (error instanceof Refusal) return refusal(error.code, error.message);
-      // Only the error's name and short message: viem's full messages quote the call's arguments
-      // (the signature among them) and the RPC URL, whose path may hold a provider's key.
-      console.error(`[link-wallet] failed: ${describe(error)}`);
+      // One line of the error itself: viem's full messages quote the call's arguments (the
+      // signature among them), and its causes the RPC URL, whose path may hold a provider's key.
+      logError('link-wallet', 'failed', error);
       if (error instanceof ChainError) {
         return refusal(
           'chain_unavailable',
@@ -346,12 +347,4 @@ async function readBody(request: Request): Promise<string> {
   } catch {
     throw new Refusal('malformed', 'The request body is not UTF-8 text');
   }
-}
-
-/** What may be logged of a failure: its name and short message, and the same of its cause. */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return 'a non-Error was thrown';
-  const short = (error as { shortMessage?: unknown }).shortMessage;
-  const text = `${error.name}: ${typeof short === 'string' ? short : error.message.split('\n')[0]}`;
-  return error.cause === undefined ? text : `${text} (cause: ${describe(error.cause)})`;
 }

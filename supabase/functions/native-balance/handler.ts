@@ -2,6 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { callerId, isOneOfKeys } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { readAddressBody, refuse, reply } from '../_shared/json.ts';
+import { logError } from '../_shared/log.ts';
 import { TatumError, type TatumApi } from '../_shared/tatum.ts';
 
 // The native (ETH) balance of an address through Tatum, whose key stays here. Anyone holding the
@@ -107,7 +108,7 @@ export function createNativeBalanceHandler(deps: NativeBalanceDeps): (request: R
       if (!(error instanceof TatumError)) throw error;
       // No `detail`: the caller is anyone with the anon key, and what Tatum or the node said is
       // for the function's log.
-      console.error('[native-balance] provider failed:', error.detail, error.code);
+      logError('native-balance', error.code ? `provider failed (${error.code})` : 'provider failed', error);
       return refuse(502, 'provider_unavailable', 'The balance could not be read; try again shortly');
     }
   };
@@ -127,7 +128,7 @@ export function createNativeBalanceHandler(deps: NativeBalanceDeps): (request: R
     try {
       return await handle(request);
     } catch (error) {
-      console.error('[native-balance] failed:', error);
+      logError('native-balance', 'failed', error);
       return refuse(500, 'internal', 'The balance could not be read; try again later');
     }
   };
