@@ -144,8 +144,10 @@ export default defineConfig({
               // The portal's own statecharts, domain and words in one entry chunk: once a lazy tab
               // imports a few of them (the Trading tab's machines share helpers with the portal's),
               // the bundler would otherwise split those out into small chunks that compress worse.
+              // The tabs' files and the history dialog's words (copy/history.ts) load with their
+              // lazy views instead.
               name: 'portal',
-              test: /src[\\/](machines|domain|copy)[\\/](?!(swap|market|trading|dex|bots?)[-.])/,
+              test: /src[\\/](machines|domain|copy)[\\/](?!(swap|market|trading|dex|bots?|history)[-.])/,
             },
           ],
         },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { transactionCopy } from '../../../src/copy/index.ts';
+import { historyCopy } from '../../../src/copy/history.ts';
 import { toHistoryEntry } from '../../../src/ui/dialogs/transactions/transaction-row.ts';
 import type { TransactionRow } from '../../../src/services/supabase/types.ts';
 
@@ -66,5 +67,125 @@ describe('toHistoryEntry', () => {
     expect(entry.hashPreview).toBe(transactionCopy.hashPreview(HASH));
     expect(entry.hashPreview.startsWith(HASH.slice(0, 10))).toBe(true);
     expect(entry.hashPreview).not.toContain(HASH.slice(0, 11));
+  });
+});
+
+// The detail line of rows the chain's history writes (docs/product.md#history-dialog): rows
+// recorded before those columns existed have none, and read exactly as before.
+describe('toHistoryEntry: the detail line', () => {
+  const WALLET = '0x1111111111111111111111111111111111111111';
+  const ROUTER = '0x7a250d5630b4cf539739df2c5dacb4c659f2488d';
+
+  it('gives an old row, without the new columns, no detail and its amount as recorded', () => {
+    // As a fixture leaves them out, and as the database reads them on a row recorded before them.
+    const readBack = {
+      block_number: null,
+      counterparty: null,
+      counter_amount: null,
+      counter_symbol: null,
+      unlimited: false,
+    };
+    for (const type of [
+      'token_sent',
+      'token_received',
+      'native_sent',
+      'native_received',
+      'fee',
+      'swap',
+      'approval',
+    ]) {
+      for (const columns of [{}, readBack]) {
+        const entry = toHistoryEntry(row({ type, status: 'confirmed', amount: '-1.25', ...columns }));
+        expect(entry, type).toMatchObject({ detail: '', counterparty: '', dropped: false, amount: '-1.25' });
+      }
+    }
+  });
+
+  it('reads a buy from a swap whose DDEX leg is positive: what it got, then what it paid', () => {
+    const entry = toHistoryEntry(
+      row({ type: 'swap', amount: '12.5', counter_amount: '-0.01', counter_symbol: 'ETH' }),
+    );
+    expect(entry.detail).toBe(historyCopy.bought('12.5', 'DDEX', '0.01', 'ETH'));
+    expect(entry.detail).toBe('Bought 12.5 DDEX for 0.01 ETH');
+    // The amount line keeps the signed figure, as before.
+    expect(entry).toMatchObject({ amount: '12.5', symbol: 'DDEX', counterparty: '', dropped: false });
+  });
+
+  it('reads a sale from a swap whose DDEX leg is negative', () => {
+    const entry = toHistoryEntry(
+      row({ type: 'swap', amount: '-3', counter_amount: '0.002', counter_symbol: 'ETH' }),
+    );
+    expect(entry.detail).toBe(historyCopy.sold('3', 'DDEX', '0.002', 'ETH'));
+    expect(entry.detail).toBe('Sold 3 DDEX for 0.002 ETH');
+    expect(entry.amount).toBe('-3');
+  });
+
+  it('gives a swap without its other leg no detail', () => {
+    expect(toHistoryEntry(row({ type: 'swap', amount: '12.5', counter_amount: null })).detail).toBe('');
+    expect(toHistoryEntry(row({ type: 'swap', amount: '12.5', counter_amount: '-0.01' })).detail).toBe('');
+  });
+
+  it('names the spender and the allowance of a limited approval', () => {
+    const entry = toHistoryEntry(
+      row({ type: 'approval', amount: '50', counterparty: ROUTER, unlimited: false }),
+    );
+    expect(entry.detail).toBe(historyCopy.allowed(ROUTER, '50', 'DDEX'));
+    expect(entry.detail).toBe('Allowed 0x7a25...488d to spend 50 DDEX');
+    expect(entry).toMatchObject({ amount: '50', counterparty: ROUTER });
+  });
+
+  it('says unlimited for an approval of the largest allowance, never its meaningless figure', () => {
+    const max = '115792089237316195423570985008687907853269984665640564039457.584007913129639935';
+    const entry = toHistoryEntry(
+      row({ type: 'approval', amount: max, counterparty: ROUTER, unlimited: true }),
+    );
+    expect(entry.detail).toBe(historyCopy.allowed(ROUTER, historyCopy.unlimited, 'DDEX'));
+    expect(entry.detail).toBe('Allowed 0x7a25...488d to spend unlimited DDEX');
+    expect(entry.amount).toBe(historyCopy.unlimited);
+    expect(JSON.stringify(entry)).not.toContain(max);
+  });
+
+  it('gives an approval without a spender no detail', () => {
+    expect(toHistoryEntry(row({ type: 'approval', amount: '50', counterparty: null })).detail).toBe('');
+  });
+
+  it.each(['token_sent', 'native_sent', 'internal_sent'])('names where a %s row went', (type) => {
+    const entry = toHistoryEntry(row({ type, amount: '-1', counterparty: WALLET }));
+    expect(entry.detail).toBe(historyCopy.to(WALLET));
+    expect(entry.detail).toBe('To 0x1111...1111');
+    expect(entry.counterparty).toBe(WALLET);
+  });
+
+  it.each(['token_received', 'native_received', 'internal_received'])(
+    'names where a %s row came from',
+    (type) => {
+      const entry = toHistoryEntry(row({ type, amount: '1', counterparty: ROUTER }));
+      expect(entry.detail).toBe(historyCopy.from(ROUTER));
+      expect(entry.detail).toBe('From 0x7a25...488d');
+      expect(entry.counterparty).toBe(ROUTER);
+    },
+  );
+
+  it('gives a transfer without a counterparty, and a fee, no detail', () => {
+    expect(toHistoryEntry(row({ type: 'internal_received', counterparty: null })).detail).toBe('');
+    expect(toHistoryEntry(row({ type: 'fee', amount: '-0.0001', counterparty: null })).detail).toBe('');
+  });
+
+  it('says plainly that a dropped transaction is no longer in the chain, whatever its kind', () => {
+    for (const overrides of [
+      { type: 'swap', amount: '12.5', counter_amount: '-0.01', counter_symbol: 'ETH' },
+      { type: 'token_sent', amount: '-1', counterparty: WALLET },
+      { type: 'approval', amount: '50', counterparty: ROUTER },
+      { type: 'fee', amount: '-0.0001' },
+    ]) {
+      const entry = toHistoryEntry(row({ ...overrides, status: 'dropped' }));
+      expect(entry, overrides.type).toMatchObject({
+        status: 'dropped',
+        detail: historyCopy.dropped,
+        counterparty: '',
+        dropped: true,
+      });
+    }
+    expect(historyCopy.dropped).toMatch(/no longer in the chain/i);
   });
 });

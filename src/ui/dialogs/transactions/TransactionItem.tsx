@@ -6,9 +6,9 @@ import { formatTime } from '../format-time.ts';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { Tag } from '../parts.tsx';
 
-// One line of the history: what happened, its status, how much of what, and
-// its hash — a link to the block explorer when one is configured, otherwise
-// the preview with the full hash in its title. Every field is rendered as text.
+// One line of the history: what happened, its status, how much of what, what it did in words
+// (when the row says), and its hash — a link to the block explorer when one is configured,
+// otherwise the preview with the full hash in its title. Every field is rendered as text.
 export function TransactionItem({ entry }: { entry: HistoryEntry }) {
   const { explorerUrl } = useSettings();
   return (
@@ -20,6 +20,11 @@ export function TransactionItem({ entry }: { entry: HistoryEntry }) {
       <Amount>
         {entry.amount} {entry.symbol}
       </Amount>
+      {entry.detail === '' ? null : (
+        <Detail $dropped={entry.dropped} title={entry.counterparty === '' ? undefined : entry.counterparty}>
+          {entry.detail}
+        </Detail>
+      )}
       <Bottom>
         <time dateTime={entry.createdAt}>{formatTime(entry.createdAt)}</time>
         <Hash>
@@ -68,6 +73,12 @@ const Amount = styled.p`
   margin: ${({ theme }) => theme.space(1)} 0;
   font-weight: 600;
   font-variant-numeric: tabular-nums;
+  overflow-wrap: anywhere;
+`;
+
+const Detail = styled.p<{ $dropped: boolean }>`
+  margin: 0 0 ${({ theme }) => theme.space(1)};
+  color: ${({ theme, $dropped }) => ($dropped ? theme.color.danger : theme.color.textMuted)};
   overflow-wrap: anywhere;
 `;
 
