@@ -24,6 +24,10 @@ import {
   parseRateLimit,
 } from '../../supabase/functions/native-balance/handler.ts';
 import { createTatumWebhooksHandler } from '../../supabase/functions/tatum-webhooks/handler.ts';
+import {
+  createWatchWalletsHandler,
+  walletEventsUrl,
+} from '../../supabase/functions/watch-wallets/handler.ts';
 import { createRpcClient } from '../../supabase/functions/_shared/rpc.ts';
 import { createTatumApi } from '../../supabase/functions/_shared/tatum.ts';
 import { marketPair } from '../../supabase/functions/_shared/uniswap-pair.ts';
@@ -37,6 +41,7 @@ import { attachRealtime } from './realtime/server.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { createStorageHandler } from './storage.ts';
 import { startTatumEmulator, type TatumEmulator } from './tatum/index.ts';
+import { startWalletWatchWebhook, type WalletWatchWebhook } from './wallet-watch-webhook.ts';
 import { keepingExitCode } from './exit-code.ts';
 import { web3EthereumEnabled, web3GrantMiddleware } from './web3-grant.ts';
 
@@ -66,6 +71,11 @@ export type GatewayOptions = {
   uniswapRouter?: string | null;
   /** First retry delay of the emulator's webhook deliveries (doubles per attempt); tests shorten it. */
   webhookRetryBaseMs?: number;
+  /**
+   * Where the functions reach Tatum (their TATUM_API_URL): the stack's own emulator when absent.
+   * Tests put a proxy in front of the emulator here to make Tatum refuse or vanish.
+   */
+  functionsTatumUrl?: string | null;
   /**
    * How the Edge Functions run: 'deno' (the default) starts each from its real entry point with
    * `deno run`, as deployed; 'node' serves the same handlers in this process.
@@ -228,8 +238,10 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     'tatum-webhooks': !!options.rpcUrl,
     'native-balance': !!options.rpcUrl,
     'market-bots': !!(options.rpcUrl && options.tokenAddress && options.uniswapRouter),
+    'watch-wallets': !!options.rpcUrl,
   };
   const tatumApiUrl = options.rpcUrl ? `${apiUrl}/tatum/v4/` : null;
+  const functionsTatumUrl = options.functionsTatumUrl ?? tatumApiUrl;
   const balanceRateLimit =
     options.balanceRateLimit === undefined ? DEFAULT_RATE_LIMIT : parseRateLimit(options.balanceRateLimit);
   if (balanceRateLimit === null) throw new Error('balanceRateLimit must be <requests>/<seconds>');
@@ -257,7 +269,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       SITE_URL: siteUrl,
       // The network the emulator's deliveries name (its default); process-payments records no other.
       TATUM_CHAIN: 'ethereum-sepolia',
-      ...(tatumApiUrl ? { TATUM_API_KEY: secrets.tatumApiKey, TATUM_API_URL: tatumApiUrl } : {}),
+      ...(functionsTatumUrl ? { TATUM_API_KEY: secrets.tatumApiKey, TATUM_API_URL: functionsTatumUrl } : {}),
       ...(options.balanceRateLimit ? { BALANCE_RATE_LIMIT: options.balanceRateLimit } : {}),
     };
     try {
@@ -292,10 +304,10 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         uniswapRouter: options.uniswapRouter ?? null,
       });
     }
-    if (options.rpcUrl && tatumApiUrl) {
+    if (options.rpcUrl && functionsTatumUrl) {
       const tatumApi = createTatumApi({
         apiKey: secrets.tatumApiKey,
-        apiUrl: tatumApiUrl,
+        apiUrl: functionsTatumUrl,
         rpcUrl: options.rpcUrl,
         mainnet: options.chainId === 1,
       });
@@ -309,6 +321,12 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         tatum: tatumApi,
         apiKeys: [secrets.anonKey],
         limit: balanceRateLimit,
+      });
+      handlers['watch-wallets'] = createWatchWalletsHandler({
+        supabase: functionsClient,
+        tatum: tatumApi,
+        callbackUrl: walletEventsUrl(apiUrl),
+        callerKeys: [secrets.serviceRoleKey],
       });
     }
     if (options.rpcUrl && options.tokenAddress && options.uniswapRouter) {
@@ -336,6 +354,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   });
   let feed: Awaited<ReturnType<typeof startChangeFeed>>;
   let realtime: ReturnType<typeof attachRealtime>;
+  let walletWatches: WalletWatchWebhook | null = null;
   // What has started by the time a later step fails, stopped in reverse before the rest goes.
   const startedParts: (() => Promise<void>)[] = [];
   try {
@@ -357,6 +376,14 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       if (options.tokenAddress && options.uniswapRouter) {
         await subscribeMarket(emulator, options.rpcUrl, options.uniswapRouter, options.tokenAddress, apiUrl);
       }
+    }
+    if (served('watch-wallets')) {
+      const webhook = await startWalletWatchWebhook({
+        pg,
+        drain: () => drainWalletWatches(apiUrl, secrets.serviceRoleKey),
+      });
+      walletWatches = webhook;
+      startedParts.push(() => webhook.stop());
     }
   } catch (error) {
     for (const stop of startedParts.reverse()) await stop();
@@ -382,6 +409,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     },
     close: () => {
       closing ??= (async () => {
+        await walletWatches?.stop();
         await tatum?.close();
         await Promise.all(denoFunctions.map((fn) => fn.stop()));
         await realtime.close();
@@ -419,6 +447,28 @@ async function subscribeMarket(
     address: pair,
     url: `${apiUrl}/functions/v1/market-bots`,
   });
+}
+
+/** Past the function's own budget (DRAIN_BUDGET_MS) and the Tatum call it may be in. */
+const DRAIN_TIMEOUT_MS = 60_000;
+
+/**
+ * One call of watch-wallets as a hosted project's Database Webhook makes it: a POST to the
+ * function's URL with the service role key (docs/deploy.md#3-tatum).
+ */
+async function drainWalletWatches(apiUrl: string, serviceRoleKey: string): Promise<void> {
+  const answer = await fetch(`${apiUrl}/functions/v1/watch-wallets`, {
+    method: 'POST',
+    headers: {
+      apikey: serviceRoleKey,
+      authorization: `Bearer ${serviceRoleKey}`,
+      'content-type': 'application/json',
+    },
+    body: '{}',
+    signal: AbortSignal.timeout(DRAIN_TIMEOUT_MS),
+  });
+  const text = await answer.text();
+  if (!answer.ok) throw new Error(`watch-wallets answered ${answer.status}: ${text}`);
 }
 
 /** The path with every valid run of percent-escapes decoded as decodeURI would, as Hono routes it. */

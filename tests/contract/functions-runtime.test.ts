@@ -93,6 +93,15 @@ const CALLS: Call[] = [
     init: async () => ({ method: 'POST', headers: json, body: '{"address":"0x1"}' }),
   },
   {
+    label: 'a drain of the wallet watches with the anon key',
+    name: 'watch-wallets',
+    init: async (gateway) => ({
+      method: 'POST',
+      headers: { ...json, apikey: gateway.anonKey, authorization: `Bearer ${gateway.anonKey}` },
+      body: '{}',
+    }),
+  },
+  {
     label: 'a balance of a malformed address',
     name: 'native-balance',
     init: async (gateway) => ({
@@ -141,6 +150,7 @@ describe('the Edge Functions’ runtimes', () => {
       'process-payments',
       'record-transaction',
       'tatum-webhooks',
+      'watch-wallets',
     ]);
     // The function itself, reached without the gateway, is the Deno server answering.
     const direct = await answer(stack.functions.urls['process-payments'] ?? '', { method: 'GET' });

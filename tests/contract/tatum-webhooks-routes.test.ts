@@ -104,13 +104,13 @@ describe('tatum-webhooks reaches nothing of the account but the caller’s own s
     expect(await listed.json()).toEqual({ webhooks: [] });
   });
 
-  it('holds the account through three operations only: subscribe, unsubscribe and a balance', () => {
+  it('holds the account through four operations only: subscribe, unsubscribe, list, balance', () => {
     const api = createTatumApi({
       apiKey: stack.tatumApiKey,
       apiUrl: stack.tatumApiUrl,
       rpcUrl: inject('chain').rpcUrl,
       mainnet: false,
     });
-    expect(Object.keys(api).sort()).toEqual(['nativeBalance', 'subscribe', 'unsubscribe']);
+    expect(Object.keys(api).sort()).toEqual(['nativeBalance', 'subscribe', 'subscriptionsOf', 'unsubscribe']);
   });
 });

@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startChain, type Chain } from '../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { closedPort } from '../support/closed-port.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
 import { setWalletAsServer } from '../support/wallet-proof.ts';
 
@@ -32,7 +33,9 @@ import { setWalletAsServer } from '../support/wallet-proof.ts';
 // This file runs a chain and gateway of its own: every funded account of the
 // shared contract chain already belongs to another file (tests/support/
 // accounts.ts), and its own gateway can retry on a short base so the test
-// stays quick.
+// stays quick. Its functions reach no Tatum, so the server's own watch of the
+// proven wallet (watch-wallets) is never made: the one subscription that
+// delivers is the test's, behind the proxy.
 
 const RETRY_BASE_MS = 500;
 const TRANSFERS = ['1.5', '2', '3.25'];
@@ -114,6 +117,7 @@ beforeAll(async () => {
     tokenAddress: chain.tokenAddress,
     rpcUrl: chain.rpcUrl,
     webhookRetryBaseMs: RETRY_BASE_MS,
+    functionsTatumUrl: `http://127.0.0.1:${await closedPort()}/v4/`,
   });
   const stack = { url: gateway.url, anonKey: gateway.anonKey, serviceRoleKey: gateway.serviceRoleKey };
   service = serviceClient(stack);

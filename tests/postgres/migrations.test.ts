@@ -33,6 +33,10 @@ const TABLE_GRANTS: Record<string, Record<Role, string[]>> = {
   'public.bots': { anon: [], authenticated: ['SELECT', 'INSERT', 'DELETE'], service_role: ALL },
   'public.bot_runs': { anon: [], authenticated: ['SELECT'], service_role: ALL },
   'public.market_prices': { anon: [], authenticated: [], service_role: ALL },
+  // 20261202000002_wallet_watches.sql: the server's own subscriptions and their queue, which no
+  // API role may read or write.
+  'public.wallet_watches': { anon: [], authenticated: [], service_role: ALL },
+  'public.wallet_watch_jobs': { anon: [], authenticated: [], service_role: ALL },
 };
 
 /** 20261121000002: authenticated may update these columns of user_notifications and no other. */
@@ -68,6 +72,10 @@ const SERVICE_ONLY_FUNCTIONS = [
   'public.take_rate_limit(text, integer, integer)',
   // 20261201000001: the market-bots function's evaluation of a swap.
   'public.evaluate_market_swap(text, text, integer, bigint, timestamptz, numeric, numeric, numeric, text, text, text, text)',
+  // 20261202000002: the watch-wallets function's queue and watches.
+  'public.claim_wallet_watches(text, integer, integer)',
+  'public.finish_wallet_watch(text, uuid, text)',
+  'public.forget_wallet_watch(text)',
 ];
 
 /** Every policy the migrations create: [table, name, command], all for the role authenticated. */
@@ -244,7 +252,7 @@ describe('migrations on PostgreSQL', () => {
     expect(new Set(policies.flatMap(({ roles }) => roles))).toEqual(new Set(['authenticated']));
   });
 
-  it('guards server-owned fields with triggers (20261121000001, …02, …07, 20261201000001), caps bots, and links web3 wallets (20261124000001)', async () => {
+  it('guards server-owned fields with triggers (20261121000001, …02, …07, 20261201000001), caps bots, links web3 wallets (20261124000001) and queues proven-wallet changes (20261202000002)', async () => {
     const triggers = await rowsOf<{ table: string; name: string }>(
       `select tgrelid::regclass::text as table, tgname as name from pg_trigger
        where not tgisinternal and tgrelid in ('public.profiles'::regclass,
@@ -256,6 +264,7 @@ describe('migrations on PostgreSQL', () => {
       { table: 'bots', name: 'bots_cap' },
       { table: 'bots', name: 'bots_guard' },
       { table: 'profiles', name: 'profiles_guard' },
+      { table: 'profiles', name: 'queue_wallet_watch' },
       { table: 'user_notifications', name: 'user_notifications_guard' },
     ]);
   });

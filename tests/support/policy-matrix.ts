@@ -9,6 +9,7 @@ import {
   type StackInfo,
   type TestUser,
 } from './clients.ts';
+import { walletEventsUrl } from '../../supabase/functions/watch-wallets/handler.ts';
 import type { ProbesFor } from './policy-table.ts';
 import { setWalletAsServer } from './wallet-proof.ts';
 
@@ -279,6 +280,53 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
     return { owner, key: hash, value: '' };
   };
   const isHash = (target: Target) => (row: Record<string, unknown>) => row['tx_hash'] === target.key;
+
+  // The stack drains the wallet-watch queue and reconciles the watches as they change, so a cell's
+  // target must be left alone by it: a watch made for this stack's URL, and a job not due yet.
+  const watchUrl = walletEventsUrl(stack.url);
+  /** Not before then: no drain claims a job that is not due. */
+  const LATER = '2100-01-01T00:00:00.000Z';
+  const watchOf = async (address: string) => {
+    // ilike, not eq, as for transactions above: an address is 0x… too.
+    const { data, error } = await service.from('wallet_watches').select('*').ilike('address', address);
+    if (error) throw new Error(`reading the watch of ${address} failed: ${error.message}`);
+    return data[0] ?? null;
+  };
+  /** The server's watch of the owner's proven wallet, as watch-wallets records it. */
+  const watched = async (): Promise<Target> => {
+    const address = freshAddress();
+    const { error } = await service.from('wallet_watches').insert({
+      address,
+      user_id: owner.id,
+      url: watchUrl,
+      subscription_id: unique('matrix-watch'),
+      state: 'active',
+    });
+    if (error) throw new Error(`recording a watch failed: ${error.message}`);
+    return { owner, key: address, value: 'https://elsewhere.example.test/hook' };
+  };
+  const isWatch = (target: Target) => (row: Record<string, unknown>) => row['address'] === target.key;
+  const jobOf = async (id: string) => {
+    const { data, error } = await service.from('wallet_watch_jobs').select('*').eq('id', Number(id));
+    if (error) throw new Error(`reading job ${id} failed: ${error.message}`);
+    return data[0] ?? null;
+  };
+  const jobsFor = async (address: string) => {
+    const { data, error } = await service.from('wallet_watch_jobs').select('*').ilike('address', address);
+    if (error) throw new Error(`reading the jobs of ${address} failed: ${error.message}`);
+    return data;
+  };
+  /** A change of the owner's wallet waiting for its turn, as the profile's trigger queues it. */
+  const queued = async (): Promise<Target> => {
+    const { data, error } = await service
+      .from('wallet_watch_jobs')
+      .insert({ address: freshAddress(), user_id: owner.id, next_attempt_at: LATER })
+      .select()
+      .single();
+    if (error) throw new Error(`queueing a job failed: ${error.message}`);
+    return { owner, key: String(data.id), value: '2200-01-01T00:00:00.000Z' };
+  };
+  const isJob = (target: Target) => (row: Record<string, unknown>) => String(row['id']) === target.key;
 
   const avatars = (client: Client) => client.storage.from('avatars');
   const publicUrl = (name: string) => avatars(anonClient(stack)).getPublicUrl(name).data.publicUrl;
@@ -894,6 +942,135 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
           ),
         read: (target) => pricesWithHash(target.key),
         applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+    },
+    wallet_watches: {
+      select: {
+        arrange: watched,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('wallet_watches').select('*').ilike('address', target.key),
+            isWatch(target),
+          ),
+        read: (target) => watchOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A watch of one's own making, which the server would take for its subscription.
+        arrange: async () => ({ owner, key: freshAddress(), value: 'https://elsewhere.example.test/hook' }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('wallet_watches')
+              .insert({ address: target.key, user_id: target.owner.id, url: target.value })
+              .select(),
+            isWatch(target),
+          ),
+        read: (target) => watchOf(target.key),
+        applied: (_target, after) => after !== null,
+      },
+      update: {
+        // Moving the server's subscription somewhere else.
+        arrange: watched,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('wallet_watches')
+              .update({ url: target.value })
+              .ilike('address', target.key)
+              .select(),
+            isWatch(target),
+          ),
+        read: (target) => watchOf(target.key),
+        applied: (target, after) => (after as { url?: string } | null)?.url === target.value,
+      },
+      delete: {
+        arrange: watched,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('wallet_watches').delete().ilike('address', target.key).select(),
+            isWatch(target),
+          ),
+        read: (target) => watchOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+      'forget_wallet_watch rpc': {
+        // The function watch-wallets forgets a watch with once Tatum has dropped it.
+        arrange: watched,
+        act: async ({ client }, target) => {
+          const result = await client.rpc('forget_wallet_watch', { p_address: target.key });
+          return fromPostgrest({ ...result, data: result.data === true ? [{}] : [] }, () => true);
+        },
+        read: (target) => watchOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    wallet_watch_jobs: {
+      select: {
+        arrange: queued,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('wallet_watch_jobs').select('*').eq('id', Number(target.key)),
+            isJob(target),
+          ),
+        read: (target) => jobOf(target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A change nobody made, for the server to act on.
+        arrange: async () => ({ owner, key: freshAddress(), value: '' }),
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('wallet_watch_jobs')
+              .insert({ address: target.key, user_id: target.owner.id, next_attempt_at: LATER })
+              .select(),
+            (row) => row['address'] === target.key,
+          ),
+        read: (target) => jobsFor(target.key),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      update: {
+        // Putting a change off, so the server would not act on it.
+        arrange: queued,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client
+              .from('wallet_watch_jobs')
+              .update({ next_attempt_at: target.value })
+              .eq('id', Number(target.key))
+              .select(),
+            isJob(target),
+          ),
+        read: (target) => jobOf(target.key),
+        applied: (target, after) => {
+          const due = (after as { next_attempt_at?: string } | null)?.next_attempt_at;
+          return due != null && Date.parse(due) === Date.parse(target.value);
+        },
+      },
+      delete: {
+        arrange: queued,
+        act: async ({ client }, target) =>
+          fromPostgrest(
+            await client.from('wallet_watch_jobs').delete().eq('id', Number(target.key)).select(),
+            isJob(target),
+          ),
+        read: (target) => jobOf(target.key),
+        applied: (_target, after) => after === null,
+      },
+      'claim_wallet_watches rpc': {
+        // What a drain starts with: a claim holds the queue's addresses from every other drain.
+        arrange: queued,
+        act: async ({ client }) => {
+          const result = await client.rpc('claim_wallet_watches', {
+            p_url: watchUrl,
+            p_limit: 10,
+            p_lease_seconds: 60,
+          });
+          return fromPostgrest({ ...result, data: result.error ? [] : [{}] }, () => true);
+        },
+        read: (target) => jobOf(target.key),
+        applied: (_target, _after, answer) => answer.error === null,
       },
     },
     avatars: {

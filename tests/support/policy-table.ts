@@ -61,7 +61,10 @@ export type PolicyRow = readonly [
 // A bots row is the owner's market bot: they create, rename, pause and delete it, but never set
 // what the server keeps ('update server fields': when it last fired or was armed). A bot_runs row is a firing of the owner's bot: only evaluate_market_swap (the
 // market-bots function, as the service role) records one, and the owner reads it. market_prices
-// is the pair's recent price history, which no API role reads or writes.
+// is the pair's recent price history, which no API role reads or writes. A wallet_watches row is
+// the server's subscription of the owner's proven wallet and a wallet_watch_jobs row a change of
+// it waiting to be reconciled: only the watch-wallets function (the service role) reads or writes
+// either, so no one can stop the server watching a wallet, watch another, or hold up the queue.
 // prettier-ignore
 export const POLICY = [
   // resource               verb                             anon                      other user                owner
@@ -108,6 +111,16 @@ export const POLICY = [
   ['bot_runs',             'evaluate_market_swap rpc',      'denied',                 'denied',                 'denied'],
   ['market_prices',        'select',                        'revoked',                'revoked',                'revoked'],
   ['market_prices',        'insert',                        'denied',                 'denied',                 'denied'],
+  ['wallet_watches',       'select',                        'revoked',                'revoked',                'revoked'],
+  ['wallet_watches',       'insert',                        'denied',                 'denied',                 'denied'],
+  ['wallet_watches',       'update',                        'revoked',                'revoked',                'revoked'],
+  ['wallet_watches',       'delete',                        'revoked',                'revoked',                'revoked'],
+  ['wallet_watches',       'forget_wallet_watch rpc',       'denied',                 'denied',                 'denied'],
+  ['wallet_watch_jobs',    'select',                        'revoked',                'revoked',                'revoked'],
+  ['wallet_watch_jobs',    'insert',                        'denied',                 'denied',                 'denied'],
+  ['wallet_watch_jobs',    'update',                        'revoked',                'revoked',                'revoked'],
+  ['wallet_watch_jobs',    'delete',                        'revoked',                'revoked',                'revoked'],
+  ['wallet_watch_jobs',    'claim_wallet_watches rpc',      'denied',                 'denied',                 'denied'],
   ['avatars',              'upload',                        'denied',                 'denied',                 'allowed'],
   ['avatars',              'overwrite (upsert)',            'denied',                 'denied',                 'allowed'],
   ['avatars',              'read (public URL)',             'allowed',                'allowed',                'allowed'],

@@ -47,12 +47,19 @@ export interface TatumApi {
   nativeBalance(address: string): Promise<NativeBalance>;
 }
 
+/** The account's subscriptions, read back: what the server's own wallet watches need besides. */
+export interface TatumSubscriptionList {
+  /** The id and URL of every subscription of `address` the account holds. */
+  subscriptionsOf(address: string): Promise<{ id: string; url: string }[]>;
+}
+
 const MAX_DETAIL = 500;
 const NOT_FOUND = 'subscription.not.found';
+const SUBSCRIPTIONS_PAGE = 50;
 
 type Outcome = { ok: true; data: unknown } | { ok: false; detail: string | null; code: string | null };
 
-export function createTatumApi(config: TatumConfig): TatumApi {
+export function createTatumApi(config: TatumConfig): TatumApi & TatumSubscriptionList {
   let client: Promise<Ethereum> | null = null;
   const secrets = secretsOf(config);
   const redact = (text: string) =>
@@ -109,6 +116,22 @@ export function createTatumApi(config: TatumConfig): TatumApi {
       if (outcome.ok) return true;
       if (outcome.code === NOT_FOUND) return false;
       throw fail(outcome.detail, outcome.code);
+    },
+
+    async subscriptionsOf(address) {
+      // One page: an address has the server's subscription and a few demo hooks at most.
+      const outcome = await call((tatum) =>
+        tatum.notification.getAll({ address, pageSize: SUBSCRIPTIONS_PAGE }),
+      );
+      if (!outcome.ok) throw fail(outcome.detail, outcome.code);
+      if (!Array.isArray(outcome.data)) throw fail('unexpected response: no subscription list');
+      return outcome.data
+        .filter(isRecord)
+        .flatMap((entry) =>
+          typeof entry['id'] === 'string' && typeof entry['url'] === 'string'
+            ? [{ id: entry['id'], url: entry['url'] }]
+            : [],
+        );
     },
 
     async nativeBalance(address) {

@@ -2,6 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { ADDRESS, readAddressBody, refuse, reply } from '../_shared/json.ts';
+import { logError } from '../_shared/log.ts';
 import { TatumError, type TatumApi } from '../_shared/tatum.ts';
 
 // The portal's 'Tatum Webhooks (Demo)' on the server, where the Tatum key is: Create Hook
@@ -199,7 +200,7 @@ export function createTatumWebhooksHandler(deps: TatumWebhooksDeps): (request: R
       return await handle(request);
     } catch (error) {
       // Nothing here carries the request's headers, so the caller's token never reaches the log.
-      console.error('[tatum-webhooks] failed:', error);
+      logError('tatum-webhooks', 'failed', error);
       return refuse(500, 'internal', 'The webhook request failed; try again later');
     }
   };

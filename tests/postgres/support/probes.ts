@@ -210,6 +210,41 @@ export function createSqlProbes(users: MatrixUsers) {
   };
   const byHash = (target: SqlTarget) => (row: Row) => row['tx_hash'] === target.key;
 
+  const WATCH_URL = 'https://ref.supabase.co/functions/v1/process-payments?source=wallet';
+  const watchOf = (tx: Case, address: string) =>
+    firstRow(tx.query('select * from public.wallet_watches where address = $1', [address]));
+  /** The server's watch of the owner's proven wallet, as watch-wallets records it. */
+  const watched = async (tx: Case): Promise<SqlTarget> => {
+    const address = freshAddress();
+    await tx.request(SERVICE, (query) =>
+      query(
+        `insert into public.wallet_watches (address, user_id, url, subscription_id, state)
+         values ($1, $2, $3, $4, 'active')`,
+        [address, owner.id, WATCH_URL, unique('matrix-watch')],
+      ),
+    );
+    return { owner, key: address, value: 'https://elsewhere.example.test/hook' };
+  };
+  const byAddress = (target: SqlTarget) => (row: Row) => row['address'] === target.key;
+  const jobOf = (tx: Case, id: string) =>
+    firstRow(tx.query('select * from public.wallet_watch_jobs where id = $1', [id]));
+  const jobsFor = async (tx: Case, address: string) =>
+    (await tx.query('select * from public.wallet_watch_jobs where address = $1', [address])).rows;
+  /** A change of the owner's wallet waiting for its turn, as the profile's trigger queues it. */
+  const queued = async (tx: Case): Promise<SqlTarget> => {
+    const row = await tx.request(SERVICE, (query) =>
+      firstRow(
+        query(
+          `insert into public.wallet_watch_jobs (address, user_id, next_attempt_at)
+           values ($1, $2, now() + interval '1 day') returning id`,
+          [freshAddress(), owner.id],
+        ),
+      ),
+    );
+    return { owner, key: String(field(row, 'id')), value: '2200-01-01T00:00:00.000Z' };
+  };
+  const byJob = (target: SqlTarget) => (row: Row) => String(row['id']) === target.key;
+
   // An upload with upsert, as the Storage API writes it: the uploader is the owner (none for anon).
   const upsertObject = (query: Query, caller: Claims, name: string, mimetype: string) =>
     query(
@@ -892,6 +927,151 @@ export function createSqlProbes(users: MatrixUsers) {
           answerOf(await tx.request(caller, (query) => insertPrice(query, target.key)), byHash(target)),
         read: (tx, target) => pricesWithHash(tx, target.key),
         applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+    },
+    wallet_watches: {
+      select: {
+        arrange: watched,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.wallet_watches where address = $1', [target.key]),
+            ),
+            byAddress(target),
+          ),
+        read: (tx, target) => watchOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A watch of one's own making, which the server would take for its subscription.
+        arrange: async () => ({ owner, key: freshAddress(), value: 'https://elsewhere.example.test/hook' }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query(
+                'insert into public.wallet_watches (address, user_id, url) values ($1, $2, $3) returning *',
+                [target.key, target.owner.id, target.value],
+              ),
+            ),
+            byAddress(target),
+          ),
+        read: (tx, target) => watchOf(tx, target.key),
+        applied: (_target, after) => after !== null,
+      },
+      update: {
+        // Moving the server's subscription somewhere else.
+        arrange: watched,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.wallet_watches set url = $2 where address = $1 returning *', [
+                target.key,
+                target.value,
+              ]),
+            ),
+            byAddress(target),
+          ),
+        read: (tx, target) => watchOf(tx, target.key),
+        applied: (target, after) => field(after, 'url') === target.value,
+      },
+      delete: {
+        arrange: watched,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('delete from public.wallet_watches where address = $1 returning *', [target.key]),
+            ),
+            byAddress(target),
+          ),
+        read: (tx, target) => watchOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+      'forget_wallet_watch rpc': {
+        // The function watch-wallets forgets a watch with once Tatum has dropped it.
+        arrange: watched,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select public.forget_wallet_watch(p_address => $1) as forgotten', [target.key]),
+            ),
+            (row) => row['forgotten'] === true,
+          ),
+        read: (tx, target) => watchOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+    },
+    wallet_watch_jobs: {
+      select: {
+        arrange: queued,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.wallet_watch_jobs where id = $1', [target.key]),
+            ),
+            byJob(target),
+          ),
+        read: (tx, target) => jobOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.rows === 1,
+      },
+      insert: {
+        // A change nobody made, for the server to act on.
+        arrange: async () => ({ owner, key: freshAddress(), value: '' }),
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('insert into public.wallet_watch_jobs (address, user_id) values ($1, $2) returning *', [
+                target.key,
+                target.owner.id,
+              ]),
+            ),
+            (row) => row['address'] === target.key,
+          ),
+        read: (tx, target) => jobsFor(tx, target.key),
+        applied: (_target, after) => Array.isArray(after) && after.length === 1,
+      },
+      update: {
+        // Putting a change off, so the server would not act on it.
+        arrange: queued,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('update public.wallet_watch_jobs set next_attempt_at = $2 where id = $1 returning *', [
+                target.key,
+                target.value,
+              ]),
+            ),
+            byJob(target),
+          ),
+        read: (tx, target) => jobOf(tx, target.key),
+        applied: (target, after) => {
+          const due = field(after, 'next_attempt_at');
+          return due instanceof Date && due.getTime() === Date.parse(target.value);
+        },
+      },
+      delete: {
+        arrange: queued,
+        act: async (tx, caller, target) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('delete from public.wallet_watch_jobs where id = $1 returning *', [target.key]),
+            ),
+            byJob(target),
+          ),
+        read: (tx, target) => jobOf(tx, target.key),
+        applied: (_target, after) => after === null,
+      },
+      'claim_wallet_watches rpc': {
+        // What a drain starts with: a claim holds the queue's addresses from every other drain.
+        arrange: queued,
+        act: async (tx, caller) =>
+          answerOf(
+            await tx.request(caller, (query) =>
+              query('select * from public.claim_wallet_watches($1, 10, 60)', [WATCH_URL]),
+            ),
+            () => true,
+          ),
+        read: (tx, target) => jobOf(tx, target.key),
+        applied: (_target, _after, answer) => answer.error === null,
       },
     },
     avatars: {
