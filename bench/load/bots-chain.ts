@@ -142,11 +142,9 @@ export function connectMarket(market: MarketDescription, tokenAddress: string) {
             blockNumber: Number(receipt.blockNumber),
             counterAddress: (incoming ? log.args.from : log.args.to).toLowerCase(),
             txId: receipt.transactionHash,
-            logIndex: log.logIndex,
-            type: 'token',
+            type: 'fungible',
             chain: DELIVERED_CHAIN,
             subscriptionType: 'ADDRESS_EVENT',
-            mempool: false,
           }),
         };
       });

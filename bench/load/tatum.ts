@@ -45,7 +45,7 @@ export function addressEventBody(options: {
     blockNumber: 1_000 + options.sequence,
     counterAddress: COUNTERPARTY,
     txId: options.txId,
-    type: token ? 'token' : 'native',
+    type: token ? 'fungible' : 'native',
     chain: 'ethereum-sepolia',
     subscriptionType: 'ADDRESS_EVENT',
   });

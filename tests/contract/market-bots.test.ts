@@ -170,11 +170,9 @@ async function pairEvents(hash: Hex) {
         blockNumber: Number(receipt.blockNumber),
         counterAddress: (incoming ? log.args.from : log.args.to).toLowerCase(),
         txId: hash,
-        logIndex: log.logIndex,
-        type: 'token',
+        type: 'fungible',
         chain: 'ethereum-sepolia',
         subscriptionType: 'ADDRESS_EVENT',
-        mempool: false,
       };
     });
   expect(events.map((event) => event.asset).sort()).toEqual(
@@ -251,11 +249,10 @@ describe('market-bots fires the bots a swap crosses, once', () => {
     const answers = await Promise.all(events.map(async (event) => answerOf(await deliver(event))));
     expect(answers.map((answer) => answer.swaps)).toEqual([1, 1]);
     expect(answers.reduce((sum, answer) => sum + answer.fired, 0)).toBe(1);
-    // A repeat of a leg, and a legacy body without logIndex, add nothing.
+    // A repeat of a leg, also under Tatum's v3 type name, adds nothing.
     const [first] = events;
     if (!first) throw new Error('no event');
-    const { logIndex: _transferLog, ...legacy } = first;
-    for (const body of [first, legacy]) {
+    for (const body of [first, { ...first, type: 'token' }]) {
       expect(await answerOf(await deliver(body))).toEqual({ received: true, swaps: 1, fired: 0 });
     }
 

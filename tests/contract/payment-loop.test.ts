@@ -128,8 +128,7 @@ describe('transfer to a watched wallet', () => {
       blockNumber: Number(receipt.blockNumber),
       counterAddress: sender.address.toLowerCase(),
       txId: tx,
-      type: 'token',
-      logIndex: receipt.logs[0]?.logIndex,
+      type: 'fungible',
       chain: 'ethereum-sepolia',
       subscriptionType: 'ADDRESS_EVENT',
     });

@@ -18,10 +18,10 @@ import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
 import { routerAbi } from '../../src/services/dex/abi.ts';
 import type { ChainAccount } from '../../stack/chain/index.ts';
-import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { testAccount } from '../support/accounts.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { DOC_FEE, DOC_NATIVE_SENT, docFungible } from '../support/tatum-documented.ts';
 import { subscribed, WAIT_MS } from '../support/realtime.ts';
 import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
 
@@ -58,9 +58,11 @@ async function mined(hash: Hex): Promise<Hex> {
 
 const deadline = async () => (await publicClient.getBlock()).timestamp + 1200n;
 
+let approvalHash: Hex;
+
 beforeAll(async () => {
   // The trader lets the router spend its DDEX once, so a sell is one transaction.
-  await mined(
+  approvalHash = await mined(
     await walletOf(trader).writeContract({
       address: chain.tokenAddress,
       abi: erc20Abi,
@@ -114,7 +116,8 @@ async function sell(from: ChainAccount, ddex: bigint): Promise<Hex> {
 
 /**
  * The address event Tatum (and the emulator) posts for the one DDEX transfer of the transaction
- * that touches `wallet`: incoming positive, outgoing negative, the other side as counterAddress.
+ * that touches `wallet`, in its documented body (tests/support/tatum-documented.ts): incoming
+ * positive, outgoing negative, the other side as counterAddress, no log named.
  */
 async function ddexEvent(hash: Hex, wallet: Address) {
   const receipt = await publicClient.getTransactionReceipt({ hash });
@@ -130,17 +133,33 @@ async function ddexEvent(hash: Hex, wallet: Address) {
   const incoming = transfer.args.to.toLowerCase() === own;
   const amount = formatUnits(transfer.args.value, 18);
   return {
+    ...docFungible(chain.tokenAddress.toLowerCase()),
     address: own,
     amount: incoming ? amount : `-${amount}`,
-    asset: chain.tokenAddress.toLowerCase(),
     blockNumber: Number(receipt.blockNumber),
     counterAddress: (incoming ? transfer.args.from : transfer.args.to).toLowerCase(),
     txId: hash,
-    logIndex: transfer.logIndex,
-    type: 'token',
     chain: 'ethereum-sepolia',
-    subscriptionType: 'ADDRESS_EVENT',
-    mempool: false,
+  };
+}
+
+/** The documented `fee` (or `native`) body of the transaction for the wallet that sent it. */
+async function senderEvent(
+  hash: Hex,
+  wallet: Address,
+  type: 'fee' | 'native',
+  amount: string,
+  counter?: Address,
+) {
+  const receipt = await publicClient.getTransactionReceipt({ hash });
+  return {
+    ...(type === 'fee' ? DOC_FEE : DOC_NATIVE_SENT),
+    address: wallet.toLowerCase(),
+    amount,
+    blockNumber: Number(receipt.blockNumber),
+    ...(counter ? { counterAddress: counter.toLowerCase() } : {}),
+    txId: hash,
+    chain: 'ethereum-sepolia',
   };
 }
 
@@ -159,15 +178,6 @@ const request = async (event: object, secret = stack.webhookSecret) => {
 
 /** POSTs an event signed with the stack's webhook secret, as Tatum does. */
 const deliver = async (event: object): Promise<Response> => fetch(await request(event));
-
-/** The same function without UNISWAP_V2_ROUTER, in this process. */
-const NO_MARKET_SECRET = 'no-market-secret';
-const withoutMarket = createProcessPaymentsHandler({
-  webhookSecret: NO_MARKET_SECRET,
-  supabase: service,
-  tokenAddress: chain.tokenAddress,
-  rpcUrl: chain.rpcUrl,
-});
 
 const expectOk = async (response: Response, recorded: number) => {
   expect(response.status).toBe(200);
@@ -191,6 +201,18 @@ async function notificationsOf(userId: string) {
   return data ?? [];
 }
 
+/** The history rows of a transaction, whoever they belong to. */
+async function rowsOf(txHash: Hex) {
+  const { data, error } = await service.from('transactions').select('*').ilike('tx_hash', txHash);
+  expect(error).toBeNull();
+  return data ?? [];
+}
+
+/** The types of a transaction's history rows, whoever they belong to, in order. */
+async function historyTypes(txHash: Hex) {
+  return (await rowsOf(txHash)).map((row) => row.type).sort();
+}
+
 /** The history rows of a transaction, whoever they belong to: [type, amount] each. */
 async function historyOf(txHash: Hex) {
   // ilike, not eq: the local REST layer does not match a 0x… hash with eq.
@@ -203,7 +225,7 @@ const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)
 const tx = (hash: Hex) => `(tx ${hash.slice(0, 10)}…)`;
 
 describe('process-payments and swaps on the DDEX/WETH market', () => {
-  it('notifies a buy’s DDEX from the pair live and leaves the history to the swap row', async () => {
+  it('records a buy made straight on the router as one swap row with both legs, told live once', async () => {
     const user = await traderUser('pp-swap-buy');
     const live: RealtimePostgresInsertPayload<NotificationRow>[] = [];
     const channel = user.client
@@ -215,48 +237,93 @@ describe('process-payments and swaps on the DDEX/WETH market', () => {
       );
     await subscribed(channel, WAIT_MS);
 
+    // A script, not the portal: nobody calls record-transaction. The server watches the proven
+    // wallet and hears of it too; this delivery and the emulator's meet on one row.
     const hash = await buy(trader, parseEther('0.02'));
     const event = await ddexEvent(hash, trader.address);
     expect(event.counterAddress).toBe(market.pair.toLowerCase());
-    await expectOk(await deliver(event), 1);
+    expect((await deliver(event)).status).toBe(200);
 
     const notification = {
       user_id: user.id,
-      title: 'DDEX Received',
-      message: `You received ${event.amount} DDEX from ${short(market.pair.toLowerCase())} ${tx(hash)}.`,
+      title: 'DDEX Bought',
+      message: `You bought ${event.amount} DDEX for 0.02 ETH ${tx(hash)}.`,
     };
-    await vi.waitFor(() => expect(live).toHaveLength(1), { timeout: WAIT_MS, interval: 20 });
-    expect(live[0]?.new).toMatchObject({ ...notification, is_read: false });
-    expect(await notificationsOf(user.id)).toEqual([expect.objectContaining(notification)]);
-    expect(await historyOf(hash)).toEqual([]);
+    await vi.waitFor(
+      () => expect(live.map((payload) => payload.new)).toContainEqual(expect.objectContaining(notification)),
+      { timeout: WAIT_MS, interval: 20 },
+    );
+    expect(await historyOf(hash)).toContainEqual(['swap', event.amount]);
+    expect((await rowsOf(hash)).find((row) => row.type === 'swap')).toMatchObject({
+      counter_amount: '-0.02',
+      counter_symbol: 'ETH',
+      status: 'confirmed',
+    });
 
-    // Tatum redelivers until it sees a 2xx: still one notification.
+    // Tatum redelivers until it sees a 2xx, and the ETH the wallet paid and its fee arrive as
+    // events of their own: still one swap row, told once, and the fee as a row of its own.
     await expectOk(await deliver(event), 0);
-    expect(await notificationsOf(user.id)).toHaveLength(1);
+    expect(
+      (await deliver(await senderEvent(hash, trader.address, 'native', '-0.02', market.router))).status,
+    ).toBe(200);
+    expect((await deliver(await senderEvent(hash, trader.address, 'fee', '-0.0001'))).status).toBe(200);
+    expect(await historyTypes(hash)).toEqual(['fee', 'swap']);
+    expect((await notificationsOf(user.id)).filter((row) => row.title === 'DDEX Bought')).toHaveLength(1);
 
-    // The portal records the swap: the history holds it once, as the swap.
-    expect(await recordSwap(user, hash)).toMatchObject({ status: 200, body: { recorded: true } });
-    expect(await historyOf(hash)).toEqual([['swap', event.amount]]);
+    // A portal that records the swap after the server did meets the same row.
+    expect(await recordSwap(user, hash)).toMatchObject({ status: 200, body: { recorded: false } });
+    expect(await historyTypes(hash)).toEqual(['fee', 'swap']);
   });
 
-  it('notifies a sell’s DDEX into the pair, recorded as a swap first, and writes no token_sent row', async () => {
+  it('tells of a sell the portal records once, and writes no token_sent row', async () => {
     const user = await traderUser('pp-swap-sell');
     const hash = await sell(trader, parseUnits('25', 18));
     const event = await ddexEvent(hash, trader.address);
     expect([event.amount, event.counterAddress]).toEqual(['-25', market.pair.toLowerCase()]);
 
-    expect(await recordSwap(user, hash)).toMatchObject({ status: 200, body: { recorded: true } });
-    // The swap row is there already; the user is still told of the DDEX that went out.
-    await expectOk(await deliver(event), 1);
+    // The portal records its swap right after the receipt; the server's watch may be first.
+    expect(await recordSwap(user, hash)).toMatchObject({ status: 200 });
+    expect((await deliver(event)).status).toBe(200);
     await expectOk(await deliver(event), 0);
 
-    expect(await notificationsOf(user.id)).toEqual([
+    const row = (await rowsOf(hash)).find((saved) => saved.type === 'swap');
+    expect(Number(row?.counter_amount)).toBeGreaterThan(0);
+    await vi.waitFor(
+      async () =>
+        expect((await notificationsOf(user.id)).filter((n) => n.title === 'DDEX Sold')).toEqual([
+          expect.objectContaining({
+            message: `You sold 25 DDEX for ${row?.counter_amount} ETH ${tx(hash)}.`,
+          }),
+        ]),
+      { timeout: WAIT_MS, interval: 20 },
+    );
+    expect(await historyOf(hash)).toContainEqual(['swap', '-25']);
+    expect((await historyTypes(hash)).filter((type) => type !== 'fee')).toEqual(['swap']);
+  });
+});
+
+describe('process-payments records what the wallet sent, whichever app sent it', () => {
+  it('records the approval the wallet gave the router from its fee event, saying it is unlimited', async () => {
+    const user = await traderUser('pp-approval');
+    for (let round = 0; round < 2; round += 1) {
+      expect((await deliver(await senderEvent(approvalHash, trader.address, 'fee', '-0.00005'))).status).toBe(
+        200,
+      );
+    }
+
+    const rows = await rowsOf(approvalHash);
+    expect(rows.map((row) => row.type).sort()).toEqual(['approval', 'fee']);
+    expect(rows.find((row) => row.type === 'approval')).toMatchObject({
+      token_symbol: 'DDEX',
+      counterparty: market.router.toLowerCase(),
+      unlimited: true,
+      user_id: user.id,
+    });
+    expect((await notificationsOf(user.id)).filter((n) => n.title === 'DDEX Approval')).toEqual([
       expect.objectContaining({
-        title: 'DDEX Sent',
-        message: `You sent 25 DDEX to ${short(market.pair.toLowerCase())} ${tx(hash)}.`,
+        message: `You allowed ${short(market.router.toLowerCase())} to spend unlimited DDEX ${tx(approvalHash)}.`,
       }),
     ]);
-    expect(await historyOf(hash)).toEqual([['swap', '-25']]);
   });
 });
 
@@ -272,15 +339,15 @@ describe('process-payments still records DDEX transfers that are not the wallet�
         chain: null,
       }),
     );
-    await expectOk(await deliver(await ddexEvent(hash, trader.address)), 1);
+    expect((await deliver(await ddexEvent(hash, trader.address))).status).toBe(200);
 
     expect(await historyOf(hash)).toEqual([['token_received', '3']]);
-    expect(await notificationsOf(user.id)).toEqual([
+    expect(await notificationsOf(user.id)).toContainEqual(
       expect.objectContaining({
         title: 'DDEX Received',
         message: `You received 3 DDEX from ${short(payer.address.toLowerCase())} ${tx(hash)}.`,
       }),
-    ]);
+    );
   });
 
   it('records DDEX another wallet bought for this one as token_received: no swap row will hold it', async () => {
@@ -288,21 +355,15 @@ describe('process-payments still records DDEX transfers that are not the wallet�
     const hash = await buy(payer, parseEther('0.01'), trader.address);
     const event = await ddexEvent(hash, trader.address);
     expect(event.counterAddress).toBe(market.pair.toLowerCase());
-    await expectOk(await deliver(event), 1);
+    expect((await deliver(event)).status).toBe(200);
 
     // record-transaction refuses a swap the wallet did not make, so this row is the only record.
     expect(await recordSwap(user, hash)).toMatchObject({ status: 422 });
     expect(await historyOf(hash)).toEqual([['token_received', event.amount]]);
-    expect(await notificationsOf(user.id)).toEqual([expect.objectContaining({ title: 'DDEX Received' })]);
-  });
-
-  it('records a swap’s DDEX as a transfer, as before, when no market is configured', async () => {
-    const user = await traderUser('pp-swap-no-market');
-    const hash = await buy(trader, parseEther('0.01'));
-    const event = await ddexEvent(hash, trader.address);
-    await expectOk(await withoutMarket(await request(event, NO_MARKET_SECRET)), 1);
-
-    expect(await historyOf(hash)).toEqual([['token_received', event.amount]]);
-    expect(await notificationsOf(user.id)).toEqual([expect.objectContaining({ title: 'DDEX Received' })]);
+    expect(
+      (await notificationsOf(user.id))
+        .filter((n) => n.message.includes(hash.slice(0, 10)))
+        .map((n) => n.title),
+    ).toEqual(['DDEX Received']);
   });
 });

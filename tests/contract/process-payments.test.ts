@@ -34,14 +34,14 @@ type EventFields = {
   address: string;
   amount: string;
   asset: string;
-  type: 'native' | 'token' | 'fee';
+  type: 'native' | 'internal' | 'fungible' | 'token' | 'fee';
   txId: string;
   counterAddress: string | null;
   chain: string;
 };
 
 function addressEvent(
-  fields: Partial<EventFields> & { address: string; logIndex?: number },
+  fields: Partial<EventFields> & { address: string },
 ): EventFields & Record<string, unknown> {
   return {
     amount: '1.5',
@@ -254,79 +254,25 @@ describe('process-payments records signed deliveries', () => {
   });
 });
 
-describe('process-payments records each transfer of a transaction', () => {
-  it('records two transfers of one transaction to one user as two rows and two notifications; a repeat of either adds nothing', async () => {
-    const address = randomAddress();
-    const user = await owner('two-transfers', address);
-    const txId = randomTxId();
-    // A batch of transfers of one token, the same amount each: only their logs tell them apart.
-    const first = addressEvent({ address, txId, type: 'token', asset: randomAddress(), amount: '2' });
-    const second = { ...first, logIndex: 7 };
-    const bodies = [JSON.stringify({ ...first, logIndex: 3 }), JSON.stringify(second)];
-
-    for (const body of bodies) await expectOk(await deliver(body), 1);
-    const recorded = await recordsOf(user.id);
-    expect(recorded.transactions.map((row) => [row.tx_hash, row.type, row.log_index]).sort()).toEqual([
-      [txId, 'token_received', 3],
-      [txId, 'token_received', 7],
-    ]);
-    expect(recorded.notifications).toHaveLength(2);
-
-    // Tatum redelivers either until it sees a 2xx.
-    for (const body of [...bodies].reverse()) await expectOk(await deliver(body), 0);
-    const after = await recordsOf(user.id);
-    expect(after.transactions).toEqual(expect.arrayContaining(recorded.transactions));
-    expect(after.transactions).toHaveLength(2);
-    expect(after.notifications).toHaveLength(2);
-  });
-
-  it('records a token, the transaction’s ETH value and its fee, each once', async () => {
+describe('process-payments records each kind of a transaction once', () => {
+  it('records another token’s transfer and the transaction’s ETH value, each once', async () => {
+    // Neither touches DDEX nor is a fee, so the event alone says it all: no receipt is read.
     const address = randomAddress();
     const user = await owner('mixed', address);
     const txId = randomTxId();
+    const otherToken = randomAddress();
     const events = [
-      addressEvent({ address, txId, type: 'token', asset: randomAddress(), amount: '-5', logIndex: 0 }),
+      addressEvent({ address, txId, type: 'fungible', asset: otherToken, amount: '-5' }),
       addressEvent({ address, txId, type: 'native', amount: '-0.5' }),
-      addressEvent({ address, txId, type: 'fee', amount: '-0.000021', counterAddress: null }),
     ];
     for (const event of events) await expectOk(await deliver(JSON.stringify(event)), 1);
     for (const event of events) await expectOk(await deliver(JSON.stringify(event)), 0);
     const { transactions, notifications } = await recordsOf(user.id);
-    // The ETH value and the fee have no log of their own: their log_index is null.
-    expect(transactions.map((row) => [row.type, row.log_index]).sort()).toEqual([
-      ['fee', null],
-      ['native_sent', null],
-      ['token_sent', 0],
+    expect(transactions.map((row) => [row.type, row.token_symbol, row.counterparty]).sort()).toEqual([
+      ['native_sent', 'ETH', COUNTER.toLowerCase()],
+      ['token_sent', otherToken, COUNTER.toLowerCase()],
     ]);
-    expect(notifications).toHaveLength(3);
-  });
-
-  it('takes a delivery that names no log (Tatum’s legacy body) as the transaction’s transfer of that kind', async () => {
-    const address = randomAddress();
-    const user = await owner('no-log', address);
-    const asset = randomAddress();
-    const legacy = addressEvent({ address, type: 'token', asset, amount: '4' });
-
-    // First without its log, then with it: the row learns its log, nobody is told twice.
-    await expectOk(await deliver(JSON.stringify(legacy)), 1);
-    await expectOk(await deliver(JSON.stringify({ ...legacy, logIndex: 2 })), 0);
-    // With its log first, then without: the row is there already.
-    const named = addressEvent({ address, type: 'token', asset, amount: '6', logIndex: 5 });
-    await expectOk(await deliver(JSON.stringify(named)), 1);
-    const { logIndex: _dropped, ...unnamed } = named;
-    await expectOk(await deliver(JSON.stringify(unnamed)), 0);
-    // A second transfer of the first transaction, with its log, is a row of its own.
-    await expectOk(await deliver(JSON.stringify({ ...legacy, logIndex: 9 })), 1);
-
-    const { transactions, notifications } = await recordsOf(user.id);
-    expect(transactions.map((row) => [row.tx_hash, row.log_index]).sort()).toEqual(
-      [
-        [legacy.txId, 2],
-        [legacy.txId, 9],
-        [named.txId, 5],
-      ].sort(),
-    );
-    expect(notifications).toHaveLength(3);
+    expect(notifications).toHaveLength(2);
   });
 });
 
@@ -494,8 +440,8 @@ describe('process-payments refuses deliveries it cannot trust', () => {
 });
 
 describe('process-payments with a configured DDEX token address', () => {
-  // The test gateway runs without a chain, so this drives the same handler
-  // directly against the stack's database with a token address configured.
+  // Without a chain to ask (no RPC_URL), each event is recorded as it stands: this drives the same
+  // handler directly against the stack's database with a token address configured.
   const secret = 'direct-test-secret';
   const tokenAddress = randomAddress();
   const handler = createProcessPaymentsHandler({ webhookSecret: secret, supabase: service, tokenAddress });
@@ -514,9 +460,15 @@ describe('process-payments with a configured DDEX token address', () => {
   it('records transfers of the DDEX contract as DDEX and other tokens by their contract', async () => {
     const address = randomAddress();
     const user = await owner('ddex', address);
-    const ddex = addressEvent({ address, type: 'token', asset: tokenAddress.toUpperCase(), amount: '12.5' });
+    // Tatum's v3 name for a fungible transfer, and the contract in any letter case.
+    const ddex = addressEvent({
+      address,
+      type: 'token',
+      asset: `0x${tokenAddress.slice(2).toUpperCase()}`,
+      amount: '12.5',
+    });
     const otherToken = `0x${'ab'.repeat(20)}`;
-    const other = addressEvent({ address, type: 'token', asset: otherToken, amount: '-2' });
+    const other = addressEvent({ address, type: 'fungible', asset: otherToken, amount: '-2' });
 
     await expectOk(await handle(ddex), 1);
     await expectOk(await handle(other), 1);

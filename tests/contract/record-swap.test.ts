@@ -156,19 +156,34 @@ async function onChain(hash: Hex) {
     (log) => log.topics[0] === SWAP_TOPIC && log.address.toLowerCase() === market.pair.toLowerCase(),
   );
   if (!swap) throw new Error('no Swap log of the pair');
-  return { transfers, swapLogIndex: swap.logIndex };
+  // The swap's other leg: WETH the pair took in (a buy) or paid out (a sell), as ETH.
+  const weth = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).filter(
+    (log) => log.address.toLowerCase() === market.weth.toLowerCase(),
+  );
+  const wethIn = weth.find((log) => log.args.to.toLowerCase() === market.pair.toLowerCase())?.args.value;
+  const wethOut = weth.find((log) => log.args.from.toLowerCase() === market.pair.toLowerCase())?.args.value;
+  const ethLeg = wethIn !== undefined ? `-${formatUnits(wethIn, 18)}` : formatUnits(wethOut ?? 0n, 18);
+  return { transfers, swapLogIndex: swap.logIndex, ethLeg, blockNumber: Number(receipt.blockNumber) };
 }
 
+/**
+ * The rows record-transaction writes (a swap or a send) for a transaction. The server also watches
+ * every proven wallet and writes what the chain shows for it through the stack's own market, not
+ * this file's: the fee, and a buy here as DDEX received from another pool.
+ */
 async function rowsWithHash(txHash: string) {
   const { data, error } = await service.from('transactions').select('*').ilike('tx_hash', txHash);
   expect(error).toBeNull();
-  return data ?? [];
+  return (data ?? []).filter((row) => row.type === 'swap' || row.type === 'token_sent');
 }
 
-async function historyOf(who: TestUser) {
+/** The swaps and sends `who` sees in their history for a transaction. */
+async function historyOf(who: TestUser, txHash: string) {
   const { data, error } = await who.client.from('transactions').select('*');
   expect(error).toBeNull();
-  return data ?? [];
+  return (data ?? []).filter(
+    (row) => row.tx_hash === txHash.toLowerCase() && (row.type === 'swap' || row.type === 'token_sent'),
+  );
 }
 
 async function expectRefusal(response: Response, status: number, message: RegExp) {
@@ -183,10 +198,12 @@ describe('record-transaction records the caller’s swaps on the DDEX/WETH marke
   it('records a buy as one swap row with the DDEX received, once however often it is called', async () => {
     const alice = await user('swap-buy', trader.address);
     const hash = await buy(trader, parseEther('0.05'));
-    const { transfers, swapLogIndex } = await onChain(hash);
+    const { transfers, swapLogIndex, ethLeg, blockNumber } = await onChain(hash);
     const received = transfers.find((log) => log.args.to.toLowerCase() === trader.address.toLowerCase());
     expect(received?.args.from.toLowerCase()).toBe(market.pair.toLowerCase());
+    expect(ethLeg).toBe('-0.05');
 
+    // One row holds both legs: the DDEX bought and the ETH paid for it.
     const row = {
       tx_hash: hash.toLowerCase(),
       log_index: swapLogIndex,
@@ -194,11 +211,15 @@ describe('record-transaction records the caller’s swaps on the DDEX/WETH marke
       amount: formatUnits(received?.args.value ?? 0n, 18),
       token_symbol: 'DDEX',
       status: 'confirmed',
+      block_number: blockNumber,
+      counterparty: null,
+      counter_amount: '-0.05',
+      counter_symbol: 'ETH',
     };
     const first = await record(alice, hash);
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ recorded: true, transactions: [row] });
-    expect(await historyOf(alice)).toEqual([expect.objectContaining({ ...row, user_id: alice.id })]);
+    expect(await historyOf(alice, hash)).toEqual([expect.objectContaining({ ...row, user_id: alice.id })]);
 
     const again = await record(alice, hash);
     expect(again.status).toBe(200);
@@ -209,9 +230,10 @@ describe('record-transaction records the caller’s swaps on the DDEX/WETH marke
   it('records a sell as one swap row with the DDEX paid, negative, and no token_sent row for it', async () => {
     const bob = await user('swap-sell', trader.address);
     const hash = await sell(trader, parseUnits('12.5', 18));
-    const { transfers, swapLogIndex } = await onChain(hash);
+    const { transfers, swapLogIndex, ethLeg, blockNumber } = await onChain(hash);
     // The DDEX did go from the wallet to the pair: that transfer is the swap's, not a send.
     expect(transfers.map((log) => [log.args.from, log.args.to])).toEqual([[trader.address, market.pair]]);
+    expect(Number(ethLeg)).toBeGreaterThan(0);
 
     const row = {
       tx_hash: hash.toLowerCase(),
@@ -220,11 +242,15 @@ describe('record-transaction records the caller’s swaps on the DDEX/WETH marke
       amount: '-12.5',
       token_symbol: 'DDEX',
       status: 'confirmed',
+      block_number: blockNumber,
+      counterparty: null,
+      counter_amount: ethLeg,
+      counter_symbol: 'ETH',
     };
     const response = await record(bob, hash);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ recorded: true, transactions: [row] });
-    expect(await historyOf(bob)).toEqual([expect.objectContaining(row)]);
+    expect(await historyOf(bob, hash)).toEqual([expect.objectContaining(row)]);
 
     expect(await (await record(bob, hash)).json()).toEqual({ recorded: false, transactions: [row] });
     expect((await rowsWithHash(hash)).map((saved) => saved.type)).toEqual(['swap']);

@@ -8,16 +8,16 @@ import {
   keccak256,
   parseEther,
   parseUnits,
-  type Abi,
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import solc from 'solc';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import type { ChainAccount } from '../../stack/chain/index.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
 import { testAccount } from '../support/accounts.ts';
+import { docFungible } from '../support/tatum-documented.ts';
+import { sendTwiceInOneTransaction } from '../support/transfer-twice.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
 import { chunked } from '../support/streams.ts';
@@ -110,6 +110,24 @@ async function rowsWithHash(txHash: string) {
   return data ?? [];
 }
 
+/**
+ * The rows only record-transaction writes (a send or a swap of the caller's) for a transaction.
+ * The server also watches every proven wallet and writes what the chain shows for it (the
+ * recipient's DDEX, the sender's fee), so "records nothing" means none of these.
+ */
+async function sendRowsWithHash(txHash: string) {
+  return (await rowsWithHash(txHash)).filter((row) => row.type === 'token_sent' || row.type === 'swap');
+}
+
+/** What `who` sees of one transaction: their rows of it, and the notifications naming it. */
+async function seenOf(who: TestUser, txHash: string) {
+  const seen = await seenBy(who);
+  return {
+    transactions: seen.transactions.filter((row) => row.tx_hash === txHash.toLowerCase()),
+    notifications: seen.notifications.filter((n) => n.message.includes(txHash.slice(0, 10))),
+  };
+}
+
 /** A port on 127.0.0.1 that was free a moment ago and that nothing listens on now. */
 
 async function expectError(response: Response, status: number, message: RegExp) {
@@ -129,26 +147,39 @@ describe('record-transaction records the caller’s own DDEX send', () => {
       body: { txHash: hash },
     });
     expect(error).toBeNull();
+    const mined = await publicClient.getTransactionReceipt({ hash });
     const transaction = {
       tx_hash: hash.toLowerCase(),
-      log_index: (await publicClient.getTransactionReceipt({ hash })).logs[0]?.logIndex,
+      log_index: mined.logs[0]?.logIndex,
       type: 'token_sent',
       amount: '-12.5',
       token_symbol: 'DDEX',
       status: 'confirmed',
+      block_number: Number(mined.blockNumber),
+      counterparty: recipient.address.toLowerCase(),
+      counter_amount: null,
+      counter_symbol: null,
     };
-    expect(data).toEqual({ recorded: true, transactions: [transaction] });
-
-    const first = await seenBy(alice);
-    expect(first.transactions).toEqual([expect.objectContaining({ ...transaction, user_id: alice.id })]);
-    // The user already saw the send go out: this path adds no notification.
-    expect(first.notifications).toEqual([]);
+    // Recorded by this call, or just before it by the server's watch of the wallet: one row either way.
+    expect(data).toEqual({ recorded: expect.any(Boolean), transactions: [transaction] });
+    expect((await seenOf(alice, hash)).transactions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ ...transaction, user_id: alice.id })]),
+    );
 
     // The portal may call again (a retry, a second tab): still one row, and it says so.
     const again = await record(alice, hash);
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ recorded: false, transactions: [transaction] });
-    expect(await seenBy(alice)).toEqual(first);
+    // This path says nothing (the user saw the send go out); the chain's confirmation is told
+    // once, by the server, whichever wrote the row.
+    await expect
+      .poll(async () => (await seenOf(alice, hash)).notifications.filter((n) => n.title === 'DDEX Sent'), {
+        timeout: 10_000,
+      })
+      .toHaveLength(1);
+    expect((await seenOf(alice, hash)).transactions.filter((row) => row.type === 'token_sent')).toHaveLength(
+      1,
+    );
   });
 
   it('matches the wallet and the hash in any letter case and keeps the smallest amount exact', async () => {
@@ -159,12 +190,10 @@ describe('record-transaction records the caller’s own DDEX send', () => {
     const response = await record(bob, shouted);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
-      recorded: true,
       transactions: [{ tx_hash: hash.toLowerCase(), amount: '-0.000000000000000001' }],
     });
-    const { transactions } = await seenBy(bob);
-    expect(transactions).toEqual([
-      expect.objectContaining({ tx_hash: hash.toLowerCase(), amount: '-0.000000000000000001' }),
+    expect(await sendRowsWithHash(hash)).toEqual([
+      expect.objectContaining({ user_id: bob.id, amount: '-0.000000000000000001' }),
     ]);
   });
 
@@ -174,9 +203,8 @@ describe('record-transaction records the caller’s own DDEX send', () => {
     for (const wallet of [recipient.address, `0x${randomBytes(20).toString('hex')}`]) {
       const carol = await user('rt-not-mine', wallet);
       await expectError(await record(carol, hash), 422, /not a DDEX transfer from your wallet/);
-      expect(await seenBy(carol)).toEqual({ transactions: [], notifications: [] });
+      expect((await sendRowsWithHash(hash)).filter((row) => row.user_id === carol.id)).toEqual([]);
     }
-    expect(await rowsWithHash(hash)).toEqual([]);
   });
 
   it('refuses a plain ETH transfer with 422', async () => {
@@ -189,7 +217,7 @@ describe('record-transaction records the caller’s own DDEX send', () => {
     expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('success');
 
     await expectError(await record(dave, hash), 422, /not a DDEX transfer from your wallet/);
-    expect(await rowsWithHash(hash)).toEqual([]);
+    expect(await sendRowsWithHash(hash)).toEqual([]);
   });
 
   it('refuses a reverted DDEX transfer with 422', async () => {
@@ -214,17 +242,14 @@ describe('record-transaction records the caller’s own DDEX send', () => {
     expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('reverted');
 
     await expectError(await record(erin, hash), 422, /failed on chain/);
-    expect(await rowsWithHash(hash)).toEqual([]);
+    expect(await sendRowsWithHash(hash)).toEqual([]);
   });
 
   it('answers a hash the chain does not know with 404', async () => {
     const frank = await user('rt-unknown', sender.address);
-    await expectError(
-      await record(frank, `0x${randomBytes(32).toString('hex')}`),
-      404,
-      /No mined transaction with this hash/,
-    );
-    expect(await seenBy(frank)).toEqual({ transactions: [], notifications: [] });
+    const unknown = `0x${randomBytes(32).toString('hex')}`;
+    await expectError(await record(frank, unknown), 404, /No mined transaction with this hash/);
+    expect(await rowsWithHash(unknown)).toEqual([]);
   });
 
   it('records nothing for a wallet no proof stands behind: it asks the user to link one (409)', async () => {
@@ -235,8 +260,9 @@ describe('record-transaction records the caller’s own DDEX send', () => {
 
     await expectError(await record(mallory, hash), 409, /link .*wallet/i);
 
-    expect(await seenBy(mallory)).toEqual({ transactions: [], notifications: [] });
-    expect(await rowsWithHash(hash)).toEqual([]);
+    // Nobody's wallet, so not the server's either: no row for anyone.
+    expect(await seenOf(mallory, hash)).toEqual({ transactions: [], notifications: [] });
+    expect(await sendRowsWithHash(hash)).toEqual([]);
   });
 
   it('asks a user without a linked wallet to link one (409), with or without a profile', async () => {
@@ -244,9 +270,8 @@ describe('record-transaction records the caller’s own DDEX send', () => {
     for (const wallet of [undefined, null, 'not-an-address']) {
       const grace = await user('rt-no-wallet', wallet);
       await expectError(await record(grace, hash), 409, /link .*wallet/i);
-      expect(await seenBy(grace)).toEqual({ transactions: [], notifications: [] });
+      expect(await seenOf(grace, hash)).toEqual({ transactions: [], notifications: [] });
     }
-    expect(await rowsWithHash(hash)).toEqual([]);
   });
 });
 
@@ -273,7 +298,6 @@ describe('record-transaction refuses what it cannot trust or read', () => {
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ code: 401, message });
     }
-    expect(await rowsWithHash(hash)).toEqual([]);
   });
 
   it('refuses a caller who is not a signed-in user with 401, also when it gets past the gateway', async () => {
@@ -286,7 +310,6 @@ describe('record-transaction refuses what it cannot trust or read', () => {
       body,
     });
     await expectError(direct, 401, /sign/i);
-    expect(await rowsWithHash(hash)).toEqual([]);
   });
 
   it('refuses a malformed body or hash with 400', async () => {
@@ -302,7 +325,6 @@ describe('record-transaction refuses what it cannot trust or read', () => {
     for (const [body, message] of cases) {
       await expectError(await call(body, henry.accessToken), 400, message);
     }
-    expect(await seenBy(henry)).toEqual({ transactions: [], notifications: [] });
   });
 
   it('refuses a body past 64 KB with 413, declared or chunked', async () => {
@@ -319,7 +341,6 @@ describe('record-transaction refuses what it cannot trust or read', () => {
       } as RequestInit);
       await expectError(response, 413, /larger than 64 KB/);
     }
-    expect(await seenBy(kate)).toEqual({ transactions: [], notifications: [] });
   });
 
   it('accepts POST only', async () => {
@@ -355,28 +376,23 @@ describe('record-transaction refuses what it cannot trust or read', () => {
     } finally {
       logged.mockRestore();
     }
-    expect(await seenBy(jack)).toEqual({ transactions: [], notifications: [] });
   });
 });
 
 describe('record-transaction and process-payments record one transfer once', () => {
   /**
-   * The signed delivery Tatum makes for the sender of a DDEX transfer: the stack's emulator names
-   * the transfer's log, Tatum's legacy body does not (logIndex undefined).
+   * The signed delivery Tatum makes for the sender of a DDEX transfer, in its documented body
+   * (tests/support/tatum-documented.ts): `fungible`, the contract as asset, no log named.
    */
-  async function deliverOutgoing(hash: Hex, amount: string, logIndex?: number): Promise<Response> {
+  async function deliverOutgoing(hash: Hex, amount: string): Promise<Response> {
     const body = JSON.stringify({
-      logIndex,
+      ...docFungible(chain.tokenAddress.toLowerCase()),
       address: sender.address.toLowerCase(),
       amount,
-      asset: chain.tokenAddress.toLowerCase(),
       blockNumber: Number((await publicClient.getTransactionReceipt({ hash })).blockNumber),
       counterAddress: recipient.address.toLowerCase(),
       txId: hash,
-      type: 'token',
       chain: 'ethereum-sepolia',
-      subscriptionType: 'ADDRESS_EVENT',
-      mempool: false,
     });
     return fetch(`${stack.url}/functions/v1/process-payments`, {
       method: 'POST',
@@ -391,23 +407,21 @@ describe('record-transaction and process-payments record one transfer once', () 
   it('keeps one row when the webhook arrives after the portal recorded the send', async () => {
     const kim = await user('rt-then-webhook', sender.address);
     const hash = await sendDdex(sender, recipient, parseUnits('3.25', 18));
-    expect(await (await record(kim, hash)).json()).toMatchObject({ recorded: true });
+    expect(await (await record(kim, hash)).json()).toMatchObject({ transactions: [{ amount: '-3.25' }] });
 
-    // The emulator's delivery names the transfer's log; Tatum's legacy one does not.
-    const [log] = (await publicClient.getTransactionReceipt({ hash })).logs;
-    for (const logIndex of [log?.logIndex, undefined]) {
-      const delivery = await deliverOutgoing(hash, '-3.25', logIndex);
+    // Tatum's delivery, and a redelivery of it: the receipt names the log the portal's row has.
+    for (let round = 0; round < 2; round += 1) {
+      const delivery = await deliverOutgoing(hash, '-3.25');
       expect(delivery.status).toBe(200);
       expect(await delivery.json()).toEqual({ received: true, recorded: 0 });
     }
 
-    const { transactions, notifications } = await seenBy(kim);
-    expect(transactions).toEqual([
-      expect.objectContaining({ tx_hash: hash, type: 'token_sent', amount: '-3.25', token_symbol: 'DDEX' }),
+    const { transactions, notifications } = await seenOf(kim, hash);
+    expect(transactions.filter((row) => row.type === 'token_sent')).toEqual([
+      expect.objectContaining({ tx_hash: hash, amount: '-3.25', token_symbol: 'DDEX' }),
     ]);
-    // record_transfer notifies only for a new row, so the webhook that finds the row adds no
-    // "DDEX Sent" notification either: the toast at send time is all the user gets.
-    expect(notifications).toEqual([]);
+    // The chain's confirmation is told once, though the portal wrote the row first.
+    expect(notifications.filter((n) => n.title === 'DDEX Sent')).toHaveLength(1);
   });
 
   it('keeps one row, and answers recorded:false, when the webhook recorded the send first', async () => {
@@ -419,11 +433,11 @@ describe('record-transaction and process-payments record one transfer once', () 
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ recorded: false, transactions: [{ amount: '-0.5' }] });
 
-    const { transactions, notifications } = await seenBy(lee);
-    expect(transactions).toEqual([
-      expect.objectContaining({ tx_hash: hash, type: 'token_sent', amount: '-0.5', token_symbol: 'DDEX' }),
+    const { transactions, notifications } = await seenOf(lee, hash);
+    expect(transactions.filter((row) => row.type === 'token_sent')).toEqual([
+      expect.objectContaining({ tx_hash: hash, amount: '-0.5', token_symbol: 'DDEX' }),
     ]);
-    expect(notifications).toEqual([expect.objectContaining({ title: 'DDEX Sent' })]);
+    expect(notifications.filter((n) => n.title === 'DDEX Sent')).toHaveLength(1);
   });
 
   it('records both of two DDEX transfers in one transaction: two rows and notifications for the recipient, two rows for the sender; a repeat of either adds nothing', async () => {
@@ -448,6 +462,7 @@ describe('record-transaction and process-payments record one transfer once', () 
         ]);
 
       // The sender records the send: each transfer out of their wallet, each once.
+      const blockNumber = Number((await publicClient.getTransactionReceipt({ hash })).blockNumber);
       const sent = logIndexes.map((logIndex) => ({
         tx_hash: hash.toLowerCase(),
         log_index: logIndex,
@@ -455,20 +470,26 @@ describe('record-transaction and process-payments record one transfer once', () 
         amount: '-1.25',
         token_symbol: 'DDEX',
         status: 'confirmed',
+        block_number: blockNumber,
+        counterparty: recipient.address.toLowerCase(),
+        counter_amount: null,
+        counter_symbol: null,
       }));
       const recorded = await record(sending, hash);
-      expect(await recorded.json()).toEqual({ recorded: true, transactions: sent });
+      // The server's watch of the sender's wallet may have written them a moment before.
+      expect(await recorded.json()).toEqual({ recorded: expect.any(Boolean), transactions: sent });
       expect(await (await record(sending, hash)).json()).toEqual({ recorded: false, transactions: sent });
 
-      // Tatum redelivers either event, for either side: nothing more is recorded.
-      for (const logIndex of logIndexes) {
-        for (const delivery of [
-          await deliverIncoming(hash, '1.25', logIndex),
-          await deliverOutgoing(hash, '-1.25', logIndex),
-        ]) {
-          expect(delivery.status).toBe(200);
-          expect(await delivery.json()).toEqual({ received: true, recorded: 0 });
-        }
+      // Tatum delivers one body per transfer for either side, each naming no log, and may deliver
+      // each again: nothing more is recorded.
+      const bodies = logIndexes.flatMap(() => [
+        () => deliverIncoming(hash, '1.25'),
+        () => deliverOutgoing(hash, '-1.25'),
+      ]);
+      for (const delivery of bodies) {
+        const answer = await delivery();
+        expect(answer.status).toBe(200);
+        expect(await answer.json()).toEqual({ received: true, recorded: 0 });
       }
 
       // A later transfer to the recipient, once delivered, shows the emulator owed nothing more.
@@ -490,28 +511,34 @@ describe('record-transaction and process-payments record one transfer once', () 
       );
       expect(received.notifications.filter((n) => about(n.message))).toHaveLength(2);
       const own = await seenBy(sending);
-      expect(own.transactions).toEqual(sent.map((row) => expect.objectContaining(row)));
-      expect(own.notifications).toEqual([]);
+      expect(
+        own.transactions.filter((row) => row.tx_hash === hash.toLowerCase() && row.type === 'token_sent'),
+      ).toEqual(sent.map((row) => expect.objectContaining(row)));
+      // Each transfer out is told once, as the chain confirms it.
+      await expect
+        .poll(
+          async () => (await seenOf(sending, hash)).notifications.filter((n) => n.title === 'DDEX Sent'),
+          {
+            timeout: 10_000,
+          },
+        )
+        .toHaveLength(2);
     } finally {
       await watch.stop();
     }
   }, 40_000);
 });
 
-/** The signed delivery for the recipient of one transfer of a DDEX transaction. */
-async function deliverIncoming(hash: Hex, amount: string, logIndex: number): Promise<Response> {
+/** The signed delivery for the recipient of one transfer of a DDEX transaction, as Tatum documents it. */
+async function deliverIncoming(hash: Hex, amount: string): Promise<Response> {
   const body = JSON.stringify({
+    ...docFungible(chain.tokenAddress.toLowerCase()),
     address: recipient.address.toLowerCase(),
     amount,
-    asset: chain.tokenAddress.toLowerCase(),
     blockNumber: Number((await publicClient.getTransactionReceipt({ hash })).blockNumber),
     counterAddress: sender.address.toLowerCase(),
     txId: hash,
-    logIndex,
-    type: 'token',
     chain: 'ethereum-sepolia',
-    subscriptionType: 'ADDRESS_EVENT',
-    mempool: false,
   });
   return fetch(`${stack.url}/functions/v1/process-payments`, {
     method: 'POST',
@@ -543,76 +570,12 @@ async function watchAtEmulator(address: string): Promise<{ stop(): Promise<void>
   };
 }
 
-// A batch sender: two DDEX transfers out of the caller's wallet in one transaction, as a wallet's
-// multicall or a payout contract makes them.
-const TRANSFER_TWICE_SOURCE = `// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.20;
-
-interface IERC20 {
-    function transferFrom(address from, address to, uint256 value) external returns (bool);
-}
-
-contract TransferTwice {
-    function transferTwice(IERC20 token, address to, uint256 first, uint256 second) external {
-        require(token.transferFrom(msg.sender, to, first), "first transfer failed");
-        require(token.transferFrom(msg.sender, to, second), "second transfer failed");
-    }
-}
-`;
-
-type SolcOutput = {
-  errors?: { severity: string; formattedMessage?: string; message: string }[];
-  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-};
-
-/** Compiles the batch sender with solc-js, as contracts/build.ts compiles DDEX. */
-function compileTransferTwice(): { abi: Abi; bytecode: Hex } {
-  const compile = (solc as { compile: (input: string) => string }).compile;
-  const output = JSON.parse(
-    compile(
-      JSON.stringify({
-        language: 'Solidity',
-        sources: { 'TransferTwice.sol': { content: TRANSFER_TWICE_SOURCE } },
-        settings: {
-          evmVersion: 'cancun',
-          outputSelection: { 'TransferTwice.sol': { TransferTwice: ['abi', 'evm.bytecode.object'] } },
-        },
-      }),
-    ),
-  ) as SolcOutput;
-  const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage ?? e.message).join('\n'));
-  const contract = output.contracts?.['TransferTwice.sol']?.['TransferTwice'];
-  if (!contract) throw new Error('solc produced no TransferTwice');
-  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
-}
-
-/** Deploys the batch sender from `from`, lets it move 2 × amount, and has it send `amount` twice to `to`. */
-async function transferTwice(from: ChainAccount, to: ChainAccount, amount: bigint): Promise<Hex> {
-  const wallet = walletOf(from);
-  const compiled = compileTransferTwice();
-  const deployed = await publicClient.waitForTransactionReceipt({
-    hash: await wallet.deployContract({ ...compiled, chain: null }),
+/** Two DDEX transfers of `amount` from `from` to `to` in one transaction (tests/support/transfer-twice.ts). */
+const transferTwice = (from: ChainAccount, to: ChainAccount, amount: bigint): Promise<Hex> =>
+  sendTwiceInOneTransaction({
+    rpcUrl: chain.rpcUrl,
+    token: chain.tokenAddress,
+    from,
+    to: to.address,
+    amount,
   });
-  const batch = deployed.contractAddress;
-  if (!batch) throw new Error('the batch sender was not deployed');
-  await publicClient.waitForTransactionReceipt({
-    hash: await wallet.writeContract({
-      address: chain.tokenAddress,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [batch, 2n * amount],
-      chain: null,
-    }),
-  });
-  const hash = await wallet.writeContract({
-    address: batch,
-    abi: compiled.abi,
-    functionName: 'transferTwice',
-    args: [chain.tokenAddress, to.address, amount, amount],
-    chain: null,
-  });
-  const receipt = await publicClient.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe('success');
-  return hash;
-}

@@ -13,15 +13,10 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import {
-  getBalance,
-  getTransactionReceipt,
-  sendTransaction,
-  waitForTransactionReceipt,
-  writeContract,
-} from 'viem/actions';
+import { getBalance, sendTransaction, waitForTransactionReceipt, writeContract } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import { DOC_FEE, DOC_KEYS, SDK_DELIVERY_EXTRAS } from '../support/tatum-documented.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { testAccount } from '../support/accounts.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
@@ -82,6 +77,22 @@ async function sendDdex(to: Hex, amount: string): Promise<Hex> {
 const payloadsOf = (webhooks: ReceivedWebhook[], txId: Hex) =>
   webhooks.map((w) => JSON.parse(w.body) as Record<string, unknown>).filter((p) => p['txId'] === txId);
 
+/** Where this file's refused requests would subscribe: port 9 of 127.0.0.1, where nothing listens. */
+const NOWHERE = 'http://127.0.0.1:9/';
+
+/**
+ * The ids of this file's subscriptions to NOWHERE, read page by page: other files' subscriptions
+ * (their demo hooks, the server's watches of their proven wallets) come and go meanwhile.
+ */
+async function nowhereHooks(): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 0; ; page++) {
+    const rows = (await tatum.notification.getAll({ pageSize: 50, offset: page })).data ?? [];
+    ids.push(...rows.filter((row) => row.url.startsWith(NOWHERE)).map((row) => row.id));
+    if (rows.length < 50) return ids;
+  }
+}
+
 async function subscribe(address: string, url: string): Promise<string> {
   const result = await tatum.notification.subscribe.addressEvent({ address, url });
   if (result.status !== 'SUCCESS' || !result.data)
@@ -100,14 +111,16 @@ describe('Tatum emulator: the SDK’s calls', () => {
   it('subscribes, lists and unsubscribes; an unknown id is an ERROR value', async () => {
     const id = await subscribe(reader.address, receiver.url);
     expect(id).toMatch(/^[0-9a-f]{24}$/);
-    const listed = await tatum.notification.getAll();
+    const listed = await tatum.notification.getAll({ pageSize: 50, address: reader.address });
     expect(listed.status).toBe('SUCCESS');
     expect(listed.data).toContainEqual(
       expect.objectContaining({ id, address: reader.address, url: receiver.url, type: 'ADDRESS_EVENT' }),
     );
 
     expect((await tatum.notification.unsubscribe(id)).status).toBe('SUCCESS');
-    expect((await tatum.notification.getAll()).data?.map((s) => s.id)).not.toContain(id);
+    expect(
+      (await tatum.notification.getAll({ pageSize: 50, address: reader.address })).data?.map((s) => s.id),
+    ).not.toContain(id);
     const again = await tatum.notification.unsubscribe(id);
     expect(again).toMatchObject({
       status: 'ERROR',
@@ -130,7 +143,8 @@ describe('Tatum emulator: the SDK’s calls', () => {
   });
 
   it('refuses every request without the account’s key, or with another, and changes nothing', async () => {
-    const before = await tatum.notification.getAll({ pageSize: 50 });
+    const kept = await subscribe(reader.address, `${NOWHERE}keyless`);
+    const before = await nowhereHooks();
     const asks = [
       { method: 'GET', path: 'subscription?pageSize=10' },
       {
@@ -141,7 +155,7 @@ describe('Tatum emulator: the SDK’s calls', () => {
           attr: { chain: 'ETH', address: recipient.address, url: 'http://127.0.0.1:9/hook' },
         }),
       },
-      { method: 'DELETE', path: `subscription/${before.data?.[0]?.id ?? 'none'}` },
+      { method: 'DELETE', path: `subscription/${kept}` },
       { method: 'PUT', path: 'subscription', body: JSON.stringify({ hmacSecret: 'stolen' }) },
     ];
     for (const key of [null, 'not-the-key', `${stack.tatumApiKey}x`]) {
@@ -155,8 +169,9 @@ describe('Tatum emulator: the SDK’s calls', () => {
         expect(await response.json()).toMatchObject({ statusCode: 401, errorCode: 'unauthorized' });
       }
     }
-    const after = await tatum.notification.getAll({ pageSize: 50 });
-    expect(after.data?.map((row) => row.id)).toEqual(before.data?.map((row) => row.id));
+    expect(await nowhereHooks()).toEqual(before);
+    expect(before).toContain(kept);
+    expect((await tatum.notification.unsubscribe(kept)).status).toBe('SUCCESS');
   });
 
   it('refuses a body past 64 KB with 413, declared or chunked, and subscribes nothing', async () => {
@@ -195,7 +210,7 @@ describe('Tatum emulator: browsers', () => {
       ...(init.headers as Record<string, string> | undefined),
     },
   });
-  const ids = async () => ((await tatum.notification.getAll({ pageSize: 50 })).data ?? []).map((s) => s.id);
+  const ids = nowhereHooks;
 
   it('answers the app’s preflight for the SDK’s headers, for its origin only', async () => {
     const response = await fetch(`${stack.tatumApiUrl}subscription`, {
@@ -282,7 +297,7 @@ describe('Tatum emulator: browsers', () => {
 });
 
 describe('Tatum emulator: address-event webhooks', () => {
-  it('posts signed legacy payloads for native and DDEX transfers touching watched addresses', async () => {
+  it('posts the documented bodies, signed, for native and DDEX transfers touching watched addresses', async () => {
     const ids = [
       await subscribe(recipient.address, receiver.url),
       await subscribe(sender.address, receiver.url),
@@ -290,7 +305,6 @@ describe('Tatum emulator: address-event webhooks', () => {
     const before = receiver.received.length;
     const nativeTx = await sendEth(recipient.address, '0.25');
     const tokenTx = await sendDdex(recipient.address, '3.5');
-    const [transferLog] = (await getTransactionReceipt(publicClient, { hash: tokenTx })).logs;
     // native in + out and the sender's fee; token in + out and the sender's fee.
     const delivered = (await receiver.waitForDelivered(before + 6)).slice(before);
     expect(delivered).toHaveLength(6);
@@ -315,23 +329,31 @@ describe('Tatum emulator: address-event webhooks', () => {
           address: recipient.address.toLowerCase(),
           amount: '3.5',
           asset: chain.tokenAddress.toLowerCase(),
-          type: 'token',
-          // Which log of the transaction this transfer is: two transfers in one are two events.
-          logIndex: transferLog?.logIndex,
+          type: 'fungible',
         }),
-        expect.objectContaining({
-          address: sender.address.toLowerCase(),
-          amount: '-3.5',
-          type: 'token',
-          logIndex: transferLog?.logIndex,
-        }),
+        expect.objectContaining({ address: sender.address.toLowerCase(), amount: '-3.5', type: 'fungible' }),
         expect.objectContaining({ address: sender.address.toLowerCase(), type: 'fee' }),
       ]),
     );
-    // Tatum's v4 name of the network the account is on, as process-payments' TATUM_CHAIN names it.
-    expect(delivered.map((webhook) => JSON.parse(webhook.body) as { chain: string })).toEqual(
-      delivered.map(() => expect.objectContaining({ chain: 'ethereum-sepolia' })),
+    // Tatum's v4 name of the network the account is on, as process-payments' TATUM_CHAIN names it,
+    // the subscription that delivers it and the block's time, as the SDK's webhook record has them.
+    const bodies = delivered.map((webhook) => JSON.parse(webhook.body) as Record<string, unknown>);
+    expect(bodies).toEqual(
+      bodies.map(() =>
+        expect.objectContaining({
+          chain: 'ethereum-sepolia',
+          subscriptionId: expect.stringMatching(new RegExp(`^(${ids.join('|')})$`)),
+          timestamp: expect.any(Number),
+        }),
+      ),
     );
+    // Exactly the documented fields (tests/support/tatum-documented.ts): no log index, no extras;
+    // a fee names no counter address.
+    const extras = Object.keys(SDK_DELIVERY_EXTRAS);
+    for (const body of bodies) {
+      const documented = body['type'] === 'fee' ? Object.keys(DOC_FEE) : DOC_KEYS;
+      expect(Object.keys(body).sort()).toEqual([...documented, ...extras].sort());
+    }
     for (const webhook of delivered) {
       expect(webhook.headers['x-payload-hash']).toBe(await signPayload(stack.webhookSecret, webhook.body));
     }
@@ -385,7 +407,11 @@ describe('Tatum emulator: restarts', () => {
       expect(listed.data?.map((s) => s.id)).toEqual([subscribed.data?.id]);
       const delivered = await restartReceiver.waitForDelivered(1);
       expect(payloadsOf(delivered, missed)).toEqual([
-        expect.objectContaining({ address: recipient.address.toLowerCase(), amount: '1.25', type: 'token' }),
+        expect.objectContaining({
+          address: recipient.address.toLowerCase(),
+          amount: '1.25',
+          type: 'fungible',
+        }),
       ]);
       await own.destroy();
       await gateway.close();

@@ -29,6 +29,11 @@ const OWNERS = {
   /** market-bots: deploys its market and provides the liquidity, and trades on it. */
   botsProvider: 16,
   botsTrader: 17,
+  /** watch-wallets: pays the wallets the server watches without a demo hook. */
+  watchWalletsSender: 18,
+  /** process-payments-documented: Tatum's documented bodies replayed for real transfers. */
+  documentedSender: 19,
+  documentedRecipient: 20,
   /** record-swap: deploys its market and provides the liquidity, and the signed-in trader. */
   recordSwapProvider: 38,
   recordSwapTrader: 39,

@@ -1,13 +1,11 @@
 import { encodeAbiParameters, encodeEventTopics, erc20Abi, parseAbi, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import {
-  decodeAddressWord,
   decodeSwap,
   findWalletSwaps,
   SWAP_TOPIC,
   swappingPools,
   tradesWithPool,
-  transactionSender,
 } from '../../supabase/functions/_shared/swap-log.ts';
 import type { RawLog, Receipt } from '../../supabase/functions/_shared/transfer-log.ts';
 
@@ -172,22 +170,5 @@ describe('swappingPools and tradesWithPool', () => {
     const send = receiptOf([transferLog(TOKEN, WALLET, STRANGER, 8n)]);
     expect(swappingPools(send)).toEqual(new Set());
     expect(tradesWithPool(send, TOKEN, WALLET, swappingPools(send))).toBe(false);
-  });
-});
-
-describe('decodeAddressWord and transactionSender', () => {
-  it('reads an ABI-encoded address, and nothing else', () => {
-    const encoded = encodeAbiParameters([{ type: 'address' }], [PAIR]);
-    expect(decodeAddressWord(encoded)).toBe(PAIR.toLowerCase());
-    expect(decodeAddressWord('0x')).toBeNull();
-    expect(decodeAddressWord(`0x${'f'.repeat(64)}`)).toBeNull();
-    expect(decodeAddressWord(7)).toBeNull();
-  });
-
-  it('reads the sender of a transaction in lower case', () => {
-    expect(transactionSender({ from: WALLET, to: ROUTER })).toBe(WALLET.toLowerCase());
-    expect(transactionSender({ to: ROUTER })).toBeNull();
-    expect(transactionSender(null)).toBeNull();
-    expect(transactionSender({ from: '0x12' })).toBeNull();
   });
 });

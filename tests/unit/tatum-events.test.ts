@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { retryDelayMs } from '../../stack/gateway/tatum/dispatcher.ts';
 import { addressEvents, type BlockActivity } from '../../stack/gateway/tatum/events.ts';
 import { parseAddressEvent } from '../../supabase/functions/_shared/address-event.ts';
+import { DOC_FEE, DOC_KEYS, docFungible } from '../support/tatum-documented.ts';
 
-// Which address events the emulator owes for one block, in Tatum's legacy
-// payload, and how its deliveries back off.
+// Which address events the emulator owes for one block, in the body Tatum documents
+// (tests/support/tatum-documented.ts), and how its deliveries back off.
 
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
 const BOB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' as const;
@@ -14,7 +15,16 @@ const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3' as const;
 const TX = `0x${'ab'.repeat(32)}` as const;
 const TX2 = `0x${'cd'.repeat(32)}` as const;
 
-const empty: BlockActivity = { number: 7n, transactions: [], fees: [], tokenTransfers: [] };
+const empty: BlockActivity = {
+  number: 7n,
+  timestamp: 1_710_936_000n,
+  transactions: [],
+  fees: [],
+  tokenTransfers: [],
+};
+/** The documented keys plus the block's time, which a delivery carries (the SDK's Webhook.timestamp). */
+const keysOf = (payload: object) => Object.keys(payload).sort();
+const withTime = (keys: string[]) => [...keys, 'timestamp'].sort();
 const watching =
   (...addresses: string[]) =>
   (address: string) =>
@@ -35,26 +45,27 @@ describe('address events of a block', () => {
         amount: '-1.5',
         counterAddress: BOB.toLowerCase(),
       }),
-      expect.objectContaining({
-        address: ALICE.toLowerCase(),
-        amount: '-0.000042',
-        type: 'fee',
-        counterAddress: null,
-      }),
+      expect.objectContaining({ address: ALICE.toLowerCase(), amount: '-0.000042', type: 'fee' }),
+    ]);
+    // The documented bodies' fields, no more and no fewer: the fee's has no counter address.
+    expect(events.map((e) => keysOf(e.payload))).toEqual([
+      withTime(DOC_KEYS),
+      withTime(DOC_KEYS),
+      withTime(Object.keys(DOC_FEE)),
     ]);
     for (const event of events) {
       expect(event.payload).toMatchObject({
         txId: TX,
         blockNumber: 7,
+        timestamp: 1_710_936_000_000,
         chain: 'ETH',
         subscriptionType: 'ADDRESS_EVENT',
       });
-      // What the emulator sends is exactly what process-payments accepts.
-      expect(parseAddressEvent(JSON.parse(JSON.stringify(event.payload)))).toMatchObject({ ok: true });
+      expect(parseAddressEvent(JSON.parse(JSON.stringify(event.payload)))).toMatchObject({ kind: 'event' });
     }
   });
 
-  it('reports token transfers in the token’s units with its contract as the asset', () => {
+  it('reports token transfers as fungible, in the token’s units, with its contract as the asset', () => {
     const block: BlockActivity = {
       ...empty,
       tokenTransfers: [
@@ -71,10 +82,15 @@ describe('address events of a block', () => {
       ],
     };
     const events = addressEvents(block, watching(BOB), 'ETH');
-    expect(events.map((e) => [e.payload.amount, e.payload.asset, e.payload.counterAddress])).toEqual([
-      ['12.25', TOKEN.toLowerCase(), ALICE.toLowerCase()],
-      ['0.000001', TOKEN.toLowerCase(), CAROL.toLowerCase()],
+    expect(
+      events.map((e) => [e.payload.type, e.payload.amount, e.payload.asset, e.payload.counterAddress]),
+    ).toEqual([
+      ['fungible', '12.25', TOKEN.toLowerCase(), ALICE.toLowerCase()],
+      ['fungible', '0.000001', TOKEN.toLowerCase(), CAROL.toLowerCase()],
     ]);
+    // The address event's fields, with the contract where a fungible body's asset holds it; no log.
+    const { contractAddress: _named, ...documented } = docFungible(TOKEN);
+    expect(keysOf(events[0]?.payload ?? {})).toEqual(withTime(Object.keys(documented)));
   });
 
   it('owes nothing for unwatched addresses, zero values or contract creation', () => {

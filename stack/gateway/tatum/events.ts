@@ -1,19 +1,30 @@
 import { formatUnits, type Address, type Hex } from 'viem';
-import type { AddressEvent as TatumAddressEvent } from '../../../supabase/functions/_shared/address-event.ts';
 
-// Turns one block's transfers into Tatum address-event payloads (legacy
-// format) for the watched addresses. Pure, so the rules are tested without a
-// chain: a native transfer notifies both sides (negative amount for the
-// sender), the sender also gets a 'fee' event for the gas it paid, and every
-// ERC-20 Transfer log notifies both sides in the token's units, naming the log,
-// so two transfers in one transaction are two events.
+// Turns one block's transfers into Tatum address-event payloads for the watched addresses, in the
+// shape Tatum's documentation shows (docs/local-stack.md#tatums-address-event): a native transfer
+// notifies both sides (negative amount for the sender), the sender also gets a `fee` event for the
+// gas it paid (no counterAddress), and every ERC-20 Transfer log notifies both sides as `fungible`
+// in the token's units, the token's contract as `asset`. As in Tatum's body, nothing names the
+// log: two transfers of one transaction are two events that differ only in amount or direction.
+// Pure, so the rules are tested without a chain.
 
-/**
- * What the emulator posts: the body process-payments parses, plus Tatum's `mempool` flag. A token
- * event carries its log's `logIndex` (as Tatum's enriched bodies do); native and fee events have
- * no log and leave it out, as the legacy body does.
- */
-export type AddressEventPayload = Omit<TatumAddressEvent, 'logIndex'> & { logIndex?: number; mempool: false };
+/** The documented body, less what the watcher adds per subscription (subscriptionId, chain). */
+export type AddressEventPayload = {
+  address: string;
+  amount: string;
+  asset: string;
+  blockNumber: number;
+  /** Absent on a fee event, as in the documented fee body. */
+  counterAddress?: string;
+  txId: string;
+  type: 'native' | 'fungible' | 'fee';
+  chain: string;
+  subscriptionType: 'ADDRESS_EVENT';
+  /** When the block was mined, in milliseconds since the epoch. */
+  timestamp: number;
+  /** Only on a redelivery after a reorganisation. */
+  reorg?: true;
+};
 
 export type BlockTransaction = {
   hash: Hex;
@@ -37,6 +48,8 @@ export type TokenTransfer = {
 
 export type BlockActivity = {
   number: bigint;
+  /** The block's timestamp, in seconds. */
+  timestamp: bigint;
   transactions: BlockTransaction[];
   fees: PaidFee[];
   tokenTransfers: TokenTransfer[];
@@ -55,6 +68,7 @@ export function addressEvents(
 ): AddressEvent[] {
   const events: AddressEvent[] = [];
   const blockNumber = Number(block.number);
+  const timestamp = Number(block.timestamp) * 1000;
   const push = (
     address: string,
     amount: string,
@@ -63,7 +77,6 @@ export function addressEvents(
     counter: string | null,
     txId: string,
     key: string,
-    logIndex?: number,
   ) => {
     const own = address.toLowerCase();
     if (!isWatched(own)) return;
@@ -76,13 +89,12 @@ export function addressEvents(
         amount,
         asset,
         blockNumber,
-        counterAddress: counter?.toLowerCase() ?? null,
+        ...(counter === null ? {} : { counterAddress: counter.toLowerCase() }),
         txId,
-        ...(logIndex === undefined ? {} : { logIndex }),
         type,
         chain,
         subscriptionType: 'ADDRESS_EVENT',
-        mempool: false,
+        timestamp,
       },
     });
   };
@@ -110,8 +122,8 @@ export function addressEvents(
     const amount = formatUnits(transfer.value, transfer.decimals);
     const asset = transfer.token.toLowerCase();
     const key = `log${transfer.logIndex}`;
-    push(transfer.to, amount, 'token', asset, transfer.from, transfer.hash, key, transfer.logIndex);
-    push(transfer.from, `-${amount}`, 'token', asset, transfer.to, transfer.hash, key, transfer.logIndex);
+    push(transfer.to, amount, 'fungible', asset, transfer.from, transfer.hash, key);
+    push(transfer.from, `-${amount}`, 'fungible', asset, transfer.to, transfer.hash, key);
   }
   return events;
 }

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
+import { createPublicClient, http, TransactionReceiptNotFoundError, type Hex } from 'viem';
+import { getTransactionReceipt } from 'viem/actions';
 import { DEFAULT_TATUM_CHAIN } from '../../../supabase/functions/process-payments/handler.ts';
 import { isOneOfKeys, json } from '../http.ts';
 import { startDispatcher } from './dispatcher.ts';
@@ -51,7 +53,21 @@ export async function startTatumEmulator(options: TatumEmulatorOptions): Promise
     onOwed: dispatcher.wake,
     chain: options.chain ?? DEFAULT_TATUM_CHAIN,
   });
-  const routes = createTatumRoutes(store);
+  const client = createPublicClient({ transport: http(options.rpcUrl, { retryCount: 0, timeout: 10_000 }) });
+  // The block the chain has the transaction in now; null when the re-organised chain dropped it.
+  const blockOf = async (txId: string): Promise<number | null> => {
+    try {
+      return Number((await getTransactionReceipt(client, { hash: txId as Hex })).blockNumber);
+    } catch (error) {
+      if (error instanceof TransactionReceiptNotFoundError) return null;
+      throw error;
+    }
+  };
+  const routes = createTatumRoutes(store, async (txId) => {
+    const replayed = await store.replayAsReorg(txId, await blockOf(txId));
+    if (replayed > 0) dispatcher.wake();
+    return replayed;
+  });
   const guard = originGuard(options.siteUrl);
   // The key manages the whole account (every subscription, the HMAC secret), so only the Edge
   // Functions hold it; a browser or anyone else without it gets 401 and learns nothing.

@@ -9,6 +9,9 @@ import { DuplicateSubscriptionError, type TatumStore } from './store.ts';
 // Errors use Tatum's body shape {statusCode, errorCode, message[, data]}, which
 // the SDK turns into its {status:'ERROR', error:{message, code}} values. The
 // SDK's query extras (type=testnet, testnetType=…) are accepted and ignored.
+// One route is the emulator's own, for tests and for trying the re-org path locally:
+//   POST   emulator/reorg        {txId} → {replayed} (every delivery of the transaction again,
+//                                  with `reorg: true`, as Tatum's re-org follower sends them)
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SUPPORTED_TYPES = new Set(['ADDRESS_EVENT']);
@@ -19,7 +22,12 @@ function tatumError(statusCode: number, errorCode: string, message: string, data
   return json(statusCode, { statusCode, errorCode, message, ...(data ? { data } : {}) });
 }
 
-export function createTatumRoutes(store: TatumStore) {
+/** Replays a transaction's deliveries flagged `reorg: true`; returns how many. */
+export type ReorgReplay = (txId: string) => Promise<number>;
+
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+export function createTatumRoutes(store: TatumStore, replayReorg: ReorgReplay) {
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const path = url.pathname.replace(/^\/tatum\/v4\//, '').replace(/\/+$/, '');
@@ -27,6 +35,9 @@ export function createTatumRoutes(store: TatumStore) {
     if (resource === 'subscription' && id === undefined) {
       if (request.method === 'POST') return subscribe(request);
       if (request.method === 'GET') return list(url.searchParams);
+    }
+    if (resource === 'emulator' && id === 'reorg' && extra === undefined && request.method === 'POST') {
+      return reorg(request);
     }
     if (
       resource === 'subscription' &&
@@ -97,6 +108,24 @@ export function createTatumRoutes(store: TatumStore) {
         `A subscription of type ${type as string} for ${address as string} with this URL already exists.`,
       );
     }
+  }
+
+  async function reorg(request: Request): Promise<Response> {
+    const text = await readTextLimited(request, MAX_JSON_BODY);
+    let txId: unknown;
+    try {
+      txId = text === null ? null : (JSON.parse(text) as { txId?: unknown }).txId;
+    } catch {
+      txId = null;
+    }
+    if (typeof txId !== 'string' || !TX_HASH.test(txId)) {
+      return tatumError(
+        400,
+        'validation.failed',
+        'Send {"txId": "0x…"}: the transaction to replay as re-organised.',
+      );
+    }
+    return json(200, { replayed: await replayReorg(txId) });
   }
 
   async function list(params: URLSearchParams): Promise<Response> {

@@ -146,6 +146,42 @@ export function createTatumStore(pg: PGlite) {
       });
     },
 
+    /**
+     * Owes every delivery made of transaction `txId` once more, flagged `reorg: true` as Tatum's
+     * re-org follower sends them, in `blockNumber` when the chain now has the transaction there
+     * (null: it keeps the block it named). Each replay is a delivery of its own; returns how many.
+     */
+    async replayAsReorg(txId: string, blockNumber: number | null): Promise<number> {
+      return pg.transaction(async (tx) => {
+        const { rows } = await tx.query<{
+          subscription_id: string;
+          event_key: string;
+          url: string;
+          body: string;
+        }>(
+          `select subscription_id, event_key, url, body from _tatum.deliveries
+            where lower(body::jsonb ->> 'txId') = lower($1) and event_key not like '%:reorg:%'
+            order by id`,
+          [txId],
+        );
+        const { rows: counted } = await tx.query<{ n: number }>(
+          `select count(*)::int as n from _tatum.deliveries
+            where lower(body::jsonb ->> 'txId') = lower($1) and event_key like '%:reorg:%'`,
+          [txId],
+        );
+        const round = counted[0]?.n ?? 0;
+        for (const row of rows) {
+          const body = JSON.parse(row.body) as Record<string, unknown>;
+          const replayed = { ...body, ...(blockNumber === null ? {} : { blockNumber }), reorg: true };
+          await tx.query(
+            `insert into _tatum.deliveries (subscription_id, event_key, url, body) values ($1, $2, $3, $4)`,
+            [row.subscription_id, `${row.event_key}:reorg:${round}`, row.url, JSON.stringify(replayed)],
+          );
+        }
+        return rows.length;
+      });
+    },
+
     async dueDeliveries(limit: number): Promise<Delivery[]> {
       const { rows } = await pg.query<Delivery>(
         `select id::int as id, url, body, attempts from _tatum.deliveries

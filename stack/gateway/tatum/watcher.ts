@@ -3,6 +3,7 @@ import { getBlock, getBlockNumber, getLogs, getTransactionReceipt, readContract 
 import { erc20Abi } from 'viem';
 import { addressEvents, type BlockActivity, type PaidFee, type TokenTransfer } from './events.ts';
 import type { TatumStore } from './store.ts';
+import { errorLine } from '../../../supabase/functions/_shared/log.ts';
 
 // Follows the chain block by block from where it stopped (the cursor survives
 // restarts) and owes a webhook delivery for every transfer touching a watched
@@ -72,6 +73,7 @@ export async function startBlockWatcher(options: WatcherOptions): Promise<BlockW
           body: JSON.stringify({
             ...event.payload,
             chain: deliveredChain(subscription.chain, options.chain),
+            subscriptionId: subscription.id,
           }),
         })),
       );
@@ -90,9 +92,9 @@ export async function startBlockWatcher(options: WatcherOptions): Promise<BlockW
         })
         .catch((error: unknown) => {
           // The chain may be restarting; say so once, keep trying.
-          const problem = error instanceof Error ? error.message.split('\n')[0] : String(error);
+          const problem = errorLine(error);
           if (problem !== lastProblem) console.warn(`[tatum] reading the chain failed: ${problem}`);
-          lastProblem = problem ?? 'unknown';
+          lastProblem = problem;
         })
         .finally(schedule);
     }, options.pollMs ?? POLL_MS);
@@ -121,7 +123,10 @@ async function readBlock(
     to: tx.to,
     value: tx.value,
   }));
-  if (watchers.size === 0) return { number, hash: block.hash, transactions, fees: [], tokenTransfers: [] };
+  const timestamp = block.timestamp;
+  if (watchers.size === 0) {
+    return { number, timestamp, hash: block.hash, transactions, fees: [], tokenTransfers: [] };
+  }
 
   // Receipts only for watched senders: the fee is the only thing they add.
   const fees: PaidFee[] = [];
@@ -137,7 +142,7 @@ async function readBlock(
     const transfer = await asTokenTransfer(client, log, decimalsByToken);
     if (transfer) tokenTransfers.push(transfer);
   }
-  return { number, hash: block.hash, transactions, fees, tokenTransfers };
+  return { number, timestamp, hash: block.hash, transactions, fees, tokenTransfers };
 }
 
 /** An ERC-20 Transfer log (ERC-721's has the id as a third indexed topic and is not one). */

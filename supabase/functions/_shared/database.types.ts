@@ -293,6 +293,57 @@ export type Database = {
         Update: Partial<Database['public']['Tables']['market_prices']['Insert']>;
         Relationships: [];
       };
+      // 20261202000002: the server's own Tatum subscription of each proven wallet (lower-case
+      // address); no API role may read it.
+      wallet_watches: {
+        Row: {
+          address: string;
+          user_id: string;
+          url: string;
+          subscription_id: string | null;
+          state: 'subscribing' | 'active';
+          created_at: string;
+          updated_at: string;
+        };
+        Insert: {
+          address: string;
+          user_id: string;
+          url: string;
+          subscription_id?: string | null;
+          state?: 'subscribing' | 'active';
+          created_at?: string;
+          updated_at?: string;
+        };
+        Update: Partial<Database['public']['Tables']['wallet_watches']['Insert']>;
+        Relationships: [];
+      };
+      // 20261202000002: addresses whose watch may be out of date, queued by the profiles trigger
+      // and drained by watch-wallets; no API role may read it.
+      wallet_watch_jobs: {
+        Row: {
+          id: number;
+          address: string;
+          user_id: string | null;
+          created_at: string;
+          attempts: number;
+          next_attempt_at: string;
+          claimed_by: string | null;
+          claimed_until: string | null;
+          last_error: string | null;
+        };
+        Insert: {
+          address: string;
+          user_id?: string | null;
+          created_at?: string;
+          attempts?: number;
+          next_attempt_at?: string;
+          claimed_by?: string | null;
+          claimed_until?: string | null;
+          last_error?: string | null;
+        };
+        Update: Partial<Database['public']['Tables']['wallet_watch_jobs']['Insert']>;
+        Relationships: [];
+      };
     };
     Views: { [_ in never]: never };
     Functions: {
@@ -346,6 +397,19 @@ export type Database = {
         };
         Returns: boolean;
       };
+      // 20261202000001: true when a reorganisation changed the rows (and the user was told once).
+      correct_wallet_rows: {
+        Args: {
+          p_user_id: string;
+          p_tx_hash: string;
+          p_block_number: number | null;
+          p_amounts: Json;
+          p_notification_id: string;
+          p_title: string;
+          p_message: string;
+        };
+        Returns: boolean;
+      };
       forget_tatum_subscription: {
         Args: { p_user_id: string; p_id: string };
         Returns: boolean;
@@ -372,6 +436,20 @@ export type Database = {
           p_amount_text: string;
         };
         Returns: number;
+      };
+      // 20261202000002: the watch-wallets function's claims on the queue (each due address once,
+      // leased for p_lease_seconds), their end (p_error null: done), and forgetting a watch.
+      claim_wallet_watches: {
+        Args: { p_url: string; p_limit: number; p_lease_seconds: number };
+        Returns: { address: string; claim: string }[];
+      };
+      finish_wallet_watch: {
+        Args: { p_address: string; p_claim: string; p_error: string | null };
+        Returns: undefined;
+      };
+      forget_wallet_watch: {
+        Args: { p_address: string };
+        Returns: boolean;
       };
     };
     Enums: { [_ in never]: never };

@@ -10,7 +10,10 @@ import { verifySignature } from './signature.ts';
 export type SignedEvent =
   /** An address event to act on. */
   | { kind: 'event'; event: AddressEvent }
-  /** Signed and well formed, but not for this function (another chain, the mempool): answer 2xx. */
+  /**
+   * Signed and well formed, but not for this function (another chain, the mempool, a kind such as an
+   * NFT transfer the portal does not record, a type Tatum may add later): answer 2xx.
+   */
   | { kind: 'skipped'; reason: string }
   /** Refused: answer with this. */
   | { kind: 'refused'; response: Response };
@@ -53,7 +56,7 @@ export async function readSignedEvent(
   const skip = skipOf(body, options.chain);
   if (skip !== null) return { kind: 'skipped', reason: skip.message };
   const parsed = parseAddressEvent(body);
-  if (!parsed.ok) {
+  if (parsed.kind === 'invalid') {
     return refused(
       reply(400, {
         error: 'Malformed body',
@@ -62,5 +65,6 @@ export async function readSignedEvent(
       }),
     );
   }
+  if (parsed.kind === 'ignored') return { kind: 'skipped', reason: parsed.reason };
   return { kind: 'event', event: parsed.event };
 }

@@ -1,4 +1,5 @@
-// Reading Uniswap V2 swaps out of a receipt, by hand like transfer-log.ts (no viem on Deno): which
+// Reading Uniswap V2 swaps out of a receipt, by hand like transfer-log.ts (a few words of hex are
+// not worth viem's weight in every function that imports this): which
 // pools swapped, how much DDEX each swap of the market's pair moved into or out of the wallet, and
 // the pair's reserves (Sync) that price each swap.
 import { decodeTransfer, type RawLog, type Receipt } from './transfer-log.ts';
@@ -132,18 +133,4 @@ export function findWalletSwaps(receipt: Receipt, pair: string, token: string, w
     touched = false;
   }
   return swaps;
-}
-
-/** An ABI-encoded address (a 32-byte word with the address in its last 20), in lower case, or null. */
-export function decodeAddressWord(result: unknown): string | null {
-  if (typeof result !== 'string') return null;
-  const address = result.toLowerCase().match(ADDRESS_WORD)?.[1];
-  return address === undefined ? null : `0x${address}`;
-}
-
-/** The sender of an eth_getTransactionByHash result, in lower case, or null when it names none. */
-export function transactionSender(raw: unknown): string | null {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
-  const from = (raw as { from?: unknown }).from;
-  return typeof from === 'string' && ADDRESS.test(from.toLowerCase()) ? from.toLowerCase() : null;
 }

@@ -15,8 +15,6 @@ export type RawLog = {
 };
 export type Receipt = { status: 'success' | 'reverted'; logs: RawLog[] };
 export type Transfer = { token: string; from: string; to: string; value: bigint };
-/** A transfer and the log that carries it (logIndex as in RawLog). */
-export type LoggedTransfer = Transfer & { logIndex?: number };
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 const WORD = /^0x[0-9a-f]{64}$/;
@@ -60,29 +58,6 @@ export function decodeTransfer(log: RawLog): Transfer | null {
   const to = toTopic?.match(ADDRESS_TOPIC)?.[1];
   if (from === undefined || to === undefined) return null;
   return { token, from: `0x${from}`, to: `0x${to}`, value: BigInt(data) };
-}
-
-/**
- * Every Transfer of `token` out of `from` in the receipt (addresses in any letter case), each
- * with its log: a batch contract or a wallet's multicall makes several in one transaction, and
- * each is a history row of its own.
- */
-export function findOutgoingTransfers(receipt: Receipt, token: string, from: string): LoggedTransfer[] {
-  const wantedToken = token.toLowerCase();
-  const wantedFrom = from.toLowerCase();
-  const found: LoggedTransfer[] = [];
-  for (const log of receipt.logs) {
-    const transfer = decodeTransfer(log);
-    if (transfer && transfer.token === wantedToken && transfer.from === wantedFrom) {
-      found.push(log.logIndex === undefined ? transfer : { ...transfer, logIndex: log.logIndex });
-    }
-  }
-  return found;
-}
-
-/** The first of findOutgoingTransfers, or null. */
-export function findOutgoingTransfer(receipt: Receipt, token: string, from: string): LoggedTransfer | null {
-  return findOutgoingTransfers(receipt, token, from)[0] ?? null;
 }
 
 /** A base-unit amount as a plain decimal string: exact, no exponent, no trailing zeros. */

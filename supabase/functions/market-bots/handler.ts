@@ -1,5 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../_shared/database.types.ts';
+import { logError } from '../_shared/log.ts';
 import { createRpcClient } from '../_shared/rpc.ts';
 import { readSignedEvent } from '../_shared/signed-event.ts';
 import { marketOf } from '../_shared/uniswap-pair.ts';
@@ -71,7 +72,7 @@ export function createMarketBotsHandler(deps: MarketBotsDeps): (request: Request
     }
     const { event } = read;
     // Only the pair's token transfers are legs of a swap; the pair sends no transaction of its own.
-    if (event.type !== 'token') return nothing();
+    if (event.type !== 'fungible') return nothing();
 
     const timing = { rpc: 0, evaluate: 0 };
     const timed = async <T>(part: keyof typeof timing, work: () => Promise<T>): Promise<T> => {
@@ -125,7 +126,7 @@ export function createMarketBotsHandler(deps: MarketBotsDeps): (request: Request
       return reply(200, { received: true, swaps: swaps.length, fired }, serverTiming());
     } catch (error) {
       // A non-2xx answer makes Tatum deliver again; evaluating is idempotent, so that is safe.
-      console.error('[market-bots] evaluating failed:', error);
+      logError('market-bots', 'evaluating failed', error);
       return reply(
         500,
         { error: 'Evaluation failed', message: 'The swap could not be evaluated; retry later' },

@@ -1,24 +1,31 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../_shared/database.types.ts';
 import type { AddressEvent } from '../_shared/address-event.ts';
+import { droppedWords, movedWords, wordsOf } from '../_shared/history-words.ts';
+import { ADDRESS, reply } from '../_shared/json.ts';
+import { createRpcClient, RpcError } from '../_shared/rpc.ts';
+import { logError } from '../_shared/log.ts';
 import { readSignedEvent } from '../_shared/signed-event.ts';
+import { walletChain, type WalletChain } from '../_shared/wallet-chain.ts';
+import { planEvent, type PlannedRow } from './event-plan.ts';
 import { notificationId } from './notification-id.ts';
-import { swapLegCheck, type SwapLegCheck } from './swap-leg.ts';
 
-// process-payments receives Tatum address-event webhooks and records each
-// transfer in the history of the user whose profile holds the address, proven
-// (link-wallet or a sign-in with Ethereum set it with wallet_verified_at), and
-// notifies them. The DDEX leg of the wallet's own swap on the DDEX/WETH market
-// is notified only: record-transaction records that swap (see swap-leg.ts). It is
-// a plain Web-API handler so the same module runs on Supabase Edge Functions
-// (Deno, see index.ts) and on the local stack (Node).
+// process-payments receives Tatum's address-event webhooks, in the shape Tatum documents them
+// (_shared/address-event.ts), and keeps the history of the user whose profile holds the address,
+// proven (link-wallet or a sign-in with Ethereum set it with wallet_verified_at), as the chain
+// tells it: each event's transaction is read from the node where it touches DDEX or was sent by the
+// wallet (event-plan.ts), every row is written through record_wallet_row (so the portal's own
+// record-transaction call meets the same row), and the user is told of each row once. A
+// redelivery after a reorganisation (`reorg: true`) corrects the rows and tells the user once. It
+// is a plain Web-API handler so the same module runs on Supabase Edge Functions (Deno, see
+// index.ts) and on the local stack (Node).
 
 export type ProcessPaymentsDeps = {
   /** The secret Tatum signs x-payload-hash with. */
   webhookSecret: string;
   /** A service-role client: the function writes rows no user may write. */
   supabase: SupabaseClient<Database>;
-  /** The DDEX contract; token events for it are recorded as 'DDEX' rather than the contract address. */
+  /** The DDEX contract; its transfers are recorded as 'DDEX', read from the receipts. */
   tokenAddress?: string | null;
   /**
    * Tatum's name of the one chain whose events are recorded (TATUM_CHAIN): the `chain` its
@@ -27,24 +34,20 @@ export type ProcessPaymentsDeps = {
   chain?: string | null;
   /**
    * The Uniswap V2 router of the DDEX/WETH market (UNISWAP_V2_ROUTER, the app's
-   * VITE_UNISWAP_V2_ROUTER), whose pair is read over rpcUrl. With it and tokenAddress, the DDEX
-   * leg of a wallet's own swap on the pair is notified but gets no history row, as the `swap` row
-   * record-transaction writes holds it. Without it every transfer is recorded.
+   * VITE_UNISWAP_V2_ROUTER): the wallet's swaps on its pair are one `swap` row each.
    */
   uniswapRouter?: string | null;
-  /** The JSON-RPC endpoint of the chain (RPC_URL); required with uniswapRouter. */
+  /**
+   * The JSON-RPC endpoint of the chain (RPC_URL). With tokenAddress, the receipts are the truth
+   * of every DDEX row; without one, each event is recorded as it stands (its transfers keyed by
+   * the transaction alone).
+   */
   rpcUrl?: string | null;
+  fetch?: typeof fetch;
 };
 
 /** The portal's default network, Sepolia, as Tatum names it in its webhook bodies. */
 export const DEFAULT_TATUM_CHAIN = 'ethereum-sepolia';
-
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
-function reply(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
-}
 
 export function createProcessPaymentsHandler(
   deps: ProcessPaymentsDeps,
@@ -57,29 +60,45 @@ export function createProcessPaymentsHandler(
   if (deps.uniswapRouter && !deps.rpcUrl) {
     throw new Error('process-payments needs the chain RPC URL to find the Uniswap V2 market’s swaps');
   }
+  if (deps.tokenAddress && !ADDRESS.test(deps.tokenAddress)) {
+    throw new Error('process-payments: the DDEX token must be an address (0x and 40 hex digits)');
+  }
   const { webhookSecret, supabase } = deps;
-  const tokenAddress = deps.tokenAddress?.toLowerCase() ?? null;
-  const chain = deps.chain || DEFAULT_TATUM_CHAIN;
-  // Without the token no event is a DDEX transfer, so none can be a leg of the market's swaps.
-  const isSwapLeg: SwapLegCheck =
-    deps.uniswapRouter && deps.rpcUrl && tokenAddress
-      ? swapLegCheck({ rpcUrl: deps.rpcUrl, router: deps.uniswapRouter, tokenAddress })
-      : async () => false;
+  const chainName = deps.chain || DEFAULT_TATUM_CHAIN;
+  const token = deps.tokenAddress?.toLowerCase() ?? null;
+  const chain: WalletChain | null =
+    deps.rpcUrl && deps.tokenAddress
+      ? walletChain({
+          rpc: createRpcClient(deps.rpcUrl, deps.fetch ? { fetch: deps.fetch } : {}),
+          tokenAddress: deps.tokenAddress,
+          uniswapRouter: deps.uniswapRouter ?? null,
+        })
+      : null;
 
   return async (request) => {
-    const read = await readSignedEvent(request, { name: 'process-payments', secret: webhookSecret, chain });
+    const read = await readSignedEvent(request, {
+      name: 'process-payments',
+      secret: webhookSecret,
+      chain: chainName,
+    });
     if (read.kind === 'refused') return read.response;
-    // Another chain means a subscription or a setting is wrong: the log says why nothing was recorded.
+    // Another chain, or a kind the history does not hold: the log says why nothing was recorded.
     if (read.kind === 'skipped') {
       console.warn(`[process-payments] not recorded: ${read.reason}`);
       return reply(200, { received: true, recorded: 0 });
     }
     try {
-      const recorded = await record(supabase, read.event, tokenAddress, isSwapLeg);
+      const recorded = await record(supabase, read.event, chain, token);
       return reply(200, { received: true, recorded });
     } catch (error) {
       // A non-2xx answer makes Tatum deliver again; recording is idempotent, so that is safe.
-      console.error('[process-payments] recording failed:', error);
+      logError('process-payments', 'recording failed', error);
+      if (error instanceof RpcError) {
+        return reply(503, {
+          error: 'Chain unavailable',
+          message: 'The blockchain node could not tell about this transaction yet; retry later',
+        });
+      }
       return reply(500, {
         error: 'Recording failed',
         message: 'The transfer could not be recorded; retry later',
@@ -88,12 +107,12 @@ export function createProcessPaymentsHandler(
   };
 }
 
-/** Records the event for the proven owner of its address; returns for how many owners it was new. */
+/** Records the event for the proven owner of its address; returns how many history rows were new. */
 async function record(
   supabase: SupabaseClient<Database>,
   event: AddressEvent,
-  tokenAddress: string | null,
-  isSwapLeg: SwapLegCheck,
+  chain: WalletChain | null,
+  token: string | null,
 ): Promise<number> {
   // Wallets are stored as proven (checksummed, or lower case from a sign-in with Ethereum),
   // so match without regard to case. ilike is a pattern match: escape its wildcards even
@@ -108,99 +127,99 @@ async function record(
   if (owners.error) throw new Error(`profile lookup failed: ${owners.error.message}`);
   if (owners.data.length === 0) return 0;
 
-  const entry = describeEvent(event, tokenAddress);
   // Asked after the owner lookup, so an event of nobody's address never reaches the chain.
-  if (await isSwapLeg(event)) {
-    let notified = 0;
-    for (const owner of owners.data) {
-      if (await notifyOnce(supabase, owner.id, event, entry)) notified += 1;
-    }
-    return notified;
-  }
-  // record_transfer inserts the history row and its notification in one transaction and
-  // reports whether the row was new. ON CONFLICT inside it lets exactly one of several
-  // repeated or concurrent deliveries win, so each owner is notified once.
+  const plan = await planEvent(event, chain, token);
+  const txHash = event.txId.toLowerCase();
   let recorded = 0;
   for (const owner of owners.data) {
-    const result = await supabase.rpc('record_transfer', {
-      p_user_id: owner.id,
-      p_tx_hash: event.txId.toLowerCase(),
-      p_type: entry.type,
-      // One row per transfer: two transfers of one transaction differ by their log.
-      p_log_index: event.logIndex,
-      p_status: 'confirmed',
-      p_amount: event.amount,
-      p_token_symbol: entry.symbol,
-      p_title: entry.title,
-      p_message: entry.message,
-    });
-    if (result.error) throw new Error(`recording failed: ${result.error.message}`);
-    if (result.data) recorded += 1;
+    if (plan.kind === 'dropped') {
+      await correct(supabase, owner.id, txHash, null, []);
+      continue;
+    }
+    // A correction moves the rows there already; then anything the chain now shows is recorded.
+    if (event.reorg) await correct(supabase, owner.id, txHash, plan.blockNumber, plan.rows);
+    for (const row of plan.rows) {
+      if (await writeRow(supabase, owner.id, txHash, plan.blockNumber, row)) recorded += 1;
+    }
   }
   return recorded;
 }
 
-/**
- * The notification of a transfer that gets no history row, as record_transfer would word it; false
- * when an earlier delivery of the event inserted it (its id is the transfer's, notification-id.ts).
- */
-async function notifyOnce(
+/** One planned row for one owner; true when it was new. */
+async function writeRow(
   supabase: SupabaseClient<Database>,
   userId: string,
-  event: AddressEvent,
-  entry: EventEntry,
+  txHash: string,
+  blockNumber: number,
+  row: PlannedRow,
 ): Promise<boolean> {
-  const id = await notificationId(userId, event, entry.type);
+  const result = await supabase.rpc('record_wallet_row', {
+    p_user_id: userId,
+    p_tx_hash: txHash,
+    p_type: row.type,
+    p_log_index: row.logIndex,
+    p_status: 'confirmed',
+    p_amount: row.amount,
+    p_token_symbol: row.symbol,
+    p_block_number: blockNumber,
+    p_counterparty: row.counterparty,
+    p_counter_amount: row.counterAmount,
+    p_counter_symbol: row.counterSymbol,
+    p_unlimited: row.unlimited,
+  });
+  if (result.error) throw new Error(`recording failed: ${result.error.message}`);
+  // Told once when the chain confirms it, whoever wrote the row first: the portal records its own
+  // sends and swaps without a word, and a send or swap made in another app is told all the same.
+  // The id is the row's, so a redelivery, or one arriving at the same time, adds nothing; and a
+  // row whose notification a crash cut off gets it with Tatum's retry.
+  const id = await notificationId(userId, { txId: txHash, logIndex: row.logIndex }, row.type);
+  await notifyOnce(supabase, id, userId, wordsOf({ ...row, txId: txHash }));
+  return result.data === true;
+}
+
+/**
+ * A reorganisation's correction of one owner's rows of the transaction: dropped (blockNumber
+ * null) or confirmed in the block the node now has it in, with the amounts the chain now tells.
+ * The user hears of it once, whichever of the transaction's events brought it.
+ */
+async function correct(
+  supabase: SupabaseClient<Database>,
+  userId: string,
+  txHash: string,
+  blockNumber: number | null,
+  rows: PlannedRow[],
+): Promise<void> {
+  const words = blockNumber === null ? droppedWords(txHash) : movedWords(txHash, blockNumber);
+  const id = await notificationId(
+    userId,
+    { txId: txHash, logIndex: null },
+    `reorg:${blockNumber ?? 'dropped'}`,
+  );
+  const result = await supabase.rpc('correct_wallet_rows', {
+    p_user_id: userId,
+    p_tx_hash: txHash,
+    p_block_number: blockNumber,
+    p_amounts: rows.map((row) => ({ type: row.type, log_index: row.logIndex, amount: row.amount })),
+    p_notification_id: id,
+    p_title: words.title,
+    p_message: words.message,
+  });
+  if (result.error) throw new Error(`correcting after a reorganisation failed: ${result.error.message}`);
+}
+
+/** A notification under an id of its own, inserted once however often it is asked for. */
+async function notifyOnce(
+  supabase: SupabaseClient<Database>,
+  id: string,
+  userId: string,
+  words: { title: string; message: string },
+): Promise<void> {
   const result = await supabase
     .from('user_notifications')
-    .insert({ id, user_id: userId, title: entry.title, message: entry.message });
-  if (result.error?.code === UNIQUE_VIOLATION) return false;
-  if (result.error) throw new Error(`notifying failed: ${result.error.message}`);
-  return true;
+    .insert({ id, user_id: userId, title: words.title, message: words.message });
+  if (result.error && result.error.code !== UNIQUE_VIOLATION) {
+    throw new Error(`notifying failed: ${result.error.message}`);
+  }
 }
 
 const UNIQUE_VIOLATION = '23505';
-
-type EventEntry = { type: string; symbol: string; title: string; message: string };
-
-/** The history row's type and symbol and the notification text for one event. */
-export function describeEvent(event: AddressEvent, tokenAddress: string | null): EventEntry {
-  const symbol =
-    event.type === 'token' && tokenAddress !== null && event.asset.toLowerCase() === tokenAddress
-      ? 'DDEX'
-      : event.asset;
-  // An unknown token's "symbol" is its contract address: shorten it for reading.
-  const label = ADDRESS.test(symbol) ? shortAddress(symbol) : symbol;
-  const outgoing = event.amount.startsWith('-');
-  const amount = `${outgoing ? event.amount.slice(1) : event.amount} ${label}`;
-  const tx = `(tx ${event.txId.slice(0, 10)}…)`;
-  const counter = event.counterAddress === null ? null : shortAddress(event.counterAddress);
-
-  if (event.type === 'fee') {
-    return {
-      type: 'fee',
-      symbol,
-      title: `${label} Fee Paid`,
-      message: `You paid a network fee of ${amount} ${tx}.`,
-    };
-  }
-  // Words, not codes: the portal shows the type with underscores turned into spaces.
-  if (outgoing) {
-    return {
-      type: `${event.type}_sent`,
-      symbol,
-      title: `${label} Sent`,
-      message: `You sent ${amount}${counter === null ? '' : ` to ${counter}`} ${tx}.`,
-    };
-  }
-  return {
-    type: `${event.type}_received`,
-    symbol,
-    title: `${label} Received`,
-    message: `You received ${amount}${counter === null ? '' : ` from ${counter}`} ${tx}.`,
-  };
-}
-
-function shortAddress(address: string): string {
-  return `${address.slice(0, 6)}…${address.slice(-4)}`;
-}

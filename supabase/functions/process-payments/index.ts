@@ -1,9 +1,9 @@
 // Supabase Edge Functions entry point (Deno). Deploy with
 // `supabase functions deploy process-payments --no-verify-jwt`: the caller is
 // Tatum, which sends no Supabase JWT; the handler checks x-payload-hash instead.
-// Set TATUM_WEBHOOK_SECRET, TATUM_CHAIN (Tatum's name of the network, e.g. ethereum-sepolia) and
-// DDEX_TOKEN_ADDRESS with `supabase secrets set`, and UNISWAP_V2_ROUTER (with RPC_URL) so that
-// a swap on the DDEX/WETH market is notified but left to record-transaction's `swap` row;
+// Set TATUM_WEBHOOK_SECRET, TATUM_CHAIN (Tatum's name of the network, e.g. ethereum-sepolia),
+// DDEX_TOKEN_ADDRESS and RPC_URL (the receipts are the truth of every DDEX row) with `supabase
+// secrets set`, and UNISWAP_V2_ROUTER so that a swap on the DDEX/WETH market is one `swap` row;
 // SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are provided by the platform.
 import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../_shared/database.types.ts';
@@ -19,18 +19,19 @@ const supabase = createClient<Database>(
   },
 );
 
+const tokenAddress = optional('DDEX_TOKEN_ADDRESS');
 const uniswapRouter = optional('UNISWAP_V2_ROUTER');
 
 Deno.serve(
   createProcessPaymentsHandler({
     webhookSecret: required('process-payments', 'TATUM_WEBHOOK_SECRET'),
     supabase,
-    tokenAddress: optional('DDEX_TOKEN_ADDRESS'),
+    tokenAddress,
     // Required: another network's deliveries are answered 200 and recorded nowhere, so a default
     // that does not match the deployment would lose every transfer without a word.
     chain: required('process-payments', 'TATUM_CHAIN'),
     uniswapRouter,
-    // Needed only to find the market's swaps; record-transaction requires it in any case.
-    rpcUrl: uniswapRouter ? required('process-payments', 'RPC_URL') : null,
+    // DDEX rows are read from the receipts; record-transaction requires it in any case.
+    rpcUrl: tokenAddress || uniswapRouter ? required('process-payments', 'RPC_URL') : null,
   }),
 );

@@ -1,14 +1,13 @@
-// The id of the notification of one transfer to one user, the same for every delivery of it. A
-// transfer that gets no history row (the DDEX leg of the wallet's own swap, see swap-leg.ts) has
-// no row whose key stops a second notification, as record_transfer's does: its notification's
-// primary key does instead. Tatum's redeliveries, and concurrent ones, all insert this id and
-// exactly one insert succeeds. (A notification the user has deleted comes back only if the same
-// event is delivered again afterwards, which Tatum does only for a delivery it saw fail.)
+// The id of the one notification of a history row, or of a reorganisation's correction. The
+// row's key cannot stop a second notification: the portal's record-transaction writes its own sends
+// and swaps without a word, and the user is still told when the chain confirms them, whoever wrote
+// the row first. Tatum's redeliveries, and concurrent ones, all insert this id and exactly one
+// insert succeeds. (A notification the user has deleted comes back only if the same event is
+// delivered again afterwards, which Tatum does only for a delivery it saw fail.)
 
 /**
- * A UUID (RFC 9562 version 8, name-based on SHA-256) of the user and the transfer: the
- * transaction, the row type (so direction) and the log; a delivery that names no log keys it as
- * the transaction's transfer of that type, as the history does.
+ * A UUID (RFC 9562 version 8, name-based on SHA-256) of the user and what is told: the
+ * transaction, a kind (the row type, or the correction) and the log, where there is one.
  */
 export async function notificationId(
   userId: string,

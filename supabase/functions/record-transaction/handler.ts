@@ -2,22 +2,17 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { MAX_JSON_BODY, readTextLimited } from '../_shared/body.ts';
 import { bearerToken, callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
-import { marketPair, tokenDecimals } from './cached-reads.ts';
+import { logError } from '../_shared/log.ts';
 import { createRpcClient, RpcError } from '../_shared/rpc.ts';
-import {
-  findWalletSwaps,
-  swappingPools,
-  tradesWithPool,
-  transactionSender,
-  type WalletSwap,
-} from '../_shared/swap-log.ts';
-import { findOutgoingTransfers, formatUnits, parseReceipt } from '../_shared/transfer-log.ts';
+import { swappingPools, tradesWithPool } from '../_shared/swap-log.ts';
+import { walletChain } from '../_shared/wallet-chain.ts';
 
-// record-transaction puts a signed-in user's own DDEX send in their history as
+// record-transaction puts a signed-in user's own DDEX send or swap in their history as
 // soon as it is mined, without waiting for Tatum's webhook. Nothing the caller
-// says is trusted but the hash: the amount, token and sender come from the
-// chain's receipt, and the sender must be the proven wallet on the caller's profile.
-// A swap of the wallet on the DDEX/WETH Uniswap V2 pair is one `swap` row (see swap-log.ts).
+// says is trusted but the hash: the rows come from the chain's receipt, read as
+// process-payments reads it (_shared/wallet-chain.ts), so the two writers meet on one
+// row whichever comes first. A swap of the wallet on the DDEX/WETH Uniswap V2 pair is
+// one `swap` row with both legs.
 // Like process-payments it is a plain Web-API handler, so the same module runs
 // on Supabase Edge Functions (Deno, see index.ts) and on the local stack (Node).
 
@@ -44,6 +39,12 @@ export type RecordedTransaction = {
   amount: string;
   token_symbol: 'DDEX';
   status: 'confirmed';
+  block_number: number;
+  /** The recipient of a send; null for a swap. */
+  counterparty: string | null;
+  /** A swap's ETH leg, signed from the wallet's side; null for a send. */
+  counter_amount: string | null;
+  counter_symbol: 'ETH' | null;
 };
 
 export type ParsedRequest = { ok: true; txHash: string } | { ok: false; message: string };
@@ -68,9 +69,11 @@ export function createRecordTransactionHandler(
     throw new Error('record-transaction: the Uniswap V2 router must be an address (0x and 40 hex digits)');
   }
   const { supabase, tokenAddress } = deps;
-  const rpc = createRpcClient(deps.rpcUrl);
-  const decimals = tokenDecimals(rpc, tokenAddress);
-  const pair = deps.uniswapRouter ? marketPair(rpc, deps.uniswapRouter, tokenAddress) : async () => null;
+  const chain = walletChain({
+    rpc: createRpcClient(deps.rpcUrl),
+    tokenAddress,
+    uniswapRouter: deps.uniswapRouter ?? null,
+  });
 
   const handle = async (request: Request): Promise<Response> => {
     if (bearerToken(request.headers.get('authorization')) === null) {
@@ -118,56 +121,49 @@ export function createRecordTransactionHandler(
       });
     }
 
-    const raw = await rpc('eth_getTransactionReceipt', [txHash]);
+    const mined = await chain.mined(txHash);
     // The portal calls only after its own wait for the receipt, so a missing one is an error, not a wait.
-    if (raw === null) {
+    if (mined === null) {
       return reply(404, {
         error: 'Transaction not found',
         message: 'No mined transaction with this hash was found on the chain',
       });
     }
-    const receipt = parseReceipt(raw);
-    if (receipt === null) throw new RpcError('eth_getTransactionReceipt: the receipt is not readable');
-    if (receipt.status === 'reverted') {
+    if (mined.receipt.status === 'reverted') {
       return reply(422, {
         error: 'Transaction reverted',
         message: 'This transaction failed on chain and moved no tokens, so there is nothing to record',
       });
     }
-    // DDEX the wallet moved into a pool that swapped in this transaction paid for a swap: it is
-    // the swap's row (or no row), never a send.
-    const pools = swappingPools(receipt);
-    const sends = findOutgoingTransfers(receipt, tokenAddress, wallet).filter((t) => !pools.has(t.to));
-    let swaps: WalletSwap[] = [];
-    let notOwnSwap = false;
-    const market = pools.size > 0 ? await pair() : null;
-    if (market !== null && pools.has(market)) {
-      // A buy's DDEX goes to whoever the swap names: only the transaction's sender made it.
-      const sender = transactionSender(await rpc('eth_getTransactionByHash', [txHash]));
-      if (sender === null) throw new RpcError('eth_getTransactionByHash: the transaction is not readable');
-      if (sender === wallet.toLowerCase()) swaps = findWalletSwaps(receipt, market, tokenAddress, wallet);
-      else notOwnSwap = true;
-    }
-    if (sends.length === 0 && swaps.length === 0) {
-      const swapped = notOwnSwap ? 'not own' : tradesWithPool(receipt, tokenAddress, wallet, pools);
+    // What the caller did: its sends and its own swaps. What it received, or approved, the server
+    // records from Tatum's events; this call is the portal's shortcut for its own actions.
+    const rows: RecordedTransaction[] = (await chain.activity(mined, wallet))
+      .filter((row) => row.type === 'swap' || row.type === 'token_sent')
+      .map((row) => ({
+        tx_hash: txHash,
+        log_index: row.logIndex,
+        type: row.type as RecordedTransaction['type'],
+        amount: row.amount,
+        token_symbol: 'DDEX',
+        status: 'confirmed',
+        block_number: mined.blockNumber,
+        counterparty: row.counterparty,
+        counter_amount: row.counterAmount,
+        counter_symbol: row.counterAmount === null ? null : 'ETH',
+      }));
+    if (rows.length === 0) {
+      const pools = swappingPools(mined.receipt);
+      const traded = tradesWithPool(mined.receipt, tokenAddress, wallet, pools);
+      const swapped = traded && mined.sender !== wallet.toLowerCase() ? 'not own' : traded;
       return reply(422, { error: 'Not a DDEX transfer', message: refusal(swapped, !!deps.uniswapRouter) });
     }
 
-    const unit = await decimals();
-    // Each transfer out of the wallet is a row of its own (a batch makes several), keyed by its
-    // log as Tatum's webhook for it is; each swap is one row keyed by its Swap log. No title: the
-    // user already saw it go out, so this path notifies no one. If the webhook recorded a transfer
-    // first, record_transfer says false.
-    const rows: RecordedTransaction[] = [
-      ...swaps.map((swap) => row(txHash, 'swap', swap.logIndex, formatUnits(swap.amount, unit))),
-      // Outgoing amounts are negative, as Tatum reports them and process-payments stores them.
-      ...sends.map((send) =>
-        row(txHash, 'token_sent', send.logIndex, negative(formatUnits(send.value, unit))),
-      ),
-    ].sort((a, b) => (a.log_index ?? 0) - (b.log_index ?? 0));
+    // No title: the user already saw it go out, so this path notifies no one (process-payments
+    // tells of a swap once the chain confirms it). If the webhook recorded a row first,
+    // record_wallet_row says false.
     let recorded = false;
     for (const transaction of rows) {
-      const result = await supabase.rpc('record_transfer', {
+      const result = await supabase.rpc('record_wallet_row', {
         p_user_id: userId,
         p_tx_hash: transaction.tx_hash,
         p_type: transaction.type,
@@ -175,6 +171,10 @@ export function createRecordTransactionHandler(
         p_status: transaction.status,
         p_amount: transaction.amount,
         p_token_symbol: transaction.token_symbol,
+        p_block_number: transaction.block_number,
+        p_counterparty: transaction.counterparty,
+        p_counter_amount: transaction.counter_amount,
+        p_counter_symbol: transaction.counter_symbol,
       });
       if (result.error) throw new Error(`recording failed: ${result.error.message}`);
       recorded ||= result.data === true;
@@ -194,7 +194,7 @@ export function createRecordTransactionHandler(
       return await handle(request);
     } catch (error) {
       // Neither error carries the request's headers, so the caller's token never reaches the log.
-      console.error('[record-transaction] failed:', error);
+      logError('record-transaction', 'failed', error);
       if (error instanceof RpcError) {
         return reply(502, {
           error: 'Chain unavailable',
@@ -207,26 +207,6 @@ export function createRecordTransactionHandler(
       });
     }
   };
-}
-
-function row(
-  txHash: string,
-  type: RecordedTransaction['type'],
-  logIndex: number | undefined,
-  amount: string,
-): RecordedTransaction {
-  return {
-    tx_hash: txHash,
-    log_index: logIndex ?? null,
-    type,
-    amount,
-    token_symbol: 'DDEX',
-    status: 'confirmed',
-  };
-}
-
-function negative(amount: string): string {
-  return amount === '0' ? amount : `-${amount}`;
 }
 
 /** Why nothing was recorded: a swap made by another wallet, a swap the server does not record, or neither. */

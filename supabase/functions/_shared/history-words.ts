@@ -1,0 +1,83 @@
+// The words the server writes into a user's notifications about their history: transfers, swaps,
+// approvals and corrections after a reorganisation. One module, so a notification reads the same
+// whichever function or event wrote it. (The bots' words are the evaluate_market_swap SQL's.)
+
+/** A transfer, an approval or a swap, as far as its words need it. */
+export type Worded = {
+  /** The history row's type: native_received, token_sent, fee, swap, approval, … */
+  type: string;
+  /** 'DDEX', 'ETH', or an unknown token's contract address. */
+  symbol: string;
+  /** Signed from the wallet's side, as stored. */
+  amount: string;
+  txId: string;
+  counterparty: string | null;
+  /** A swap's ETH leg, signed from the wallet's side. */
+  counterAmount?: string | null;
+  unlimited?: boolean;
+};
+
+export type Words = { title: string; message: string };
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+export function shortAddress(address: string): string {
+  return `${address.slice(0, 6)}…${address.slice(-4)}`;
+}
+
+const txNote = (txId: string) => `(tx ${txId.slice(0, 10)}…)`;
+const unsigned = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : amount);
+
+/** The notification of a new history row. */
+export function wordsOf(row: Worded): Words {
+  // An unknown token's "symbol" is its contract address: shorten it for reading.
+  const label = ADDRESS.test(row.symbol) ? shortAddress(row.symbol) : row.symbol;
+  const amount = `${unsigned(row.amount)} ${label}`;
+  const tx = txNote(row.txId);
+  const counter = row.counterparty === null ? null : shortAddress(row.counterparty);
+
+  if (row.type === 'fee') {
+    return { title: `${label} Fee Paid`, message: `You paid a network fee of ${amount} ${tx}.` };
+  }
+  if (row.type === 'swap') {
+    const eth = row.counterAmount ? ` for ${unsigned(row.counterAmount)} ETH` : '';
+    // Not the portal's own 'Swap Confirmed' toast: this one also reaches a swap made elsewhere.
+    return row.amount.startsWith('-')
+      ? { title: `${label} Sold`, message: `You sold ${amount}${eth} ${tx}.` }
+      : { title: `${label} Bought`, message: `You bought ${amount}${eth} ${tx}.` };
+  }
+  if (row.type === 'approval') {
+    const allowance = row.unlimited ? `unlimited ${label}` : amount;
+    return {
+      title: `${label} Approval`,
+      message: `You allowed ${counter ?? 'a contract'} to spend ${allowance} ${tx}.`,
+    };
+  }
+  // Words, not codes: the portal shows the type with underscores turned into spaces.
+  if (row.amount.startsWith('-')) {
+    return {
+      title: `${label} Sent`,
+      message: `You sent ${amount}${counter === null ? '' : ` to ${counter}`} ${tx}.`,
+    };
+  }
+  return {
+    title: `${label} Received`,
+    message: `You received ${amount}${counter === null ? '' : ` from ${counter}`} ${tx}.`,
+  };
+}
+
+/** The one notification of a transaction a reorganisation took out of the chain. */
+export function droppedWords(txId: string): Words {
+  return {
+    title: 'Transaction Dropped',
+    message: `A chain reorganisation removed transaction ${txId.slice(0, 10)}… from the chain; its history entry is marked dropped.`,
+  };
+}
+
+/** The one notification of a transaction a reorganisation moved to another block. */
+export function movedWords(txId: string, blockNumber: number): Words {
+  return {
+    title: 'Transaction Updated',
+    message: `After a chain reorganisation, transaction ${txId.slice(0, 10)}… is in block ${blockNumber}; its history entry was updated.`,
+  };
+}

@@ -1,0 +1,97 @@
+import solc from 'solc';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  http,
+  type Abi,
+  type Address,
+  type Hex,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { ChainAccount } from '../../stack/chain/index.ts';
+
+// A batch sender: two DDEX transfers out of the caller's wallet in one transaction, as a wallet's
+// multicall or a payout contract makes them.
+const TRANSFER_TWICE_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+interface IERC20 {
+    function transferFrom(address from, address to, uint256 value) external returns (bool);
+}
+
+contract TransferTwice {
+    function transferTwice(IERC20 token, address to, uint256 first, uint256 second) external {
+        require(token.transferFrom(msg.sender, to, first), "first transfer failed");
+        require(token.transferFrom(msg.sender, to, second), "second transfer failed");
+    }
+}
+`;
+
+type SolcOutput = {
+  errors?: { severity: string; formattedMessage?: string; message: string }[];
+  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+};
+
+/** Compiles the batch sender with solc-js, as contracts/build.ts compiles DDEX. */
+function compileTransferTwice(): { abi: Abi; bytecode: Hex } {
+  const compile = (solc as { compile: (input: string) => string }).compile;
+  const output = JSON.parse(
+    compile(
+      JSON.stringify({
+        language: 'Solidity',
+        sources: { 'TransferTwice.sol': { content: TRANSFER_TWICE_SOURCE } },
+        settings: {
+          evmVersion: 'cancun',
+          outputSelection: { 'TransferTwice.sol': { TransferTwice: ['abi', 'evm.bytecode.object'] } },
+        },
+      }),
+    ),
+  ) as SolcOutput;
+  const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
+  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage ?? e.message).join('\n'));
+  const contract = output.contracts?.['TransferTwice.sol']?.['TransferTwice'];
+  if (!contract) throw new Error('solc produced no TransferTwice');
+  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+}
+
+/**
+ * Deploys the batch sender from `from`, lets it move 2 × amount, and has it send `amount` twice to
+ * `to` in one transaction; returns that transaction's hash once it is mined successfully.
+ */
+export async function sendTwiceInOneTransaction(options: {
+  rpcUrl: string;
+  token: Address;
+  from: ChainAccount;
+  to: Address;
+  amount: bigint;
+}): Promise<Hex> {
+  const transport = http(options.rpcUrl, { retryCount: 0 });
+  const publicClient = createPublicClient({ transport });
+  const wallet = createWalletClient({ account: privateKeyToAccount(options.from.privateKey), transport });
+  const compiled = compileTransferTwice();
+  const deployed = await publicClient.waitForTransactionReceipt({
+    hash: await wallet.deployContract({ ...compiled, chain: null }),
+  });
+  const batch = deployed.contractAddress;
+  if (!batch) throw new Error('the batch sender was not deployed');
+  await publicClient.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: options.token,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [batch, 2n * options.amount],
+      chain: null,
+    }),
+  });
+  const hash = await wallet.writeContract({
+    address: batch,
+    abi: compiled.abi,
+    functionName: 'transferTwice',
+    args: [options.token, options.to, options.amount, options.amount],
+    chain: null,
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') throw new Error('the batch transfer reverted');
+  return hash;
+}
