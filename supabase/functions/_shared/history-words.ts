@@ -1,6 +1,10 @@
-// The words the server writes into a user's notifications about their history: transfers, swaps,
+// The words the server writes into a user's notifications about their history: what arrived, swaps,
 // approvals and corrections after a reorganisation. One module, so a notification reads the same
 // whichever function or event wrote it. (The bots' words are the evaluate_market_swap SQL's.)
+//
+// What the wallet sent and the fees it paid are history rows without a word: the user made them,
+// the portal tells of its own as it makes them ('Transfer Submitted'), and a notification arriving
+// a moment later would replace that toast (one toast at a time) with news the user already has.
 
 /** A transfer, an approval or a swap, as far as its words need it. */
 export type Worded = {
@@ -28,17 +32,15 @@ export function shortAddress(address: string): string {
 const txNote = (txId: string) => `(tx ${txId.slice(0, 10)}…)`;
 const unsigned = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : amount);
 
-/** The notification of a new history row. */
-export function wordsOf(row: Worded): Words {
+/** The notification of a history row, or null for a row told without one (a send, a fee). */
+export function wordsOf(row: Worded): Words | null {
   // An unknown token's "symbol" is its contract address: shorten it for reading.
   const label = ADDRESS.test(row.symbol) ? shortAddress(row.symbol) : row.symbol;
   const amount = `${unsigned(row.amount)} ${label}`;
   const tx = txNote(row.txId);
   const counter = row.counterparty === null ? null : shortAddress(row.counterparty);
 
-  if (row.type === 'fee') {
-    return { title: `${label} Fee Paid`, message: `You paid a network fee of ${amount} ${tx}.` };
-  }
+  if (row.type === 'fee' || row.type.endsWith('_sent')) return null;
   if (row.type === 'swap') {
     const eth = row.counterAmount ? ` for ${unsigned(row.counterAmount)} ETH` : '';
     // Not the portal's own 'Swap Confirmed' toast: this one also reaches a swap made elsewhere.
@@ -51,13 +53,6 @@ export function wordsOf(row: Worded): Words {
     return {
       title: `${label} Approval`,
       message: `You allowed ${counter ?? 'a contract'} to spend ${allowance} ${tx}.`,
-    };
-  }
-  // Words, not codes: the portal shows the type with underscores turned into spaces.
-  if (row.amount.startsWith('-')) {
-    return {
-      title: `${label} Sent`,
-      message: `You sent ${amount}${counter === null ? '' : ` to ${counter}`} ${tx}.`,
     };
   }
   return {

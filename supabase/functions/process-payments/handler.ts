@@ -168,12 +168,15 @@ async function writeRow(
     p_unlimited: row.unlimited,
   });
   if (result.error) throw new Error(`recording failed: ${result.error.message}`);
-  // Told once when the chain confirms it, whoever wrote the row first: the portal records its own
-  // sends and swaps without a word, and a send or swap made in another app is told all the same.
-  // The id is the row's, so a redelivery, or one arriving at the same time, adds nothing; and a
-  // row whose notification a crash cut off gets it with Tatum's retry.
-  const id = await notificationId(userId, { txId: txHash, logIndex: row.logIndex }, row.type);
-  await notifyOnce(supabase, id, userId, wordsOf({ ...row, txId: txHash }));
+  // Told once when the chain confirms it, whoever wrote the row first (the portal records its own
+  // swaps without a word). The id is the row's, so a redelivery, or one arriving at the same time,
+  // adds nothing, and a row whose notification a crash cut off gets it with Tatum's retry. Sends
+  // and fees have no words (history-words.ts).
+  const words = wordsOf({ ...row, txId: txHash });
+  if (words !== null) {
+    const id = await notificationId(userId, { txId: txHash, logIndex: row.logIndex }, row.type);
+    await notifyOnce(supabase, id, userId, words);
+  }
   return result.data === true;
 }
 
