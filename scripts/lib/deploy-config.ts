@@ -135,7 +135,7 @@ export function checkFunctionSecrets(secrets: RawEnv, app: RawEnv): Problem[] {
   if (rpc === '') {
     problems.push({
       key: 'RPC_URL',
-      message: 'is not set (record-transaction and market-bots read receipts from it)',
+      message: 'is not set (process-payments, record-transaction and market-bots read receipts from it)',
     });
   } else {
     const url = httpsUrl(rpc);
