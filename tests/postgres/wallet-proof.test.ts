@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Case, connectAs, inCase, SERVICE, userClaims } from './support/sql.ts';
+import { Case, connectAs, inCase, SERVICE, userClaims, waitUntilBlocked } from './support/sql.ts';
 
 // Wallet ownership (migration 20261124000001) on a real PostgreSQL loaded like a hosted project:
 // the profiles guard keeps the wallet and its proof server-owned but lets the owner unlink it, and
@@ -226,7 +226,7 @@ describe('a Sign in with Ethereum', () => {
         signer.query('commit'),
       );
       // The sign-in's insert waits for the claimer's transaction before it can settle.
-      await waitUntilBlocked(pids[0]?.pid ?? 0);
+      await waitUntilBlocked(db, pids[0]?.pid ?? 0, 'the sign-in waits for the other claim');
       await claimer.query('commit');
       await expect(signIn).resolves.toBeDefined();
       const { rows } = await db.query<{ id: string }>(
@@ -245,17 +245,3 @@ describe('a Sign in with Ethereum', () => {
     }
   });
 });
-
-/** Waits until the session `pid` waits on a lock, as the superuser sees it. */
-async function waitUntilBlocked(pid: number): Promise<void> {
-  const waitOf = async () => {
-    const { rows } = await db.query<{ wait: string | null }>(
-      'select wait_event_type as wait from pg_stat_activity where pid = $1',
-      [pid],
-    );
-    return rows[0]?.wait;
-  };
-  await expect
-    .poll(waitOf, { message: 'the sign-in waits for the other claim', timeout: 10_000, interval: 10 })
-    .toBe('Lock');
-}

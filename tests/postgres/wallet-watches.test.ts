@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Case, connectAs, inCase, SERVICE, userClaims } from './support/sql.ts';
+import { Case, connectAs, inCase, SERVICE, userClaims, waitUntilBlocked } from './support/sql.ts';
 
 // The server's watches of proven wallets (migration 20261202000002) on a real PostgreSQL loaded
 // like a hosted project: every change of a profile's proven wallet queues the addresses it touched,
@@ -313,7 +313,7 @@ describe('draining the queue', () => {
       const firstTaken = await claimOn(first, 2);
       const secondTaking = claimOn(second, 10);
       // The second claim waits for the first to commit, then sees what it leased.
-      await waitUntilBlocked(pids[0]?.pid ?? 0);
+      await waitUntilBlocked(db, pids[0]?.pid ?? 0, 'the second claim waits for the first');
       await first.query('commit');
       const secondTaken = await secondTaking;
       await second.query('commit');
@@ -333,17 +333,3 @@ describe('draining the queue', () => {
     }
   });
 });
-
-/** Waits until the session `pid` waits on a lock, as the superuser sees it. */
-async function waitUntilBlocked(pid: number): Promise<void> {
-  const waitOf = async () => {
-    const { rows } = await db.query<{ wait: string | null }>(
-      'select wait_event_type as wait from pg_stat_activity where pid = $1',
-      [pid],
-    );
-    return rows[0]?.wait;
-  };
-  await expect
-    .poll(waitOf, { message: 'the second claim waits for the first', timeout: 10_000, interval: 10 })
-    .toBe('Lock');
-}

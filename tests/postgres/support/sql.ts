@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 // How the postgres layer talks to its server (tests/postgres/support/global-setup.ts).
 
@@ -109,4 +109,19 @@ export function answerOf<R extends pg.QueryResultRow>(
   isTarget: (row: R) => boolean,
 ): SqlAnswer {
   return { error: null, rows: result.rows.filter(isTarget).length };
+}
+
+/**
+ * Waits until the session `pid` waits on a lock, as `db` (the superuser) sees it: the moment a
+ * second writer is known to queue behind the first, so a test of two at once is not left to timing.
+ */
+export async function waitUntilBlocked(db: pg.Client, pid: number, what: string): Promise<void> {
+  const waitOf = async () => {
+    const { rows } = await db.query<{ wait: string | null }>(
+      'select wait_event_type as wait from pg_stat_activity where pid = $1',
+      [pid],
+    );
+    return rows[0]?.wait;
+  };
+  await expect.poll(waitOf, { message: what, timeout: 10_000, interval: 10 }).toBe('Lock');
 }
