@@ -13,6 +13,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { erc20Abi, pairAbi, routerAbi } from '../../src/services/dex/abi.ts';
+import { isAddress } from '../../stack/address.ts';
 import { priceOf, PRICE_SCALE, type SwapFact } from './bots-oracle.ts';
 import type { StackDescription } from './stack.ts';
 
@@ -34,8 +35,6 @@ export type MarketDescription = {
   tapUrl: string;
 };
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
 /** The market part of a stack's description; throws when the stack did not describe one. */
 export function marketOf(description: StackDescription): MarketDescription {
   const market = (description as StackDescription & { market?: Partial<MarketDescription> }).market;
@@ -43,9 +42,7 @@ export function marketOf(description: StackDescription): MarketDescription {
     market !== undefined &&
     typeof market.rpcUrl === 'string' &&
     typeof market.tapUrl === 'string' &&
-    [market.router, market.weth, market.pair].every(
-      (value) => typeof value === 'string' && ADDRESS.test(value),
-    ) &&
+    [market.router, market.weth, market.pair].every(isAddress) &&
     Array.isArray(market.traders) &&
     market.traders.length > 0;
   if (!ok) throw new Error('the load stack described no market (bench/load/stack-process.ts)');

@@ -1,4 +1,5 @@
 import { readAppConfig, type RawEnv } from '../../src/config/app-config.ts';
+import { isAddress, isZeroAddress } from '../../stack/address.ts';
 
 // What `npm run deploy:check` asks of a hosted configuration, key by key, before
 // anything is deployed: the app's VITE_* keys (built into the bundle) and the
@@ -6,9 +7,6 @@ import { readAppConfig, type RawEnv } from '../../src/config/app-config.ts';
 // them. Only the values' form is checked: nothing here contacts a hosted service.
 
 export type Problem = { key: string; message: string };
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const ZERO_ADDRESS = /^0x0{40}$/;
 
 function httpsUrl(value: string): URL | null {
   try {
@@ -72,14 +70,14 @@ export function checkAppKeys(env: RawEnv): Problem[] {
   }
   hostedUrl('VITE_RPC_URL', 'an RPC URL of that chain', true);
   const token = need('VITE_DDEX_TOKEN_ADDRESS', 'the DDEX contract address (docs/deploy.md step 2)');
-  if (token !== '' && (!ADDRESS.test(token) || ZERO_ADDRESS.test(token))) {
+  if (token !== '' && (!isAddress(token) || isZeroAddress(token))) {
     problems.push({ key: 'VITE_DDEX_TOKEN_ADDRESS', message: `is not a contract address: "${token}"` });
   }
   const router = need(
     'VITE_UNISWAP_V2_ROUTER',
     'the Uniswap V2 router the Trading tab swaps through (docs/deploy.md)',
   );
-  if (router !== '' && (!ADDRESS.test(router) || ZERO_ADDRESS.test(router))) {
+  if (router !== '' && (!isAddress(router) || isZeroAddress(router))) {
     problems.push({ key: 'VITE_UNISWAP_V2_ROUTER', message: `is not a contract address: "${router}"` });
   } else if (router !== '' && router.toLowerCase() === token.toLowerCase()) {
     problems.push({ key: 'VITE_UNISWAP_V2_ROUTER', message: 'is the DDEX contract, not the router' });
@@ -120,11 +118,11 @@ export function checkFunctionSecrets(secrets: RawEnv, app: RawEnv): Problem[] {
   const token = value('DDEX_TOKEN_ADDRESS');
   if (token === '') {
     problems.push({ key: 'DDEX_TOKEN_ADDRESS', message: 'is not set (record-transaction refuses to start)' });
-  } else if (!ADDRESS.test(token) || ZERO_ADDRESS.test(token)) {
+  } else if (!isAddress(token) || isZeroAddress(token)) {
     problems.push({ key: 'DDEX_TOKEN_ADDRESS', message: `is not a contract address: "${token}"` });
   } else {
     const built = app['VITE_DDEX_TOKEN_ADDRESS']?.trim() ?? '';
-    if (ADDRESS.test(built) && built.toLowerCase() !== token.toLowerCase()) {
+    if (isAddress(built) && built.toLowerCase() !== token.toLowerCase()) {
       problems.push({
         key: 'DDEX_TOKEN_ADDRESS',
         message: `differs from VITE_DDEX_TOKEN_ADDRESS (${built})`,
@@ -147,11 +145,11 @@ export function checkFunctionSecrets(secrets: RawEnv, app: RawEnv): Problem[] {
   const builtRouter = app['VITE_UNISWAP_V2_ROUTER']?.trim() ?? '';
   if (router === '') {
     problems.push({ key: 'UNISWAP_V2_ROUTER', message: 'is not set (market-bots refuses to start)' });
-  } else if (!ADDRESS.test(router) || ZERO_ADDRESS.test(router)) {
+  } else if (!isAddress(router) || isZeroAddress(router)) {
     problems.push({ key: 'UNISWAP_V2_ROUTER', message: `is not a contract address: "${router}"` });
   } else if (router.toLowerCase() === token.toLowerCase()) {
     problems.push({ key: 'UNISWAP_V2_ROUTER', message: 'is the DDEX contract, not the router' });
-  } else if (ADDRESS.test(builtRouter) && builtRouter.toLowerCase() !== router.toLowerCase()) {
+  } else if (isAddress(builtRouter) && builtRouter.toLowerCase() !== router.toLowerCase()) {
     problems.push({
       key: 'UNISWAP_V2_ROUTER',
       message: `differs from VITE_UNISWAP_V2_ROUTER (${builtRouter}): the bots would watch another market`,

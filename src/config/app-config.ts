@@ -1,3 +1,5 @@
+import { isAddress, isZeroAddress } from '../domain/wallet.ts';
+
 // The portal's configuration, read once from Vite's environment. Nothing here
 // throws: a missing or malformed value becomes "not configured" plus a
 // problem the app can show, so a bad .env degrades the portal (the spec's
@@ -31,8 +33,6 @@ const CHAIN_NAMES: Record<number, string> = {
   17000: 'Holesky',
   31337: 'Hardhat (local)',
 };
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const ZERO_ADDRESS = /^0x0{40}$/;
 const DEFAULT_CONTACT = 'support@example.com';
 const DEFAULT_SITE = 'https://example.com';
 
@@ -65,8 +65,8 @@ export function readAppConfig(env: RawEnv): AppConfig {
   /** A contract address; unset, the placeholder or the zero address is null without complaint. */
   const contract = (key: string): `0x${string}` | null => {
     const value = text(key);
-    if (value === null || ZERO_ADDRESS.test(value)) return null;
-    if (ADDRESS.test(value)) return value as `0x${string}`;
+    if (value === null || isZeroAddress(value)) return null;
+    if (isAddress(value)) return value;
     if (!/^YOUR_|placeholder/i.test(value)) problems.push(`${key} is not an address: "${value}"`);
     return null;
   };

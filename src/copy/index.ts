@@ -11,6 +11,9 @@ import { AVATAR_TYPES } from '../domain/profile.ts';
 // title with an optional description; functions build the descriptions the
 // spec fills with a value.
 
+/** A headed section of plain text on a prose page (the FAQ, the Privacy Policy, the Terms of Service). */
+export type ProseSection = { heading: string; paragraphs: readonly string[] };
+
 /** 6 leading and 4 trailing characters (docs/product.md#constants). */
 export function shortAddress(address: string): string {
   return address.length <= 10 ? address : `${address.slice(0, 6)}...${address.slice(-4)}`;

@@ -1,3 +1,5 @@
+import { isAddress, isZeroAddress } from './wallet.ts';
+
 // A DDEX transfer as it moves from the form to the chain. Plain data with no
 // key material; the token service produces it, the send machine carries it.
 
@@ -88,13 +90,11 @@ export type TransferFieldProblem =
   | { code: 'too-many-decimals'; decimals: number }
   | { code: 'over-balance'; balance: string; needed: string };
 
-const ADDRESS_TEXT = /^0x[0-9a-fA-F]{40}$/;
-
 /** The recipient's shape: 0x and 40 hex digits, not the zero address. Its checksum is the token service's. */
 export function recipientProblem(text: string): TransferFieldProblem | null {
   const trimmed = text.trim();
-  if (!ADDRESS_TEXT.test(trimmed)) return { code: 'invalid-recipient' };
-  if (/^0x0{40}$/.test(trimmed)) return { code: 'zero-recipient' };
+  if (!isAddress(trimmed)) return { code: 'invalid-recipient' };
+  if (isZeroAddress(trimmed)) return { code: 'zero-recipient' };
   return null;
 }
 

@@ -4,6 +4,21 @@
 /** The connected account and the chain the wallet is on. */
 export type WalletAccount = { address: string; chainId: number };
 
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * An address's shape: 0x and 40 hex digits, in any letter case. A wrong EIP-55 checksum is not
+ * refused here: wallets send lower case, and checking one needs keccak (the services have it).
+ */
+export function isAddress(text: string): text is `0x${string}` {
+  return ADDRESS.test(text);
+}
+
+/** 0x and forty zeros: nothing is deployed there, so no transfer goes there and configuration reads it as unset. */
+export function isZeroAddress(text: string): boolean {
+  return /^0x0{40}$/.test(text);
+}
+
 export type WalletErrorCode =
   | 'not-installed'
   | 'rejected'

@@ -12,6 +12,7 @@ import {
 import { mnemonicToAccount } from 'viem/accounts';
 import { deployContract, getCode, waitForTransactionReceipt } from 'viem/actions';
 import { ddexArtifact } from '../../contracts/artifact.ts';
+import { isAddress } from '../address.ts';
 import {
   ACCOUNT_COUNT,
   createHardhatProvider,
@@ -117,8 +118,4 @@ function readDeployment(path: string): Deployment {
         ? { router, factory, weth, pair }
         : null,
   };
-}
-
-function isAddress(value: unknown): value is Address {
-  return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value);
 }

@@ -3,6 +3,7 @@ import type { HonoContext } from '@supabase/lite';
 import type { PGlite } from '@electric-sql/pglite';
 import type { MiddlewareHandler } from 'hono';
 import { isHex, recoverMessageAddress } from 'viem';
+import { isAddress } from '../address.ts';
 import { isOneOfKeys } from './http.ts';
 
 // Sign in with Ethereum: `POST /auth/v1/token?grant_type=web3`, as supabase-js's
@@ -32,7 +33,6 @@ const HEADER = ' wants you to sign in with your Ethereum account:';
 // Supabase Auth's domain rule, with loopback IPs added: the local portal is served on 127.0.0.1.
 const DOMAIN =
   /^(localhost|127\.0\.0\.1|(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,})(?::\d{1,5})?$/;
-const ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 /** How far issued-at may be from now, either way (Supabase Auth's maximum validity). */
 export const MAX_VALIDITY_MS = 10 * 60 * 1000;
 
@@ -68,7 +68,7 @@ export function parseSiweMessage(raw: string): SiweMessage {
   const domain = first.slice(0, -HEADER.length);
   if (!DOMAIN.test(domain)) throw invalid('siwe: domain in first line of message is not valid');
   const address = (lines[1] ?? '').trim();
-  if (!ADDRESS.test(address)) throw invalid('siwe: address in second line of message is not valid');
+  if (!isAddress(address)) throw invalid('siwe: address in second line of message is not valid');
   if (lines[2] !== '') throw invalid('siwe: third line of message must be empty');
   let index = 3;
   let statement: string | null = null;

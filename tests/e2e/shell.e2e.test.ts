@@ -1,12 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { botCopy } from '../../src/copy/bots.ts';
-import { appCopy, authCopy, dialogCopy, footerCopy, shellCopy, walletCopy } from '../../src/copy/index.ts';
-import { faqCopy } from '../../src/ui/pages/faq.copy.ts';
-import { privacyCopy } from '../../src/ui/pages/privacy.copy.ts';
-import { termsCopy } from '../../src/ui/pages/terms.copy.ts';
 import { dexCopy } from '../../src/copy/dex.ts';
-import { tradingCopy } from '../../src/ui/pages/trading.copy.ts';
+import { faqCopy } from '../../src/copy/faq.ts';
+import { appCopy, authCopy, dialogCopy, footerCopy, shellCopy, walletCopy } from '../../src/copy/index.ts';
+import { privacyCopy } from '../../src/copy/privacy.ts';
+import { termsCopy } from '../../src/copy/terms.ts';
+import { tradingCopy } from '../../src/copy/trading.ts';
 import { serviceClient } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { runAxe } from './support/axe.ts';

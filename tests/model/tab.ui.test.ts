@@ -1,12 +1,12 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { botCopy } from '../../src/copy/bots.ts';
+import { faqCopy } from '../../src/copy/faq.ts';
 import { appCopy, shellCopy } from '../../src/copy/index.ts';
+import { privacyCopy } from '../../src/copy/privacy.ts';
+import { termsCopy } from '../../src/copy/terms.ts';
+import { tradingCopy } from '../../src/copy/trading.ts';
 import { tabMachine, tabs, type Tab } from '../../src/machines/tab.machine.ts';
-import { faqCopy } from '../../src/ui/pages/faq.copy.ts';
-import { privacyCopy } from '../../src/ui/pages/privacy.copy.ts';
-import { termsCopy } from '../../src/ui/pages/terms.copy.ts';
-import { tradingCopy } from '../../src/ui/pages/trading.copy.ts';
 import { openUserMenu } from '../e2e/support/ui.ts';
 import { describeUiModel } from './ui/index.ts';
 import { openWorld, pathUser } from './ui/world.ts';

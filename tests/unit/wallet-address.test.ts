@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { checksumAddress, isAddress } from '../../src/services/wallet/address.ts';
+import { isAddress } from '../../src/domain/wallet.ts';
+import { checksumAddress } from '../../src/services/wallet/address.ts';
 
 describe('wallet address helpers', () => {
   it("writes EIP-55's own examples in their mixed case", () => {

@@ -1,12 +1,12 @@
 import type { User, UserIdentity } from '@supabase/supabase-js';
+import { isAddress } from '../../domain/wallet.ts';
 import { checksumAddress } from '../wallet/address.ts';
 import type { AuthUser, UserMetadata } from './types.ts';
 
 const METADATA_FIELDS = ['wallet_address', 'username', 'avatar_url', 'full_name'] as const;
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** Supabase Auth names a Sign in with Ethereum identity `web3:ethereum:<address as signed>`. */
-const WEB3_PROVIDER_ID = /^web3:ethereum:(0x[0-9a-fA-F]{40})$/;
+const WEB3_IDENTITY = 'web3:ethereum:';
 
 /**
  * The fields of docs/product.md#auth-metadata only, and only string or null values: user_metadata
@@ -35,10 +35,11 @@ function web3AddressOf(identity: UserIdentity): string | null {
   const data: unknown = identity.identity_data;
   const claims = isRecord(data) ? data['custom_claims'] : undefined;
   const claimed = isRecord(claims) ? claims['address'] : undefined;
-  if (typeof claimed === 'string' && ADDRESS.test(claimed)) return checksumAddress(claimed);
+  if (typeof claimed === 'string' && isAddress(claimed)) return checksumAddress(claimed);
   for (const id of [identity.id, isRecord(data) ? data['sub'] : undefined]) {
-    const match = typeof id === 'string' ? WEB3_PROVIDER_ID.exec(id) : null;
-    if (match?.[1]) return checksumAddress(match[1]);
+    const signed =
+      typeof id === 'string' && id.startsWith(WEB3_IDENTITY) ? id.slice(WEB3_IDENTITY.length) : '';
+    if (isAddress(signed)) return checksumAddress(signed);
   }
   return null;
 }

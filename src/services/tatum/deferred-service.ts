@@ -1,4 +1,4 @@
-import { onFirstUse } from '../on-first-use.ts';
+import { deferService } from '../deferred.ts';
 import { TatumServiceError, type TatumService } from './types.ts';
 
 // The service's own code (answer checks, error mapping) and the supabase-js
@@ -7,23 +7,15 @@ import { TatumServiceError, type TatumService } from './types.ts';
 // which imports them on the first call.
 
 export function createDeferredTatumService(load: () => Promise<TatumService>): TatumService {
-  const loadOnce = onFirstUse(load);
-  let loaded: Promise<TatumService> | null = null;
-  const service = (): Promise<TatumService> => {
-    loaded = loadOnce().catch((error: unknown) => {
-      const detail = error instanceof Error ? error.message : String(error);
-      throw new TatumServiceError('init', { detail });
-    });
-    return loaded;
-  };
+  const deferred = deferService({
+    load,
+    failure: (detail) => new TatumServiceError('init', { detail }),
+  });
   return {
-    getNativeBalance: (address) => service().then((s) => s.getNativeBalance(address)),
-    createAddressWebhook: (input) => service().then((s) => s.createAddressWebhook(input)),
-    listWebhooks: () => service().then((s) => s.listWebhooks()),
-    deleteWebhook: (id) => service().then((s) => s.deleteWebhook(id)),
+    ...deferred.forward(['getNativeBalance', 'createAddressWebhook', 'listWebhooks', 'deleteWebhook']),
     // Nothing to release when the service was never used: no import just to destroy it.
     destroy: async () => {
-      const current = await loaded?.catch(() => null);
+      const current = await deferred.ifLoaded();
       await current?.destroy();
     },
   };

@@ -1,3 +1,4 @@
+import { isAddress } from '../../domain/wallet.ts';
 import { TokenServiceError, type TokenBalance, type TokenService } from './types.ts';
 
 // The DDEX balance is all a reconnecting wallet needs of the token at start, and viem's client,
@@ -12,7 +13,6 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const RETRY_DELAYS_MS = [150, 300];
 /** The HTTP statuses viem retries. */
 const RETRY_STATUSES = [403, 408, 413, 429, 500, 502, 503, 504];
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const QUANTITY = /^0x[0-9a-fA-F]+$/;
 /** One or more ABI words; only the first is read, as viem does. */
 const WORDS = /^0x(?:[0-9a-fA-F]{64})+$/;
@@ -198,7 +198,7 @@ function endpoint(rpcUrl: string): { url: string; headers: Record<string, string
 type Exchange = { status: number; text: string } | { failure: string };
 
 export function createBalanceReader(config: BalanceReaderConfig): BalanceReader {
-  if (!ADDRESS.test(config.tokenAddress)) {
+  if (!isAddress(config.tokenAddress)) {
     throw new TypeError('createBalanceReader: tokenAddress is not an address');
   }
   const { url, headers } = endpoint(config.rpcUrl);
@@ -248,7 +248,7 @@ export function createBalanceReader(config: BalanceReaderConfig): BalanceReader 
   return {
     async readBalance(holder: string): Promise<TokenBalance> {
       const address = holder.trim();
-      if (!ADDRESS.test(address)) throw new TokenServiceError({ code: 'invalid-address' });
+      if (!isAddress(address)) throw new TokenServiceError({ code: 'invalid-address' });
       const checkChain = !chainChecked;
       const cached = knownDecimals;
       const answers = await exchange(

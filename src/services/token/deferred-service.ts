@@ -1,4 +1,4 @@
-import { onFirstUse } from '../on-first-use.ts';
+import { deferService } from '../deferred.ts';
 import { TokenServiceError, type TokenService } from './types.ts';
 
 // viem's reading, encoding and error-decoding code is needed for a transfer, never for the first
@@ -7,26 +7,25 @@ import { TokenServiceError, type TokenService } from './types.ts';
 // send.) The balance, all a reconnecting wallet needs at start, has a loader of its own: the small
 // balance reader (balance-reader.ts), so viem waits for the first send or the Trading tab.
 
+/** A service that cannot be imported is, as far as the user can tell, a node that cannot be reached. */
+function unreachable(reason: string): TokenServiceError {
+  return new TokenServiceError({ code: 'rpc-unavailable', status: null }, { cause: new Error(reason) });
+}
+
 export function createDeferredTokenService(
   load: () => Promise<TokenService>,
   loadReader?: () => Promise<Pick<TokenService, 'readBalance'>>,
 ): TokenService {
-  const loadOnce = onFirstUse(load);
-  const readerOnce = loadReader ? onFirstUse(loadReader) : loadOnce;
-  const unreachable = (error: unknown): never => {
-    const cause = new Error(error instanceof Error ? error.message : String(error));
-    throw new TokenServiceError({ code: 'rpc-unavailable', status: null }, { cause });
-  };
-  const service = () => loadOnce().catch(unreachable);
+  const service = deferService({ load, failure: unreachable });
+  const reader = loadReader ? deferService({ load: loadReader, failure: unreachable }) : service;
   return {
-    readBalance: (holder) =>
-      readerOnce()
-        .catch(unreachable)
-        .then((reader) => reader.readBalance(holder)),
-    prepareTransfer: (request) => service().then((s) => s.prepareTransfer(request)),
-    signTransfer: (request) => service().then((s) => s.signTransfer(request)),
-    broadcastTransfer: (request) => service().then((s) => s.broadcastTransfer(request)),
-    prepareWalletTransfer: (request) => service().then((s) => s.prepareWalletTransfer(request)),
-    confirmTransfer: (request) => service().then((s) => s.confirmTransfer(request)),
+    ...reader.forward(['readBalance']),
+    ...service.forward([
+      'prepareTransfer',
+      'signTransfer',
+      'broadcastTransfer',
+      'prepareWalletTransfer',
+      'confirmTransfer',
+    ]),
   };
 }

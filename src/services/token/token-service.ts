@@ -12,7 +12,6 @@ import {
   keccak256,
   maxUint256,
   parseTransaction,
-  parseUnits,
   RpcRequestError,
   zeroAddress,
   type Address,
@@ -31,6 +30,7 @@ import {
   sendRawTransaction,
   waitForTransactionReceipt,
 } from 'viem/actions';
+import { parseTokenAmount } from '../../domain/token.ts';
 import {
   TokenServiceError,
   type BroadcastTransferRequest,
@@ -136,35 +136,32 @@ function parseHolder(text: string): Address {
   return getAddress(trimmed);
 }
 
-type AmountText = { whole: string; fraction: string };
-
-/** The syntax check, which needs no network: plain decimal digits with an optional point. */
-export function checkAmountText(text: string): AmountText {
-  const match = /^(\d*)(?:\.(\d*))?$/.exec(text.trim());
-  const whole = match?.[1] ?? '';
-  // Trailing zeros add no precision, so '1.50' is as valid as '1.5' whatever the decimals.
-  const fraction = (match?.[2] ?? '').replace(/0+$/, '');
-  if (!match || (whole === '' && (match[2] ?? '') === '')) {
-    throw new TokenServiceError({ code: 'invalid-amount' });
+/**
+ * The syntax check, which needs no network: plain decimal digits with an optional point, above
+ * zero. The domain's parser (src/domain/token.ts) is given room for every digit typed, so before
+ * the token's decimals are known it refuses only text that is no number, or zero.
+ */
+export function checkAmountText(text: string): void {
+  const parsed = parseTokenAmount(text, text.length);
+  if ('problem' in parsed) {
+    throw new TokenServiceError({
+      code: parsed.problem.code === 'invalid-amount' ? 'invalid-amount' : 'zero-amount',
+    });
   }
-  if (/^0*$/.test(whole) && fraction === '') {
-    throw new TokenServiceError({ code: 'zero-amount' });
-  }
-  return { whole: whole || '0', fraction };
 }
 
 /**
- * The exact amount in the token's smallest unit. Fraction digits beyond the token's decimals are
- * refused rather than rounded, which `parseUnits` alone would do silently.
+ * The exact amount in the token's smallest unit, by the domain's parser. Fraction digits beyond the
+ * token's decimals are refused rather than rounded.
  */
-export function parseAmount(text: string | AmountText, decimals: number): bigint {
-  const { whole, fraction } = typeof text === 'string' ? checkAmountText(text) : text;
-  if (fraction.length > decimals) {
-    throw new TokenServiceError({ code: 'too-many-decimals', decimals });
-  }
-  const raw = parseUnits(fraction ? `${whole}.${fraction}` : whole, decimals);
-  if (raw > maxUint256) throw new TokenServiceError({ code: 'amount-too-large' });
-  return raw;
+export function parseAmount(text: string, decimals: number): bigint {
+  checkAmountText(text);
+  const parsed = parseTokenAmount(text, decimals);
+  // Past the check above the text is a number above zero: what is left to refuse is a fraction
+  // finer than the token's decimals, whether the domain calls it too many decimals or below the minimum.
+  if ('problem' in parsed) throw new TokenServiceError({ code: 'too-many-decimals', decimals });
+  if (parsed.raw > maxUint256) throw new TokenServiceError({ code: 'amount-too-large' });
+  return parsed.raw;
 }
 
 type FailureContext = {
@@ -380,7 +377,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     secrets: readonly string[] = [],
   ): Promise<PreparedTransfer> {
     const to = parseRecipient(request.to);
-    const amount = checkAmountText(request.amount);
+    checkAmountText(request.amount);
     try {
       // viem does not compare the node's chain with the client's for locally
       // signed transactions; the node would refuse them with an obscure
@@ -395,7 +392,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
           args: [from],
         }),
       ]);
-      const raw = parseAmount(amount, decimals);
+      const raw = parseAmount(request.amount, decimals);
       if (balance < raw) {
         throw new TokenServiceError({
           code: 'insufficient-token-balance',

@@ -1,18 +1,12 @@
 import { keccak_256 } from '@noble/hashes/sha3';
 import { utf8ToBytes } from '@noble/hashes/utils';
 import type { Address } from 'viem';
+import { isAddress } from '../../domain/wallet.ts';
 
 // The wallet service is loaded right after the first paint for the silent
 // reconnect, so its address handling is these few lines over noble's keccak
 // rather than viem's address utilities, which bring viem's error and encoding
 // layers along.
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
-/** 0x and 40 hex digits, in any letter case (a wrong checksum is not refused: wallets send lower case). */
-export function isAddress(value: string): value is Address {
-  return ADDRESS.test(value);
-}
 
 /** EIP-55: the mixed-case form of an address; throws for anything that is not one. */
 export function checksumAddress(address: string): Address {

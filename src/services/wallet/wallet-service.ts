@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem';
-import { isWalletError as isWalletErrorShape } from '../../domain/wallet.ts';
-import { checksumAddress, isAddress } from './address.ts';
+import { isAddress, isWalletError as isWalletErrorShape } from '../../domain/wallet.ts';
+import { checksumAddress } from './address.ts';
 import type {
   Eip1193Provider,
   WalletChain,

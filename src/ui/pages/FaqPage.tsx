@@ -1,5 +1,5 @@
 import { useSettings } from '../settings-context.tsx';
-import { faqCopy } from './faq.copy.ts';
+import { faqCopy } from '../../copy/faq.ts';
 import { ProsePage } from './ProsePage.tsx';
 
 /** The FAQ tab (lazily loaded): answers about this portal, with the configured network's name. */

@@ -1,4 +1,4 @@
-import { privacyCopy } from './privacy.copy.ts';
+import { privacyCopy } from '../../copy/privacy.ts';
 import { ProsePage } from './ProsePage.tsx';
 
 /** The Privacy Policy tab (lazily loaded). */

@@ -1,12 +1,11 @@
 import styled from 'styled-components';
+import type { ProseSection } from '../../copy/index.ts';
 import { Card } from '../common/Card.tsx';
 import { useSettings } from '../settings-context.tsx';
 import { Lead, Page, PageTitle, Paragraph, SectionTitle } from './PageLayout.tsx';
 
 // A page of headed sections of plain text (FAQ, Privacy Policy, Terms of
 // Service), ending with the contact address from the configuration.
-
-export type ProseSection = { heading: string; paragraphs: readonly string[] };
 
 type Props = {
   title: string;

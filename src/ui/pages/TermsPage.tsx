@@ -1,5 +1,5 @@
 import { ProsePage } from './ProsePage.tsx';
-import { termsCopy } from './terms.copy.ts';
+import { termsCopy } from '../../copy/terms.ts';
 
 /** The Terms of Service tab (lazily loaded). */
 export function TermsPage() {

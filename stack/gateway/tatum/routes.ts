@@ -1,4 +1,5 @@
 import { MAX_JSON_BODY, readTextLimited } from '../../../supabase/functions/_shared/body.ts';
+import { isAddress } from '../../address.ts';
 import { json } from '../http.ts';
 import { DuplicateSubscriptionError, type TatumStore } from './store.ts';
 
@@ -13,7 +14,6 @@ import { DuplicateSubscriptionError, type TatumStore } from './store.ts';
 //   POST   emulator/reorg        {txId} → {replayed} (every delivery of the transaction again,
 //                                  with `reorg: true`, as Tatum's re-org follower sends them)
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SUPPORTED_TYPES = new Set(['ADDRESS_EVENT']);
 // The SDK maps every Ethereum network to the notification chain 'ETH'; v4 names are accepted too.
 const SUPPORTED_CHAINS = new Set(['ETH', 'ethereum', 'ethereum-mainnet', 'ethereum-sepolia']);
@@ -79,7 +79,7 @@ export function createTatumRoutes(store: TatumStore, replayReorg: ReorgReplay) {
     const chain = attr['chain'];
     if (typeof chain !== 'string' || !SUPPORTED_CHAINS.has(chain)) problems.push('attr.chain must be ETH');
     const address = attr['address'];
-    if (typeof address !== 'string' || !ADDRESS.test(address)) {
+    if (!isAddress(address)) {
       problems.push('attr.address must be a valid ETH address');
     }
     const target = attr['url'];
@@ -137,7 +137,7 @@ export function createTatumRoutes(store: TatumStore, replayReorg: ReorgReplay) {
       problems.push('pageSize must be an integer from 1 to 50');
     }
     if (!Number.isInteger(offset) || offset < 0) problems.push('offset must be a non-negative integer');
-    if (address !== null && !ADDRESS.test(address)) problems.push('address must be a valid ETH address');
+    if (address !== null && !isAddress(address)) problems.push('address must be a valid ETH address');
     if (problems.length > 0) {
       return tatumError(
         400,

@@ -2,6 +2,7 @@
 // names the pages and the SDK types read): checked field by field so a malformed delivery is refused with
 // a list of what is wrong, while a well-formed event of a kind the portal does not record is answered and
 // set aside, never refused (a refusal only makes Tatum deliver it again).
+import { ADDRESS } from './address.ts';
 
 /** The kinds of balance change the portal records. */
 export type RecordedType = 'native' | 'internal' | 'fungible' | 'fee';
@@ -37,7 +38,6 @@ export type ParseResult =
   | { kind: 'ignored'; reason: string }
   | { kind: 'invalid'; problems: string[] };
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 

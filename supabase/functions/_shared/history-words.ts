@@ -5,6 +5,7 @@
 // What the wallet sent and the fees it paid are history rows without a word: the user made them,
 // the portal tells of its own as it makes them ('Transfer Submitted'), and a notification arriving
 // a moment later would replace that toast (one toast at a time) with news the user already has.
+import { ADDRESS } from './address.ts';
 
 /** A transfer, an approval or a swap, as far as its words need it. */
 export type Worded = {
@@ -22,8 +23,6 @@ export type Worded = {
 };
 
 export type Words = { title: string; message: string };
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export function shortAddress(address: string): string {
   return `${address.slice(0, 6)}…${address.slice(-4)}`;

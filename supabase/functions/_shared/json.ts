@@ -1,10 +1,9 @@
+import { ADDRESS } from './address.ts';
 import { readTextLimited } from './body.ts';
 
-// The JSON answers of the functions the portal calls, and the one body two of them take.
+// The functions' JSON answers, and the one body two of them take.
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-
-export const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });

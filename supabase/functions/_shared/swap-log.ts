@@ -2,6 +2,7 @@
 // not worth viem's weight in every function that imports this): which
 // pools swapped, how much DDEX each swap of the market's pair moved into or out of the wallet, and
 // the pair's reserves (Sync) that price each swap.
+import { ADDRESS, ADDRESS_WORD } from './address.ts';
 import { decodeTransfer, type RawLog, type Receipt } from './transfer-log.ts';
 
 /** keccak256('Swap(address,uint256,uint256,uint256,uint256,address)'), the Uniswap V2 pair's event. */
@@ -28,8 +29,6 @@ export type WalletSwap = {
   amount: bigint;
 };
 
-const ADDRESS = /^0x[0-9a-f]{40}$/;
-const ADDRESS_WORD = /^0x0{24}([0-9a-f]{40})$/;
 const FOUR_WORDS = /^0x[0-9a-f]{256}$/;
 
 /** The log as a Uniswap V2 Swap, or null when it is not one. */

@@ -1,6 +1,7 @@
 // Reading ERC-20 transfers out of a raw eth_getTransactionReceipt result, by
 // hand: the function also runs on Deno Edge Functions, where pulling in viem
 // for a topic compare and a hex-to-bigint is not worth its weight.
+import { ADDRESS, ADDRESS_WORD } from './address.ts';
 
 /** keccak256('Transfer(address,address,uint256)') */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -16,13 +17,8 @@ export type RawLog = {
 export type Receipt = { status: 'success' | 'reverted'; logs: RawLog[] };
 export type Transfer = { token: string; from: string; to: string; value: bigint };
 
-const ADDRESS = /^0x[0-9a-f]{40}$/;
 const WORD = /^0x[0-9a-f]{64}$/;
 const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]{0,12})$/i;
-// An address in a topic is left-padded to 32 bytes; anything in the padding
-// means the topic holds something else, and guessing an address from it would be wrong.
-const ADDRESS_TOPIC = /^0x0{24}([0-9a-f]{40})$/;
-
 /** The parts of a receipt this function relies on, or null when the node sent something else. */
 export function parseReceipt(raw: unknown): Receipt | null {
   if (!isRecord(raw) || !Array.isArray(raw['logs'])) return null;
@@ -54,8 +50,8 @@ export function decodeTransfer(log: RawLog): Transfer | null {
   const token = log.address.toLowerCase();
   const data = log.data.toLowerCase();
   if (topic0 !== TRANSFER_TOPIC || !ADDRESS.test(token) || !WORD.test(data)) return null;
-  const from = fromTopic?.match(ADDRESS_TOPIC)?.[1];
-  const to = toTopic?.match(ADDRESS_TOPIC)?.[1];
+  const from = fromTopic?.match(ADDRESS_WORD)?.[1];
+  const to = toTopic?.match(ADDRESS_WORD)?.[1];
   if (from === undefined || to === undefined) return null;
   return { token, from: `0x${from}`, to: `0x${to}`, value: BigInt(data) };
 }

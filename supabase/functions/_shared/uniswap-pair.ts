@@ -1,14 +1,16 @@
 // The DDEX/WETH pair of the Uniswap V2 market, found as the portal finds it (router → factory()
 // and WETH() → getPair), so one router address (UNISWAP_V2_ROUTER, the app's
 // VITE_UNISWAP_V2_ROUTER) configures the app and every function that needs the market. Raw
-// eth_call and hand decoding, as elsewhere in the functions: no viem on Deno.
+// eth_call and hand decoding, as elsewhere in the functions that read the chain: three calls of
+// one word each are not worth viem's weight in every function that imports this (only link-wallet,
+// which verifies signatures, takes viem in).
+import { ADDRESS_WORD } from './address.ts';
 import type { RpcCall } from './rpc.ts';
 
 const FACTORY = '0xc45a0155'; // factory()
 const WETH = '0xad5c4648'; // WETH()
 const GET_PAIR = '0xe6a43905'; // getPair(address,address)
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
-const ADDRESS_WORD = /^0x0{24}([0-9a-f]{40})$/;
 
 /** The DDEX/WETH market as the router names it: the pair and the router's WETH (lower case). */
 export type Market = { pair: string; weth: string };

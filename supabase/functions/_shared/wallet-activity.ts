@@ -3,6 +3,7 @@
 // transaction, record-transaction when the portal asks right after its own send or swap; both
 // read the same receipt through this module, so their rows meet on one key (record_wallet_row)
 // and a swap the portal made looks like one made by a script.
+import { ADDRESS, ADDRESS_WORD } from './address.ts';
 import { decodeSwap, findWalletSwaps, swappingPools } from './swap-log.ts';
 import { decodeTransfer, formatUnits, type RawLog, type Receipt } from './transfer-log.ts';
 
@@ -39,8 +40,6 @@ export type ActivityContext = {
 
 export type Approval = { token: string; owner: string; spender: string; value: bigint };
 
-const ADDRESS = /^0x[0-9a-f]{40}$/;
-const ADDRESS_TOPIC = /^0x0{24}([0-9a-f]{40})$/;
 const WORD = /^0x[0-9a-f]{64}$/;
 
 /** The log as an ERC-20 Approval, or null (ERC-721's shares the topic but indexes the token id). */
@@ -50,8 +49,8 @@ export function decodeApproval(log: RawLog): Approval | null {
   const token = log.address.toLowerCase();
   const data = log.data.toLowerCase();
   if (topic0 !== APPROVAL_TOPIC || !ADDRESS.test(token) || !WORD.test(data)) return null;
-  const owner = ownerTopic?.match(ADDRESS_TOPIC)?.[1];
-  const spender = spenderTopic?.match(ADDRESS_TOPIC)?.[1];
+  const owner = ownerTopic?.match(ADDRESS_WORD)?.[1];
+  const spender = spenderTopic?.match(ADDRESS_WORD)?.[1];
   if (owner === undefined || spender === undefined) return null;
   return { token, owner: `0x${owner}`, spender: `0x${spender}`, value: BigInt(data) };
 }

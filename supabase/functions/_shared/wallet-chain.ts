@@ -1,6 +1,7 @@
 // The chain's word on one transaction of a wallet: its receipt read once, turned into the wallet's
 // history rows (wallet-activity.ts), with the block that holds it. process-payments and
 // record-transaction both ask through here, so the two writers of a row agree on it.
+import { ADDRESS } from './address.ts';
 import { RpcError, type RpcCall } from './rpc.ts';
 import { swappingPools } from './swap-log.ts';
 import { decodeDecimals, parseReceipt, type Receipt } from './transfer-log.ts';
@@ -28,7 +29,6 @@ export type WalletChain = {
 };
 
 const QUANTITY = /^0x[0-9a-f]{1,16}$/i;
-const ADDRESS = /^0x[0-9a-f]{40}$/;
 const DECIMALS = '0x313ce567'; // decimals()
 
 export function walletChain(options: {

@@ -12,6 +12,7 @@ import { parseSiweMessage, verifySiweMessage } from 'viem/siwe';
 import { readBodyLimited } from '../_shared/body.ts';
 import { bearerToken, callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
+import { reply } from '../_shared/json.ts';
 import { logError } from '../_shared/log.ts';
 import {
   checkProofMessage,
@@ -75,7 +76,6 @@ const REFUSALS: Record<LinkWalletCode, { status: number; error: string }> = {
   link_failed: { status: 500, error: 'Linking failed' },
 };
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
 const UNIQUE_VIOLATION = '23505';
 /** Expired nonces are kept this long, so a late link hears "expired" rather than "unknown". */
 const NONCE_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -95,10 +95,6 @@ class Refusal extends Error {
 
 /** The chain could not be asked whether a contract wallet's signature is valid. */
 class ChainError extends Error {}
-
-function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
-}
 
 function refusal(code: LinkWalletCode, message: string, headers: Record<string, string> = {}): Response {
   const { status, error } = REFUSALS[code];

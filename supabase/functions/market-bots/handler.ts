@@ -1,5 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { ADDRESS } from '../_shared/address.ts';
 import type { Database } from '../_shared/database.types.ts';
+import { reply } from '../_shared/json.ts';
 import { logError } from '../_shared/log.ts';
 import { createRpcClient } from '../_shared/rpc.ts';
 import { readSignedEvent } from '../_shared/signed-event.ts';
@@ -35,13 +37,6 @@ export type MarketBotsDeps = {
   /** Stands in for evaluate_market_swap (tests); by default the rpc through `supabase`. */
   evaluate?: EvaluateSwap;
 };
-
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
-function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
-}
 
 const nothing = (headers: Record<string, string> = {}) =>
   reply(200, { received: true, swaps: 0, fired: 0 }, headers);

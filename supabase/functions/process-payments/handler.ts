@@ -1,8 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../_shared/database.types.ts';
+import { ADDRESS } from '../_shared/address.ts';
 import type { AddressEvent } from '../_shared/address-event.ts';
 import { droppedWords, movedWords, wordsOf } from '../_shared/history-words.ts';
-import { ADDRESS, reply } from '../_shared/json.ts';
+import { reply } from '../_shared/json.ts';
 import { createRpcClient, RpcError } from '../_shared/rpc.ts';
 import { logError } from '../_shared/log.ts';
 import { readSignedEvent } from '../_shared/signed-event.ts';

@@ -1,7 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { ADDRESS } from '../_shared/address.ts';
 import { MAX_JSON_BODY, readTextLimited } from '../_shared/body.ts';
 import { bearerToken, callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
+import { reply } from '../_shared/json.ts';
 import { logError } from '../_shared/log.ts';
 import { createRpcClient, RpcError } from '../_shared/rpc.ts';
 import { swappingPools, tradesWithPool } from '../_shared/swap-log.ts';
@@ -49,13 +51,7 @@ export type RecordedTransaction = {
 
 export type ParsedRequest = { ok: true; txHash: string } | { ok: false; message: string };
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
-
-function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
-}
 
 export function createRecordTransactionHandler(
   deps: RecordTransactionDeps,

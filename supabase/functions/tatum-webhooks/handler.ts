@@ -1,7 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { ADDRESS } from '../_shared/address.ts';
 import { callerId } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
-import { ADDRESS, readAddressBody, refuse, reply } from '../_shared/json.ts';
+import { readAddressBody, refuse, reply } from '../_shared/json.ts';
 import { logError } from '../_shared/log.ts';
 import { TatumError, type TatumApi } from '../_shared/tatum.ts';
 

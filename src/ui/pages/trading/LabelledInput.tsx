@@ -1,6 +1,6 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import type { InputHTMLAttributes } from 'react';
 import styled from 'styled-components';
-import { Input } from '../../common/Field.tsx';
+import { Input, LabelledControl } from '../../common/Field.tsx';
 import { Muted } from './parts.tsx';
 
 type Props = InputHTMLAttributes<HTMLInputElement> & {
@@ -13,30 +13,20 @@ type Props = InputHTMLAttributes<HTMLInputElement> & {
 
 /** An input with its label over it, its unit beside it and an optional line under it. */
 export function LabelledInput({ label, unit, hint, ...input }: Props) {
-  const id = useId();
-  const hintId = `${id}-hint`;
   return (
-    <Wrapper>
-      <Label htmlFor={id}>{label}</Label>
-      <Row>
-        <Input id={id} aria-describedby={hint ? hintId : undefined} {...input} />
-        {unit ? <Unit aria-hidden="true">{unit}</Unit> : null}
-      </Row>
-      {hint ? <Hint id={hintId}>{hint}</Hint> : null}
-    </Wrapper>
+    <LabelledControl
+      label={label}
+      hint={hint}
+      hintAs={Hint}
+      control={({ id, 'aria-describedby': describedBy }) => (
+        <Row>
+          <Input id={id} aria-describedby={describedBy} {...input} />
+          {unit ? <Unit aria-hidden="true">{unit}</Unit> : null}
+        </Row>
+      )}
+    />
   );
 }
-
-const Wrapper = styled.div`
-  display: grid;
-  gap: ${({ theme }) => theme.space(1)};
-  margin-bottom: ${({ theme }) => theme.space(4)};
-`;
-
-const Label = styled.label`
-  font-weight: 600;
-  font-size: 0.95rem;
-`;
 
 const Row = styled.div`
   display: flex;
@@ -50,6 +40,7 @@ const Unit = styled.span`
   font-weight: 600;
 `;
 
+// The balance under an amount reads as the tab's other quiet lines do.
 const Hint = styled(Muted)`
   margin: 0;
 `;

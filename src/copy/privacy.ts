@@ -1,8 +1,9 @@
-import { appCopy } from '../../copy/index.ts';
-import type { ProseSection } from './ProsePage.tsx';
+import { appCopy, type ProseSection } from './index.ts';
 
 // ours: the Privacy Policy (its content is our own: docs/product.md#overview), written
 // for what this testnet demo actually stores (docs/product.md#data).
+// Only its page reads these words, and it loads lazily: they sit apart from this folder's index.ts,
+// which the entry bundle carries.
 export const privacyCopy = {
   title: appCopy.menu.privacy,
   intro:

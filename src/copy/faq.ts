@@ -1,8 +1,9 @@
-import { appCopy, webhookCopy } from '../../copy/index.ts';
-import type { ProseSection } from './ProsePage.tsx';
+import { appCopy, webhookCopy, type ProseSection } from './index.ts';
 
 // ours: the FAQ page (its content is our own: docs/product.md#overview): what a visitor of
 // this portal asks, answered for this portal.
+// Only its page reads these words, and it loads lazily: they sit apart from this folder's index.ts,
+// which the entry bundle carries.
 export const faqCopy = {
   title: 'Frequently Asked Questions',
   intro:

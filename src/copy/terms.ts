@@ -1,8 +1,9 @@
-import { appCopy } from '../../copy/index.ts';
-import type { ProseSection } from './ProsePage.tsx';
+import { appCopy, type ProseSection } from './index.ts';
 
 // ours: the Terms of Service (its content is our own: docs/product.md#overview), for a
 // testnet demonstration.
+// Only its page reads these words, and it loads lazily: they sit apart from this folder's index.ts,
+// which the entry bundle carries.
 export const termsCopy = {
   title: appCopy.menu.terms,
   intro: 'By using this portal you accept these terms. They are short because the portal is a demonstration.',
