@@ -1,13 +1,14 @@
 import { assertEvent } from 'xstate';
 import { authCopy } from '../copy/index.ts';
 import type { AuthUser } from '../domain/auth.ts';
-import type { AuthEvent } from './auth.machine.ts';
+import type { AuthEvent } from './auth-types.ts';
 import { walletSignInWords } from './error-words.ts';
 import { messageOf } from './shared.ts';
 
 // The auth machine's dialog forms (docs/product.md#auth-dialog): what the login and signup forms
 // answer while the user types, closing, and the wallet sign-in state either form enters. Plain
-// state configuration; the machine (auth.machine.ts) names the actions and guards they use.
+// state configuration, used by the `modal` region (auth.modal.ts) and the `signOut` region
+// (`failed`); the actions and guards they name are declared in auth.setup.ts.
 
 /** A request's failure: its title, and the service's words or the generic fallback. */
 export const failed = (

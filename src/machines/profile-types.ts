@@ -4,7 +4,7 @@ import type { ProfileLoadFact } from './profile-load.machine.ts';
 import type { WalletProofFact } from './wallet-proof.machine.ts';
 
 // The profile machine's input, context, events and actor inputs, and the two small helpers its
-// actions share (profile.machine.ts).
+// guards and states share (profile.machine.ts).
 
 export type ProfileInput = { user: AuthUser; walletAddress: string | null };
 

@@ -1,5 +1,5 @@
 import { amountProblem, recipientProblem, type TransferFieldProblem } from '../domain/token.ts';
-import type { SendEvent } from './send.machine.ts';
+import type { SendEvent } from './send-events.ts';
 
 // What the send machine's guards ask of a submit before anything is signed
 // (docs/product.md#send-form-order); pure functions of the event, kept beside the machine so its

@@ -3,7 +3,8 @@ import type { TokenServiceErrorReason, TransferResult } from '../domain/token.ts
 import { transferFailureWords, transferFieldWords } from './error-words.ts';
 import { fieldProblem } from './send-checks.ts';
 import type { SealedKey } from './send-key.ts';
-import type { SendContext, SendEvent, SendFact } from './send.machine.ts';
+import type { SendEvent } from './send-events.ts';
+import type { SendContext, SendFact } from './send-types.ts';
 import { messageOf, type ToastRequest } from './shared.ts';
 
 // The send machine's toasts for a refused submit, a cancelled send, a step that failed, a transfer

@@ -1,11 +1,10 @@
-import type { AuthUser } from '../domain/auth.ts';
-import type { PreparedTransfer, SignedTransfer } from '../domain/token.ts';
-import type { HistoryOutboxFact } from './history-outbox.machine.ts';
+import type { Hex, PreparedTransfer, SignedTransfer } from '../domain/token.ts';
 import type { SealedKey } from './send-key.ts';
-import type { UnresolvedTransfer } from './send-unresolved.ts';
 
-// The send machine's shapes (send.machine.ts): its input, context, events, the fact it reports,
-// and its actors' inputs.
+// The send machine's shapes (send.machine.ts): its input, context, the fact it reports, and its
+// actors' inputs; its events are send-events.ts. Every other send file builds on these, so this one
+// imports none of them but the sealed key. The history outbox takes its actor's input from here, so
+// nothing here may import that machine back.
 
 export type SendInput = {
   /** False when no DDEX contract address is configured: every send stops with 'Configuration Error'. */
@@ -35,14 +34,19 @@ export type SendContext = {
   unresolved: UnresolvedTransfer | null;
 };
 
-export type SendEvent =
-  /** The only event that carries the private key. */
-  | { type: 'send.submit'; recipient: string; amount: string; privateKey: string }
-  /** 'Send with wallet'; `balance` is the DDEX balance the page shows, null while there is none. */
-  | { type: 'send.submitWithWallet'; recipient: string; amount: string; balance: string | null }
-  | { type: 'wallet.changed'; address: string | null; chainId: number | null }
-  | { type: 'session.changed'; user: AuthUser | null }
-  | HistoryOutboxFact;
+/**
+ * What is known of a transfer that may have been sent: its hash, and the form that made it
+ * (send-unresolved.ts matches a submit against it).
+ */
+export type UnresolvedTransfer = {
+  /** Null when the wallet failed without a hash: nothing can be checked, the user is warned instead. */
+  hash: Hex | null;
+  /** The signed bytes (private-key path), sent again as they are if the node never had them. */
+  serialized: Hex | null;
+  from: string;
+  recipient: string;
+  amount: string;
+};
 
 /**
  * The fact this machine reports to the root: a transfer went out (and, when signed in, left the

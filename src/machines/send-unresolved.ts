@@ -1,22 +1,12 @@
 import { parseTokenAmount, type Hex } from '../domain/token.ts';
 import { sameAddress, type Submit } from './send-checks.ts';
-import type { SendContext } from './send.machine.ts';
+import type { SendContext, UnresolvedTransfer } from './send-types.ts';
 
 // Never twice (docs/reliability-and-security.md#sends): what the send machine keeps of a transfer
 // that may have gone out without its outcome being known, and how a submit is matched against it.
 // Whether a failure means "may have been sent" is `maybeSent` in send-toasts.ts, beside its toast.
-// It lives in the machine's context only: a reload of the page forgets it.
-
-/** What is known of a transfer that may have been sent: its hash, and the form that made it. */
-export type UnresolvedTransfer = {
-  /** Null when the wallet failed without a hash: nothing can be checked, the user is warned instead. */
-  hash: Hex | null;
-  /** The signed bytes (private-key path), sent again as they are if the node never had them. */
-  serialized: Hex | null;
-  from: string;
-  recipient: string;
-  amount: string;
-};
+// It lives in the machine's context only: a reload of the page forgets it. Its shape,
+// `UnresolvedTransfer`, is in send-types.ts with the rest of the context.
 
 /** The transfer the form in context has just sent from the connected wallet. */
 export const unresolvedTransfer = (
