@@ -122,6 +122,18 @@ export default defineConfig({
     // globalThis.process before each call; this keeps that lookup alive and is `{}` otherwise.
     'process.env': '(globalThis.process?.env ?? {})',
   },
+  resolve: {
+    // @xstate/react reads snapshots through use-sync-external-store's shim, which carries a
+    // polyfill for React before 18. This portal runs React 19: the same hooks without the polyfill
+    // read React's own useSyncExternalStore, for less of the entry's budget.
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim\/with-selector$/,
+        replacement: 'use-sync-external-store/with-selector',
+      },
+      { find: /^use-sync-external-store\/shim$/, replacement: 'use-sync-external-store' },
+    ],
+  },
   build: {
     // The polyfill only fetches the entry's modulepreloads where a browser cannot (Firefox before
     // 115, Safari before 17), and it costs every visitor 0.2 kB gzip of the entry's budget.
@@ -131,23 +143,20 @@ export default defineConfig({
         codeSplitting: {
           // What every page runs (React, styled-components, XState) in one chunk of its own: it changes
           // only with a dependency bump, so browsers keep it across deploys, and one chunk compresses
-          // better than the several small ones the lazy chunks would otherwise split it into. The
-          // portal's views read snapshots through src/ui/portal-context.tsx on React's own
-          // useSyncExternalStore: @xstate/react and its use-sync-external-store shim load with the
-          // lazy views that use them.
+          // better than the several small ones the lazy chunks would otherwise split it into.
           groups: [
             {
               name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|styled-components|stylis|xstate)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|styled-components|stylis|xstate|@xstate[\\/]react|use-sync-external-store)[\\/]/,
             },
             {
               // The portal's own statecharts, domain and words in one entry chunk: once a lazy tab
               // imports a few of them (the Trading tab's machines share helpers with the portal's),
               // the bundler would otherwise split those out into small chunks that compress worse.
-              // The tabs' files and the history dialog's words (copy/history.ts) load with their
-              // lazy views instead.
+              // The tabs' files, the prose pages' words (copy/faq.ts, privacy.ts, terms.ts) and the
+              // history dialog's (copy/history.ts) load with their lazy views instead.
               name: 'portal',
-              test: /src[\\/](machines|domain|copy)[\\/](?!(swap|market|trading|dex|bots?|history)[-.])/,
+              test: /src[\\/](machines|domain|copy)[\\/](?!(swap|market|trading|dex|bots?|history|faq|privacy|terms)[-.])/,
             },
           ],
         },

@@ -23,7 +23,7 @@ export const FIX_COMMAND = 'npm run docs:diagrams';
 /** One sentence per machine, in the order of the index. A machine without one stops the script. */
 export const summaries: Record<string, string> = {
   portal:
-    'The root of the actor system: it starts one child per concern (profile, notifications and transactions only while signed in), decides once whether a visitor gets the welcome toast, and tells each child the facts the others report that it reacts to.',
+    "The root of the actor system: it starts one child per concern (profile, notifications and transactions only while signed in, the Trading and Bots tabs' actors only while their tab is shown, once their code has loaded), decides once whether a visitor gets the welcome toast, and tells each child the facts the others report that it reacts to, every toast included.",
   tab: "Which page the one-page portal shows; any value that is no tab shows 'Page not found.'.",
   theme:
     "Light or dark: the stored choice if there is one, else the system's preference, which it follows until the user picks a theme.",
@@ -53,7 +53,7 @@ export const summaries: Record<string, string> = {
     "The Tatum webhooks demo: subscribe the connected wallet's address, list the subscriptions and delete the first one, one operation at a time.",
   dialogs: "Which of the portal's dialogs is open (at most one), and whether the user menu is open.",
   trading:
-    "The root of the DEX Trading tab: it runs market and swap side by side, hands each new block and the page's wallet and session changes to swap, and emits trading.swapConfirmed for the portal to refresh balances and history.",
+    "The root of the DEX Trading tab, a child of the portal while the tab is shown: it runs market and swap side by side, hands each new block and the root's wallet and session changes to swap, and reports trading.swapConfirmed (the portal refreshes the balances) and trading.swapRecorded (the history).",
   market:
     'The DDEX/WETH market: the pair, its reserves, the last 20 trades and the price chart, loaded once (tried again after 1, 2, 5, then every 10 s) and then followed block by block; no pair or router ends it as unavailable.',
   swap: 'The swap form: ETH → DDEX or DDEX → ETH on a quote refreshed as the user types (after a pause) and on every block, the checks of balance, liquidity, slippage and allowance, the approval a sale needs, then the swap through the wallet to its confirmed, rejected, reverted or failed outcome.',

@@ -95,6 +95,28 @@ const recorder = createJournal();
 // on demand; without the flag nothing of it runs or downloads (src/devtools/inspector.ts).
 const stately = inspectRequested(window.location.search) ? browserInspector() : null;
 
+// The DEX Trading tab's machines and the DEX service load with the tab, when the portal first shows
+// it; a swap is sent through this page's wallet service, one prompt at a time with everything else.
+const { uniswapRouter } = config;
+const loadTrading =
+  uniswapRouter && tokenAddress && rpcUrl
+    ? async () =>
+        (await import('./app/trading-tab.ts')).tradingTabLogic({
+          wallet,
+          supabase,
+          dex: { rpcUrl, chainId: config.chain.id, routerAddress: uniswapRouter, tokenAddress },
+        })
+    : undefined;
+
+// The Trading Bots tab's machine and the bots service load with the tab; the service is built from
+// this page's supabase-js client, so it calls with the page's session. No backend, no bots.
+const loadBots = supabaseClient
+  ? async () => {
+      const [{ botsTabLogic }, client] = await Promise.all([import('./app/bots-tab.ts'), supabaseClient()]);
+      return botsTabLogic(client);
+    }
+  : undefined;
+
 const portal = createActor(
   providePortal({
     supabase,
@@ -113,6 +135,7 @@ const portal = createActor(
       webhooks: (list) => console.warn('[portal] active webhooks:', list),
     },
     siteUrl: window.location.origin,
+    tabs: { loadTrading, loadBots },
   }),
   {
     systemId: 'portal',
@@ -123,29 +146,6 @@ const portal = createActor(
     }),
   },
 ).start();
-
-// The DEX Trading tab's actors and the DEX service load with the tab; a swap is sent through this
-// page's wallet service, one prompt at a time with everything else.
-const { uniswapRouter } = config;
-const startTrading =
-  uniswapRouter && tokenAddress && rpcUrl
-    ? async () =>
-        (await import('./app/trading-tab.ts')).startTradingTab({
-          portal,
-          wallet,
-          supabase,
-          dex: { rpcUrl, chainId: config.chain.id, routerAddress: uniswapRouter, tokenAddress },
-        })
-    : null;
-
-// The Trading Bots tab's actor and the bots service load with the tab; the service is built there
-// from this page's supabase-js client, so it calls with the page's session. No backend, no bots.
-const startBots = supabaseClient
-  ? async () => {
-      const [{ startBotsTab }, client] = await Promise.all([import('./app/bots-tab.ts'), supabaseClient()]);
-      return startBotsTab({ portal, client });
-    }
-  : null;
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -172,12 +172,7 @@ function Committed({ children }: { children: ReactNode }) {
 const page = (prerendered: PortalActor | null) => (
   <StrictMode>
     <Committed>
-      <App
-        portal={portal}
-        prerendered={prerendered}
-        devtools={devtools}
-        settings={uiSettings(config, { startTrading, startBots })}
-      />
+      <App portal={portal} prerendered={prerendered} devtools={devtools} settings={uiSettings(config)} />
     </Committed>
   </StrictMode>
 );

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ServerStyleSheet } from 'styled-components';
-import { prerenderedPortal, tokenConfigured, uiSettings } from './app/boot.ts';
+import { prerenderedPortal, uiSettings } from './app/boot.ts';
 import { readAppConfig, type RawEnv } from './config/app-config.ts';
 import { App } from './ui/App.tsx';
 
@@ -13,16 +13,10 @@ import { App } from './ui/App.tsx';
 
 export type Prerendered = { html: string; styleTags: string };
 
-/** The tabs' starters are only tested for presence here; the views never call them before hydration. */
-const notInPrerender = () => Promise.reject(new Error('The prerendered page starts no tab'));
-
 /** `env`: the build's VITE_* values, the same the bundle is built with. */
 export function prerender(env: RawEnv): Prerendered {
   const config = readAppConfig(env);
-  const settings = uiSettings(config, {
-    startTrading: config.uniswapRouter !== null && tokenConfigured(config) ? notInPrerender : null,
-    startBots: config.supabase !== null ? notInPrerender : null,
-  });
+  const settings = uiSettings(config);
   const sheet = new ServerStyleSheet();
   try {
     const html = renderToString(

@@ -6,8 +6,8 @@ import { gzipSync } from 'node:zlib';
 // modulepreload that the built index.html names, i.e. all the JavaScript the
 // browser fetches before the first paint. Lazy chunks are not in it.
 
-/** 130 kB, in the decimal kilobytes Vite's own build report uses. */
-export const ENTRY_BUDGET_BYTES = 130_000;
+/** 131 kB, in the decimal kilobytes Vite's own build report uses. */
+export const ENTRY_BUDGET_BYTES = 131_000;
 
 export type EntryFile = { file: string; bytes: number; gzip: number };
 export type EntrySize = { files: EntryFile[]; bytes: number; gzip: number };

@@ -1,6 +1,6 @@
 import { createActor } from 'xstate';
 import type { AppConfig } from '../config/app-config.ts';
-import { portalMachine, type PortalInput } from '../machines/portal.machine.ts';
+import { portalMachine, type PortalInput, type TabsAvailable } from '../machines/portal.machine.ts';
 import type { ThemeInput } from '../machines/theme.machine.ts';
 import type { PortalActor } from '../ui/portal-context.tsx';
 import type { UiSettings } from '../ui/settings-context.tsx';
@@ -22,6 +22,17 @@ export const PRERENDER_THEME: ThemeInput = { stored: null, systemPrefersDark: fa
 export const tokenConfigured = (config: AppConfig): boolean =>
   config.tokenAddress !== null && config.rpcUrl !== null;
 
+/**
+ * Which tabs with an actor of their own this configuration has: DEX Trading needs a market (a
+ * router, the DDEX contract and an RPC URL), Trading Bots a backend (bots live in its tables).
+ */
+export function tabsOf(config: AppConfig): TabsAvailable {
+  return {
+    trading: config.uniswapRouter !== null && tokenConfigured(config),
+    bots: config.supabase !== null,
+  };
+}
+
 /** The portal actor's input: the configuration's facts and the visitor's theme. */
 export function bootInput(config: AppConfig, theme: ThemeInput): PortalInput {
   return {
@@ -29,14 +40,12 @@ export function bootInput(config: AppConfig, theme: ThemeInput): PortalInput {
     auth: { clientAvailable: config.supabase !== null },
     expectedChain: config.chain,
     tokenConfigured: tokenConfigured(config),
+    tabs: tabsOf(config),
   };
 }
 
-/** The views' settings; the tabs' starters come from the composition root (null: no such tab). */
-export function uiSettings(
-  config: AppConfig,
-  starters: Pick<UiSettings, 'startTrading' | 'startBots'>,
-): UiSettings {
+/** The views' settings, read from the configuration. */
+export function uiSettings(config: AppConfig): UiSettings {
   const token = tokenConfigured(config);
   return {
     contactEmail: config.contactEmail,
@@ -45,7 +54,7 @@ export function uiSettings(
     tokenConfigured: token,
     tokenAddress: token ? config.tokenAddress : null,
     chainName: config.chain.name,
-    ...starters,
+    tabs: tabsOf(config),
   };
 }
 

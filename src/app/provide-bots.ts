@@ -1,20 +1,15 @@
-import { fromCallback, fromPromise, type AnyActorRef, type EventObject } from 'xstate';
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { RUNS_PER_BOT, RUNS_READ } from '../domain/bots.ts';
 import { botsMachine, type BotsFeedEvent } from '../machines/bots.machine.ts';
-import type { ToastRequest } from '../machines/shared.ts';
 import type { BotsService } from '../services/bots/types.ts';
 
 // The Trading Bots tab's composition root (docs/product.md#trading-bots), loaded with the tab: turns
-// the bots service into the actors the bots machine declares. The bots actor has a system of its
-// own, so its toasts are sent to the portal's toast actor through the portal's system.
+// the bots service into the actors the bots machine declares. The portal's root spawns the result
+// while the tab is shown.
 
-export type BotsServices = {
-  bots: BotsService;
-  /** The portal's system, where the toast actor lives. */
-  portal: { get(systemId: string): AnyActorRef | undefined };
-};
+export type BotsServices = { bots: BotsService };
 
-export function provideBots({ bots, portal }: BotsServices) {
+export function provideBots({ bots }: BotsServices) {
   return botsMachine.provide({
     actors: {
       loadBots: fromPromise(async ({ input }) => {
@@ -36,11 +31,6 @@ export function provideBots({ bots, portal }: BotsServices) {
           (status) => sendBack({ type: 'bots.feedStatus', status } satisfies BotsFeedEvent),
         ),
       ),
-    },
-    actions: {
-      // Straight to the portal's toast actor, so its journal records the toast as any other.
-      showToast: (_, params: ToastRequest) =>
-        portal.get('toast')?.send({ type: 'toast.show', toast: params }),
     },
   });
 }

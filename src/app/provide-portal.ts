@@ -3,7 +3,7 @@ import { authMachine } from '../machines/auth.machine.ts';
 import { balancesMachine } from '../machines/balances.machine.ts';
 import { historyOutboxMachine } from '../machines/history-outbox.machine.ts';
 import { notificationsMachine, type NotificationFeedEvent } from '../machines/notifications.machine.ts';
-import { portalMachine } from '../machines/portal.machine.ts';
+import { portalMachine, type BotsLogic, type TradingLogic } from '../machines/portal.machine.ts';
 import { profileLoadMachine } from '../machines/profile-load.machine.ts';
 import { profileMachine } from '../machines/profile.machine.ts';
 import { sendMachine } from '../machines/send.machine.ts';
@@ -39,6 +39,11 @@ export type PortalServices = {
   log: { failure(what: string, error: unknown): void; webhooks(list: unknown[]): void };
   /** The page's origin: the domain and URI of the messages a wallet signs to prove itself. */
   siteUrl: string;
+  /**
+   * Load the Trading and Bots tabs' code and give their root logic, which the portal spawns while
+   * the tab is shown; a tab the configuration does not provide has none.
+   */
+  tabs?: { loadTrading?: () => Promise<TradingLogic>; loadBots?: () => Promise<BotsLogic> };
 };
 
 export const THEME_KEY = 'theme';
@@ -146,10 +151,10 @@ export function providePortal(services: PortalServices) {
       providerEvents: fromCallback<EventObject>(({ sendBack }) =>
         wallet.watch({
           accountsChanged: (accounts) =>
-            sendBack({ type: 'wallet.accountsChanged', accounts } satisfies WalletProviderEvent),
+            sendBack({ type: 'provider.accountsChanged', accounts } satisfies WalletProviderEvent),
           chainChanged: (chainId) =>
-            sendBack({ type: 'wallet.chainChanged', chainId } satisfies WalletProviderEvent),
-          disconnect: () => sendBack({ type: 'wallet.providerDisconnected' } satisfies WalletProviderEvent),
+            sendBack({ type: 'provider.chainChanged', chainId } satisfies WalletProviderEvent),
+          disconnect: () => sendBack({ type: 'provider.disconnected' } satisfies WalletProviderEvent),
         }),
       ),
     },
@@ -245,8 +250,12 @@ export function providePortal(services: PortalServices) {
     actions: { logWebhooks: (_, params) => services.log.webhooks(params.webhooks) },
   });
 
+  const { loadTrading, loadBots } = services.tabs ?? {};
+
   return portalMachine.provide({
     actors: {
+      loadTrading: fromPromise(() => (loadTrading ? loadTrading() : unavailable('The DEX market'))),
+      loadBots: fromPromise(() => (loadBots ? loadBots() : unavailable('Trading bots'))),
       theme,
       auth,
       profile,

@@ -1,6 +1,7 @@
 import type { Bot, BotDraft, BotDraftField, BotFields, BotRunsByBot, BotStatus } from '../domain/bots.ts';
 import type { SubscriptionStatus } from '../domain/notifications.ts';
 import type { DraftProblems } from './bot-checks.ts';
+import type { SessionChanged } from './shared.ts';
 
 // The bots machine's input, context, events and actor inputs and outputs (bots.machine.ts), kept
 // apart so that its file holds the chart.
@@ -45,8 +46,8 @@ export type BotsFeedEvent =
   | { type: 'bots.feedStatus'; status: SubscriptionStatus };
 
 export type BotsEvent =
-  // From the composition root, as the portal's session changes.
-  | { type: 'session.changed'; signedIn: boolean; userId: string | null }
+  // From the portal's root, as its session changes.
+  | SessionChanged
   // From the views.
   /** Load again now, after a failed load. */
   | { type: 'bots.retry' }

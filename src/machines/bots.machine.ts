@@ -127,7 +127,9 @@ export const botsMachine = setup({
   actions: {
     showToast,
     /** A new session (or another user's): nothing of the last one is kept. */
-    takeUser: assign(({ event }) => freshContext(event.type === 'session.changed' ? event.userId : null)),
+    takeUser: assign(({ event }) =>
+      freshContext(event.type === 'session.changed' ? (event.user?.id ?? null) : null),
+    ),
     forget: assign(() => freshContext(null)),
     takeLoad: assign(({ event }) => {
       if (!('output' in event)) return {};
@@ -172,9 +174,9 @@ export const botsMachine = setup({
     }),
   },
   guards: {
-    signsIn: ({ event }) => event.type === 'session.changed' && event.signedIn && event.userId !== null,
-    signsOut: ({ event }) => event.type === 'session.changed' && (!event.signedIn || event.userId === null),
-    otherUser: ({ context, event }) => event.type === 'session.changed' && event.userId !== context.userId,
+    signsIn: ({ event }) => event.type === 'session.changed' && event.user !== null,
+    signsOut: ({ event }) => event.type === 'session.changed' && event.user === null,
+    otherUser: ({ context, event }) => event.type === 'session.changed' && event.user?.id !== context.userId,
     hasUser: ({ context }) => context.userId !== null,
     belowLimit: ({ context }) => context.bots.length < MAX_BOTS,
     knownBot: ({ context, event }) => 'id' in event && findBot(context, event.id) !== undefined,

@@ -1,4 +1,5 @@
 import { enqueueActions, type ActorSystem, type AnyActorRef, type EventObject } from 'xstate';
+import type { AuthUser } from '../domain/auth.ts';
 import { describeError } from './error-words.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the system's registry type is irrelevant here
@@ -25,6 +26,15 @@ export type ToastRequest = {
   onlyIfIdle?: boolean;
 };
 
+/** What every child that follows the session is told by its parent when the user changes. */
+export type SessionChanged = { type: 'session.changed'; user: AuthUser | null };
+
+/** What every child that follows the wallet is told by its parent when the account or chain changes. */
+export type WalletChanged = { type: 'wallet.changed'; address: string | null; chainId: number | null };
+
+/** A child's wish for a toast, reported to the root, which tells the toast actor. */
+export type ToastRequested = { type: 'toast.requested'; toast: ToastRequest };
+
 // Plain action functions that need only the actor system, so one definition
 // fits every machine's setup(). Sending to another actor from an action is
 // what sendTo does too; the receiver queues the event in its own mailbox.
@@ -38,10 +48,13 @@ export type ToastRequest = {
 /** The type a machine's `setup({ actions })` sees for an action with these params. */
 type SystemAction<Params> = (args: { system: AnySystem }, params: Params) => void;
 
-/** Sends `toast.show` to the actor with system id `toast`, when the system has one. */
-export const showToast = enqueueActions(({ system, enqueue }, params: ToastRequest) => {
-  const toast = (system as AnySystem).get('toast') as AnyActorRef | undefined;
-  if (toast) enqueue.sendTo(toast, { type: 'toast.show', toast: params });
+/**
+ * Reports `toast.requested` to the root (system id `portal`), when there is one: a toast goes
+ * through the root's protocol like every other fact, so no child needs to know the toast actor.
+ */
+export const showToast = enqueueActions(({ system, enqueue }, toast: ToastRequest) => {
+  const portal = (system as AnySystem).get('portal') as AnyActorRef | undefined;
+  if (portal) enqueue.sendTo(portal, { type: 'toast.requested', toast } satisfies ToastRequested);
 }) as unknown as SystemAction<ToastRequest>;
 
 /**

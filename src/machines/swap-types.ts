@@ -1,5 +1,6 @@
 import type { Address, DexCall, Holdings, Quote, SwapResult, SwapSide } from '../domain/dex.ts';
 import type { Hex } from '../domain/token.ts';
+import type { SessionChanged, WalletChanged } from './shared.ts';
 
 // The swap machine's input, context, events and actor inputs and outputs (swap.machine.ts), kept
 // apart so that its file holds the chart.
@@ -60,18 +61,14 @@ export type SwapEvent =
   /** Back to the form after an outcome. */
   | { type: 'swap.dismiss' }
   // From the trading machine.
-  | { type: 'wallet.changed'; address: string | null; chainId: number | null }
-  | { type: 'session.changed'; signedIn: boolean }
+  | WalletChanged
+  | SessionChanged
   | { type: 'market.block'; blockNumber: bigint };
 
-/** What this machine tells the trading machine: a swap mined, with the amounts that moved. */
-export type SwapFact = {
-  type: 'swap.confirmed';
-  hash: Hex;
-  side: SwapSide;
-  amountIn: bigint;
-  amountOut: bigint;
-};
+/** What this machine tells the trading machine: a swap mined (with the amounts that moved), its row saved. */
+export type SwapFact =
+  | { type: 'swap.confirmed'; hash: Hex; side: SwapSide; amountIn: bigint; amountOut: bigint }
+  | { type: 'swap.recorded'; hash: Hex };
 
 export type QuoteInput = { side: SwapSide; amountIn: bigint; account: string | null };
 export type QuoteOutput = { quote: Quote; holdings: Holdings | null };

@@ -122,7 +122,7 @@ export const swapMachine = setup({
   context: ({ input }) => initialSwapContext(input),
   on: {
     'wallet.changed': { target: '.routing', actions: 'takeWallet' },
-    'session.changed': { actions: assign({ signedIn: ({ event }) => event.signedIn }) },
+    'session.changed': { actions: assign({ signedIn: ({ event }) => event.user !== null }) },
   },
   initial: 'routing',
   states: {
@@ -409,7 +409,13 @@ export const swapMachine = setup({
             id: 'recordSwap',
             src: 'recordSwap',
             input: ({ context }) => ({ hash: context.hash as Hex }),
-            onDone: 'done',
+            onDone: {
+              target: 'done',
+              actions: {
+                type: 'tellParent',
+                params: ({ context }) => ({ type: 'swap.recorded', hash: context.hash as Hex }),
+              },
+            },
             onError: {
               target: 'done',
               actions: { type: 'showToast', params: ({ context }) => swapToasts.notSaved(context) },

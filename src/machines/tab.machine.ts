@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+import { reportFact } from './shared.ts';
 
 // Which page the one-page portal shows (docs/product.md#tabs-and-pages: no URL routes, tabs held in
 // state). The tab bar and the user menu's shortcuts send the same event; any
@@ -8,6 +9,9 @@ export const tabs = ['portal', 'trading', 'bots', 'faq', 'privacy', 'terms'] as 
 export type Tab = (typeof tabs)[number];
 
 export type TabEvent = { type: 'tab.select'; tab: string };
+
+/** The fact this machine reports to the root: which tab is shown now (null: the not-found page). */
+export type TabFact = { type: 'tab.shown'; tab: Tab | null };
 export type TabContext = {
   /** The value last asked for, kept as given (also when it is no tab), for the not-found page. */
   requested: string;
@@ -21,6 +25,7 @@ export const tabMachine = setup({
   types: {} as { context: TabContext; events: TabEvent },
   actions: {
     remember: assign({ requested: ({ event }) => event.tab }),
+    report: reportFact<TabFact>(),
   },
   guards: {
     requests: ({ event }, params: { tab: Tab }) => event.tab === params.tab,
@@ -43,9 +48,12 @@ export const tabMachine = setup({
       ...tabs.map((tab) => ({
         guard: { type: 'requests' as const, params: { tab } },
         target: `.${tab}`,
-        actions: 'remember' as const,
+        actions: ['remember', { type: 'report', params: { type: 'tab.shown', tab } }] as const,
       })),
-      { target: '.notFound', actions: 'remember' },
+      {
+        target: '.notFound',
+        actions: ['remember', { type: 'report', params: { type: 'tab.shown', tab: null } }],
+      },
     ],
   },
 });

@@ -1,45 +1,44 @@
-import { emit, sendTo, setup } from 'xstate';
+import { setup } from 'xstate';
 import { marketMachine, type MarketFact } from './market.machine.ts';
-import { swapMachine, type SwapFact, type SwapInput } from './swap.machine.ts';
+import { reportFact, type SessionChanged, type WalletChanged } from './shared.ts';
+import { swapMachine } from './swap.machine.ts';
+import type { SwapEvent, SwapFact, SwapInput } from './swap-types.ts';
+import { tellerOf } from './tell.ts';
 
-// The root of the DEX Trading tab (docs/product.md#dex-trading), started by the composition root
-// when the tab opens and stopped when it closes. It runs the market and the swap form side by side
-// and carries what one must know of the other, and of the page:
+// The root of the DEX Trading tab (docs/product.md#dex-trading), spawned by the portal's root while
+// the tab is shown (portal.tabs.ts). It runs the market and the swap form side by side and carries
+// what one must know of the other, and of the page:
 //
-//   market.block (market)        → swap: a new block, on which a quote is refreshed
-//   wallet.changed, session.changed (page) → swap
-//   swap.confirmed (swap)        → emitted as trading.swapConfirmed: the composition root listens
-//                                   (actor.on) and refreshes the portal's balances and history
+//   market.block (market)                   → swap: a new block, on which a quote is refreshed
+//   wallet.changed, session.changed (root)  → swap
+//   swap.confirmed (swap)                   → root: trading.swapConfirmed (it refreshes the balances)
+//   swap.recorded (swap)                    → root: trading.swapRecorded (it refreshes the history)
 //
 // Neither child addresses the other: each tells this machine a typed fact with sendParent.
 
 export type TradingInput = SwapInput;
 
-export type TradingEvent =
-  | MarketFact
-  | SwapFact
-  // From the page.
-  | { type: 'wallet.changed'; address: string | null; chainId: number | null }
-  | { type: 'session.changed'; signedIn: boolean };
+export type TradingEvent = MarketFact | SwapFact | WalletChanged | SessionChanged;
 
-/** What the composition root hears (actor.on): a swap mined, with the amounts the pair's events report. */
-export type TradingEmitted = Omit<SwapFact, 'type'> & { type: 'trading.swapConfirmed' };
+/** What this machine reports to the root: a swap mined (with the amounts that moved), its row saved. */
+export type TradingFact =
+  | (Omit<Extract<SwapFact, { type: 'swap.confirmed' }>, 'type'> & { type: 'trading.swapConfirmed' })
+  | { type: 'trading.swapRecorded'; hash: string };
+
+type TradingContext = { input: TradingInput };
+
+const tell = tellerOf<TradingContext, TradingEvent, { swap: SwapEvent }>();
+
+/** What comes to this machine for the swap form: from the market, and from the root. */
+type ForSwap = MarketFact | WalletChanged | SessionChanged;
 
 export const tradingMachine = setup({
-  types: {} as {
-    context: { input: TradingInput };
-    events: TradingEvent;
-    input: TradingInput;
-    emitted: TradingEmitted;
-  },
+  types: {} as { context: TradingContext; events: TradingEvent; input: TradingInput },
   actors: { market: marketMachine, swap: swapMachine },
   actions: {
     /** Hands the event, as it came, to the swap form. */
-    tellSwap: sendTo('swap', ({ event }) => event),
-    announceSwap: emit(({ event }) => {
-      const { hash, side, amountIn, amountOut } = event as SwapFact;
-      return { type: 'trading.swapConfirmed' as const, hash, side, amountIn, amountOut };
-    }),
+    tellSwap: tell('swap', (_, event: ForSwap) => event),
+    report: reportFact<TradingFact>(),
   },
 }).createMachine({
   id: 'trading',
@@ -49,9 +48,26 @@ export const tradingMachine = setup({
     { id: 'swap', src: 'swap', input: ({ context }) => context.input },
   ],
   on: {
-    'market.block': { actions: 'tellSwap' },
-    'wallet.changed': { actions: 'tellSwap' },
-    'session.changed': { actions: 'tellSwap' },
-    'swap.confirmed': { actions: 'announceSwap' },
+    'market.block': { actions: { type: 'tellSwap', params: ({ event }) => event } },
+    'wallet.changed': { actions: { type: 'tellSwap', params: ({ event }) => event } },
+    'session.changed': { actions: { type: 'tellSwap', params: ({ event }) => event } },
+    'swap.confirmed': {
+      actions: {
+        type: 'report',
+        params: ({ event: { hash, side, amountIn, amountOut } }) => ({
+          type: 'trading.swapConfirmed',
+          hash,
+          side,
+          amountIn,
+          amountOut,
+        }),
+      },
+    },
+    'swap.recorded': {
+      actions: {
+        type: 'report',
+        params: ({ event }) => ({ type: 'trading.swapRecorded', hash: event.hash }),
+      },
+    },
   },
 });

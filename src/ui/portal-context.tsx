@@ -1,7 +1,14 @@
-import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import type { Actor, ActorRefFrom, AnyActorRef, SnapshotFrom } from 'xstate';
+import { useSelector as useXStateSelector } from '@xstate/react';
+import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import type { Actor, AnyActorRef, SnapshotFrom } from 'xstate';
 import type { Profile } from '../domain/profile.ts';
-import type { PORTAL_CHILDREN, SESSION_CHILDREN, portalMachine } from '../machines/portal.machine.ts';
+import type {
+  PORTAL_CHILDREN,
+  PortalContext as PortalMachineContext,
+  SESSION_CHILDREN,
+  TabsAvailable,
+  portalMachine,
+} from '../machines/portal.machine.ts';
 
 // How views reach the statecharts: the portal actor comes from the
 // composition root through context; a view picks one child by its system id
@@ -12,19 +19,17 @@ import type { PORTAL_CHILDREN, SESSION_CHILDREN, portalMachine } from '../machin
 //
 // The first screen's HTML is rendered at build time from a portal that never started
 // (src/app/boot.ts). Hydration must render exactly that, although the live portal has moved on
-// since (a stored dark theme, a wallet found, a session read): each read takes its "server
-// snapshot" from the same actor of such a portal, and React renders the live snapshots right after.
+// since (a stored dark theme, a wallet found, a session read): until hydration is done each read
+// goes to the same actor of such a portal, and React renders the live snapshots right after.
+// Reads are @xstate/react's useSelector, on the actor that is to be read.
 
 export type PortalActor = Actor<typeof portalMachine>;
 
-type PortalActors = NonNullable<Parameters<typeof portalMachine.provide>[0]['actors']>;
+/** Every child of the portal, by id, as its actor ref (the root's `types.children`). */
+type Children = SnapshotFrom<PortalActor>['children'];
 
-/** Every child of the portal, by system id, as its actor ref. */
-export type Children = {
-  [K in (typeof PORTAL_CHILDREN)[number] | (typeof SESSION_CHILDREN)[number]]: ActorRefFrom<
-    NonNullable<PortalActors[K]>
-  >;
-};
+/** The actor ref of the portal's child `K`. */
+export type ChildRef<K extends PortalChild | SessionChild> = NonNullable<Children[K]>;
 
 type PortalChild = (typeof PORTAL_CHILDREN)[number];
 type SessionChild = (typeof SESSION_CHILDREN)[number];
@@ -32,7 +37,11 @@ type SessionChild = (typeof SESSION_CHILDREN)[number];
 /** An actor of the prerendered portal by the live actor it stands for, or undefined. */
 type PrerenderedOf = (actor: AnyActorRef) => AnyActorRef | undefined;
 
-const PortalContext = createContext<{ portal: PortalActor; prerenderedOf: PrerenderedOf } | null>(null);
+const PortalContext = createContext<{
+  portal: PortalActor;
+  hydrated: boolean;
+  prerenderedOf: PrerenderedOf;
+} | null>(null);
 
 /** Pairs each actor of `live` with the one at the same place in `prerendered`, by child id. */
 function pairActors(live: AnyActorRef, prerendered: AnyActorRef, pairs: Map<AnyActorRef, AnyActorRef>) {
@@ -45,6 +54,11 @@ function pairActors(live: AnyActorRef, prerendered: AnyActorRef, pairs: Map<AnyA
   }
   return pairs;
 }
+
+const nothingToWatch = () => () => {};
+/** React reads the server snapshot while it hydrates (and in renderToString), the other one after. */
+const afterHydration = () => true;
+const duringHydration = () => false;
 
 /**
  * `prerendered`: when the page hydrates HTML, the never-started portal it was rendered from
@@ -60,11 +74,19 @@ export function PortalProvider({
   prerendered?: PortalActor | null;
   children: ReactNode;
 }) {
-  const value = useMemo(() => {
+  // Until React has hydrated the HTML, views read the prerendered portal; then the live one, which
+  // re-renders every view that reads something that has changed since (a stored dark theme, a
+  // wallet found, a session read).
+  const hydrated = useSyncExternalStore(nothingToWatch, afterHydration, duringHydration);
+  const pairs = useMemo(
     // Built once, at hydration: an actor started since (a session's) has no twin and reads itself.
-    const pairs = prerendered ? pairActors(portal, prerendered, new Map()) : null;
-    return { portal, prerenderedOf: (actor: AnyActorRef) => pairs?.get(actor) };
-  }, [portal, prerendered]);
+    () => (prerendered ? pairActors(portal, prerendered, new Map()) : null),
+    [portal, prerendered],
+  );
+  const value = useMemo(
+    () => ({ portal, hydrated, prerenderedOf: (actor: AnyActorRef) => pairs?.get(actor) }),
+    [portal, hydrated, pairs],
+  );
   return <PortalContext.Provider value={value}>{children}</PortalContext.Provider>;
 }
 
@@ -78,56 +100,31 @@ export function usePortal(): PortalActor {
   return usePortalContext().portal;
 }
 
-function snapshotOf(actor: AnyActorRef | undefined): unknown {
-  const snapshot = actor?.getSnapshot() as { status?: string; error?: unknown } | undefined;
-  // As @xstate/react does: a failed actor's error goes to the nearest error boundary.
-  if (snapshot?.status === 'error') throw snapshot.error;
-  return snapshot;
+/**
+ * The actor a view reads: while the page hydrates, the prerendered twin of `actor` (React must
+ * render exactly the HTML it hydrates), then `actor` itself; an actor without a twin reads itself.
+ */
+function useReadable<A extends AnyActorRef | undefined>(actor: A): A {
+  const { prerenderedOf, hydrated } = usePortalContext();
+  return hydrated || !actor ? actor : ((prerenderedOf(actor) as A | undefined) ?? actor);
 }
 
 /**
  * One slice of an actor's snapshot (undefined actor: of undefined), re-rendering only when the
- * slice changes by `compare`; hydration reads the prerendered portal's snapshot of the same actor.
- * It is @xstate/react's useSelector (use-sync-external-store's withSelector) on React's own
- * useSyncExternalStore, which takes that server snapshot, in less of the entry's budget.
+ * slice changes by `compare`: @xstate/react's useSelector, on the prerendered twin while the page
+ * hydrates.
  */
-export function useSelector<T>(
-  actor: AnyActorRef | undefined,
-  selector: (snapshot: unknown) => T,
-  compare: (a: T, b: T) => boolean = Object.is,
+export function useSelector<A extends AnyActorRef | undefined, T>(
+  actor: A,
+  selector: (snapshot: A extends { getSnapshot(): infer S } ? S : undefined) => T,
+  compare?: (a: T, b: T) => boolean,
 ): T {
-  const { prerenderedOf } = usePortalContext();
-  const subscribe = useCallback(
-    (changed: () => void) => {
-      if (!actor) return () => {};
-      const { unsubscribe } = actor.subscribe({ next: changed, error: changed });
-      return unsubscribe;
-    },
-    [actor],
-  );
-  const [getSelection, getServerSelection] = useMemo(() => {
-    /**
-     * Selects from `read()` again only for another snapshot, and keeps the slice it gave last while
-     * the new one compares equal: React re-renders when the value it gets is another one.
-     */
-    const memo = (read: () => unknown) => {
-      let last: { snapshot: unknown; value: T } | undefined;
-      return () => {
-        const snapshot = read();
-        if (last && last.snapshot === snapshot) return last.value;
-        const value = selector(snapshot);
-        last = { snapshot, value: last && compare(last.value, value) ? last.value : value };
-        return last.value;
-      };
-    };
-    return [memo(() => snapshotOf(actor)), memo(() => snapshotOf(actor && (prerenderedOf(actor) ?? actor)))];
-  }, [actor, prerenderedOf, selector, compare]);
-  return useSyncExternalStore(subscribe, getSelection, getServerSelection);
+  return useXStateSelector(useReadable(actor), selector, compare);
 }
 
-/** A child that lives as long as the portal; the root starts each with its system id. */
-export function useChild<K extends PortalChild>(id: K): Children[K] {
-  const child = usePortal().system.get(id) as Children[K] | undefined;
+/** A child that lives as long as the portal; the root starts each with the portal. */
+export function useChild<K extends PortalChild>(id: K): ChildRef<K> {
+  const child = usePortal().getSnapshot().children[id];
   if (!child) throw new Error(`The portal has no ${id} actor`);
   return child;
 }
@@ -135,7 +132,7 @@ export function useChild<K extends PortalChild>(id: K): Children[K] {
 /** Reads one slice of a child's snapshot; the view re-renders only when that slice changes. */
 export function useChildSelector<K extends PortalChild, T>(
   id: K,
-  selector: (snapshot: SnapshotFrom<Children[K]>) => T,
+  selector: (snapshot: SnapshotFrom<ChildRef<K>>) => T,
   compare?: (a: T, b: T) => boolean,
 ): T {
   // No snapshot type can be inferred through the indexed Children[K]; the selector's own
@@ -144,14 +141,15 @@ export function useChildSelector<K extends PortalChild, T>(
 }
 
 /** A child of the signed-in session, or undefined while nobody is signed in. */
-export function useSessionChild<K extends SessionChild>(id: K): Children[K] | undefined {
-  return usePortalSelector((snapshot) => snapshot.children[id]) as Children[K] | undefined;
+export function useSessionChild<K extends SessionChild>(id: K): ChildRef<K> | undefined {
+  const child = usePortalSelector((snapshot) => snapshot.children[id]);
+  return child ?? undefined;
 }
 
 /** Reads one slice of a session child's snapshot; `signedOut` while nobody is signed in. */
 export function useSessionSelector<K extends SessionChild, T>(
   id: K,
-  selector: (snapshot: SnapshotFrom<Children[K]>) => T,
+  selector: (snapshot: SnapshotFrom<ChildRef<K>>) => T,
   signedOut: T,
   compare?: (a: T, b: T) => boolean,
 ): T {
@@ -165,10 +163,32 @@ export function useSessionSelector<K extends SessionChild, T>(
 
 /** Reads one slice of the root's snapshot (user, wallet address, loading). */
 export function usePortalSelector<T>(selector: (snapshot: SnapshotFrom<PortalActor>) => T): T {
-  return useSelector(usePortal(), selector as (snapshot: unknown) => T);
+  return useSelector(usePortal(), selector);
 }
 
 /** The signed-in user's profile, read from its one home (the profile machine); null until loaded. */
 export function useProfile(): Profile | null {
   return useSessionSelector('profile', (snapshot) => snapshot.context.profile, null);
+}
+
+/** The DEX Trading tab's root actor (src/machines/trading.machine.ts). */
+export type TradingActor = NonNullable<PortalMachineContext['trading']>;
+
+/** The Trading Bots tab's actor (src/machines/bots.machine.ts). */
+export type BotsActor = NonNullable<PortalMachineContext['bots']>;
+
+/**
+ * The Trading or Bots tab's actor while its tab is shown (the root spawns it once the tab's code has
+ * loaded: portal.tabs.ts); null until then, and `failed` when that code could not be fetched.
+ */
+export function useTabActor<K extends keyof TabsAvailable>(
+  tab: K,
+): { actor: PortalMachineContext[K]; failed: boolean } {
+  const actor = usePortalSelector((snapshot) => snapshot.context[tab]);
+  const failed = usePortalSelector((snapshot) =>
+    tab === 'trading'
+      ? snapshot.matches({ tabActors: { trading: 'failed' } })
+      : snapshot.matches({ tabActors: { bots: 'failed' } }),
+  );
+  return { actor, failed };
 }

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { JournalExport } from '../../src/devtools/journal-types.ts';
-import { authCopy, dialogCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { appCopy, authCopy, dialogCopy, shellCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { MACHINE_IDS } from '../../src/devtools/panel/types.ts';
 import { TAKEN_CLASS } from '../../src/devtools/panel/diagram.ts';
@@ -43,8 +43,8 @@ async function openPanel(page: Page): Promise<Locator> {
   return panel;
 }
 
-/** The root's regions once loading has finished, for a visitor: settled, and nobody signed in. */
-const PORTAL_VISITOR_STATES = ['boot.ready', 'session.signedOut'];
+/** The root's regions once loading has finished, for a visitor: settled, nobody signed in, no tab's actor. */
+const PORTAL_VISITOR_STATES = ['boot.ready', 'session.signedOut', 'tabActors.none'];
 
 const machine = (scope: Locator, id: string) => scope.getByRole('article', { name: id, exact: true });
 
@@ -162,6 +162,39 @@ describe('developer panel', () => {
     await screenshot(page, 'devtools-machines');
   });
 
+  it('shows the Trading tab’s machines while the tab is shown, in the journal too, and none once it closes', async () => {
+    const { page } = await openPortal({ path: '/?devtools', wallet: { account: viewer } });
+    await page.getByRole('button', { name: walletCopy.connectWallet, exact: true }).click();
+    await page.getByText(shortAddress(viewer.address), { exact: true }).waitFor();
+    const panel = await openPanel(page);
+    const trading = ['trading', 'trading/market', 'trading/swap'];
+    for (const id of trading) expect(await statesOf(machine(panel, id), id)).toEqual([copy.machines.missing]);
+
+    await page
+      .getByRole('navigation', { name: shellCopy.sections })
+      .getByRole('button', { name: appCopy.tabs.trading })
+      .click();
+    await expect
+      .poll(() => statesOf(machine(panel, 'trading/market'), 'trading/market'))
+      .toEqual(['live.following']);
+    // The connected wallet on the right network, nothing typed yet.
+    expect(await statesOf(machine(panel, 'trading/swap'), 'trading/swap')).not.toEqual([
+      copy.machines.missing,
+    ]);
+    expect(await statesOf(machine(panel, 'portal'), 'portal')).toContain('tabActors.trading.running');
+    await panel.getByRole('tab', { name: copy.tabs.journal }).click();
+    const journal = panel.getByRole('list', { name: copy.journal.heading });
+    await journal.getByText('xstate.done.actor.loadTrading', { exact: true }).first().waitFor();
+
+    await page
+      .getByRole('navigation', { name: shellCopy.sections })
+      .getByRole('button', { name: appCopy.tabs.portal })
+      .click();
+    await panel.getByRole('tab', { name: copy.tabs.machines }).click();
+    for (const id of trading)
+      await expect.poll(() => statesOf(machine(panel, id), id)).toEqual([copy.machines.missing]);
+  });
+
   it('exports the journal without any secret of a sign-up, and replays it to the same states', async () => {
     const { page } = await openPortal({ path: '/?devtools', wallet: { account: viewer } });
     await page.getByRole('button', { name: walletCopy.connectWallet, exact: true }).click();
@@ -215,7 +248,8 @@ describe('developer panel', () => {
           ? 'replayed'
           : null;
     await expect.poll(outcome, { timeout: 20_000 }).toBe('replayed');
-    for (const id of MACHINE_IDS) {
+    // Every machine that runs live (the tabs' actors do not: the portal tab is shown).
+    for (const id of MACHINE_IDS.filter((name) => live[name]?.[0] !== copy.machines.missing)) {
       const card = machine(replayed, `${id} ${copy.replay.replayedBadge}`);
       expect(await statesOf(card, id), id).toEqual(live[id]);
       await card.getByText(copy.replay.sameAsLive, { exact: true }).waitFor();

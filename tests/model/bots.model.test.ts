@@ -11,8 +11,9 @@ import {
 } from '../../src/domain/bots.ts';
 import type { BotsLoad } from '../../src/machines/bots-types.ts';
 import { botsMachine, botsTags } from '../../src/machines/bots.machine.ts';
-import type { ToastRequest } from '../../src/machines/shared.ts';
+import type { SessionChanged, ToastRequest } from '../../src/machines/shared.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
+import { authUser } from '../support/fixtures.ts';
 import { actionRecorder, errorOf, eventRecorder, inputOf, outputOf, type Recorded } from './recorders.ts';
 import { describeModel } from './support/index.ts';
 import { stableJson } from './support/paths.ts';
@@ -278,7 +279,7 @@ const states = {
     if (!before.matches('active') && snapshot.matches('active')) user = snapshot.context.userId;
     for (const event of stepEvents) {
       if (event.type === 'session.changed' && snapshot.matches('active')) {
-        user = (event as EventObject & { userId: string }).userId;
+        user = (event as SessionChanged).user?.id ?? null;
       }
     }
     const previous = before;
@@ -443,9 +444,9 @@ const errors = (id: string, error: unknown) => ({
 /** The events of alice's tab with her two bots, one active and one paused; failures as given. */
 const aliceEvents = (failure: { load: unknown; write: unknown }) => ({
   'session.changed': [
-    { type: 'session.changed', signedIn: false, userId: null },
+    { type: 'session.changed', user: null },
     // The same user again (a token refreshed): nothing changes.
-    { type: 'session.changed', signedIn: true, userId: ALICE },
+    { type: 'session.changed', user: authUser(ALICE) },
   ],
   ...feedEvents,
   'bots.edit': [{ type: 'bots.edit', id: breakout.id }],
@@ -499,9 +500,9 @@ describe('failures that say nothing, and a bot deleted elsewhere', () =>
  */
 const sessionEvents = {
   'session.changed': [
-    { type: 'session.changed', signedIn: true, userId: ALICE },
-    { type: 'session.changed', signedIn: true, userId: BOB },
-    { type: 'session.changed', signedIn: false, userId: null },
+    { type: 'session.changed', user: authUser(ALICE) },
+    { type: 'session.changed', user: authUser(BOB) },
+    { type: 'session.changed', user: null },
   ],
   ...feedEvents,
   'xstate.done.actor.loadBots': [{ type: 'xstate.done.actor.loadBots', output: { bots: [], runs: {} } }],
@@ -521,7 +522,7 @@ describe('an account with as many bots as it may have', () =>
     input: { userId: ALICE },
     events: {
       ...feedEvents,
-      'session.changed': [{ type: 'session.changed', signedIn: false, userId: null }],
+      'session.changed': [{ type: 'session.changed', user: null }],
       'xstate.done.actor.loadBots': [{ type: 'xstate.done.actor.loadBots', output: full }],
       'xstate.done.actor.refreshBots': [{ type: 'xstate.done.actor.refreshBots', output: full }],
       ...errors('loadBots', failures.denied),

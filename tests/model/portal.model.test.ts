@@ -5,13 +5,14 @@ import type { AuthUser } from '../../src/domain/auth.ts';
 import { portalMachine, type PortalEvent } from '../../src/machines/portal.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { toastDurations } from '../../src/machines/toast.machine.ts';
-import { PORTAL_INPUT, recordingChildren, type Delivery } from '../support/portal-stubs.ts';
+import { PORTAL_INPUT, recordingChild, recordingChildren, type Delivery } from '../support/portal-stubs.ts';
 import { describeModel } from './support/index.ts';
 
 // The root's own chart: loading until the session and the wallet have settled, the welcome
-// decision, the session (its children started and stopped) and the routing. Children are
-// recorders, and every step checks the table of docs/architecture.md: for the fact the path
-// reported, which children were told what, with the user, address and chain the fact carried.
+// decision, the session (its children started and stopped), the Trading and Bots tabs' actors
+// (spawned from the logic their loaders give) and the routing. Children are recorders, and every
+// step checks the table of docs/architecture.md: for the fact the path reported, which children
+// were told what, with the user, address and chain the fact carried.
 
 type Snapshot = SnapshotFrom<typeof portalMachine>;
 
@@ -30,6 +31,7 @@ const bob: AuthUser = { ...user, id: 'u2', email: 'bob@example.com' };
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const OTHER_ADDRESS = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const SESSION = ['profile', 'notifications', 'transactions'];
+const HASH = `0x${'ab'.repeat(32)}` as const;
 
 // What the root did in the step the path just took: the facts it took (XState's inspection API,
 // on the system of its children), what its children were told, and its toasts.
@@ -38,6 +40,10 @@ const deliveries: Delivery[] = [];
 const toasts: ToastRequest[] = [];
 let before: Snapshot | undefined;
 let welcomed = 0;
+
+/** The tabs' root logic as their loaders give it: recorders, named by what they stand for. */
+const tradingLogic = recordingChild('trading', deliveries);
+const botsLogic = recordingChild('bots', deliveries);
 
 const watched = new WeakSet<System>();
 function watch(system: System) {
@@ -74,17 +80,20 @@ function expectedAfter(fact: PortalEvent, from: Snapshot, to: Snapshot) {
   const tell = (to: string, event: AnyEventObject) => told.push({ to, event });
   const signedIn = inState(from, 'session.signedIn');
   const wallet = { address: to.context.walletAddress, chainId: to.context.walletChainId };
-  const tellWallet = () =>
-    ['balances', 'send', 'webhooks'].forEach((id) => tell(id, { type: 'wallet.changed', ...wallet }));
-  /** A session starts: its children start with the user, wallet and send hear who it is. */
+  // The tabs' actors that run in this step hear the wallet and the session as every watcher does.
+  const tabs = (['trading', 'bots'] as const).filter((id) => from.context[id] !== null);
+  const walletWatchers = ['balances', 'send', 'webhooks', ...tabs.filter((id) => id === 'trading')];
+  const sessionWatchers = ['wallet', 'send', ...tabs];
+  const tellWallet = () => walletWatchers.forEach((id) => tell(id, { type: 'wallet.changed', ...wallet }));
+  /** A session starts: its children start with the user, its watchers hear who it is. */
   const startSession = (who: AuthUser) => {
     tell('profile', started({ user: who, walletAddress: to.context.walletAddress }));
     tell('notifications', started({ user: who }));
     tell('transactions', started({ user: who }));
-    ['wallet', 'send'].forEach((id) => tell(id, { type: 'session.changed', user: who }));
+    sessionWatchers.forEach((id) => tell(id, { type: 'session.changed', user: who }));
   };
   const endSession = () => {
-    ['wallet', 'send'].forEach((id) => tell(id, { type: 'session.changed', user: null }));
+    sessionWatchers.forEach((id) => tell(id, { type: 'session.changed', user: null }));
     tell('dialogs', { type: 'session.ended' });
   };
   switch (fact.type) {
@@ -134,7 +143,30 @@ function expectedAfter(fact: PortalEvent, from: Snapshot, to: Snapshot) {
     case 'toast.actionPressed':
       tell('wallet', fact.action);
       break;
+    case 'toast.requested':
+      tell('toast', { type: 'toast.show', toast: fact.toast });
+      break;
+    case 'trading.swapConfirmed':
+      tell('balances', { type: 'balances.refresh' });
+      break;
+    case 'trading.swapRecorded':
+      if (signedIn) tell('transactions', { type: 'transactions.refresh' });
+      break;
   }
+  // A tab's actor starts once its code has loaded, with the page as it is then.
+  const { context } = from;
+  if ((fact.type as string) === 'xstate.done.actor.loadTrading')
+    tell(
+      'trading',
+      started({
+        expectedChainId: context.config.expectedChain.id,
+        account: context.walletAddress,
+        chainId: context.walletChainId,
+        signedIn: context.user !== null,
+      }),
+    );
+  if ((fact.type as string) === 'xstate.done.actor.loadBots')
+    tell('bots', started({ userId: context.user?.id ?? null }));
   return { told, shown };
 }
 
@@ -208,6 +240,13 @@ function everyStep(s: Snapshot) {
   const session = SESSION.filter((id) => children(s)[id] !== undefined);
   expect(session).toEqual(inState(s, 'session.signedIn') ? SESSION : []);
   expect(s.context.user !== null).toBe(inState(s, 'session.signedIn'));
+  // A tab's actor runs exactly while the tab is shown and its code has loaded, in the one system.
+  for (const tab of ['trading', 'bots'] as const) {
+    const running = inState(s, `tabActors.${tab}.running`);
+    expect(s.context[tab] !== null, `${tab}'s actor`).toBe(running);
+    expect(s.context[tab]?.getSnapshot().status ?? null).toBe(running ? 'active' : null);
+    if (running) expect(s.context[tab]?.system).toBe(children(s)['toast']?.system);
+  }
 }
 
 describeModel({
@@ -218,6 +257,7 @@ describeModel({
     actors: recordingChildren(deliveries),
     actions: { showToast: (_, params: ToastRequest) => void toasts.push(params) },
   },
+  deferredActors: ['loadTrading', 'loadBots'],
   events: {
     'auth.ready': [
       { type: 'auth.ready', user: null },
@@ -242,6 +282,22 @@ describeModel({
     ],
     'dialogs.closed': [{ type: 'dialogs.closed', dialog: 'profile' }],
     'toast.actionPressed': [{ type: 'toast.actionPressed', action: { type: 'wallet.switchNetwork' } }],
+    'toast.requested': [{ type: 'toast.requested', toast: { title: 'Saved' } }],
+    'tab.shown': [
+      { type: 'tab.shown', tab: 'trading' },
+      { type: 'tab.shown', tab: 'bots' },
+      { type: 'tab.shown', tab: 'faq' },
+    ],
+    'xstate.done.actor.loadTrading': [{ type: 'xstate.done.actor.loadTrading', output: tradingLogic }],
+    'xstate.error.actor.loadTrading': [
+      { type: 'xstate.error.actor.loadTrading', error: new Error('offline') },
+    ],
+    'xstate.done.actor.loadBots': [{ type: 'xstate.done.actor.loadBots', output: botsLogic }],
+    'xstate.error.actor.loadBots': [{ type: 'xstate.error.actor.loadBots', error: new Error('offline') }],
+    'trading.swapConfirmed': [
+      { type: 'trading.swapConfirmed', hash: HASH, side: 'buy', amountIn: 10n, amountOut: 20n },
+    ],
+    'trading.swapRecorded': [{ type: 'trading.swapRecorded', hash: HASH }],
   },
   // A graph over every combination of facts would be huge: a vertex is the state and whether
   // anybody is known, which is all the root's guards read.

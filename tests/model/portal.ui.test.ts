@@ -89,6 +89,7 @@ function portalSpec(variant: AppVariant): UiModelSpec<typeof portalMachine, Root
     auth: { clientAvailable: true },
     expectedChain: { id: LOCAL, name: 'Hardhat (local)' },
     tokenConfigured: variant !== 'noToken',
+    tabs: { trading: variant !== 'noToken', bots: true },
   };
   return {
     name: 'portal',

@@ -208,13 +208,16 @@ function everyStep(snapshot: Snapshot) {
   expect(shown, `the toasts after ${events.map((e) => e.type).join(', ')}`).toEqual(
     events.flatMap((event) => toastsFor(event, from, snapshot)),
   );
-  // The trading machine hears of a swap mined, with what the receipt reports, and of nothing else.
+  // The trading machine hears of a swap mined, with what the receipt reports, of its row saved,
+  // and of nothing else.
   const minedNow = events.some((event) => event.type === 'xstate.done.actor.confirmSwap');
-  expect(facts).toEqual(
-    minedNow
+  const savedNow = events.some((event) => event.type === 'xstate.done.actor.recordSwap');
+  expect(facts).toEqual([
+    ...(minedNow
       ? [{ type: 'swap.confirmed', hash: HASH, side: 'buy', amountIn: E18, amountOut: 1995n * E18 }]
-      : [],
-  );
+      : []),
+    ...(savedNow ? [{ type: 'swap.recorded', hash: HASH }] : []),
+  ]);
   // The button reads 'Waiting for your wallet...' while the call is built and shown, and the
   // pending words once it is sent.
   const waiting = [

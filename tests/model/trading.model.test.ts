@@ -1,16 +1,13 @@
+import { authUser } from '../support/fixtures.ts';
 import { beforeEach, expect } from 'vitest';
-import { createMachine, type AnyActorRef, type AnyEventObject, type SnapshotFrom } from 'xstate';
-import {
-  tradingMachine,
-  type TradingEmitted,
-  type TradingEvent,
-} from '../../src/machines/trading.machine.ts';
+import { createMachine, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { tradingMachine, type TradingEvent, type TradingFact } from '../../src/machines/trading.machine.ts';
 import { eventRecorder, withBigIntJson } from './recorders.ts';
 import { describeModel } from './support/index.ts';
 
 // The Trading tab's root on its own: its children are recorders, and every step checks that the
 // fact or page event the path sent reached the swap form as it was, that the market heard nothing,
-// and that only a swap mined is announced to the portal.
+// and that only a swap mined and its saved row are reported to the portal.
 
 type Snapshot = SnapshotFrom<typeof tradingMachine>;
 type TradingActors = NonNullable<Parameters<typeof tradingMachine.provide>[0]['actors']>;
@@ -29,42 +26,17 @@ const recordingChild = (to: string) =>
     on: { '*': { actions: ({ event }) => void delivered.push({ to, event }) } },
   });
 
-/**
- * What the root emits for the composition root (its `actor.on` listeners), heard through the
- * system's inspection as the emit actions run, as eventRecorder hears the events.
- */
-function emittedRecorder() {
-  const watched = new WeakSet<AnyActorRef['system']>();
-  let emitted: TradingEmitted[] = [];
-  return {
-    take(snapshot: Snapshot): TradingEmitted[] {
-      for (const child of Object.values(snapshot.children) as AnyActorRef[]) {
-        const { system } = child;
-        if (watched.has(system)) continue;
-        watched.add(system);
-        system.inspect((inspection) => {
-          if (inspection.type !== '@xstate.action' || inspection.action.type !== 'xstate.emit') return;
-          if (inspection.actorRef.sessionId !== inspection.rootId) return;
-          emitted.push((inspection.action.params as { event: TradingEmitted }).event);
-        });
-      }
-      const taken = emitted;
-      emitted = [];
-      return taken;
-    },
-  };
-}
-
 const received = eventRecorder();
-const announced = emittedRecorder();
+/** What the machine reported to the portal's root, in order. */
+const reported: TradingFact[] = [];
 let latest: Snapshot | null = null;
 
 beforeEach(() => {
   if (latest) {
     received.take(latest);
-    announced.take(latest);
   }
   delivered.length = 0;
+  reported.length = 0;
   latest = null;
 });
 
@@ -73,7 +45,7 @@ function everyStep(snapshot: Snapshot) {
   latest = snapshot;
   const events = received.take(snapshot) as TradingEvent[];
   const told = delivered.splice(0);
-  const announcements = announced.take(snapshot);
+  const announcements = reported.splice(0);
   if (first) {
     // Both children start with the tab; the swap form with the wallet and session it was given.
     expect(told).toEqual([
@@ -82,23 +54,19 @@ function everyStep(snapshot: Snapshot) {
     ]);
     return;
   }
-  const forwarded = events.filter((event) => event.type !== 'swap.confirmed');
+  const forwarded = events.filter(
+    (event) => event.type !== 'swap.confirmed' && event.type !== 'swap.recorded',
+  );
   expect(told).toEqual(forwarded.map((event) => ({ to: 'swap', event })));
-  // A swap mined reaches the portal with the amounts the receipt reports.
+  // A swap mined reaches the portal with the amounts the receipt reports, and its saved row by hash.
   expect(announcements).toEqual(
-    events.flatMap((event) =>
-      event.type === 'swap.confirmed'
-        ? [
-            {
-              type: 'trading.swapConfirmed',
-              hash: event.hash,
-              side: event.side,
-              amountIn: event.amountIn,
-              amountOut: event.amountOut,
-            },
-          ]
-        : [],
-    ),
+    events.flatMap((event): TradingFact[] => {
+      if (event.type === 'swap.confirmed') {
+        const { hash, side, amountIn, amountOut } = event;
+        return [{ type: 'trading.swapConfirmed', hash, side, amountIn, amountOut }];
+      }
+      return event.type === 'swap.recorded' ? [{ type: 'trading.swapRecorded', hash: event.hash }] : [];
+    }),
   );
 }
 
@@ -110,14 +78,16 @@ withBigIntJson(() =>
     provide: {
       // The root only sends to its children and reads nothing back, so recorders stand in for them.
       actors: { market: recordingChild('market'), swap: recordingChild('swap') } as unknown as TradingActors,
+      actions: { report: (_, fact: TradingFact) => void reported.push(fact) },
     },
     events: {
       'market.block': [{ type: 'market.block', blockNumber: 6n }],
       'wallet.changed': [{ type: 'wallet.changed', address: null, chainId: null }],
-      'session.changed': [{ type: 'session.changed', signedIn: true }],
+      'session.changed': [{ type: 'session.changed', user: authUser('alice') }],
       'swap.confirmed': [
         { type: 'swap.confirmed', hash: HASH, side: 'sell', amountIn: 50n * E18, amountOut: E18 / 40n },
       ],
+      'swap.recorded': [{ type: 'swap.recorded', hash: HASH }],
     },
     states: { '*': everyStep },
   }),

@@ -115,13 +115,13 @@ const events = {
     { type: 'xstate.error.actor.forgetConnection', error: new Error('full') },
   ],
 
-  'wallet.accountsChanged': [
-    { type: 'wallet.accountsChanged', accounts: [] },
-    { type: 'wallet.accountsChanged', accounts: [BOB] },
+  'provider.accountsChanged': [
+    { type: 'provider.accountsChanged', accounts: [] },
+    { type: 'provider.accountsChanged', accounts: [BOB] },
   ],
-  'wallet.chainChanged': [
-    { type: 'wallet.chainChanged', chainId: SEPOLIA.id },
-    { type: 'wallet.chainChanged', chainId: OTHER_CHAIN },
+  'provider.chainChanged': [
+    { type: 'provider.chainChanged', chainId: SEPOLIA.id },
+    { type: 'provider.chainChanged', chainId: OTHER_CHAIN },
   ],
 };
 
@@ -221,7 +221,7 @@ function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, refusals
       expect(inState(to, 'disconnected')).toBe(true);
       expected.toasts.push(destructive(walletCopy.connectionFailed, refusals.connectWords));
       break;
-    case 'wallet.accountsChanged': {
+    case 'provider.accountsChanged': {
       const [account] = event['accounts'] as string[];
       if (!account) {
         expect(inState(to, 'disconnected')).toBe(true);
@@ -242,13 +242,13 @@ function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, refusals
       }
       break;
     }
-    case 'wallet.providerDisconnected':
+    case 'provider.disconnected':
     case 'wallet.disconnect':
       expect(inState(to, event.type === 'wallet.disconnect' ? 'disconnecting' : 'disconnected')).toBe(true);
       expected.toasts.push(...wentAway.toasts);
       expected.facts.push(...(wentAway.facts as WalletFact[]));
       break;
-    case 'wallet.chainChanged': {
+    case 'provider.chainChanged': {
       const chainId = event['chainId'] as number;
       expect(to.context.chainId).toBe(chainId);
       if (chainId !== from.context.chainId)

@@ -72,13 +72,13 @@ describeUiModel({
       { type: 'session.changed', user: signedIn },
       { type: 'session.changed', user: null },
     ],
-    'wallet.accountsChanged': [
-      { type: 'wallet.accountsChanged', accounts: [] },
-      { type: 'wallet.accountsChanged', accounts: [other] },
+    'provider.accountsChanged': [
+      { type: 'provider.accountsChanged', accounts: [] },
+      { type: 'provider.accountsChanged', accounts: [other] },
     ],
-    'wallet.chainChanged': [
-      { type: 'wallet.chainChanged', chainId: LOCAL.id },
-      { type: 'wallet.chainChanged', chainId: MAINNET },
+    'provider.chainChanged': [
+      { type: 'provider.chainChanged', chainId: LOCAL.id },
+      { type: 'provider.chainChanged', chainId: MAINNET },
     ],
   },
   // What the views depend on: where the machine is and whether a user is signed in.
@@ -201,12 +201,12 @@ describeUiModel({
       await walletOf(world).rejectNext(4001);
       await releaseWallet(world);
     },
-    'wallet.accountsChanged': async (world, event) => {
+    'provider.accountsChanged': async (world, event) => {
       await walletOf(world).emitAccountsChanged((event as unknown as { accounts: string[] }).accounts);
     },
-    'wallet.chainChanged': async (world, event) =>
+    'provider.chainChanged': async (world, event) =>
       walletOf(world).emitChainChanged((event as unknown as { chainId: number }).chainId),
-    'wallet.providerDisconnected': async (world) => walletOf(world).emitDisconnect(),
+    'provider.disconnected': async (world) => walletOf(world).emitDisconnect(),
     'session.changed': async (world, event) => {
       if ((event as unknown as { user: unknown }).user) await logInThroughUi(world);
       else await logOutThroughUi(world);

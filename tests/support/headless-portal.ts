@@ -91,6 +91,7 @@ export function startHeadlessPortal(options: {
       auth: { clientAvailable: true },
       expectedChain: { id: chain.chainId, name: 'Hardhat (local)' },
       tokenConfigured: true,
+      tabs: { trading: false, bots: false },
     },
   });
   portal.start();

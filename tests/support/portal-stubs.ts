@@ -15,25 +15,28 @@ export type Delivery = { to: string; event: AnyEventObject };
 /** The event a recorder logs when it is started, with the input it was given. */
 export type Started = { type: 'started'; input: unknown };
 
-export function recordingChildren(log: Delivery[]): PortalActors {
-  const child = (to: string) =>
-    createMachine({
-      types: {} as { context: { input: unknown }; input: unknown },
-      context: ({ input }) => ({ input }),
-      entry: ({ context }) => {
-        log.push({ to, event: { type: 'started', input: context.input } satisfies Started });
-      },
-      on: {
-        '*': {
-          actions: ({ event }) => {
-            log.push({ to, event });
-          },
+/** A stand-in for the child `to` that logs its start and everything it is told into `log`. */
+export function recordingChild(to: string, log: Delivery[]) {
+  return createMachine({
+    types: {} as { context: { input: unknown }; input: unknown },
+    context: ({ input }) => ({ input }),
+    entry: ({ context }) => {
+      log.push({ to, event: { type: 'started', input: context.input } satisfies Started });
+    },
+    on: {
+      '*': {
+        actions: ({ event }) => {
+          log.push({ to, event });
         },
       },
-    });
+    },
+  });
+}
+
+export function recordingChildren(log: Delivery[]): PortalActors {
   // The root only sends to its children and reads nothing back, so recorders
   // stand in for machines of any type.
-  return Object.fromEntries(CHILD_IDS.map((id) => [id, child(id)])) as unknown as PortalActors;
+  return Object.fromEntries(CHILD_IDS.map((id) => [id, recordingChild(id, log)])) as unknown as PortalActors;
 }
 
 export const PORTAL_INPUT = {
@@ -41,4 +44,5 @@ export const PORTAL_INPUT = {
   auth: { clientAvailable: true },
   expectedChain: { id: 31337, name: 'Hardhat (local)' },
   tokenConfigured: true,
+  tabs: { trading: true, bots: true },
 } as const satisfies PortalInput;

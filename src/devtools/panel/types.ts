@@ -15,7 +15,18 @@ export type DevtoolsOptions = {
   replay: (recording: JournalExport) => Promise<ReplayedSystem>;
 };
 
-/** The root and its children, by system id, in the order the panel lists them. */
-export const MACHINE_IDS = ['portal', ...PORTAL_CHILDREN, ...SESSION_CHILDREN] as const;
+/**
+ * The root and its children by journal name (actor-names.ts), in the order the panel lists them:
+ * a system id, or `parent/id` for the trading tab's market and swap, which are its children.
+ */
+export const MACHINE_IDS = [
+  'portal',
+  ...PORTAL_CHILDREN,
+  ...SESSION_CHILDREN,
+  'trading',
+  'trading/market',
+  'trading/swap',
+  'bots',
+] as const;
 
 export type MachineId = (typeof MACHINE_IDS)[number];

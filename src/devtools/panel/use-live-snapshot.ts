@@ -1,19 +1,20 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import type { AnyActorRef, AnyStateMachine } from 'xstate';
 import { usePortal, usePortalSelector } from '../../ui/portal-context.tsx';
+import { findActor } from '../actor-names.ts';
 import type { MachineId, MachineSnapshot } from './types.ts';
 
 // The panel reads the running actor system the way views do, but for any
-// machine by its system id, and the whole snapshot (a panel shows it all).
+// machine by its journal name, and the whole snapshot (a panel shows it all).
 
 /**
- * The running actor with this system id (`portal`: the root), if any. Read through the root's
- * snapshot, so the panel follows the session's children as they start and stop.
+ * The running actor this journal name stands for (`portal`: the root), if any. Read through the
+ * root's snapshot, so the panel follows the session's children and the tabs' actors as they start
+ * and stop.
  */
 export function useLiveActor(id: MachineId): AnyActorRef | undefined {
   const portal = usePortal();
-  const child = usePortalSelector(() => portal.system.get(id) as AnyActorRef | undefined);
-  return id === 'portal' ? portal : child;
+  return usePortalSelector(() => findActor(portal, id));
 }
 
 /** The machine definition behind a running actor (for its diagram). */

@@ -6,36 +6,31 @@ import type { AuthUser } from '../../domain/auth.ts';
 import { botsTags } from '../../machines/bots.machine.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
-import { useChild, usePortalSelector } from '../portal-context.tsx';
-import { useSettings, type BotsTab } from '../settings-context.tsx';
+import { useChild, usePortalSelector, useTabActor, type BotsActor } from '../portal-context.tsx';
+import { useSettings } from '../settings-context.tsx';
 import { BotList } from './bots/BotList.tsx';
-import { useBotsTab, type BotsActor } from './bots/use-bots-tab.ts';
 import { Lead, Notice, Page, Paragraph, PageTitle } from './PageLayout.tsx';
 import { PageLoading } from './PageLoading.tsx';
 
 /**
  * The Trading Bots tab (lazily loaded; it receives the user: docs/product.md#tabs-and-pages): bots
  * that watch the DDEX/WETH market on the server and notify their owner (docs/product.md#trading-bots),
- * views of the bots actor, which runs as long as this is shown. Without a backend it says that
+ * views of the bots actor, which the portal runs while this tab is shown. Without a backend it says that
  * there are no bots here.
  */
 export function BotsPage({ user }: { user: AuthUser | null }) {
-  const { startBots } = useSettings();
+  const { tabs } = useSettings();
   return (
     <Page>
       <PageTitle>{botCopy.title}</PageTitle>
       <Lead>{botCopy.watchOnly}</Lead>
-      {startBots ? (
-        <BotsTabView start={startBots} signedIn={user !== null} />
-      ) : (
-        <Notice>{botCopy.unavailable}</Notice>
-      )}
+      {tabs.bots ? <BotsTabView signedIn={user !== null} /> : <Notice>{botCopy.unavailable}</Notice>}
     </Page>
   );
 }
 
-function BotsTabView({ start, signedIn }: { start: () => Promise<BotsTab>; signedIn: boolean }) {
-  const { actor, failed } = useBotsTab(start);
+function BotsTabView({ signedIn }: { signedIn: boolean }) {
+  const { actor, failed } = useTabActor('bots');
   if (failed) return <PageLoading message={shellCopy.partLoadFailed} failed />;
   if (!actor) return <PageLoading message={signedIn ? botCopy.loading : botCopy.starting} />;
   return <BotsState actor={actor} />;

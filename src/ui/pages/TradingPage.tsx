@@ -7,7 +7,7 @@ import { Card } from '../common/Card.tsx';
 import { useChild } from '../portal-context.tsx';
 import { useSettings } from '../settings-context.tsx';
 import { Notice, Page, PageTitle, Paragraph, SectionTitle } from './PageLayout.tsx';
-import { tradingCopy as copy } from './trading.copy.ts';
+import { tradingCopy as copy } from '../../copy/trading.ts';
 import { TradingMarket } from './trading/TradingMarket.tsx';
 
 type Props = { user: AuthUser | null; profile: Profile | null; walletAddress: string | null };
@@ -19,13 +19,13 @@ type Props = { user: AuthUser | null; profile: Profile | null; walletAddress: st
  * that there is no trading here.
  */
 export function TradingPage({ user, profile, walletAddress }: Props) {
-  const { chainName, tokenConfigured, explorerUrl, startTrading } = useSettings();
+  const { chainName, tokenConfigured, explorerUrl, tabs } = useSettings();
   const tab = useChild('tab');
   const lastActivity = profile?.last_dex_activity;
   return (
     <Page>
       <PageTitle>{copy.title}</PageTitle>
-      {startTrading ? <TradingMarket start={startTrading} /> : <Notice>{copy.unavailable}</Notice>}
+      {tabs.trading ? <TradingMarket /> : <Notice>{copy.unavailable}</Notice>}
       <Card aria-labelledby="trading-context">
         <SectionTitle id="trading-context">{copy.contextTitle}</SectionTitle>
         <Facts>
@@ -56,7 +56,7 @@ export function TradingPage({ user, profile, walletAddress }: Props) {
         </Facts>
         {user ? null : <Hint>{copy.loginHint}</Hint>}
       </Card>
-      {startTrading ? null : <Paragraph>{copy.meanwhile}</Paragraph>}
+      {tabs.trading ? null : <Paragraph>{copy.meanwhile}</Paragraph>}
       <div>
         <Button type="button" onClick={() => tab.send({ type: 'tab.select', tab: 'portal' })}>
           {copy.goToPortal}

@@ -1,3 +1,4 @@
+import { authUser } from '../../support/fixtures.ts';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromCallback, type EventObject } from 'xstate';
 import { botCopy } from '../../../src/copy/bots.ts';
@@ -77,7 +78,7 @@ describe('bots machine: sessions', () => {
     expect(h.loads).toHaveLength(0);
     expect(h.feeds).toHaveLength(0);
 
-    h.actor.send({ type: 'session.changed', signedIn: true, userId: 'alice' });
+    h.actor.send({ type: 'session.changed', user: authUser('alice') });
     expect(h.snapshot().hasTag(botsTags.loading)).toBe(true);
     expect(h.loads.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
     expect(h.feeds.map((feed) => feed.userId)).toEqual(['alice']);
@@ -86,7 +87,7 @@ describe('bots machine: sessions', () => {
   it('forgets the bots and stops the feed on a sign-out', async () => {
     const h = setup();
     await ready(h);
-    h.actor.send({ type: 'session.changed', signedIn: false, userId: null });
+    h.actor.send({ type: 'session.changed', user: null });
     expect(h.snapshot().hasTag(botsTags.signedOut)).toBe(true);
     expect(h.snapshot().context.bots).toEqual([]);
     expect(h.lastFeed().stopped).toBe(true);
@@ -95,12 +96,12 @@ describe('bots machine: sessions', () => {
   it("starts afresh for another user, and keeps the list for the same one's new token", async () => {
     const h = setup();
     await ready(h);
-    h.actor.send({ type: 'session.changed', signedIn: true, userId: 'alice' });
+    h.actor.send({ type: 'session.changed', user: authUser('alice') });
     expect(h.list('idle')).toBe(true);
     expect(h.loads).toHaveLength(1);
 
     h.actor.send({ type: 'bots.create' });
-    h.actor.send({ type: 'session.changed', signedIn: true, userId: 'bob' });
+    h.actor.send({ type: 'session.changed', user: authUser('bob') });
     expect(h.snapshot().context).toMatchObject({ userId: 'bob', bots: [], draft: EMPTY_BOT_DRAFT });
     expect(h.loads.map((call) => call.input)).toEqual([{ userId: 'alice' }, { userId: 'bob' }]);
     expect(h.feeds.map((feed) => [feed.userId, feed.stopped])).toEqual([

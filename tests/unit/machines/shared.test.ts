@@ -62,7 +62,7 @@ describe('showToast and reportFact', () => {
     });
   }
 
-  it('send `toast.show` to the actor with system id toast, and the fact to the one with system id portal', () => {
+  it('send the toast and the fact to the actor with system id portal, which alone tells the toast actor', () => {
     const received: { to: string; event: AnyEventObject }[] = [];
     const recorder = (to: string) =>
       createMachine({ on: { '*': { actions: ({ event }) => void received.push({ to, event }) } } });
@@ -79,7 +79,7 @@ describe('showToast and reportFact', () => {
     const child = portal.getSnapshot().children['sender'];
     child?.send({ type: 'go' });
     expect(received).toEqual([
-      { to: 'toast', event: { type: 'toast.show', toast } },
+      { to: 'portal', event: { type: 'toast.requested', toast } },
       { to: 'portal', event: fact },
     ]);
   });

@@ -1,3 +1,4 @@
+import { authUser } from '../../support/fixtures.ts';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromCallback } from 'xstate';
 import type { EventObject } from 'xstate';
@@ -548,7 +549,7 @@ describe('swap machine: swapping', () => {
     });
 
     const saved = await pendingSwap();
-    saved.send({ type: 'session.changed', signedIn: true });
+    saved.send({ type: 'session.changed', user: authUser('alice') });
     lastCall(saved.calls.confirmSwap).resolve(mined());
     await settle();
     lastCall(saved.calls.recordSwap).resolve(undefined);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, setup } from 'xstate';
+import { SimulatedClock, createActor, sendTo, setup } from 'xstate';
 import type { EventObject } from 'xstate';
 import { appCopy, walletCopy, webhookCopy } from '../../../src/copy/index.ts';
 import { showToast } from '../../../src/machines/shared.ts';
-import type { ToastAction, ToastRequest } from '../../../src/machines/shared.ts';
+import type { ToastAction, ToastRequest, ToastRequested } from '../../../src/machines/shared.ts';
 import { toastDurations, toastMachine } from '../../../src/machines/toast.machine.ts';
 import type { ToastFact } from '../../../src/machines/toast.machine.ts';
 
@@ -143,17 +143,23 @@ describe('toast machine', () => {
     expect(reported).toEqual([]);
   });
 
-  it('works with the shared actions: showToast reaches it by system id, the action reaches the root', () => {
-    // A stand-in root with system id `portal` that owns the toast as the real root does.
+  it('works with the shared actions: showToast reaches it through the root, the action reaches the root', () => {
+    // A stand-in root with system id `portal` that owns the toast and routes requests as the real root does.
     const received: EventObject[] = [];
     const root = setup({
-      types: {} as { events: { type: 'show' } | EventObject },
+      types: {} as { events: { type: 'show' } | ToastRequested | EventObject },
       actors: { toast: toastMachine },
       actions: { showToast },
     }).createMachine({
       invoke: { id: 'toast', systemId: 'toast', src: 'toast' },
       on: {
         show: { actions: { type: 'showToast', params: withAction } },
+        'toast.requested': {
+          actions: sendTo('toast', ({ event }) => ({
+            type: 'toast.show',
+            toast: (event as ToastRequested).toast,
+          })),
+        },
         '*': { actions: ({ event }) => void received.push(event) },
       },
     });

@@ -1,3 +1,4 @@
+import { authUser } from '../../support/fixtures.ts';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
 import type { DexCall, Holdings, Market, Quote, SwapResult } from '../../../src/domain/dex.ts';
@@ -13,7 +14,7 @@ import type {
 import { swapMachine } from '../../../src/machines/swap.machine.ts';
 import {
   tradingMachine,
-  type TradingEmitted,
+  type TradingFact,
   type TradingInput,
 } from '../../../src/machines/trading.machine.ts';
 import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
@@ -77,12 +78,17 @@ function start(input: Partial<TradingInput> = {}) {
       }),
     },
   });
+  // Standing as the portal's root (system id 'portal'), it hears its own facts: what the root would.
+  const emitted: TradingFact[] = [];
   const actor = createActor(machine, {
     clock,
+    systemId: 'portal',
     input: { expectedChainId: CHAIN, signedIn: false, account: WALLET, chainId: CHAIN, ...input },
+    inspect: (inspection) => {
+      if (inspection.type === '@xstate.event' && inspection.event.type.startsWith('trading.'))
+        emitted.push(inspection.event as TradingFact);
+    },
   }).start();
-  const emitted: TradingEmitted[] = [];
-  actor.on('trading.swapConfirmed', (event) => void emitted.push(event));
   const swap = () => actor.getSnapshot().children.swap?.getSnapshot();
   const marketState = () => actor.getSnapshot().children.market?.getSnapshot();
   return { actor, clock, quotes, records, watch, emitted, swap, marketState };
@@ -124,13 +130,13 @@ describe('trading machine', () => {
     const h = start();
     h.actor.send({ type: 'wallet.changed', address: WALLET, chainId: 1 });
     expect(h.swap()?.value).toBe('wrongNetwork');
-    h.actor.send({ type: 'session.changed', signedIn: true });
+    h.actor.send({ type: 'session.changed', user: authUser('alice') });
     expect(h.swap()?.context.signedIn).toBe(true);
     h.actor.send({ type: 'wallet.changed', address: null, chainId: null });
     expect(h.swap()?.value).toBe('noWallet');
   });
 
-  it('emits a mined swap with the amounts the receipt reports, for the portal to refresh', async () => {
+  it('reports a mined swap with the amounts the receipt reports, then its saved row, for the portal to refresh', async () => {
     const h = await quoted({ signedIn: true });
     h.actor.getSnapshot().children.swap?.send({ type: 'swap.submit' });
     await settle();
@@ -139,5 +145,9 @@ describe('trading machine', () => {
     expect(h.emitted).toEqual([
       { type: 'trading.swapConfirmed', hash: HASH, side: 'buy', amountIn: E18, amountOut: 1985n * E18 },
     ]);
+    lastCall(h.records).resolve(undefined);
+    await settle();
+    expect(h.swap()?.value).toEqual({ confirmed: 'done' });
+    expect(h.emitted.at(-1)).toEqual({ type: 'trading.swapRecorded', hash: HASH });
   });
 });

@@ -347,7 +347,7 @@ describe('wallet machine: events from the provider', () => {
   it('no accounts left: disconnected, "Wallet Disconnected", reported, unsubscribed', async () => {
     const w = start();
     await w.toConnected();
-    w.provider.emit({ type: 'wallet.accountsChanged', accounts: [] });
+    w.provider.emit({ type: 'provider.accountsChanged', accounts: [] });
     expect(w.snapshot().value).toBe('disconnected');
     expect(w.snapshot().context).toMatchObject({ address: null, chainId: null });
     expect(w.toasts).toEqual([walletCopy.disconnected]);
@@ -359,7 +359,7 @@ describe('wallet machine: events from the provider', () => {
   it('the provider disconnecting: disconnected, "Wallet Disconnected", reported', async () => {
     const w = start();
     await w.toConnected();
-    w.provider.emit({ type: 'wallet.providerDisconnected' });
+    w.provider.emit({ type: 'provider.disconnected' });
     expect(w.snapshot().value).toBe('disconnected');
     expect(w.toasts).toEqual([walletCopy.disconnected]);
     expect(w.reports).toEqual([{ type: 'wallet.disconnected' }]);
@@ -369,7 +369,7 @@ describe('wallet machine: events from the provider', () => {
   it('another account: follows it, tells the user and reports the change', async () => {
     const w = start();
     await w.toConnected();
-    w.provider.emit({ type: 'wallet.accountsChanged', accounts: [BOB, ALICE] });
+    w.provider.emit({ type: 'provider.accountsChanged', accounts: [BOB, ALICE] });
     expect(w.snapshot().context.address).toBe(BOB);
     expect(w.snapshot().matches({ connected: { network: 'rightNetwork' } })).toBe(true);
     expect(w.toasts).toEqual([
@@ -381,7 +381,10 @@ describe('wallet machine: events from the provider', () => {
   it('the same account again (in any letter case) changes nothing', async () => {
     const w = start();
     await w.toConnected();
-    w.provider.emit({ type: 'wallet.accountsChanged', accounts: [ALICE.toUpperCase().replace('0X', '0x')] });
+    w.provider.emit({
+      type: 'provider.accountsChanged',
+      accounts: [ALICE.toUpperCase().replace('0X', '0x')],
+    });
     expect(w.snapshot().context.address).toBe(ALICE);
     expect(w.toasts).toEqual([]);
     expect(w.reports).toEqual([]);
@@ -390,10 +393,10 @@ describe('wallet machine: events from the provider', () => {
   it('another chain: wrong network, reported; back on the expected chain: right network, reported', async () => {
     const w = start();
     await w.toConnected();
-    w.provider.emit({ type: 'wallet.chainChanged', chainId: OTHER_CHAIN });
+    w.provider.emit({ type: 'provider.chainChanged', chainId: OTHER_CHAIN });
     expect(w.snapshot().matches({ connected: { network: 'wrongNetwork' } })).toBe(true);
     expect(w.snapshot().context.chainId).toBe(OTHER_CHAIN);
-    w.provider.emit({ type: 'wallet.chainChanged', chainId: SEPOLIA.id });
+    w.provider.emit({ type: 'provider.chainChanged', chainId: SEPOLIA.id });
     expect(w.snapshot().matches({ connected: { network: 'rightNetwork' } })).toBe(true);
     expect(w.reports).toEqual([
       { type: 'wallet.chainChanged', chainId: OTHER_CHAIN, onExpectedChain: false },
@@ -405,9 +408,9 @@ describe('wallet machine: events from the provider', () => {
   it('a chainChanged for the chain it is already on is not reported again', async () => {
     const w = start();
     await w.toConnected();
-    w.provider.emit({ type: 'wallet.chainChanged', chainId: SEPOLIA.id });
-    w.provider.emit({ type: 'wallet.chainChanged', chainId: OTHER_CHAIN });
-    w.provider.emit({ type: 'wallet.chainChanged', chainId: OTHER_CHAIN });
+    w.provider.emit({ type: 'provider.chainChanged', chainId: SEPOLIA.id });
+    w.provider.emit({ type: 'provider.chainChanged', chainId: OTHER_CHAIN });
+    w.provider.emit({ type: 'provider.chainChanged', chainId: OTHER_CHAIN });
     expect(w.reports).toEqual([
       { type: 'wallet.chainChanged', chainId: OTHER_CHAIN, onExpectedChain: false },
     ]);
@@ -417,8 +420,8 @@ describe('wallet machine: events from the provider', () => {
     const w = start();
     await w.toDisconnected();
     expect(w.provider.subscribed).toBe(0);
-    w.actor.send({ type: 'wallet.accountsChanged', accounts: [BOB] });
-    w.actor.send({ type: 'wallet.chainChanged', chainId: OTHER_CHAIN });
+    w.actor.send({ type: 'provider.accountsChanged', accounts: [BOB] });
+    w.actor.send({ type: 'provider.chainChanged', chainId: OTHER_CHAIN });
     expect(w.snapshot().value).toBe('disconnected');
     expect(w.snapshot().context).toMatchObject({ address: null, chainId: null });
   });
@@ -453,7 +456,7 @@ describe('wallet machine: wrong network and the switch', () => {
   it('stays switching through the chainChanged event and reports the chain once', async () => {
     const w = await onWrongNetwork();
     w.actor.send({ type: 'wallet.switchNetwork' });
-    w.provider.emit({ type: 'wallet.chainChanged', chainId: SEPOLIA.id });
+    w.provider.emit({ type: 'provider.chainChanged', chainId: SEPOLIA.id });
     expect(w.snapshot().matches({ connected: { network: 'switching' } })).toBe(true);
     w.actor.send({ type: 'wallet.switchNetwork' });
     expect(w.switches).toHaveLength(1);
@@ -506,7 +509,7 @@ describe('wallet machine: wrong network and the switch', () => {
   it('a failed switch after the wallet did change chain lands on the right network', async () => {
     const w = await onWrongNetwork();
     w.actor.send({ type: 'wallet.switchNetwork' });
-    w.provider.emit({ type: 'wallet.chainChanged', chainId: SEPOLIA.id });
+    w.provider.emit({ type: 'provider.chainChanged', chainId: SEPOLIA.id });
     lastCall(w.switches).reject({ code: 'unknown', message: 'late failure' });
     await settle();
     expect(w.snapshot().matches({ connected: { network: 'rightNetwork' } })).toBe(true);

@@ -25,8 +25,7 @@ const SETTINGS: UiSettings = {
   tokenConfigured: true,
   tokenAddress: null,
   chainName: 'Hardhat',
-  startTrading: null,
-  startBots: null,
+  tabs: { trading: false, bots: false },
 };
 
 function row(overrides: Partial<TransactionRow>): TransactionRow {

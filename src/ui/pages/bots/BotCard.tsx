@@ -10,7 +10,7 @@ import { Card } from '../../common/Card.tsx';
 import { formatTime } from '../../dialogs/format-time.ts';
 import { BotRuns } from './BotRuns.tsx';
 import { Actions, Muted } from './parts.tsx';
-import type { BotsActor } from './use-bots-tab.ts';
+import type { BotsActor } from '../../portal-context.tsx';
 
 type Props = { actor: BotsActor; bot: Bot; runs: readonly BotRun[] };
 

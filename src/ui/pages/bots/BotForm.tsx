@@ -7,9 +7,9 @@ import { isRuleKind, windowInWords } from '../../../machines/bot-checks.ts';
 import { botsTags } from '../../../machines/bots.machine.ts';
 import { Button } from '../../common/Button.tsx';
 import { Card } from '../../common/Card.tsx';
-import { Input } from '../../common/Field.tsx';
-import { Actions, BotField } from './parts.tsx';
-import type { BotsActor } from './use-bots-tab.ts';
+import { Input, LabelledControl } from '../../common/Field.tsx';
+import { Actions } from './parts.tsx';
+import type { BotsActor } from '../../portal-context.tsx';
 
 type TextField = Exclude<keyof BotDraft, 'kind' | 'windowMinutes'>;
 type InputProps = Pick<InputHTMLAttributes<HTMLInputElement>, 'inputMode' | 'autoFocus' | 'placeholder'>;
@@ -33,7 +33,7 @@ export function BotForm({ actor }: { actor: BotsActor }) {
 
   /** A text field of the draft; `input` adds to (or overrides) the input's attributes. */
   const text = (name: TextField, label: string, input: InputProps = {}, hint?: string) => (
-    <BotField
+    <LabelledControl
       label={label}
       problem={problems[name]}
       {...(hint ? { hint } : {})}
@@ -67,7 +67,7 @@ export function BotForm({ actor }: { actor: BotsActor }) {
             autoFocus: true,
             placeholder: botCopy.namePlaceholder,
           })}
-          <BotField
+          <LabelledControl
             label={botCopy.fields.kind}
             problem={problems.kind}
             control={(props) => (
@@ -94,7 +94,7 @@ export function BotForm({ actor }: { actor: BotsActor }) {
           {draft.kind === 'priceMove' ? (
             <>
               {text('movePct', botCopy.fields.movePct)}
-              <BotField
+              <LabelledControl
                 label={botCopy.fields.windowMinutes}
                 problem={problems.windowMinutes}
                 control={(props) => (

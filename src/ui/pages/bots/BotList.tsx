@@ -8,7 +8,7 @@ import { Notice, SectionTitle } from '../PageLayout.tsx';
 import { BotCard } from './BotCard.tsx';
 import { BotForm } from './BotForm.tsx';
 import { Actions, Muted } from './parts.tsx';
-import type { BotsActor } from './use-bots-tab.ts';
+import type { BotsActor } from '../../portal-context.tsx';
 
 /**
  * A signed-in user's bots, once loaded: how many of the 25, New bot and Refresh (while the list is

@@ -1,18 +1,18 @@
 import { useSelector } from '@xstate/react';
 import { dexCopy } from '../../../copy/dex.ts';
 import { shellCopy } from '../../../copy/index.ts';
-import type { TradingTab } from '../../settings-context.tsx';
+import type { TradingActor } from '../../portal-context.tsx';
+import { useTabActor } from '../../portal-context.tsx';
 import { PageLoading } from '../PageLoading.tsx';
 import { MarketCard } from './MarketCard.tsx';
 import { SwapCard } from './SwapCard.tsx';
-import { useTradingTab, type TradingActor } from './use-trading-tab.ts';
 
 /**
  * The DEX Trading tab's market (docs/product.md#dex-trading): the swap card and the market card,
- * views of the trading actor, which runs as long as this is shown.
+ * views of the trading actor, which the portal runs while this tab is shown.
  */
-export function TradingMarket({ start }: { start: () => Promise<TradingTab> }) {
-  const { actor, failed } = useTradingTab(start);
+export function TradingMarket() {
+  const { actor, failed } = useTabActor('trading');
   if (failed) return <PageLoading message={shellCopy.partLoadFailed} failed />;
   if (!actor) return <PageLoading message={dexCopy.marketLoading} />;
   return <Cards actor={actor} />;
