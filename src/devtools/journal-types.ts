@@ -4,7 +4,7 @@
 
 /**
  * JSON-safe value: bigints are recorded as `{ $bigint: '123' }`, errors as `{ $error: { name, message, … } }`,
- * redacted secrets as '[redacted]'.
+ * a machine as `{ $logic: 'trading' }`, redacted secrets as '[redacted]' (journal-value.ts lists every tag).
  */
 export type JournalValue =
   string | number | boolean | null | JournalValue[] | { [key: string]: JournalValue };

@@ -1,3 +1,5 @@
+import type { AnyActorRef } from 'xstate';
+import { actorName } from './actor-names.ts';
 import type { JournalValue } from './journal-types.ts';
 
 // How a value becomes part of the journal, and how a replay gets it back.
@@ -8,6 +10,15 @@ import type { JournalValue } from './journal-types.ts';
 //   bigint       → { $bigint: '123' }
 //   Error        → { $error: { name, message, ...its own fields, cause? } }  (no stack)
 //   Blob / File  → { $blob: { type, size } }   (revived as a zero-filled Blob of that type and size)
+//   actor logic  → { $logic: 'trading' }   (a machine by its id; null for logic without one)
+//   actor (ref)  → { $actor: 'trading' }   (by its journal name, actor-names.ts; not revived)
+//
+// Actor logic travels in events when a machine's code loads on demand: the portal's `loadTrading`
+// and `loadBots` resolve with the tab's root machine. Its definition is code, not data, and would
+// be most of the journal; a replay revives the tag into its own copy of that machine (replay.ts).
+// An actor kept in a context (the portal's `trading` and `bots`) would otherwise be written by its
+// toJSON, whose id is a session id for a spawned actor: it changes from run to run, and a replay's
+// snapshots would never equal the recording's.
 //
 // Everything else follows JSON.stringify: toJSON() is used (a Date becomes ISO
 // text), undefined, functions and symbols are left out of objects and become
@@ -25,6 +36,22 @@ export type Replacer = (key: string | null, value: unknown) => JournalValue | un
 const MAX_DEPTH = 64;
 
 const isBlob = (value: object): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
+
+/** A running actor by its shape: only an actor has a session id. */
+const isActorRef = (value: object): value is AnyActorRef => {
+  const ref = value as { sessionId?: unknown; send?: unknown; getSnapshot?: unknown };
+  return (
+    typeof ref.sessionId === 'string' &&
+    typeof ref.send === 'function' &&
+    typeof ref.getSnapshot === 'function'
+  );
+};
+
+/** Actor logic by its shape, so that no machine needs importing here; an actor (a ref) has neither. */
+const isActorLogic = (value: object): value is { id?: unknown } => {
+  const logic = value as { transition?: unknown; getInitialSnapshot?: unknown };
+  return typeof logic.transition === 'function' && typeof logic.getInitialSnapshot === 'function';
+};
 
 export function isRecord(value: unknown): value is Record<string, JournalValue> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -64,6 +91,8 @@ export function toJournalValue(value: unknown, replace: Replacer = () => undefin
   function walkObject(item: object, key: string | null, depth: number): JournalValue | undefined {
     if (item instanceof Error) return { $error: errorFields(item, depth) };
     if (isBlob(item)) return { $blob: { type: item.type, size: item.size } };
+    if (isActorLogic(item)) return { $logic: typeof item.id === 'string' ? item.id : null };
+    if (isActorRef(item)) return { $actor: actorName(item) };
     const withJson = item as { toJSON?: unknown };
     if (typeof withJson.toJSON === 'function') return walk((withJson.toJSON as () => unknown)(), key, depth);
     // An array's items sit under the array's key: a list of hashes is still a list of hashes.

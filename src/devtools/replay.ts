@@ -8,11 +8,13 @@ import {
   type EventObject,
   type InspectionEvent,
 } from 'xstate';
+import { botsMachine } from '../machines/bots.machine.ts';
 import { portalMachine } from '../machines/portal.machine.ts';
+import { tradingMachine } from '../machines/trading.machine.ts';
 import { actorName, findActor } from './actor-names.ts';
 import { createJournal } from './journal.ts';
 import type { JournalEntry, JournalExport, JournalValue } from './journal-types.ts';
-import { canonicalJson, fromJournalValue } from './journal-revive.ts';
+import { canonicalJson, fromJournalValue, type Revivers } from './journal-revive.ts';
 import { machineSnapshots, type MachineSnapshot } from './machine-snapshots.ts';
 import { ReplayClock } from './replay-clock.ts';
 
@@ -34,7 +36,13 @@ import { ReplayClock } from './replay-clock.ts';
 // - what a callback actor sent back (source 'auth/authChanges', …) is sent to
 //   its parent again, and a callback's failure fails its stand-in;
 // - a timer (`xstate.after.*`) fires where the recording shows its event: time
-//   follows the entries' `at` on a ReplayClock (replay-clock.ts).
+//   follows the entries' `at` on a ReplayClock (replay-clock.ts);
+// - a machine a promise actor resolved with (the Trading and Bots tabs' roots,
+//   which `loadTrading` / `loadBots` load with their tab) is recorded by its id,
+//   `{ $logic: 'trading' }` (journal-value.ts), and revived as the replay's own
+//   copy of that machine (`logics`), its service actors stand-ins as the
+//   portal's are. The composition root provides those machines' actors only,
+//   so the copy behaves as the loaded one did.
 //
 // Everything else — what the machines send each other, the actors they start,
 // their toasts and reports — is not replayed but happens again, and the replay
@@ -60,6 +68,11 @@ import { ReplayClock } from './replay-clock.ts';
 export type ReplayOptions = {
   /** The portal's machine; its service actors are replaced by the recording. Default: the portal. */
   machine?: AnyStateMachine;
+  /**
+   * The machines a recording may hold as `{ $logic: id }` (a loader's output), by id; their service
+   * actors are replaced as the portal's are. Default: the Trading and Bots tabs' roots.
+   */
+  logics?: Readonly<Record<string, AnyStateMachine>>;
   /**
    * Sees every inspection event of the replayed system, after the replay's journal has named the
    * actors (actor-names.ts), e.g. to collect the transitions a session took (session-transitions.ts).
@@ -131,11 +144,42 @@ function checkRecording(recording: JournalExport): [JournalEntry, ...JournalEntr
 
 const isSettlement = (type: string) => type === 'xstate.promise.resolve' || type === 'xstate.promise.reject';
 
+const TAB_LOGICS: Readonly<Record<string, AnyStateMachine>> = { trading: tradingMachine, bots: botsMachine };
+
+/**
+ * `{ $logic: id }` revived as the machine `logics` holds under that id, with recorded actors; built
+ * once per id, however often its tab is opened.
+ */
+function logicReviver(logics: Readonly<Record<string, AnyStateMachine>>, at: () => JournalEntry): Revivers {
+  const revived = new Map<string, AnyStateMachine>();
+  return {
+    $logic: (id) => {
+      const name = typeof id === 'string' ? id : null;
+      const known = name !== null && Object.hasOwn(logics, name) ? logics[name] : undefined;
+      if (name === null || !known) {
+        const entry = at();
+        const what = name === null ? 'actor logic that is no machine' : `the machine '${name}'`;
+        throw new ReplayError(
+          `Entry ${entry.seq} (${describe(entry)}) holds ${what}, which the replay cannot rebuild ` +
+            `(it knows: ${Object.keys(logics).join(', ') || 'none'}).`,
+          entry.seq,
+        );
+      }
+      let logic = revived.get(name);
+      if (!logic) revived.set(name, (logic = withRecordedActors(known)));
+      return logic;
+    },
+  };
+}
+
 export function replay(
   recording: JournalExport,
-  { machine = portalMachine, inspect: watch }: ReplayOptions = {},
+  { machine = portalMachine, logics = TAB_LOGICS, inspect: watch }: ReplayOptions = {},
 ): ReplayResult {
   const [start, ...entries] = checkRecording(recording);
+  let current: JournalEntry = start;
+  const revivers = logicReviver(logics, () => current);
+  const revive = (value: JournalValue) => fromJournalValue(value, revivers);
   const clock = new ReplayClock();
   const own = createJournal({ limit: Infinity, now: () => clock.now() });
   /** Names of the stand-ins the replay has started (a callback or promise actor in the recording). */
@@ -157,7 +201,7 @@ export function replay(
 
   const portal = createActor(withRecordedActors(machine), {
     systemId: start.target,
-    input: fromJournalValue(start.event.input ?? null),
+    input: revive(start.event.input ?? null),
     clock,
     inspect,
   });
@@ -205,11 +249,11 @@ export function replay(
   const step = (entry: JournalEntry) => {
     const { source, target, event } = entry;
     const send = (name: string, value: JournalValue) => () =>
-      actor(name, entry).send(fromJournalValue(value) as EventObject);
+      actor(name, entry).send(revive(value) as EventObject);
     if (source === null) {
       // A view's send to an actor that has stopped since reached nobody, live and here alike.
       const receiver = findActor(portal, target);
-      return inject(entry, () => receiver?.send(fromJournalValue(event) as EventObject));
+      return inject(entry, () => receiver?.send(revive(event) as EventObject));
     }
     if (!standIns.has(source)) return reproduce(entry);
     if (isSettlement(event.type)) return inject(entry, send(source, event));
@@ -231,6 +275,7 @@ export function replay(
   try {
     inject(start, () => portal.start());
     for (const entry of entries) {
+      current = entry;
       step(entry);
       if (failures.length > 0) throw diverged(entry, `the portal failed: ${String(failures[0])}`);
     }

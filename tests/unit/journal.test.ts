@@ -287,6 +287,40 @@ describe('journal: export', () => {
     });
   });
 
+  it('writes actor logic by its machine id and a running actor by its name, never their definition', () => {
+    const { journal, actor } = start();
+    actor.send({
+      type: 'payload',
+      loaded: child,
+      service: fromPromise(async () => 1),
+      refs: [actor.system.get('child'), actor.getSnapshot().children.ticker],
+    });
+    expect(journal.entries().at(-1)?.event).toEqual({
+      type: 'payload',
+      loaded: { $logic: 'child' },
+      service: { $logic: null },
+      refs: [{ $actor: 'child' }, { $actor: 'parent/ticker' }],
+    });
+    expect(JSON.stringify(journal.export())).not.toContain('"states"');
+  });
+
+  it('revives a tag it does not know only through the reviver given for it', () => {
+    const written = {
+      type: 'xstate.promise.resolve',
+      data: { $logic: 'child' },
+      list: [{ $logic: 'child' }],
+    };
+    expect(fromJournalValue(written)).toEqual(written);
+    const revived = fromJournalValue(written, { $logic: (id) => (id === 'child' ? child : null) });
+    expect(revived).toEqual({ type: 'xstate.promise.resolve', data: child, list: [child] });
+    expect((revived as { data: unknown }).data).toBe(child);
+    // A tag among other keys is no tag.
+    expect(fromJournalValue({ $logic: 'child', other: 1 }, { $logic: () => child })).toEqual({
+      $logic: 'child',
+      other: 1,
+    });
+  });
+
   it('revives what it tagged, for a replay', () => {
     const revived = fromJournalValue({
       amount: { $bigint: '5' },

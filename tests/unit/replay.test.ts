@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createJournal } from '../../src/devtools/journal.ts';
 import type { JournalExport } from '../../src/devtools/journal-types.ts';
 import { machineSnapshots } from '../../src/devtools/machine-snapshots.ts';
+import { provideBots } from '../../src/app/provide-bots.ts';
 import { providePortal, type PortalServices } from '../../src/app/provide-portal.ts';
+import { provideTrading } from '../../src/app/provide-trading.ts';
 import { replay, ReplayError } from '../../src/devtools/replay.ts';
 import { sendCopy, walletCopy } from '../../src/copy/index.ts';
+import { botsMachine } from '../../src/machines/bots.machine.ts';
 import type { portalMachine } from '../../src/machines/portal.machine.ts';
 import {
   BackendError,
@@ -21,6 +24,7 @@ import type { TatumService } from '../../src/services/tatum/types.ts';
 import { TokenServiceError, type TokenService } from '../../src/services/token/types.ts';
 import type { WalletEventHandlers, WalletService } from '../../src/services/wallet/types.ts';
 import { PORTAL_INPUT } from '../support/portal-stubs.ts';
+import { fakeTabServices, tabFixtures } from '../support/fake-tab-services.ts';
 import { profileRow } from '../support/fixtures.ts';
 // The proof's message is built by a module the composition root loads on first use; loaded here
 // first, it answers within the fakes' settle rounds like every other service.
@@ -35,7 +39,15 @@ const PASSWORD = 'correct horse battery staple';
 const PRIVATE_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const RECIPIENT = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-const TX_HASH = `0x${'ab12'.repeat(16)}`;
+const TX_HASH = `0x${'ab12'.repeat(16)}` as const;
+/**
+ * What the wallet answers a swap with. The answer is a bare hash (the event's `data`), where a real
+ * one, 32 bytes of hex, has a private key's shape and is redacted (redact.ts, rule 3): a replay
+ * cannot give it back and stops at the swap's next step. A shorter hash keeps the swap replayable.
+ */
+const SWAP_HASH = `0x${'5a'.repeat(20)}` as const;
+/** An earlier trade of the market's history. */
+const TRADE_HASH = `0x${'cd34'.repeat(16)}` as const;
 const NONCE = 'n0nce1234567890abcdef';
 /** A wallet's signature of the wallet proof: it must never reach the journal. */
 const SIGNATURE = `0x${'5e'.repeat(65)}` as const;
@@ -72,7 +84,7 @@ const sent: TransactionRow = {
 };
 
 /** Fake services, with hooks for the subscriptions' callbacks and a count of every call made. */
-function fakeServices() {
+function fakeServices({ walletHash = TX_HASH }: { walletHash?: `0x${string}` } = {}) {
   let calls = 0;
   const count = <T>(value: T | (() => T)): Promise<Awaited<T>> => {
     calls += 1;
@@ -154,7 +166,7 @@ function fakeServices() {
     copyAddress: () => count(undefined),
     forgetConnection: () => count(undefined),
     signMessage: () => count(SIGNATURE),
-    sendTransaction: () => count(TX_HASH as `0x${string}`),
+    sendTransaction: () => count(walletHash),
   };
   const tatum: TatumService = {
     getNativeBalance: () =>
@@ -371,5 +383,169 @@ describe('replay of a recorded portal session', () => {
     expect(error).toBeInstanceOf(ReplayError);
     expect((error as ReplayError).seq).toBe(at + 1);
     expect((error as ReplayError).message).toMatch(/differs from the recording at entry/);
+  });
+});
+
+/**
+ * Signed in with a wallet, the user opens the Trading tab, buys DDEX for 1 ETH (quoted, sent by the
+ * wallet, mined and saved to the history), then opens the Bots tab and creates a bot. Leaving a tab
+ * stops its actor, so the trading machines are caught as the swap ends, with the journal's length
+ * then, and the bots machine at the end.
+ */
+async function recordTabsSession() {
+  const fake = fakeServices({ walletHash: SWAP_HASH });
+  const tabs = fakeTabServices({ marketHash: TRADE_HASH });
+  let loads = 0;
+  fake.services.tabs = {
+    loadTrading: () => {
+      loads += 1;
+      const { wallet, supabase } = fake.services;
+      return Promise.resolve(provideTrading({ dex: tabs.dex, wallet, supabase }));
+    },
+    loadBots: () => {
+      loads += 1;
+      return Promise.resolve(provideBots({ bots: tabs.bots }));
+    },
+  };
+  const clock = new SimulatedClock();
+  const { journal, inspect } = createJournal({ now: () => clock.now() });
+  const portal: Portal = createActor(providePortal(fake.services), {
+    systemId: 'portal',
+    input: PORTAL_INPUT,
+    clock,
+    inspect,
+  }).start();
+  await settle();
+  fake.hooks.auth?.({ event: 'INITIAL_SESSION', user: null });
+  await settle();
+  child(portal, 'wallet').send({ type: 'wallet.connect' });
+  await settle();
+  const auth = child(portal, 'auth');
+  auth.send({ type: 'auth.open', mode: 'login' });
+  auth.send({ type: 'auth.submit', email: user.email ?? '', password: PASSWORD });
+  await settle();
+  fake.hooks.auth?.({ event: 'SIGNED_IN', user });
+  await settle();
+
+  child(portal, 'tab').send({ type: 'tab.select', tab: 'trading' });
+  await settle();
+  const trading = portal.getSnapshot().context.trading;
+  if (!trading) throw new Error('the Trading tab has no actor');
+  expect(portal.system.get('trading')).toBe(trading);
+  tabs.hooks.market?.block(6n);
+  const swap = trading.getSnapshot().children.swap;
+  if (!swap) throw new Error('the Trading tab has no swap form');
+  swap.send({ type: 'swap.amount', text: '1' });
+  clock.increment(100); // the pause after typing
+  await settle();
+  expect(swap.getSnapshot().value).toEqual({ form: { quoted: 'ready' } });
+  swap.send({ type: 'swap.submit' });
+  await settle();
+  const atSwap = { live: machineSnapshots(portal), entries: journal.entries().length };
+
+  child(portal, 'tab').send({ type: 'tab.select', tab: 'bots' });
+  await settle();
+  expect(portal.system.get('trading')).toBeUndefined();
+  tabs.hooks.botsStatus?.('SUBSCRIBED');
+  await settle();
+  const bots = portal.getSnapshot().context.bots;
+  if (!bots) throw new Error('the Bots tab has no actor');
+  bots.send({ type: 'bots.create' });
+  bots.send({ type: 'bots.field', name: 'name', value: 'Breakout' });
+  bots.send({ type: 'bots.field', name: 'level', value: '0.0021' });
+  bots.send({ type: 'bots.submit' });
+  await settle();
+
+  const live = machineSnapshots(portal);
+  const recording = journal.export();
+  portal.stop();
+  return { atSwap, live, recording, calls: () => fake.calls() + tabs.calls() + loads };
+}
+
+describe('replay of a session with the Trading and Bots tabs', () => {
+  it('rebuilds the tabs’ machines, loaded with their tab, from the exported journal alone', async () => {
+    const { atSwap, live, recording, calls } = await recordTabsSession();
+    expect(recording.truncated).toBe(false);
+
+    // The session went where the test drove it.
+    expect(Object.keys(atSwap.live)).toEqual(
+      expect.arrayContaining(['portal', 'trading', 'trading/market', 'trading/swap']),
+    );
+    expect(atSwap.live.portal?.context).toMatchObject({ trading: { $actor: 'trading' }, bots: null });
+    expect(atSwap.live.trading?.status).toBe('active');
+    expect(atSwap.live['trading/market']).toMatchObject({
+      value: { live: 'following' },
+      context: { blockNumber: { $bigint: '6' }, trades: [{ hash: TRADE_HASH }] },
+    });
+    expect(atSwap.live['trading/swap']).toMatchObject({
+      value: { confirmed: 'done' },
+      context: {
+        amountText: '',
+        hash: SWAP_HASH,
+        result: { hash: SWAP_HASH, amountOut: { $bigint: tabFixtures.minedOut.toString() } },
+      },
+    });
+    expect(Object.keys(live).filter((name) => name.startsWith('trading'))).toEqual([]);
+    expect(live.portal?.context).toMatchObject({ trading: null, bots: { $actor: 'bots' } });
+    expect(live.bots).toMatchObject({
+      value: { active: { list: { ready: 'idle' }, feed: { connected: 'live' } } },
+      context: {
+        userId: user.id,
+        bots: [{ name: 'Breakout', rule: { kind: 'priceAbove', level: 0.0021 }, status: 'active' }],
+      },
+    });
+
+    // What the loaders gave is recorded as the machine's id, not as its definition.
+    const fromLoaders = recording.entries
+      .filter((e) => e.source === 'portal/loadTrading' || e.source === 'portal/loadBots')
+      .map((e) => [e.target, e.event.type, e.event.data ?? e.event.output]);
+    expect(fromLoaders).toEqual([
+      ['portal/loadTrading', 'xstate.promise.resolve', { $logic: 'trading' }],
+      ['portal', 'xstate.done.actor.loadTrading', { $logic: 'trading' }],
+      ['portal/loadBots', 'xstate.promise.resolve', { $logic: 'bots' }],
+      ['portal', 'xstate.done.actor.loadBots', { $logic: 'bots' }],
+    ]);
+    const text = JSON.stringify(recording);
+    expect(text).not.toContain('"states":');
+
+    const callsBefore = calls();
+    const exported = JSON.parse(text) as JournalExport;
+    // The session as the swap ended, while the Trading tab's machines still ran.
+    const toSwap = replay({ ...exported, entries: exported.entries.slice(0, atSwap.entries) });
+    expect(toSwap.snapshots).toEqual(atSwap.live);
+    toSwap.portal.stop();
+    const replayed = replay(exported);
+    expect(calls()).toBe(callsBefore);
+    expect(replayed.snapshots).toEqual(live);
+    expect(replayed.journal.entries.map((e) => [e.target, e.event])).toEqual(
+      recording.entries.map((e) => [e.target, e.event]),
+    );
+    replayed.portal.stop();
+  });
+
+  it('names the entry that holds a machine it does not know', async () => {
+    const { recording } = await recordTabsSession();
+    const tampered = JSON.parse(
+      JSON.stringify(recording).replaceAll('{"$logic":"bots"}', '{"$logic":"lending"}'),
+    ) as JournalExport;
+    const at = tampered.entries.findIndex((e) => e.source === 'portal/loadBots') + 1;
+    const failure = (run: () => unknown) => {
+      try {
+        run();
+      } catch (caught) {
+        return caught;
+      }
+      return null;
+    };
+
+    const unknown = failure(() => replay(tampered));
+    expect(unknown).toBeInstanceOf(ReplayError);
+    expect(unknown).toMatchObject({ seq: at });
+    expect((unknown as ReplayError).message).toBe(
+      `Entry ${at} (xstate.promise.resolve → portal/loadBots (from portal/loadBots)) holds the machine ` +
+        `'lending', which the replay cannot rebuild (it knows: trading, bots).`,
+    );
+    const unprovided = failure(() => replay(recording, { logics: { bots: botsMachine } }));
+    expect((unprovided as ReplayError).message).toMatch(/holds the machine 'trading'.*\(it knows: bots\)/);
   });
 });
