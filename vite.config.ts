@@ -154,9 +154,10 @@ export default defineConfig({
               // imports a few of them (the Trading tab's machines share helpers with the portal's),
               // the bundler would otherwise split those out into small chunks that compress worse.
               // The tabs' files, the prose pages' words (copy/faq.ts, privacy.ts, terms.ts) and the
-              // history dialog's (copy/history.ts) load with their lazy views instead.
+              // history dialog's (copy/history.ts) load with their lazy views instead. The file's name
+              // decides, whichever folder of the layer it sits in.
               name: 'portal',
-              test: /src[\\/](machines|domain|copy)[\\/](?!(swap|market|trading|dex|bots?|history|faq|privacy|terms)[-.])/,
+              test: /src[\\/](machines|domain|copy)[\\/](?:[^\\/]+[\\/])*(?![^\\/]*[\\/])(?!(swap|market|trading|dex|bots?|history|faq|privacy|terms)[-.])/,
             },
           ],
         },

@@ -1,5 +1,5 @@
 import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
@@ -7,8 +7,8 @@ import { getStateNodes } from 'xstate/graph';
 import { anyStateLabel, machineDiagram } from './machine-diagram.ts';
 
 // Writes docs/machines/<name>.md (a Mermaid diagram generated from the
-// machine's definition) for every src/machines/<name>.machine.ts, and an
-// index. `--check` writes nothing: it lists every file that differs from what
+// machine's definition) for every <name>.machine.ts under src/machines, in a
+// feature's folder or not, and an index. `--check` writes nothing: it lists every file that differs from what
 // would be written and exits 1, so CI (`npm run docs:check`, part of
 // `npm test`) fails as soon as a machine changes without its diagram.
 //
@@ -68,14 +68,22 @@ export type MachineEntry = {
 };
 
 /**
- * Imports every `<name>.machine.ts` under `root`/src/machines and takes its `<name>Machine` export,
- * the name in camel case (`profile-load.machine.ts` exports `profileLoadMachine`).
+ * Imports every `<name>.machine.ts` under `root`/src/machines, at any depth, and takes its
+ * `<name>Machine` export, the name in camel case (`profile-load.machine.ts` exports
+ * `profileLoadMachine`). The diagrams are named by the machine alone, so two machines of one name
+ * stop the script.
  */
 export async function loadMachines(root = REPO_ROOT): Promise<MachineEntry[]> {
-  const files = (await readdir(join(root, MACHINES_DIR))).filter((f) => f.endsWith('.machine.ts')).sort();
+  const files = (await readdir(join(root, MACHINES_DIR), { recursive: true }))
+    .map((file) => file.split(sep).join('/'))
+    .filter((file) => file.endsWith('.machine.ts'))
+    .map((file) => ({ file, name: basename(file, '.machine.ts') }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const entries: MachineEntry[] = [];
-  for (const file of files) {
-    const name = file.slice(0, -'.machine.ts'.length);
+  for (const { file, name } of files) {
+    const source = `${MACHINES_DIR}/${file}`;
+    const twin = entries.find((entry) => entry.name === name);
+    if (twin) throw new Error(`${twin.source} and ${source} are both the "${name}" machine: rename one.`);
     const module = (await import(pathToFileURL(join(root, MACHINES_DIR, file)).href)) as Record<
       string,
       unknown
@@ -83,9 +91,9 @@ export async function loadMachines(root = REPO_ROOT): Promise<MachineEntry[]> {
     const exported = `${name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())}Machine`;
     const machine = module[exported];
     if (!isMachine(machine)) {
-      throw new Error(`${MACHINES_DIR}/${file} exports no \`${exported}\` (src/machines/README.md).`);
+      throw new Error(`${source} exports no \`${exported}\` (src/machines/README.md).`);
     }
-    entries.push({ name, machine, source: `${MACHINES_DIR}/${file}` });
+    entries.push({ name, machine, source });
   }
   return entries;
 }
@@ -211,9 +219,10 @@ async function ownedFiles(root: string): Promise<string[]> {
   return names.filter((name) => name.endsWith('.md')).map((name) => `${DOCS_DIR}/${name}`);
 }
 
-export function describeDrift({ file, kind }: Drift): string {
+/** One line for a drift; `machines` name the source file of a stale diagram. */
+export function describeDrift({ file, kind }: Drift, machines: MachineEntry[]): string {
   const name = /([^/]+)\.md$/.exec(file)?.[1] ?? '';
-  const source = name === 'README' ? MACHINES_DIR : `${MACHINES_DIR}/${name}.machine.ts`;
+  const source = machines.find((entry) => entry.name === name)?.source ?? MACHINES_DIR;
   const what =
     kind === 'missing'
       ? 'is missing'
@@ -236,8 +245,9 @@ export async function writeDocs(root: string, expected: Map<string, string>): Pr
 
 /** The check as `npm run docs:check` runs it: the problems, one line each (none when up to date). */
 export async function checkDiagrams(root = REPO_ROOT, machines?: MachineEntry[]): Promise<string[]> {
-  const expected = await renderDocs(machines ?? (await loadMachines(root)));
-  return (await findDrift(root, expected)).map(describeDrift);
+  const entries = machines ?? (await loadMachines(root));
+  const expected = await renderDocs(entries);
+  return (await findDrift(root, expected)).map((drift) => describeDrift(drift, entries));
 }
 
 async function main(args: string[]): Promise<number> {

@@ -1,6 +1,6 @@
 import { createActor } from 'xstate';
 import type { AppConfig } from '../config/app-config.ts';
-import { portalMachine, type PortalInput, type TabsAvailable } from '../machines/portal.machine.ts';
+import { portalMachine, type PortalInput, type TabsAvailable } from '../machines/portal/portal.machine.ts';
 import type { ThemeInput } from '../machines/theme.machine.ts';
 import type { PortalActor } from '../ui/portal-context.tsx';
 import type { UiSettings } from '../ui/settings-context.tsx';

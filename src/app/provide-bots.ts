@@ -1,6 +1,6 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { RUNS_PER_BOT, RUNS_READ } from '../domain/bots.ts';
-import { botsMachine, type BotsFeedEvent } from '../machines/bots.machine.ts';
+import { botsMachine, type BotsFeedEvent } from '../machines/bots/bots.machine.ts';
 import type { BotsService } from '../services/bots/types.ts';
 
 // The Trading Bots tab's composition root (docs/product.md#trading-bots), loaded with the tab: turns

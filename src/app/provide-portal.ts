@@ -1,17 +1,21 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
-import { authMachine } from '../machines/auth.machine.ts';
+import { authMachine } from '../machines/auth/auth.machine.ts';
 import { balancesMachine } from '../machines/balances.machine.ts';
-import { historyOutboxMachine } from '../machines/history-outbox.machine.ts';
+import { historyOutboxMachine } from '../machines/send/history-outbox.machine.ts';
 import { notificationsMachine, type NotificationFeedEvent } from '../machines/notifications.machine.ts';
-import { portalMachine, type BotsLogic, type TradingLogic } from '../machines/portal.machine.ts';
-import { profileLoadMachine } from '../machines/profile-load.machine.ts';
-import { profileMachine } from '../machines/profile.machine.ts';
-import { sendMachine } from '../machines/send.machine.ts';
+import { portalMachine, type BotsLogic, type TradingLogic } from '../machines/portal/portal.machine.ts';
+import { profileLoadMachine } from '../machines/profile/profile-load.machine.ts';
+import { profileMachine } from '../machines/profile/profile.machine.ts';
+import { sendMachine } from '../machines/send/send.machine.ts';
 import { themeMachine, type Theme, type ThemeStoreEvent } from '../machines/theme.machine.ts';
 import { transactionsMachine } from '../machines/transactions.machine.ts';
-import { walletProofMachine } from '../machines/wallet-proof.machine.ts';
-import { walletSendMachine } from '../machines/wallet-send.machine.ts';
-import { walletMachine, type WalletAccount, type WalletProviderEvent } from '../machines/wallet.machine.ts';
+import { walletProofMachine } from '../machines/profile/wallet-proof.machine.ts';
+import { walletSendMachine } from '../machines/send/wallet-send.machine.ts';
+import {
+  walletMachine,
+  type WalletAccount,
+  type WalletProviderEvent,
+} from '../machines/wallet/wallet.machine.ts';
 import { webhooksMachine, type WebhookSummary } from '../machines/webhooks.machine.ts';
 import type { Profile, ProfileUpsert } from '../domain/profile.ts';
 import type { SupabaseService } from '../services/supabase/types.ts';

@@ -1,8 +1,8 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { TRADES_SHOWN, type Address } from '../domain/dex.ts';
-import { marketMachine, type MarketEvent } from '../machines/market.machine.ts';
-import { swapMachine } from '../machines/swap.machine.ts';
-import { tradingMachine } from '../machines/trading.machine.ts';
+import { marketMachine, type MarketEvent } from '../machines/trading/market.machine.ts';
+import { swapMachine } from '../machines/trading/swap.machine.ts';
+import { tradingMachine } from '../machines/trading/trading.machine.ts';
 import type { DexService } from '../services/dex/types.ts';
 import type { SupabaseService } from '../services/supabase/types.ts';
 import type { WalletService } from '../services/wallet/types.ts';

@@ -7,7 +7,7 @@ import { appCopy } from './index.ts';
 /**
  * ours: the Trading Bots tab (docs/product.md#trading-bots): the list of a user's bots, the bot
  * form and its checks, the runs, and the toasts of creating, saving, pausing, resuming and
- * deleting. Numbers come in already as text (src/machines/bot-checks.ts formats them).
+ * deleting. Numbers come in already as text (src/machines/bots/bot-checks.ts formats them).
  */
 export const botCopy = {
   title: appCopy.tabs.bots,

@@ -8,9 +8,9 @@ import {
   type EventObject,
   type InspectionEvent,
 } from 'xstate';
-import { botsMachine } from '../machines/bots.machine.ts';
-import { portalMachine } from '../machines/portal.machine.ts';
-import { tradingMachine } from '../machines/trading.machine.ts';
+import { botsMachine } from '../machines/bots/bots.machine.ts';
+import { portalMachine } from '../machines/portal/portal.machine.ts';
+import { tradingMachine } from '../machines/trading/trading.machine.ts';
 import { actorName, findActor } from './actor-names.ts';
 import { createJournal } from './journal.ts';
 import type { JournalEntry, JournalExport, JournalValue } from './journal-types.ts';

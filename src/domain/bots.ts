@@ -85,7 +85,7 @@ export type BotFields = { name: string; rule: BotRule; cooldownMinutes: number }
 
 /**
  * The bot form as typed: every value is the field's text, so the form shows what the user typed
- * until it is checked (src/machines/bot-checks.ts). Only the fields of the chosen kind are read.
+ * until it is checked (src/machines/bots/bot-checks.ts). Only the fields of the chosen kind are read.
  */
 export type BotDraft = {
   name: string;

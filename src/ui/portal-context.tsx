@@ -8,7 +8,7 @@ import type {
   SESSION_CHILDREN,
   TabsAvailable,
   portalMachine,
-} from '../machines/portal.machine.ts';
+} from '../machines/portal/portal.machine.ts';
 
 // How views reach the statecharts: the portal actor comes from the
 // composition root through context; a view picks one child by its system id
@@ -171,10 +171,10 @@ export function useProfile(): Profile | null {
   return useSessionSelector('profile', (snapshot) => snapshot.context.profile, null);
 }
 
-/** The DEX Trading tab's root actor (src/machines/trading.machine.ts). */
+/** The DEX Trading tab's root actor (src/machines/trading/trading.machine.ts). */
 export type TradingActor = NonNullable<PortalMachineContext['trading']>;
 
-/** The Trading Bots tab's actor (src/machines/bots.machine.ts). */
+/** The Trading Bots tab's actor (src/machines/bots/bots.machine.ts). */
 export type BotsActor = NonNullable<PortalMachineContext['bots']>;
 
 /**

@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { TabsAvailable } from '../machines/portal.machine.ts';
+import type { TabsAvailable } from '../machines/portal/portal.machine.ts';
 
 // Configuration the views show as is (footer links, explorer links, which tabs this portal has),
 // handed down from the composition root.

@@ -21,7 +21,7 @@ import {
   walletProofCopy,
   webhookCopy,
 } from '../../src/copy/index.ts';
-import { displayName } from '../../src/machines/display-name.ts';
+import { displayName } from '../../src/machines/profile/display-name.ts';
 import { testAccount } from '../support/accounts.ts';
 import { serviceClient, uniqueEmail, PASSWORD } from '../support/clients.ts';
 import { startHeadlessPortal, type HeadlessPortal } from '../support/headless-portal.ts';

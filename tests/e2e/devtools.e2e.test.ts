@@ -8,7 +8,7 @@ import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { MACHINE_IDS } from '../../src/devtools/panel/types.ts';
 import { TAKEN_CLASS } from '../../src/devtools/panel/diagram.ts';
 import { TAKEN_EDGE_CLASS, TAKEN_LINE_CLASS } from '../../src/devtools/panel/overlay-dom.ts';
-import { walletMachine } from '../../src/machines/wallet.machine.ts';
+import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
 import { allTransitionKeys } from '../model/support/coverage.ts';
 import { uniqueEmail } from '../support/clients.ts';
 import { e2eAccount } from './support/accounts.ts';

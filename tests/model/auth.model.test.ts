@@ -8,7 +8,7 @@ import {
 } from 'xstate';
 import { authCopy } from '../../src/copy/index.ts';
 import type { AuthChange, AuthUser, SignUpResult } from '../../src/domain/auth.ts';
-import { authMachine, type AuthFact } from '../../src/machines/auth.machine.ts';
+import { authMachine, type AuthFact } from '../../src/machines/auth/auth.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { describeModel } from './support/index.ts';
 

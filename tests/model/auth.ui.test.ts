@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { appCopy, authCopy, dialogCopy, shellCopy, shortAddress } from '../../src/copy/index.ts';
 import type { AuthChange, AuthUser } from '../../src/domain/auth.ts';
-import { authMachine } from '../../src/machines/auth.machine.ts';
+import { authMachine } from '../../src/machines/auth/auth.machine.ts';
 import { PASSWORD, signedInUser, uniqueEmail, type TestUser } from '../support/clients.ts';
 import { e2eAccount } from '../e2e/support/accounts.ts';
 import { gatewayFor, type AppVariant } from '../e2e/support/context.ts';

@@ -9,8 +9,8 @@ import {
   type BotFields,
   type BotRun,
 } from '../../src/domain/bots.ts';
-import type { BotsLoad } from '../../src/machines/bots-types.ts';
-import { botsMachine, botsTags } from '../../src/machines/bots.machine.ts';
+import type { BotsLoad } from '../../src/machines/bots/bots-types.ts';
+import { botsMachine, botsTags } from '../../src/machines/bots/bots.machine.ts';
 import type { SessionChanged, ToastRequest } from '../../src/machines/shared.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
 import { authUser } from '../support/fixtures.ts';

@@ -6,7 +6,7 @@ import {
   historyOutboxMachine,
   historyOutboxSavingTag,
   type HistoryOutboxFact,
-} from '../../src/machines/history-outbox.machine.ts';
+} from '../../src/machines/send/history-outbox.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
 import { actionRecorder, errorOf, inputOf, type Recorded } from './recorders.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { sendCopy } from '../../src/copy/index.ts';
-import { HISTORY_TRIES, historyOutboxMachine } from '../../src/machines/history-outbox.machine.ts';
+import { HISTORY_TRIES, historyOutboxMachine } from '../../src/machines/send/history-outbox.machine.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
 import { e2eAccount } from '../e2e/support/accounts.ts';
 import { admin } from '../e2e/support/ui.ts';

@@ -3,9 +3,18 @@ import { fromCallback, type EventObject, type SnapshotFrom } from 'xstate';
 import { tokenCopy } from '../../src/copy/index.ts';
 import { dexCopy } from '../../src/copy/dex.ts';
 import type { Market, MarketHistory, PoolState, PricePoint, Trade } from '../../src/domain/dex.ts';
-import { chartSeries, marketFigures, tradeRows, type TradeRow } from '../../src/machines/market-figures.ts';
-import { marketMachine, type MarketFact, type MarketLoad } from '../../src/machines/market.machine.ts';
-import { poolFeeText } from '../../src/machines/swap-checks.ts';
+import {
+  chartSeries,
+  marketFigures,
+  tradeRows,
+  type TradeRow,
+} from '../../src/machines/trading/market-figures.ts';
+import {
+  marketMachine,
+  type MarketFact,
+  type MarketLoad,
+} from '../../src/machines/trading/market.machine.ts';
+import { poolFeeText } from '../../src/machines/trading/swap-checks.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
 import { actionRecorder, errorOf, eventRecorder, withBigIntJson } from './recorders.ts';
 import { describeModel } from './support/index.ts';

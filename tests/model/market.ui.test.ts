@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { dexCopy } from '../../src/copy/dex.ts';
 import { tokenCopy } from '../../src/copy/index.ts';
-import { marketMachine, type MarketLoad } from '../../src/machines/market.machine.ts';
+import { marketMachine, type MarketLoad } from '../../src/machines/trading/market.machine.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
 import { e2e } from '../e2e/support/context.ts';
 import { withBigIntJson } from './recorders.ts';

@@ -2,7 +2,7 @@ import { beforeEach, expect } from 'vitest';
 import type { AnyActorRef, AnyEventObject, SnapshotFrom, AnyMachineSnapshot } from 'xstate';
 import { appCopy, transactionCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
-import { portalMachine, type PortalEvent } from '../../src/machines/portal.machine.ts';
+import { portalMachine, type PortalEvent } from '../../src/machines/portal/portal.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { toastDurations } from '../../src/machines/toast.machine.ts';
 import { PORTAL_INPUT, recordingChild, recordingChildren, type Delivery } from '../support/portal-stubs.ts';

@@ -14,7 +14,11 @@ import {
   walletCopy,
   walletProofCopy,
 } from '../../src/copy/index.ts';
-import { portalMachine, type PortalContext, type PortalInput } from '../../src/machines/portal.machine.ts';
+import {
+  portalMachine,
+  type PortalContext,
+  type PortalInput,
+} from '../../src/machines/portal/portal.machine.ts';
 import { e2eAccount } from '../e2e/support/accounts.ts';
 import type { AppVariant } from '../e2e/support/context.ts';
 import { e2e, gatewayFor } from '../e2e/support/context.ts';

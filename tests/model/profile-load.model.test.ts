@@ -3,7 +3,7 @@ import type { EventObject } from 'xstate';
 import { profileCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { Profile } from '../../src/domain/profile.ts';
-import { profileLoadMachine, type ProfileLoadFact } from '../../src/machines/profile-load.machine.ts';
+import { profileLoadMachine, type ProfileLoadFact } from '../../src/machines/profile/profile-load.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { profileRow } from '../support/fixtures.ts';
 import { actionRecorder, eventRecorder, inputOf, type Recorded } from './recorders.ts';

@@ -3,7 +3,10 @@ import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { dialogCopy, profileCopy } from '../../src/copy/index.ts';
 import type { Profile } from '../../src/domain/profile.ts';
-import { profileLoadMachine, type ProfileLoadContext } from '../../src/machines/profile-load.machine.ts';
+import {
+  profileLoadMachine,
+  type ProfileLoadContext,
+} from '../../src/machines/profile/profile-load.machine.ts';
 import { gatewayFor } from '../e2e/support/context.ts';
 import { authUser, profileRow } from '../support/fixtures.ts';
 import { describeUiModel } from './ui/index.ts';

@@ -3,7 +3,11 @@ import type { EventObject } from 'xstate';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import { profileCopy } from '../../src/copy/index.ts';
 import type { AvatarFile, Profile } from '../../src/domain/profile.ts';
-import { profileMachine, type ProfileEdits, type ProfileInput } from '../../src/machines/profile.machine.ts';
+import {
+  profileMachine,
+  type ProfileEdits,
+  type ProfileInput,
+} from '../../src/machines/profile/profile.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { profileRow } from '../support/fixtures.ts';
 import {

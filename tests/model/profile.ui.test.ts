@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { dialogCopy, profileCopy, shortAddress, walletProofCopy } from '../../src/copy/index.ts';
 import type { AvatarFile, Profile } from '../../src/domain/profile.ts';
-import { profileMachine, type ProfileContext } from '../../src/machines/profile.machine.ts';
+import { profileMachine, type ProfileContext } from '../../src/machines/profile/profile.machine.ts';
 import { avatarPublicUrl } from '../../src/services/supabase/avatar-url.ts';
 import { IMAGES } from '../support/clients.ts';
 import { authUser, profileRow } from '../support/fixtures.ts';

@@ -7,7 +7,7 @@ import {
   sendMachine,
   type SendContext,
   type SendFact,
-} from '../../src/machines/send.machine.ts';
+} from '../../src/machines/send/send.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import type { Hex } from '../../src/domain/token.ts';
 import {

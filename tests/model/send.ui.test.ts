@@ -2,7 +2,7 @@ import type { AnyEventObject } from 'xstate';
 import { keccak256, type Hex } from 'viem';
 import { expect } from 'vitest';
 import { profileCopy, sendCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
-import { sendMachine } from '../../src/machines/send.machine.ts';
+import { sendMachine } from '../../src/machines/send/send.machine.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
 import { e2eAccount } from '../e2e/support/accounts.ts';
 import { e2e } from '../e2e/support/context.ts';

@@ -1,7 +1,11 @@
 import { authUser } from '../support/fixtures.ts';
 import { beforeEach, expect } from 'vitest';
 import { createMachine, type AnyEventObject, type SnapshotFrom } from 'xstate';
-import { tradingMachine, type TradingEvent, type TradingFact } from '../../src/machines/trading.machine.ts';
+import {
+  tradingMachine,
+  type TradingEvent,
+  type TradingFact,
+} from '../../src/machines/trading/trading.machine.ts';
 import { eventRecorder, withBigIntJson } from './recorders.ts';
 import { describeModel } from './support/index.ts';
 

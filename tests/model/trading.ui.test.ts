@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import { dexCopy } from '../../src/copy/dex.ts';
 import { tradingCopy } from '../../src/copy/trading.ts';
-import { swapMachine } from '../../src/machines/swap.machine.ts';
-import { tradingMachine } from '../../src/machines/trading.machine.ts';
+import { swapMachine } from '../../src/machines/trading/swap.machine.ts';
+import { tradingMachine } from '../../src/machines/trading/trading.machine.ts';
 import { e2eAccount } from '../e2e/support/accounts.ts';
 import { e2e } from '../e2e/support/context.ts';
 import { swapsOnTheSharedPool } from '../e2e/support/pool-lock.ts';

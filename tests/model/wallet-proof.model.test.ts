@@ -3,7 +3,7 @@ import type { AnyActorRef, AnyEventObject, SnapshotFrom, AnyMachineSnapshot } fr
 import { authCopy, profileCopy, walletCopy, walletProofCopy } from '../../src/copy/index.ts';
 import type { WalletNonce, WalletProof } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import { walletProofMachine, type WalletProofFact } from '../../src/machines/wallet-proof.machine.ts';
+import { walletProofMachine, type WalletProofFact } from '../../src/machines/profile/wallet-proof.machine.ts';
 import { profileRow } from '../support/fixtures.ts';
 import { describeModel } from './support/index.ts';
 

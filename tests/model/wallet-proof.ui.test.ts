@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { expect } from 'vitest';
 import { dialogCopy, profileCopy, shortAddress, walletCopy, walletProofCopy } from '../../src/copy/index.ts';
-import { walletProofMachine } from '../../src/machines/wallet-proof.machine.ts';
+import { walletProofMachine } from '../../src/machines/profile/wallet-proof.machine.ts';
 import { e2eAccount } from '../e2e/support/accounts.ts';
 import { gatewayFor } from '../e2e/support/context.ts';
 import { button } from '../e2e/support/portal-page.ts';

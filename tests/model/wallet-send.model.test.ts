@@ -4,7 +4,7 @@ import { sendCopy, tokenCopy, walletCopy } from '../../src/copy/index.ts';
 import type { TokenProblem } from '../../src/domain/errors.ts';
 import type { WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import { walletSendMachine, walletSendTags } from '../../src/machines/wallet-send.machine.ts';
+import { walletSendMachine, walletSendTags } from '../../src/machines/send/wallet-send.machine.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
 import { describeModel } from './support/index.ts';
 

@@ -1,7 +1,7 @@
 import type { AnyEventObject } from 'xstate';
 import { expect } from 'vitest';
 import { balanceCopy, sendCopy, shortAddress, tokenCopy, walletCopy } from '../../src/copy/index.ts';
-import { walletSendMachine } from '../../src/machines/wallet-send.machine.ts';
+import { walletSendMachine } from '../../src/machines/send/wallet-send.machine.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
 import { e2eAccount } from '../e2e/support/accounts.ts';
 import { e2e } from '../e2e/support/context.ts';

@@ -10,7 +10,7 @@ import { walletCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { WalletAccount, WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import { walletMachine, type WalletFact } from '../../src/machines/wallet.machine.ts';
+import { walletMachine, type WalletFact } from '../../src/machines/wallet/wallet.machine.ts';
 import { describeModel } from './support/index.ts';
 
 // The wallet machine's generated paths, each step checked against docs/product.md#wallet and

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { portalCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
-import { walletMachine } from '../../src/machines/wallet.machine.ts';
+import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
 import { e2eAccount } from '../e2e/support/accounts.ts';
 import { e2e } from '../e2e/support/context.ts';
 import { button } from '../e2e/support/portal-page.ts';

@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { createActor, waitFor, type Actor, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { providePortal } from '../../src/app/provide-portal.ts';
-import type { portalMachine } from '../../src/machines/portal.machine.ts';
+import type { portalMachine } from '../../src/machines/portal/portal.machine.ts';
 import type { ShownToast } from '../../src/machines/toast.machine.ts';
 import type { ChainAccount } from '../../stack/chain/index.ts';
 import { createSupabaseClient, createSupabaseService } from '../../src/services/supabase/index.ts';

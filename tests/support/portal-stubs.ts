@@ -1,6 +1,10 @@
 import { createMachine, type AnyEventObject } from 'xstate';
-import { PORTAL_CHILDREN, SESSION_CHILDREN, type portalMachine } from '../../src/machines/portal.machine.ts';
-import type { PortalInput } from '../../src/machines/portal.machine.ts';
+import {
+  PORTAL_CHILDREN,
+  SESSION_CHILDREN,
+  type portalMachine,
+} from '../../src/machines/portal/portal.machine.ts';
+import type { PortalInput } from '../../src/machines/portal/portal.machine.ts';
 
 type PortalActors = NonNullable<Parameters<typeof portalMachine.provide>[0]['actors']>;
 

@@ -1,6 +1,6 @@
 import type { Actor } from 'xstate';
-import { tell } from '../../src/machines/portal.setup.ts';
-import type { portalMachine } from '../../src/machines/portal.machine.ts';
+import { tell } from '../../src/machines/portal/portal.setup.ts';
+import type { portalMachine } from '../../src/machines/portal/portal.machine.ts';
 
 // Messages sent down the portal's actor system are checked by the compiler. Each send under an
 // expect-error directive must not compile (a misspelt type, a wrong payload, an actor that does

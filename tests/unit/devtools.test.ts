@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalExport } from '../../src/devtools/journal-types.ts';
-import { walletMachine } from '../../src/machines/wallet.machine.ts';
+import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
 import { activeStateNodes, highlightedDiagram, nodeId } from '../../src/devtools/panel/diagram.ts';
 import { displayable, statePaths } from '../../src/devtools/panel/format.ts';
 import { parseJournal } from '../../src/devtools/panel/parse-journal.ts';

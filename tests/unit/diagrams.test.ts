@@ -220,6 +220,13 @@ describe('diagrams of the portal machines', () => {
     expect(machines.map((m) => m.name).sort()).toEqual(Object.keys(summaries).sort());
   });
 
+  it("finds the machines in a feature's folder too, each named by its file", () => {
+    const sourceOf = (name: string) => machines.find((m) => m.name === name)?.source;
+    expect(sourceOf('tab')).toBe('src/machines/tab.machine.ts');
+    expect(sourceOf('portal')).toBe('src/machines/portal/portal.machine.ts');
+    expect(sourceOf('profile-load')).toBe('src/machines/profile/profile-load.machine.ts');
+  });
+
   it('are well-formed Mermaid that draws every transition once', () => {
     for (const { name, machine } of machines) {
       const diagram = machineDiagram(machine);
@@ -314,6 +321,30 @@ describe('docs:check', () => {
     ]);
     await writeDocs(root, expected);
     expect(await findDrift(root, expected)).toEqual([]);
+  });
+
+  it("names the file of a stale diagram whose machine sits in a feature's folder", async () => {
+    const machines = await loadMachines();
+    await writeDocs(root, await renderDocs(machines));
+    const changed = machines.map((m) => (m.name === 'portal' ? { ...m, machine: toastMachine } : m));
+    expect(await checkDiagrams(root, changed)).toEqual([
+      `${DOCS_DIR}/portal.md is out of date with src/machines/portal/portal.machine.ts: run \`${FIX_COMMAND}\` and commit the result.`,
+      `${DOCS_DIR}/README.md is out of date with src/machines: run \`${FIX_COMMAND}\` and commit the result.`,
+    ]);
+  });
+
+  it('refuses two machines of one name in different folders: their diagrams would be one file', async () => {
+    const twins = join(root, 'twins');
+    for (const folder of ['a', 'b']) {
+      await mkdir(join(twins, 'src', 'machines', folder), { recursive: true });
+      await writeFile(
+        join(twins, 'src', 'machines', folder, 'twin.machine.ts'),
+        'export const twinMachine = { root: {}, transition: () => undefined };\n',
+      );
+    }
+    await expect(loadMachines(twins)).rejects.toThrow(
+      /^src\/machines\/[ab]\/twin\.machine\.ts and src\/machines\/[ab]\/twin\.machine\.ts are both the "twin" machine/,
+    );
   });
 
   it('refuses a machine that has no summary, naming where to add it', async () => {

@@ -18,6 +18,8 @@ async function boundaryMessages(filePath: string, code: string): Promise<string[
 }
 
 const MACHINE = 'src/machines/x.machine.ts';
+/** A machine in a feature's folder of src/machines: the same rules, one folder deeper. */
+const FEATURE_MACHINE = 'src/machines/x/x.machine.ts';
 const VIEW = 'src/ui/portal/X.tsx';
 const SERVICE = 'src/services/supabase/x.ts';
 
@@ -46,6 +48,17 @@ describe('import boundaries: violations are reported', () => {
     ],
     [
       MACHINE,
+      `import { parseEther } from 'viem';`,
+      'src/machines must not import a package other than xstate',
+    ],
+    [FEATURE_MACHINE, `import { App } from '../../ui/App.tsx';`, 'src/machines must not import src/ui'],
+    [
+      FEATURE_MACHINE,
+      `const load = () => import('../../services/token/index.ts');`,
+      'src/machines must not import src/services',
+    ],
+    [
+      FEATURE_MACHINE,
       `import { parseEther } from 'viem';`,
       'src/machines must not import a package other than xstate',
     ],
@@ -95,7 +108,7 @@ describe('import boundaries: violations are reported', () => {
     [SERVICE, `export { copy } from '../../copy/index.ts';`, 'src/services must not import src/copy'],
     [
       SERVICE,
-      `import { authMachine } from '../../machines/auth.machine.ts';`,
+      `import { authMachine } from '../../machines/auth/auth.machine.ts';`,
       'src/services must not import src/machines',
     ],
     [SERVICE, `import { App } from '../../ui/App.tsx';`, 'src/services must not import src/ui'],
@@ -127,10 +140,22 @@ describe('import boundaries: allowed imports pass', () => {
       ],
     ],
     [
+      FEATURE_MACHINE,
+      [
+        `import type { AuthUser } from '../../domain/auth.ts';`,
+        `import { copy } from '../../copy/index.ts';`,
+        `import { assign, setup } from 'xstate';`,
+        `import { report } from '../shared.ts';`,
+        `import { tabMachine } from '../tab.machine.ts';`,
+        `import { authMachine } from '../auth/auth.machine.ts';`,
+        `import type { XContext } from './x-types.ts';`,
+      ],
+    ],
+    [
       'src/ui/shell/TabBar.tsx',
       [
         `import { tabMachine } from '../../machines/tab.machine.ts';`,
-        `import { displayName } from '../../machines/display-name.ts';`,
+        `import { displayName } from '../../machines/profile/display-name.ts';`,
         `import type { Profile } from '../../domain/profile.ts';`,
         `import { copy } from '../../copy/index.ts';`,
         `import { useState } from 'react';`,

@@ -8,8 +8,8 @@ import { providePortal, type PortalServices } from '../../src/app/provide-portal
 import { provideTrading } from '../../src/app/provide-trading.ts';
 import { replay, ReplayError } from '../../src/devtools/replay.ts';
 import { sendCopy, walletCopy } from '../../src/copy/index.ts';
-import { botsMachine } from '../../src/machines/bots.machine.ts';
-import type { portalMachine } from '../../src/machines/portal.machine.ts';
+import { botsMachine } from '../../src/machines/bots/bots.machine.ts';
+import type { portalMachine } from '../../src/machines/portal/portal.machine.ts';
 import {
   BackendError,
   type AuthChange,

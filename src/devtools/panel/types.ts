@@ -1,4 +1,4 @@
-import { PORTAL_CHILDREN, SESSION_CHILDREN } from '../../machines/portal.machine.ts';
+import { PORTAL_CHILDREN, SESSION_CHILDREN } from '../../machines/portal/portal.machine.ts';
 import type { Journal, JournalExport } from '../journal-types.ts';
 
 // What the composition root hands the developer panel, and the machines it shows.

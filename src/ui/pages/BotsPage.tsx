@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import { botCopy } from '../../copy/bots.ts';
 import { shellCopy } from '../../copy/index.ts';
 import type { AuthUser } from '../../domain/auth.ts';
-import { botsTags } from '../../machines/bots.machine.ts';
+import { botsTags } from '../../machines/bots/bots.machine.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { useChild, usePortalSelector, useTabActor, type BotsActor } from '../portal-context.tsx';

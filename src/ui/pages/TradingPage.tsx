@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { displayName } from '../../machines/display-name.ts';
+import { displayName } from '../../machines/profile/display-name.ts';
 import type { AuthUser } from '../../domain/auth.ts';
 import type { Profile } from '../../domain/profile.ts';
 import { Button } from '../common/Button.tsx';

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { portalCopy } from '../../copy/index.ts';
-import { displayName } from '../../machines/display-name.ts';
+import { displayName } from '../../machines/profile/display-name.ts';
 import { usePortalSelector, useProfile } from '../portal-context.tsx';
 import { UserIcon } from './icons.tsx';
 

@@ -3,9 +3,12 @@ import { useEffect, useRef, type FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import styled from 'styled-components';
 import { portalCopy, sendCopy } from '../../copy/index.ts';
-import { historyOutboxSavingTag, type historyOutboxMachine } from '../../machines/history-outbox.machine.ts';
-import { sendBusyTag } from '../../machines/send.machine.ts';
-import { walletSendTags, type walletSendMachine } from '../../machines/wallet-send.machine.ts';
+import {
+  historyOutboxSavingTag,
+  type historyOutboxMachine,
+} from '../../machines/send/history-outbox.machine.ts';
+import { sendBusyTag } from '../../machines/send/send.machine.ts';
+import { walletSendTags, type walletSendMachine } from '../../machines/send/wallet-send.machine.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { Field } from '../common/Field.tsx';

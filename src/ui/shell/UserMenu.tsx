@@ -1,7 +1,7 @@
 import * as Popover from '@radix-ui/react-popover';
 import styled from 'styled-components';
 import { shellCopy } from '../../copy/index.ts';
-import { displayName } from '../../machines/display-name.ts';
+import { displayName } from '../../machines/profile/display-name.ts';
 import { useChild, useChildSelector, usePortalSelector, useProfile } from '../portal-context.tsx';
 import { UserMenuButton } from './UserMenuButton.tsx';
 import { UserMenuItems } from './UserMenuItems.tsx';

@@ -1,7 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import styled from 'styled-components';
 import { shellCopy } from '../../copy/index.ts';
-import { displayName } from '../../machines/display-name.ts';
+import { displayName } from '../../machines/profile/display-name.ts';
 import { usePortalSelector, useProfile } from '../portal-context.tsx';
 import { ChevronDownIcon, UserIcon } from './icons.tsx';
 

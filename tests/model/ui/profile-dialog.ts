@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { appCopy, dialogCopy } from '../../../src/copy/index.ts';
 import type { Profile } from '../../../src/domain/profile.ts';
-import type { ProfileContext } from '../../../src/machines/profile.machine.ts';
+import type { ProfileContext } from '../../../src/machines/profile/profile.machine.ts';
 import { avatarPublicUrl } from '../../../src/services/supabase/avatar-url.ts';
 import { IMAGES, type TestUser } from '../../support/clients.ts';
 import { gatewayFor } from '../../e2e/support/context.ts';

@@ -11,7 +11,7 @@ import {
   shortAddress,
   walletCopy,
 } from '../../../src/copy/index.ts';
-import { walletMachine } from '../../../src/machines/wallet.machine.ts';
+import { walletMachine } from '../../../src/machines/wallet/wallet.machine.ts';
 import type { ChainAccount } from '../../../stack/chain/index.ts';
 import { tokenBalance } from '../../e2e/support/chain.ts';
 import { e2e } from '../../e2e/support/context.ts';

@@ -7,7 +7,7 @@ import {
   type AuthEvent,
   type AuthFact,
   type WalletSignInInput,
-} from '../../../src/machines/auth.machine.ts';
+} from '../../../src/machines/auth/auth.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
 import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';

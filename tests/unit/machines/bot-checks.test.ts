@@ -11,7 +11,7 @@ import {
   runInWords,
   significant,
   windowInWords,
-} from '../../../src/machines/bot-checks.ts';
+} from '../../../src/machines/bots/bot-checks.ts';
 
 // The bot form's checks hold to the bounds of the bots table's checks
 // (supabase/migrations/20261201000001_market_bots.sql): a draft that passes here is one the

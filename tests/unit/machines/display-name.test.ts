@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appCopy, shortAddress } from '../../../src/copy/index.ts';
-import { defaultUsername, displayName } from '../../../src/machines/display-name.ts';
+import { defaultUsername, displayName } from '../../../src/machines/profile/display-name.ts';
 
 const id = '0123456789abcdef-0000-4000-8000-000000000000';
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

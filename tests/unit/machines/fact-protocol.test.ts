@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, createMachine, setup } from 'xstate';
-import type { PortalEvent } from '../../../src/machines/portal.machine.ts';
+import type { PortalEvent } from '../../../src/machines/portal/portal.machine.ts';
 import { reportFact } from '../../../src/machines/shared.ts';
-import type { WalletFact } from '../../../src/machines/wallet.machine.ts';
+import type { WalletFact } from '../../../src/machines/wallet/wallet.machine.ts';
 
 // The children's facts are the root's events: a child reports through
 // `reportFact<ItsFact>()`, so a fact with a wrong payload does not compile

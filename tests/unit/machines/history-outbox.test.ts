@@ -7,8 +7,8 @@ import {
   historyOutboxSavingTag,
   retryable,
   type HistoryOutboxFact,
-} from '../../../src/machines/history-outbox.machine.ts';
-import type { RecordTransactionInput } from '../../../src/machines/send-types.ts';
+} from '../../../src/machines/send/history-outbox.machine.ts';
+import type { RecordTransactionInput } from '../../../src/machines/send/send-types.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
 import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';

@@ -11,7 +11,7 @@ import {
   marketFigures,
   priceText,
   tradeRows,
-} from '../../../src/machines/market-figures.ts';
+} from '../../../src/machines/trading/market-figures.ts';
 
 // The market card's figures as a reader sees them: amounts, reserves, the price both ways, the
 // trade list and the chart.

@@ -4,7 +4,11 @@ import type { EventObject } from 'xstate';
 import { tokenCopy } from '../../../src/copy/index.ts';
 import { dexCopy } from '../../../src/copy/dex.ts';
 import type { MarketHistory, PoolState, PricePoint, Trade } from '../../../src/domain/dex.ts';
-import { marketMachine, type MarketEvent, type MarketLoad } from '../../../src/machines/market.machine.ts';
+import {
+  marketMachine,
+  type MarketEvent,
+  type MarketLoad,
+} from '../../../src/machines/trading/market.machine.ts';
 import { DexServiceError } from '../../../src/services/dex/types.ts';
 import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
 

@@ -2,7 +2,7 @@ import { createActor } from 'xstate';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { appCopy, transactionCopy } from '../../../src/copy/index.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
-import { portalMachine, SESSION_CHILDREN } from '../../../src/machines/portal.machine.ts';
+import { portalMachine, SESSION_CHILDREN } from '../../../src/machines/portal/portal.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { toastDurations } from '../../../src/machines/toast.machine.ts';
 import { PORTAL_INPUT, recordingChildren, type Delivery, type Started } from '../../support/portal-stubs.ts';

@@ -8,7 +8,7 @@ import {
   profileLoadMachine,
   type ProfileLoadFact,
   type ProfileLoadOutput,
-} from '../../../src/machines/profile-load.machine.ts';
+} from '../../../src/machines/profile/profile-load.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
 import { profileRow } from '../../support/fixtures.ts';

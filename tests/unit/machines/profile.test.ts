@@ -10,16 +10,19 @@ import {
   type ProfileUpsert,
 } from '../../../src/domain/profile.ts';
 import type { WalletNonce, WalletProof } from '../../../src/domain/wallet.ts';
-import { profileLoadMachine } from '../../../src/machines/profile-load.machine.ts';
+import { profileLoadMachine } from '../../../src/machines/profile/profile-load.machine.ts';
 import {
   profileMachine,
   type ClearWalletInput,
   type ProfileEvent,
   type RemoveAvatarInput,
   type UploadAvatarInput,
-} from '../../../src/machines/profile.machine.ts';
+} from '../../../src/machines/profile/profile.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { walletProofMachine, type SignProofInput } from '../../../src/machines/wallet-proof.machine.ts';
+import {
+  walletProofMachine,
+  type SignProofInput,
+} from '../../../src/machines/profile/wallet-proof.machine.ts';
 import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
 import { profileRow } from '../../support/fixtures.ts';
 

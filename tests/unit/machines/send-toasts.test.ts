@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { sendCopy, tokenCopy } from '../../../src/copy/index.ts';
-import { sealKey } from '../../../src/machines/send-key.ts';
+import { sealKey } from '../../../src/machines/send/send-key.ts';
 import {
   failureToast,
   maybeSent,
   maybeSentToast,
   replacedOnChain,
   replacedToast,
-} from '../../../src/machines/send-toasts.ts';
+} from '../../../src/machines/send/send-toasts.ts';
 import { TokenServiceError } from '../../../src/services/token/types.ts';
 
 // The send machine's toasts for a failed step, on their own: the words, whether the key-cleared

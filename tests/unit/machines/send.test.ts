@@ -21,15 +21,15 @@ import {
   type SealedKey,
   type SendFact,
   type SignTransferInput,
-} from '../../../src/machines/send.machine.ts';
+} from '../../../src/machines/send/send.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { sealKey } from '../../../src/machines/send-key.ts';
-import { sameAmount } from '../../../src/machines/send-unresolved.ts';
-import { walletSendMachine } from '../../../src/machines/wallet-send.machine.ts';
+import { sealKey } from '../../../src/machines/send/send-key.ts';
+import { sameAmount } from '../../../src/machines/send/send-unresolved.ts';
+import { walletSendMachine } from '../../../src/machines/send/wallet-send.machine.ts';
 import {
   historyOutboxMachine,
   historyOutboxSavingTag,
-} from '../../../src/machines/history-outbox.machine.ts';
+} from '../../../src/machines/send/history-outbox.machine.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { TokenProblem } from '../../../src/domain/errors.ts';
 import {

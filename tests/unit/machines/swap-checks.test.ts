@@ -16,8 +16,8 @@ import {
   slippageRefused,
   slippageWarning,
   swapOrder,
-} from '../../../src/machines/swap-checks.ts';
-import type { SwapContext } from '../../../src/machines/swap-types.ts';
+} from '../../../src/machines/trading/swap-checks.ts';
+import type { SwapContext } from '../../../src/machines/trading/swap-types.ts';
 
 // The swap form's checks as a user meets them: what is refused and in which words, when the
 // slippage tolerance warns or refuses, what the router is asked to guarantee, and the figures

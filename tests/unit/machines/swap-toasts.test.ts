@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { dexCopy } from '../../../src/copy/dex.ts';
 import type { SwapResult } from '../../../src/domain/dex.ts';
-import { swapToasts } from '../../../src/machines/swap-toasts.ts';
-import type { SwapContext } from '../../../src/machines/swap-types.ts';
+import { swapToasts } from '../../../src/machines/trading/swap-toasts.ts';
+import type { SwapContext } from '../../../src/machines/trading/swap-types.ts';
 
 // The swap form's toasts as a user reads them: what a confirmed swap paid and received, what an
 // approval lets the router spend, the hash while a transaction is pending.

@@ -7,9 +7,9 @@ import { dexCopy } from '../../../src/copy/dex.ts';
 import type { DexCall, Holdings, Quote, SwapResult, SwapSide } from '../../../src/domain/dex.ts';
 import type { Hex } from '../../../src/domain/token.ts';
 import type { WalletError } from '../../../src/domain/wallet.ts';
-import { dexFailureWords, dexSendWords } from '../../../src/machines/dex-words.ts';
+import { dexFailureWords, dexSendWords } from '../../../src/machines/trading/dex-words.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { needsApproval, slippageWarning } from '../../../src/machines/swap-checks.ts';
+import { needsApproval, slippageWarning } from '../../../src/machines/trading/swap-checks.ts';
 import type {
   ApprovalCallInput,
   ConfirmApprovalInput,
@@ -19,8 +19,8 @@ import type {
   RecordSwapInput,
   SwapCallInput,
   SwapInput,
-} from '../../../src/machines/swap-types.ts';
-import { swapMachine, swapTags } from '../../../src/machines/swap.machine.ts';
+} from '../../../src/machines/trading/swap-types.ts';
+import { swapMachine, swapTags } from '../../../src/machines/trading/swap.machine.ts';
 import { DexServiceError } from '../../../src/services/dex/types.ts';
 import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
 

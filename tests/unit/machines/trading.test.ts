@@ -3,20 +3,24 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
 import type { DexCall, Holdings, Market, Quote, SwapResult } from '../../../src/domain/dex.ts';
 import type { Hex } from '../../../src/domain/token.ts';
-import { marketMachine, type MarketEvent, type MarketLoad } from '../../../src/machines/market.machine.ts';
+import {
+  marketMachine,
+  type MarketEvent,
+  type MarketLoad,
+} from '../../../src/machines/trading/market.machine.ts';
 import type {
   ConfirmSwapInput,
   QuoteInput,
   QuoteOutput,
   RecordSwapInput,
   SwapCallInput,
-} from '../../../src/machines/swap-types.ts';
-import { swapMachine } from '../../../src/machines/swap.machine.ts';
+} from '../../../src/machines/trading/swap-types.ts';
+import { swapMachine } from '../../../src/machines/trading/swap.machine.ts';
 import {
   tradingMachine,
   type TradingFact,
   type TradingInput,
-} from '../../../src/machines/trading.machine.ts';
+} from '../../../src/machines/trading/trading.machine.ts';
 import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
 
 // The Trading tab's root with its real children, market and swap, on fake services: a block the

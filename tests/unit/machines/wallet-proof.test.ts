@@ -10,7 +10,7 @@ import {
   type SignProofInput,
   type WalletProofFact,
   type WalletProofOutput,
-} from '../../../src/machines/wallet-proof.machine.ts';
+} from '../../../src/machines/profile/wallet-proof.machine.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
 import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
 import { profileRow } from '../../support/fixtures.ts';

@@ -8,10 +8,10 @@ import type {
   TransferResult,
   WalletTransferCall,
 } from '../../../src/domain/token.ts';
-import { historyOutboxMachine } from '../../../src/machines/history-outbox.machine.ts';
-import { sendMachine } from '../../../src/machines/send.machine.ts';
+import { historyOutboxMachine } from '../../../src/machines/send/history-outbox.machine.ts';
+import { sendMachine } from '../../../src/machines/send/send.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { walletSendMachine } from '../../../src/machines/wallet-send.machine.ts';
+import { walletSendMachine } from '../../../src/machines/send/wallet-send.machine.ts';
 import { createWalletService, type WalletWindow } from '../../../src/services/wallet/index.ts';
 import { deferredActor } from '../../support/deferred-actor.ts';
 import { installMockWallet, type MockWalletTarget } from '../../support/mock-wallet.ts';

@@ -7,10 +7,10 @@ import type {
   WalletTransfer,
   WalletTransferCall,
 } from '../../../src/domain/token.ts';
-import { historyOutboxMachine } from '../../../src/machines/history-outbox.machine.ts';
-import { sendBusyTag, sendMachine, type SendFact } from '../../../src/machines/send.machine.ts';
+import { historyOutboxMachine } from '../../../src/machines/send/history-outbox.machine.ts';
+import { sendBusyTag, sendMachine, type SendFact } from '../../../src/machines/send/send.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { walletSendMachine, walletSendTags } from '../../../src/machines/wallet-send.machine.ts';
+import { walletSendMachine, walletSendTags } from '../../../src/machines/send/wallet-send.machine.ts';
 import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
 import { authUser } from '../../support/fixtures.ts';
 import { minedAs, prepared, WALLET, withWallet } from '../../support/transfer-fixtures.ts';

@@ -8,7 +8,7 @@ import {
   type WalletAccount,
   type WalletFact,
   type WalletProviderEvent,
-} from '../../../src/machines/wallet.machine.ts';
+} from '../../../src/machines/wallet/wallet.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
 

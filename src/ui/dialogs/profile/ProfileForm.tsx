@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import styled from 'styled-components';
 import { dialogCopy } from '../../../copy/index.ts';
-import type { ProfileEdits } from '../../../machines/profile.machine.ts';
+import type { ProfileEdits } from '../../../machines/profile/profile.machine.ts';
 import { Button } from '../../common/Button.tsx';
 import { Field } from '../../common/Field.tsx';
 import { useSessionChild, useSessionSelector } from '../../portal-context.tsx';

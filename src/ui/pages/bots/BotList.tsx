@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import styled from 'styled-components';
 import { botCopy } from '../../../copy/bots.ts';
 import { MAX_BOTS } from '../../../domain/bots.ts';
-import { botsTags } from '../../../machines/bots.machine.ts';
+import { botsTags } from '../../../machines/bots/bots.machine.ts';
 import { Button } from '../../common/Button.tsx';
 import { Notice, SectionTitle } from '../PageLayout.tsx';
 import { BotCard } from './BotCard.tsx';

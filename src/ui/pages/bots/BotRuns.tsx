@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import { botCopy } from '../../../copy/bots.ts';
 import { dialogCopy, transactionCopy } from '../../../copy/index.ts';
 import type { BotRun } from '../../../domain/bots.ts';
-import { runInWords } from '../../../machines/bot-checks.ts';
+import { runInWords } from '../../../machines/bots/bot-checks.ts';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { formatTime } from '../../dialogs/format-time.ts';
 import { useSettings } from '../../settings-context.tsx';

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import styled from 'styled-components';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { priceText, type ChartSeries } from '../../../machines/market-figures.ts';
+import { priceText, type ChartSeries } from '../../../machines/trading/market-figures.ts';
 import { useChildSelector } from '../../portal-context.tsx';
 
 type Props = {

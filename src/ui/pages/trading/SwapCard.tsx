@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import styled from 'styled-components';
 import { dexCopy } from '../../../copy/dex.ts';
-import { swapTags, type swapMachine } from '../../../machines/swap.machine.ts';
+import { swapTags, type swapMachine } from '../../../machines/trading/swap.machine.ts';
 import { Button } from '../../common/Button.tsx';
 import { Card } from '../../common/Card.tsx';
 import { useChild } from '../../portal-context.tsx';

@@ -2,8 +2,8 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import styled from 'styled-components';
 import { dexCopy } from '../../../copy/dex.ts';
-import { slippageRefused, slippageWarning } from '../../../machines/swap-checks.ts';
-import type { swapMachine } from '../../../machines/swap.machine.ts';
+import { slippageRefused, slippageWarning } from '../../../machines/trading/swap-checks.ts';
+import type { swapMachine } from '../../../machines/trading/swap.machine.ts';
 import { LabelledInput } from './LabelledInput.tsx';
 import { Muted, Warning } from './parts.tsx';
 

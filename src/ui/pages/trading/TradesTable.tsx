@@ -2,7 +2,7 @@ import styled from 'styled-components';
 import { dexCopy } from '../../../copy/dex.ts';
 import { dialogCopy } from '../../../copy/index.ts';
 import type { Trade } from '../../../domain/dex.ts';
-import { tradeRows } from '../../../machines/market-figures.ts';
+import { tradeRows } from '../../../machines/trading/market-figures.ts';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { useSettings } from '../../settings-context.tsx';
 import { Muted, SubTitle } from './parts.tsx';

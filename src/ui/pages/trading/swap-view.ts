@@ -1,7 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { dexCopy } from '../../../copy/dex.ts';
-import { assetsOf } from '../../../machines/market-figures.ts';
-import { swapTags, type swapMachine } from '../../../machines/swap.machine.ts';
+import { assetsOf } from '../../../machines/trading/market-figures.ts';
+import { swapTags, type swapMachine } from '../../../machines/trading/swap.machine.ts';
 
 // What the swap form's one button says and does in each state of the swap machine
 // (docs/product.md#dex-trading); a pure function of its snapshot, so the card only lays it out.

@@ -1,0 +1,44 @@
+import type { AuthChange, AuthUser } from '../../domain/auth.ts';
+
+// The auth machine's shapes (auth.machine.ts): its input, context, events, the facts it reports
+// and the wallet sign-in's input. The setup, the regions and the forms all build on these.
+
+export type AuthMode = 'login' | 'signup';
+export type AuthInput = { clientAvailable: boolean };
+
+export type AuthContext = {
+  clientAvailable: boolean;
+  user: AuthUser | null;
+  /** What the form holds; the check-your-email state shows `email`. */
+  email: string;
+  /** Only while the form is open; cleared when a submit ends and on close. */
+  password: string;
+  /** The stored session was dropped (SIGNED_OUT) while it was being read: it had expired for good. */
+  sessionLost: boolean;
+};
+
+/** The facts this machine reports to the root (README protocol). */
+export type AuthFact =
+  | { type: 'auth.ready'; user: AuthUser | null }
+  | { type: 'auth.signedIn'; user: AuthUser }
+  | { type: 'auth.signedOut' }
+  | { type: 'auth.userUpdated'; user: AuthUser };
+
+/** What the wallet sign-in needs from the machine: the connected address and the message's plain line. */
+export type WalletSignInInput = { address: string; statement: string };
+
+export type AuthEvent =
+  /**
+   * From the `authChanges` actor; `expected` when this machine raises the change a request of its own
+   * implies (a logout), so only a session that ends unasked is announced.
+   */
+  | { type: 'auth.change'; change: AuthChange; expected?: boolean }
+  | { type: 'auth.open'; mode: AuthMode }
+  | { type: 'auth.toggleMode' }
+  | { type: 'auth.close' }
+  | { type: 'auth.edit'; email?: string; password?: string }
+  | { type: 'auth.submit'; email: string; password: string }
+  /** Sign in with the connected wallet (the view offers it only while one is connected). */
+  | { type: 'auth.signInWithWallet'; address: string }
+  | { type: 'auth.confirmOk' }
+  | { type: 'auth.signOut' };

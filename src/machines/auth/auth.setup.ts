@@ -1,0 +1,69 @@
+import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
+import type { EventObject } from 'xstate';
+import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../../domain/auth.ts';
+import type { AuthContext, AuthEvent, AuthFact, AuthInput, WalletSignInInput } from './auth-types.ts';
+import { notProvided, reportFact, showToast } from '../shared.ts';
+
+// The auth machine's setup: its actors, actions and guards, which the chart (auth.machine.ts) and
+// its regions (auth.session.ts, auth.modal.ts) name.
+
+/** The change an `auth.change` carries; null for any other event. */
+export function changeOf(event: AuthEvent): AuthChange | null {
+  return event.type === 'auth.change' ? event.change : null;
+}
+
+export const authSetup = setup({
+  types: {} as { context: AuthContext; events: AuthEvent; input: AuthInput },
+  actors: {
+    getSession: fromPromise<AuthUser | null>(notProvided('getSession')),
+    /** Sends back `auth.change { change }` for every auth state change; unsubscribes when stopped. */
+    authChanges: fromCallback<EventObject>(notProvided('authChanges')),
+    signIn: fromPromise<AuthUser, Credentials>(notProvided('signIn')),
+    signUp: fromPromise<SignUpResult, Credentials>(notProvided('signUp')),
+    /**
+     * Sign in with Ethereum: the connected wallet signs a message for this site and the portal's
+     * chain (the composition root knows both), then the backend signs its owner in.
+     */
+    signInWithWallet: fromPromise<AuthUser, WalletSignInInput>(notProvided('signInWithWallet')),
+    /** Its output is not used. */
+    signOut: fromPromise<unknown>(notProvided('signOut')),
+  },
+  actions: {
+    showToast,
+    report: reportFact<AuthFact>(),
+    takeChangeUser: assign({ user: ({ event }) => changeOf(event)?.user ?? null }),
+    forgetUser: assign({ user: null }),
+    editFields: assign(({ context, event }) =>
+      event.type === 'auth.edit'
+        ? { email: event.email ?? context.email, password: event.password ?? context.password }
+        : {},
+    ),
+    takeSubmittedFields: assign(({ event }) =>
+      event.type === 'auth.submit' ? { email: event.email.trim(), password: event.password } : {},
+    ),
+    clearPassword: assign({ password: '' }),
+    /** The change a successful sign-in implies, so the session follows even if the stream is late. */
+    raiseSignedIn: raise((_, user: AuthUser): AuthEvent => ({
+      type: 'auth.change',
+      change: { event: 'SIGNED_IN', user },
+    })),
+    clearFields: assign({ email: '', password: '' }),
+  },
+  guards: {
+    clientMissing: ({ context }) => !context.clientAvailable,
+    fieldsMissing: ({ event }) =>
+      event.type === 'auth.submit' && (event.email.trim() === '' || event.password === ''),
+    changeHasUser: ({ event }) => changeOf(event)?.user != null,
+    changeHasNoUser: ({ event }) => changeOf(event) !== null && changeOf(event)?.user == null,
+    changeIsOtherUser: ({ context, event }) => {
+      const user = changeOf(event)?.user;
+      return user != null && context.user != null && user.id !== context.user.id;
+    },
+    changeIsUserUpdate: ({ event }) => changeOf(event)?.event === 'USER_UPDATED',
+    signedOutUnasked: ({ event }) =>
+      event.type === 'auth.change' && event.change.event === 'SIGNED_OUT' && event.expected !== true,
+    /** The session ended without a logout of ours: expired for good, or ended in another tab. */
+    sessionEndedUnasked: and(['signedOutUnasked', not(stateIn('#auth.signOut.requesting'))]),
+    sessionWasLost: ({ context }) => context.sessionLost,
+  },
+});
