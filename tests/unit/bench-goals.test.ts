@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { benchJson, JSON_FIELDS } from '../../bench/lib/figures-json.ts';
+import { ENTRY_BUDGET_BYTES } from '../../scripts/lib/entry-size.ts';
 import {
   GOAL_IDS,
   goalRows,
@@ -69,7 +70,7 @@ describe('bench goals', () => {
     const limits = verdicts({
       ...good,
       cls: 0.01,
-      entryGzip: 130_000,
+      entryGzip: ENTRY_BUDGET_BYTES,
       connectedGzip: 230_000,
       tradingGzip: 70_000,
       notificationP95: 300,
@@ -86,7 +87,7 @@ describe('bench goals', () => {
     const over = verdicts({
       ...good,
       cls: 0.0101,
-      entryGzip: 130_001,
+      entryGzip: ENTRY_BUDGET_BYTES + 1,
       connectedGzip: 230_001,
       tradingGzip: 70_001,
       notificationP95: 301,

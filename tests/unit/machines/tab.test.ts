@@ -1,12 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { isTab, tabMachine, tabs } from '../../../src/machines/tab.machine.ts';
+import { isTab, tabMachine, tabs, type TabFact } from '../../../src/machines/tab.machine.ts';
 
 function start() {
   return createActor(tabMachine).start();
 }
 
+/** The tab machine under a root that records what it reports (the real root starts the tabs' actors on it). */
+function withReports() {
+  const reported: TabFact[] = [];
+  const actor = createActor(
+    tabMachine.provide({ actions: { report: (_, fact: TabFact) => void reported.push(fact) } }),
+  ).start();
+  return { actor, reported };
+}
+
 describe('tab machine', () => {
+  it('reports each tab shown to the root, and null for the not-found page', () => {
+    const { actor, reported } = withReports();
+    for (const tab of ['trading', 'bots', 'trading', 'wallets', 'portal'])
+      actor.send({ type: 'tab.select', tab });
+    expect(reported).toEqual([
+      { type: 'tab.shown', tab: 'trading' },
+      { type: 'tab.shown', tab: 'bots' },
+      { type: 'tab.shown', tab: 'trading' },
+      { type: 'tab.shown', tab: null },
+      { type: 'tab.shown', tab: 'portal' },
+    ]);
+  });
+
   it('opens on the Token Portal', () => {
     const snapshot = start().getSnapshot();
     expect(snapshot.value).toBe('portal');
