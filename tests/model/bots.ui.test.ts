@@ -1,3 +1,5 @@
+import type { SessionChanged } from '../../src/machines/shared.ts';
+import { authUser } from '../support/fixtures.ts';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
@@ -399,7 +401,7 @@ const causes = {
   // A visitor logs in from the tab's own prompt; a user logs out from the user menu.
   'session.changed': async (world: World, event: AnyEventObject) => {
     const { page } = world;
-    if ((event as { signedIn?: boolean }).signedIn) {
+    if ((event as SessionChanged).user !== null) {
       await button(page, botCopy.logIn).click();
       await logInThere(page, await world.user());
       await page.getByText(botCopy.loading, { exact: true }).waitFor();
@@ -562,7 +564,7 @@ function serializeState(state: Snapshot): string {
 const sameBots = (a: readonly Bot[], b: readonly Bot[]) => stableJson(a) === stableJson(b);
 
 const uiEvents = {
-  'session.changed': [{ type: 'session.changed', signedIn: false, userId: null }],
+  'session.changed': [{ type: 'session.changed', user: null }],
   'bots.feedStatus': [
     { type: 'bots.feedStatus', status: 'SUBSCRIBED' },
     { type: 'bots.feedStatus', status: 'CHANNEL_ERROR' },
@@ -670,7 +672,7 @@ describeUiModel({
   name: 'bots',
   machine: botsMachine,
   input: { userId: null },
-  events: { 'session.changed': [{ type: 'session.changed', signedIn: true, userId: USER }] },
+  events: { 'session.changed': [{ type: 'session.changed', user: authUser(USER) }] },
   serializeState,
   open: () => openBotsWorld(null),
   views,

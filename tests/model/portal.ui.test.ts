@@ -87,6 +87,37 @@ async function reloadsBalances(world: RootWorld, act: () => Promise<void>) {
 /** The wallet proof that follows a signed-in user's new wallet, declined or not, has spoken. */
 const proofSettled = (world: RootWorld, title: string) => () => seesToast(world.page, title);
 
+/** Why this world leaves the tabs' actors to others (the portal model drives every one of these). */
+const TABS_ELSEWHERE =
+  "the tabs' own worlds (trading.ui, bots.ui) and the trading, bots and devtools e2e tests open those tabs; this world checks the portal tab's views";
+
+const tabReasons: Record<string, string> = {
+  'portal.tabActors.trading': TABS_ELSEWHERE,
+  'portal.tabActors.trading.loading': TABS_ELSEWHERE,
+  'portal.tabActors.trading.running': TABS_ELSEWHERE,
+  'portal.tabActors.trading.failed': TABS_ELSEWHERE,
+  'portal.tabActors.bots': TABS_ELSEWHERE,
+  'portal.tabActors.bots.loading': TABS_ELSEWHERE,
+  'portal.tabActors.bots.running': TABS_ELSEWHERE,
+  'portal.tabActors.bots.failed': TABS_ELSEWHERE,
+  'portal --trading.swapConfirmed#0--> (stays)': TABS_ELSEWHERE,
+  'portal.session.signedIn --trading.swapRecorded#0--> (stays)': TABS_ELSEWHERE,
+  'portal.tabActors.none --tab.shown#0--> portal.tabActors.trading': TABS_ELSEWHERE,
+  'portal.tabActors.none --tab.shown#1--> portal.tabActors.bots': TABS_ELSEWHERE,
+  'portal.tabActors.trading --tab.shown#0--> portal.tabActors.bots': TABS_ELSEWHERE,
+  'portal.tabActors.trading --tab.shown#1--> portal.tabActors.none': TABS_ELSEWHERE,
+  'portal.tabActors.trading.loading --xstate.done.actor.loadTrading#0--> portal.tabActors.trading.running':
+    TABS_ELSEWHERE,
+  'portal.tabActors.trading.loading --xstate.error.actor.loadTrading#0--> portal.tabActors.trading.failed':
+    TABS_ELSEWHERE,
+  'portal.tabActors.bots --tab.shown#0--> portal.tabActors.trading': TABS_ELSEWHERE,
+  'portal.tabActors.bots --tab.shown#1--> portal.tabActors.none': TABS_ELSEWHERE,
+  'portal.tabActors.bots.loading --xstate.done.actor.loadBots#0--> portal.tabActors.bots.running':
+    TABS_ELSEWHERE,
+  'portal.tabActors.bots.loading --xstate.error.actor.loadBots#0--> portal.tabActors.bots.failed':
+    TABS_ELSEWHERE,
+};
+
 function portalSpec(variant: AppVariant): UiModelSpec<typeof portalMachine, RootWorld> {
   const input: PortalInput = {
     theme: { stored: null, systemPrefersDark: false },
@@ -393,6 +424,9 @@ function portalSpec(variant: AppVariant): UiModelSpec<typeof portalMachine, Root
         'no toast the portal shows has an action button: no machine passes `action` in its ToastRequest',
     },
     reasons: {
+      ...tabReasons,
+      'portal --toast.requested#0--> (stays)':
+        "every child's toast passes through it, and each is checked by the paths of the machine that asks for it; this model has no event for it, since no view sends it",
       'portal.session.signedOut --dialogs.opened#0--> (stays)':
         'a visitor has no user menu, so the history cannot be opened while signed out',
       'portal.session.signedIn --auth.signedIn#0--> portal.session.signedIn':

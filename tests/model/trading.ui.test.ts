@@ -1,3 +1,4 @@
+import { authUser } from '../support/fixtures.ts';
 import { expect } from 'vitest';
 import { dexCopy } from '../../src/copy/dex.ts';
 import { tradingCopy } from '../../src/copy/trading.ts';
@@ -64,10 +65,14 @@ withBigIntJson(() =>
     events: {
       'market.block': [{ type: 'market.block', blockNumber: 6n }],
       'wallet.changed': [{ type: 'wallet.changed', address: null, chainId: null }],
-      'session.changed': [{ type: 'session.changed', signedIn: true }],
+      'session.changed': [{ type: 'session.changed', user: authUser('trader') }],
       'swap.confirmed': [
         { type: 'swap.confirmed', hash: `0x${'cd'.repeat(32)}`, side: 'buy', amountIn: 1n, amountOut: 1n },
       ],
+    },
+    reasons: {
+      'trading --swap.recorded#0--> (stays)':
+        "this world's trader swaps as a visitor (its swaps are the shared pool's, and recording needs an account); a signed-in user's swap joining the history is trading.e2e's",
     },
 
     async open() {
