@@ -114,12 +114,22 @@ function useReadable<A extends AnyActorRef | undefined>(actor: A): A {
  * slice changes by `compare`: @xstate/react's useSelector, on the prerendered twin while the page
  * hydrates.
  */
-export function useSelector<A extends AnyActorRef | undefined, T>(
-  actor: A,
-  selector: (snapshot: A extends { getSnapshot(): infer S } ? S : undefined) => T,
+export function useSelector<A extends AnyActorRef, T>(
+  actor: A | undefined,
+  selector: (snapshot: ReturnType<A['getSnapshot']> | undefined) => T,
   compare?: (a: T, b: T) => boolean,
 ): T {
   return useXStateSelector(useReadable(actor), selector, compare);
+}
+
+/** As useSelector, for an actor that is always there. */
+function useSelectorOf<A extends AnyActorRef, T>(
+  actor: A,
+  selector: (snapshot: ReturnType<A['getSnapshot']>) => T,
+  compare?: (a: T, b: T) => boolean,
+): T {
+  // @xstate/react types the snapshot by a conditional TypeScript cannot resolve for a generic ref.
+  return useXStateSelector(useReadable(actor), selector as (snapshot: unknown) => T, compare);
 }
 
 /** A child that lives as long as the portal; the root starts each with the portal. */
@@ -132,12 +142,10 @@ export function useChild<K extends PortalChild>(id: K): ChildRef<K> {
 /** Reads one slice of a child's snapshot; the view re-renders only when that slice changes. */
 export function useChildSelector<K extends PortalChild, T>(
   id: K,
-  selector: (snapshot: SnapshotFrom<ChildRef<K>>) => T,
+  selector: (snapshot: ReturnType<ChildRef<K>['getSnapshot']>) => T,
   compare?: (a: T, b: T) => boolean,
 ): T {
-  // No snapshot type can be inferred through the indexed Children[K]; the selector's own
-  // parameter type is what keeps callers honest.
-  return useSelector(useChild(id) as AnyActorRef, selector as (snapshot: unknown) => T, compare);
+  return useSelectorOf(useChild(id), selector, compare);
 }
 
 /** A child of the signed-in session, or undefined while nobody is signed in. */
@@ -149,21 +157,20 @@ export function useSessionChild<K extends SessionChild>(id: K): ChildRef<K> | un
 /** Reads one slice of a session child's snapshot; `signedOut` while nobody is signed in. */
 export function useSessionSelector<K extends SessionChild, T>(
   id: K,
-  selector: (snapshot: SnapshotFrom<ChildRef<K>>) => T,
+  selector: (snapshot: ReturnType<ChildRef<K>['getSnapshot']>) => T,
   signedOut: T,
   compare?: (a: T, b: T) => boolean,
 ): T {
-  const child = useSessionChild(id) as AnyActorRef | undefined;
   return useSelector(
-    child,
-    (snapshot: unknown) => (snapshot === undefined ? signedOut : (selector as (s: unknown) => T)(snapshot)),
+    useSessionChild(id),
+    (snapshot) => (snapshot === undefined ? signedOut : selector(snapshot)),
     compare,
   );
 }
 
 /** Reads one slice of the root's snapshot (user, wallet address, loading). */
 export function usePortalSelector<T>(selector: (snapshot: SnapshotFrom<PortalActor>) => T): T {
-  return useSelector(usePortal(), selector);
+  return useSelectorOf(usePortal(), selector);
 }
 
 /** The signed-in user's profile, read from its one home (the profile machine); null until loaded. */
