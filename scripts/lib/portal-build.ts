@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,43 @@ export function servePortal(outDir: string, port: number): Promise<PreviewServer
     build: { outDir },
     preview: { host: '127.0.0.1', port, strictPort: true, open: false },
   });
+}
+
+/** A port held from now on for a build that `serve` puts behind it later. */
+export interface HeldPort {
+  readonly url: string;
+  serve(outDir: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Holds a port for a build that does not exist yet. The e2e gateways must know the apps' origins
+ * before the apps can be built with the gateways' URLs, and a port only looked up and released
+ * (`freePort`) can meanwhile be taken by any socket on the machine, an outgoing connection's local
+ * port included. So the port stays bound the whole time: it answers 503 until `serve` hands its
+ * requests to a `vite preview` of the build (which itself listens on a port nobody uses).
+ */
+export async function holdPort(): Promise<HeldPort> {
+  let handle: RequestListener = (_request, response) => {
+    response.writeHead(503, { 'content-type': 'text/plain' }).end('The portal is still being built.');
+  };
+  const server = createServer((request, response) => handle(request, response));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  let preview: PreviewServer | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async serve(outDir) {
+      await preview?.close();
+      preview = await servePortal(outDir, 0);
+      const { middlewares } = preview;
+      handle = (request, response) => middlewares(request, response);
+    },
+    async close() {
+      await preview?.close();
+      await closeServer(server);
+    },
+  };
 }
 
 export async function freePort(): Promise<number> {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InMemoryEmailDriver } from '@supabase/lite';
 import type { TestProject } from 'vitest/node';
-import { buildPortal, closeServer, freePort, servePortal } from '../../../scripts/lib/portal-build.ts';
+import { buildPortal, closeServer, holdPort, type HeldPort } from '../../../scripts/lib/portal-build.ts';
 import { startChain } from '../../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../../stack/gateway/index.ts';
 import { settleExitCode } from '../../support/exit-code.ts';
@@ -16,7 +16,8 @@ import type { AppVariant, E2eApp, E2eContext, E2eGateway, GatewayName } from './
 // The e2e layer's stack, started once for all e2e files: a chain with DDEX, a
 // gateway on it (confirmations off), a second gateway on the same chain with
 // confirmations on, and the portal built with `vite build` per variant and
-// served by `vite preview`. Everything listens on 127.0.0.1 on free ports,
+// served by `vite preview` on ports held from the start (the gateways need
+// the apps' origins first). Everything listens on 127.0.0.1 on free ports,
 // with empty data in a temporary folder removed at the end.
 
 export default async function setup(project: TestProject) {
@@ -42,12 +43,13 @@ export default async function setup(project: TestProject) {
   try {
     // The apps' origins are fixed before the gateways start: a gateway redirects
     // its emailed links only to its site URL.
-    const appPorts: Record<AppVariant, number> = {
-      full: await freePort(),
-      noToken: await freePort(),
-      confirmEmail: await freePort(),
+    const appPorts: Record<AppVariant, HeldPort> = {
+      full: await holdPort(),
+      noToken: await holdPort(),
+      confirmEmail: await holdPort(),
     };
-    const appUrl = (variant: AppVariant) => `http://127.0.0.1:${appPorts[variant]}`;
+    for (const held of Object.values(appPorts)) cleanups.push(() => held.close());
+    const appUrl = (variant: AppVariant) => appPorts[variant].url;
 
     const chainDir = join(tempDir, 'chain');
     const chain = await startChain({ port: 0, dataDir: chainDir });
@@ -114,8 +116,7 @@ export default async function setup(project: TestProject) {
     await buildAll();
     const apps = {} as Record<AppVariant, E2eApp>;
     for (const variant of variants) {
-      const server = await servePortal(outDir(variant), appPorts[variant]);
-      cleanups.push(() => server.close());
+      await appPorts[variant].serve(outDir(variant));
       apps[variant] = { url: appUrl(variant), ...plan[variant] };
     }
     // In watch mode the apps are built again before each rerun (preview serves the new files).
