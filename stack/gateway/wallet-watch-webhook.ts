@@ -4,7 +4,7 @@ import type { PGlite } from '@electric-sql/pglite';
 // Plays, on the local stack, the two callers a hosted project gives watch-wallets
 // (docs/deploy.md#3-tatum): the Database Webhook that calls it as soon as the queue gets a row,
 // and the scheduled call that retries a failed job once it is due. It also drains once at start,
-// for jobs queued while the stack was stopped. The queue's statement trigger
+// for jobs queued while the stack was stopped. The queue's row trigger
 // (stack/sql/wallet-watch-webhook.sql) notifies after each insert commits; drains run one at a
 // time here, and a row queued during one starts another right after it.
 

@@ -369,6 +369,23 @@ describe('when Tatum refuses or cannot be reached', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('stays idle when nothing is queued: a claim that finds nothing does not wake the webhook again', async () => {
+    // Notifications arrive in commit order, so the marker, sent after the claim, is heard after
+    // anything the claim woke. A wake per claim made the gateway drain in a loop, a core's worth.
+    const heard: string[] = [];
+    const unlisten = await gateway.pg.listen('wallet_watch_jobs', (payload) => heard.push(payload));
+    try {
+      await gateway.pg.query('select * from public.claim_wallet_watches($1, 10, 60)', [
+        walletEventsUrl(gateway.url),
+      ]);
+      await gateway.pg.query(`select pg_notify('wallet_watch_jobs', 'marker')`);
+      await vi.waitFor(() => expect(heard).toContain('marker'), WAIT);
+      expect(heard).toEqual(['marker']);
+    } finally {
+      await unlisten();
+    }
+  });
+
   it('keeps the job, with the reason, and retries it until Tatum takes the subscription', async () => {
     const own = serviceClient(gateway);
     const emulator = { tatumApiUrl: gateway.tatumApiUrl ?? '', tatumApiKey: gateway.tatumApiKey };
