@@ -195,10 +195,12 @@ export function createTatumStore(pg: PGlite) {
     /** Milliseconds until the next owed delivery is due, or null when nothing is owed. */
     async nextDueInMs(): Promise<number | null> {
       const { rows } = await pg.query<{ ms: number | null }>(
-        `select greatest(0, extract(epoch from (min(next_attempt_at) - now())) * 1000)::float8 as ms
+        `select (extract(epoch from (min(next_attempt_at) - now())) * 1000)::float8 as ms
            from _tatum.deliveries where delivered_at is null`,
       );
-      return rows[0]?.ms ?? null;
+      // Not greatest(0, …) in SQL: greatest skips a null, and "nothing owed" would read as "due now".
+      const ms = rows[0]?.ms ?? null;
+      return ms === null ? null : Math.max(0, ms);
     },
 
     async delivered(id: number, status: number): Promise<void> {
