@@ -19,6 +19,8 @@ const LAYER_WORKERS = 2;
 // portal in Debian's Chromium against a stack of their own (tests/e2e/support/).
 export default defineConfig({
   test: {
+    // After the usual report: each layer's wall time and the ten slowest files (.local/test-times.json).
+    reporters: ['default', './tests/support/reporters/layer-times.ts'],
     projects: [
       {
         test: {
