@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, fromCallback } from 'xstate';
 import { walletCopy } from '../../../src/copy/index.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import { isWalletError, type WalletError } from '../../../src/domain/wallet.ts';
@@ -10,7 +9,8 @@ import {
   type WalletProviderEvent,
 } from '../../../src/machines/wallet/wallet.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
+import { lastCall, settle } from '../../support/deferred-actor.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 const SEPOLIA = { id: 11155111, name: 'Sepolia' };
 const OTHER_CHAIN = 1;
@@ -25,41 +25,29 @@ const ada: AuthUser = {
 };
 
 function start() {
-  const toasts: ToastRequest[] = [];
-  const reports: WalletFact[] = [];
-  const discovers: Call<{ available: boolean }>[] = [];
-  const reconnects: Call<WalletAccount | null>[] = [];
-  const requests: Call<WalletAccount>[] = [];
-  const switches: Call<unknown>[] = [];
-  const copies: Call<unknown>[] = [];
-  const forgets: Call<unknown>[] = [];
-  const provider = {
-    subscribed: 0,
-    unsubscribed: 0,
-    emit: (event: WalletProviderEvent): void => void event,
-  };
-  const machine = walletMachine.provide({
-    actions: {
-      showToast: (_, params) => void toasts.push(params),
-      report: (_, params) => void reports.push(params),
-    },
-    actors: {
-      discover: deferredActor(discovers),
-      silentReconnect: deferredActor(reconnects),
-      requestAccounts: deferredActor(requests),
-      switchChain: deferredActor(switches),
-      copyAddress: deferredActor(copies),
-      forgetConnection: deferredActor(forgets),
-      providerEvents: fromCallback(({ sendBack }) => {
-        provider.subscribed += 1;
-        provider.emit = (event) => sendBack(event);
-        return () => void (provider.unsubscribed += 1);
-      }),
-    },
+  const h = machineHarness(walletMachine, {
+    input: { expectedChain: SEPOLIA },
+    callbacks: ['providerEvents'],
   });
-  const clock = new SimulatedClock();
-  const actor = createActor(machine, { input: { expectedChain: SEPOLIA }, clock });
-  actor.start();
+  const toasts = h.toasts;
+  const reports = h.facts as WalletFact[];
+  const discovers = h.calls<{ available: boolean }>('discover');
+  const reconnects = h.calls<WalletAccount | null>('silentReconnect');
+  const requests = h.calls<WalletAccount>('requestAccounts');
+  const switches = h.calls('switchChain');
+  const copies = h.calls('copyAddress');
+  const forgets = h.calls('forgetConnection');
+  const providerEvents = h.callback('providerEvents');
+  const provider = {
+    get subscribed() {
+      return providerEvents.started;
+    },
+    get unsubscribed() {
+      return providerEvents.stopped;
+    },
+    emit: (event: WalletProviderEvent): void => providerEvents.emit(event),
+  };
+  const { actor, clock } = h;
 
   const w = {
     actor,
