@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback } from 'xstate';
 import { authCopy, walletCopy } from '../../../src/copy/index.ts';
 import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../../../src/domain/auth.ts';
 import {
@@ -8,9 +7,9 @@ import {
   type AuthFact,
   type WalletSignInInput,
 } from '../../../src/machines/auth/auth.machine.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { settle } from '../../support/deferred-actor.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 const ada: AuthUser = {
   id: '11111111-aaaa-4aaa-8aaa-111111111111',
@@ -25,48 +24,36 @@ const unconfirmed: AuthUser = { ...ada, emailConfirmedAt: null };
 const SATOSHI_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 function start({ clientAvailable = true } = {}) {
-  const toasts: ToastRequest[] = [];
-  const reports: AuthFact[] = [];
-  const sessions: Call<AuthUser | null>[] = [];
-  const signIns: Call<AuthUser>[] = [];
-  const signUps: Call<SignUpResult>[] = [];
-  const signOuts: Call<unknown>[] = [];
-  const walletSignIns: Call<AuthUser>[] = [];
-  const stream = { subscribed: 0, unsubscribed: 0, emit: (change: AuthChange): void => void change };
-  const machine = authMachine.provide({
-    actions: {
-      showToast: (_, params) => void toasts.push(params),
-      report: (_, params) => void reports.push(params),
+  const h = machineHarness(authMachine, { input: { clientAvailable }, callbacks: ['authChanges'] });
+  const changes = h.callback('authChanges');
+  const stream = {
+    get subscribed() {
+      return changes.started;
     },
-    actors: {
-      getSession: deferredActor<AuthUser | null, unknown>(sessions),
-      signIn: deferredActor<AuthUser, Credentials>(signIns),
-      signUp: deferredActor<SignUpResult, Credentials>(signUps),
-      signOut: deferredActor<unknown, unknown>(signOuts),
-      signInWithWallet: deferredActor<AuthUser, WalletSignInInput>(walletSignIns),
-      authChanges: fromCallback(({ sendBack }) => {
-        stream.subscribed += 1;
-        stream.emit = (change) => sendBack({ type: 'auth.change', change });
-        return () => void (stream.unsubscribed += 1);
-      }),
+    get unsubscribed() {
+      return changes.stopped;
     },
-  });
-  const actor = createActor(machine, { input: { clientAvailable } }).start();
-  const send = (event: AuthEvent) => actor.send(event);
-  const snapshot = () => actor.getSnapshot();
+    emit: (change: AuthChange): void => {
+      const event: AuthEvent = { type: 'auth.change', change };
+      changes.emit(event);
+    },
+  };
+  const send = (event: AuthEvent) => h.send(event);
+  const snapshot = h.snapshot;
   const matches = (path: string) => snapshot().matches(toValue(path));
   return {
-    actor,
+    /** Stops the machine (with the stand-in root it runs under). */
+    stop: h.stop,
     send,
     snapshot,
     matches,
-    toasts,
-    reports,
-    sessions,
-    signIns,
-    signUps,
-    signOuts,
-    walletSignIns,
+    toasts: h.toasts,
+    reports: h.facts as AuthFact[],
+    sessions: h.calls<AuthUser | null>('getSession'),
+    signIns: h.calls<AuthUser, Credentials>('signIn'),
+    signUps: h.calls<SignUpResult, Credentials>('signUp'),
+    signOuts: h.calls('signOut'),
+    walletSignIns: h.calls<AuthUser, WalletSignInInput>('signInWithWallet'),
     stream,
   };
 }
@@ -140,7 +127,7 @@ describe('auth machine: the session at start', () => {
 
   it('listens to changes for its whole life and stops listening when stopped', async () => {
     const t = await signedIn();
-    t.actor.stop();
+    t.stop();
     expect(t.stream.subscribed).toBe(1);
     expect(t.stream.unsubscribed).toBe(1);
   });

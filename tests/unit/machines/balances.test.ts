@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import type { ActorRefFrom } from 'xstate';
 import { balanceCopy, dataProviderCopy } from '../../../src/copy/index.ts';
 import { balancesMachine, type BalanceReading } from '../../../src/machines/balances.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
+import { lastCall, settle } from '../../support/deferred-actor.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const BOB = '0xb0b0000000000000000000000000000000000b0b';
@@ -14,21 +15,17 @@ const NOT_CONFIGURED: BalanceReading = { status: 'notConfigured' };
 const loaded = (value: string): BalanceReading => ({ status: 'loaded', value });
 
 function start({ tokenConfigured = true } = {}) {
-  const toasts: ToastRequest[] = [];
-  const natives: Call<{ balance: string; asset: string }>[] = [];
-  const tokens: Call<{ formatted: string }>[] = [];
-  const machine = balancesMachine.provide({
-    actions: { showToast: (_, params) => void toasts.push(params) },
-    actors: { fetchNativeBalance: deferredActor(natives), fetchTokenBalance: deferredActor(tokens) },
-  });
-  const actor = createActor(machine, { input: { tokenConfigured } });
-  actor.start();
+  const h = machineHarness(balancesMachine, { input: { tokenConfigured } });
+  const { toasts } = h;
+  const actor = h.actor as ActorRefFrom<typeof balancesMachine>;
+  const natives = h.calls<{ balance: string; asset: string }>('fetchNativeBalance');
+  const tokens = h.calls<{ formatted: string }>('fetchTokenBalance');
   return {
     actor,
     toasts,
     natives,
     tokens,
-    snapshot: () => actor.getSnapshot(),
+    snapshot: h.snapshot,
     connect: (address: string | null = ALICE) =>
       actor.send({ type: 'wallet.changed', address, chainId: address ? SEPOLIA : null }),
     async answer(native: string, token: string) {

@@ -1,18 +1,18 @@
 import { authUser } from '../../support/fixtures.ts';
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, fromCallback, type EventObject } from 'xstate';
+import type { AnyActorRef, CallbackSnapshot } from 'xstate';
 import { botCopy } from '../../../src/copy/bots.ts';
 import { EMPTY_BOT_DRAFT, type Bot, type BotFields } from '../../../src/domain/bots.ts';
 import type { BotsFeedEvent, BotsLoad } from '../../../src/machines/bots/bots-types.ts';
 import { botsMachine, botsTags } from '../../../src/machines/bots/bots.machine.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { lastCall, settle } from '../../support/deferred-actor.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
-// The bots machine with fake actors on a simulated clock: what the generated paths
-// (tests/model/bots.model.test.ts) leave to a test that runs a feed and counts time: the live
-// feed's changes and its back-off, the load's retries, a change that waits for the form to
-// close, a press that interrupts a background read, and the sessions of two users.
+// The bots machine under the harness, its actors stand-ins on a simulated clock: what the
+// generated paths (tests/model/bots.model.test.ts) leave to a test that runs a feed and counts
+// time: the live feed's changes and its back-off, the load's retries, a change that waits for the
+// form to close, a press that interrupts a background read, and the sessions of two users.
 
 const breakout: Bot = {
   id: 'b1',
@@ -25,43 +25,63 @@ const breakout: Bot = {
 };
 const loaded: BotsLoad = { bots: [breakout], runs: {} };
 
-type Feed = { userId: string; send: (event: BotsFeedEvent) => void; stopped: boolean };
+/** One run of the live feed: the user it follows, whether it was stopped, and a way to send from it. */
+type Feed = { userId: string; readonly stopped: boolean; send: (event: BotsFeedEvent) => void };
 type ReadyState = 'idle' | 'editing' | 'refreshing';
 
 function setup(userId: string | null = 'alice') {
-  const toasts: ToastRequest[] = [];
-  const loads: Call<BotsLoad, { userId: string }>[] = [];
-  const saves: Call<Bot, { id: string | null; fields: BotFields }>[] = [];
-  const feeds: Feed[] = [];
-  const clock = new SimulatedClock();
-  const machine = botsMachine.provide({
-    actions: { showToast: (_, params) => void toasts.push(params) },
-    actors: {
-      loadBots: deferredActor(loads),
-      saveBot: deferredActor(saves),
-      botsFeed: fromCallback<EventObject, { userId: string }>(({ input, sendBack }) => {
-        const feed: Feed = { userId: input.userId, send: sendBack, stopped: false };
-        feeds.push(feed);
-        return () => {
-          feed.stopped = true;
-        };
-      }),
-    },
-  });
-  const actor = createActor(machine, { input: { userId }, clock }).start();
-  const lastLoad = () => {
-    const call = loads.at(-1);
-    if (!call) throw new Error('nothing was loaded');
-    return call;
+  const h = machineHarness(botsMachine, { input: { userId }, callbacks: ['botsFeed'] });
+  const loads = h.calls<BotsLoad, { userId: string }>('loadBots');
+  const saves = h.calls<Bot, { id: string | null; fields: BotFields }>('saveBot');
+  // The harness's stand-in for the feed keeps its latest run; each run is an actor the inspection
+  // saw started, which keeps its own input and status.
+  const feedStandIn = h.callback('botsFeed');
+  const runs = new Map<AnyActorRef, Feed>();
+  const feedOf = (ref: AnyActorRef): Feed => {
+    const known = runs.get(ref);
+    if (known) return known;
+    const snapshot = () => ref.getSnapshot() as CallbackSnapshot<{ userId: string }>;
+    const feed: Feed = {
+      userId: snapshot().input.userId,
+      get stopped() {
+        return snapshot().status === 'stopped';
+      },
+      send: (event) => {
+        if (feeds().at(-1) !== feed || feed.stopped) throw new Error('only the running feed sends');
+        feedStandIn.emit(event);
+      },
+    };
+    runs.set(ref, feed);
+    return feed;
   };
+  const feeds = (): Feed[] =>
+    h.inspected.flatMap((event) => {
+      if (event.type !== '@xstate.actor') return [];
+      const ref = event.actorRef as AnyActorRef;
+      return ref.src === 'botsFeed' ? [feedOf(ref)] : [];
+    });
+  const { actor, clock, snapshot } = h;
+  const lastLoad = () => lastCall(loads, 'loadBots');
   const lastFeed = () => {
-    const feed = feeds.at(-1);
+    const feed = feeds().at(-1);
     if (!feed) throw new Error('no feed was started');
     return feed;
   };
-  const snapshot = () => actor.getSnapshot();
   const list = (state: ReadyState) => snapshot().matches({ active: { list: { ready: state } } });
-  return { actor, clock, toasts, loads, saves, feeds, lastLoad, lastFeed, snapshot, list };
+  return {
+    actor,
+    clock,
+    toasts: h.toasts,
+    loads,
+    saves,
+    get feeds() {
+      return feeds();
+    },
+    lastLoad,
+    lastFeed,
+    snapshot,
+    list,
+  };
 }
 
 type Harness = ReturnType<typeof setup>;

@@ -1,23 +1,19 @@
-import { createActor } from 'xstate';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { ActorRefFrom } from 'xstate';
 import { dialogsMachine } from '../../../src/machines/dialogs.machine.ts';
 import type { DialogsFact } from '../../../src/machines/dialogs.machine.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 // One dialog at a time, the user menu's open state, and the facts the root
 // routes (notifications marked read, history loaded, profile edits dropped).
-let reports: DialogsFact[];
-const start = () =>
-  createActor(
-    dialogsMachine.provide({ actions: { report: (_, params) => void reports.push(params) } }),
-  ).start();
-
-beforeEach(() => {
-  reports = [];
-});
+const start = () => {
+  const h = machineHarness(dialogsMachine);
+  return { dialogs: h.actor as ActorRefFrom<typeof dialogsMachine>, reports: h.facts as DialogsFact[] };
+};
 
 describe('dialogs', () => {
   it('opens one dialog from the menu, closing the menu, and reports it', () => {
-    const dialogs = start();
+    const { dialogs, reports } = start();
     dialogs.send({ type: 'menu.setOpen', open: true });
     expect(dialogs.getSnapshot().context.menuOpen).toBe(true);
     dialogs.send({ type: 'dialogs.open', dialog: 'notifications' });
@@ -26,7 +22,7 @@ describe('dialogs', () => {
   });
 
   it('replaces an open dialog, reporting the one it closed', () => {
-    const dialogs = start();
+    const { dialogs, reports } = start();
     dialogs.send({ type: 'dialogs.open', dialog: 'profile' });
     dialogs.send({ type: 'dialogs.open', dialog: 'transactions' });
     expect(dialogs.getSnapshot().context.open).toBe('transactions');
@@ -38,7 +34,7 @@ describe('dialogs', () => {
   });
 
   it('closes on request and when the session ends', () => {
-    const dialogs = start();
+    const { dialogs, reports } = start();
     dialogs.send({ type: 'dialogs.open', dialog: 'profile' });
     dialogs.send({ type: 'dialogs.close' });
     dialogs.send({ type: 'dialogs.open', dialog: 'security' });
@@ -52,7 +48,7 @@ describe('dialogs', () => {
   });
 
   it('closes the user menu when the session ends, with or without a dialog open', () => {
-    const dialogs = start();
+    const { dialogs } = start();
     dialogs.send({ type: 'menu.setOpen', open: true });
     dialogs.send({ type: 'session.ended' });
     expect(dialogs.getSnapshot().context.menuOpen).toBe(false);
@@ -63,7 +59,7 @@ describe('dialogs', () => {
   });
 
   it('ignores a dialog it does not know and a close with nothing open', () => {
-    const dialogs = start();
+    const { dialogs, reports } = start();
     dialogs.send({ type: 'dialogs.open', dialog: 'about' as never });
     dialogs.send({ type: 'dialogs.close' });
     expect(dialogs.getSnapshot().value).toBe('closed');

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, createMachine, setup } from 'xstate';
+import { assign, createActor, setup } from 'xstate';
 import type { PortalEvent } from '../../../src/machines/portal/portal.machine.ts';
 import { reportFact } from '../../../src/machines/shared.ts';
 import type { WalletFact } from '../../../src/machines/wallet/wallet.machine.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 // The children's facts are the root's events: a child reports through
 // `reportFact<ItsFact>()`, so a fact with a wrong payload does not compile
@@ -11,21 +12,17 @@ import type { WalletFact } from '../../../src/machines/wallet/wallet.machine.ts'
 
 describe('the fact protocol', () => {
   it('delivers a child’s fact to the actor with system id portal', () => {
-    const heard: PortalEvent[] = [];
     const child = setup({
       types: {} as { events: { type: 'go' } },
       actions: { report: reportFact<WalletFact>() },
     }).createMachine({
       on: { go: { actions: { type: 'report', params: { type: 'wallet.ready', address: null } } } },
     });
-    const root = createMachine({
-      types: {} as { events: PortalEvent },
-      invoke: { id: 'child', systemId: 'child', src: child },
-      on: { 'wallet.ready': { actions: ({ event }) => void heard.push(event) } },
-    });
-    const actor = createActor(root, { systemId: 'portal' }).start();
-    actor.system.get('child')?.send({ type: 'go' });
-    expect(heard).toEqual([{ type: 'wallet.ready', address: null }]);
+    // The harness's root has the portal's system id and records every fact it hears.
+    const h = machineHarness(child);
+    h.send({ type: 'go' });
+    const heard: PortalEvent[] = [{ type: 'wallet.ready', address: null }];
+    expect(h.facts).toEqual(heard);
   });
 
   it('sends nothing when there is no root to hear it', () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, SimulatedClock } from 'xstate';
 import { sendCopy } from '../../../src/copy/index.ts';
 import {
   HISTORY_TRIES,
@@ -9,9 +8,9 @@ import {
   type HistoryOutboxFact,
 } from '../../../src/machines/send/history-outbox.machine.ts';
 import type { RecordTransactionInput } from '../../../src/machines/send/send-types.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { settle } from '../../support/deferred-actor.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 // The send machine's history outbox, on its own: which failures are tried again, the back-off,
 // one save at a time in order, and what is told when rows are dropped.
@@ -21,21 +20,13 @@ const B = `0x${'b2'.repeat(32)}`;
 const C = `0x${'c3'.repeat(32)}`;
 
 function start() {
-  const clock = new SimulatedClock();
-  const toasts: ToastRequest[] = [];
-  const told: HistoryOutboxFact[] = [];
-  const records: Call<unknown, RecordTransactionInput>[] = [];
-  const machine = historyOutboxMachine.provide({
-    actions: {
-      showToast: (_, params) => void toasts.push(params),
-      // Run as a root here: its parent is this recorder.
-      tellParent: (_, fact) => void told.push(fact),
-    },
-    actors: { recordTransaction: deferredActor<unknown, RecordTransactionInput>(records) },
-  });
-  const actor = createActor(machine, { clock }).start();
+  // The harness's stand-in root is the outbox's parent: what it tells its parent is recorded there.
+  const h = machineHarness(historyOutboxMachine);
+  const { actor, clock, toasts } = h;
+  const told = h.facts as HistoryOutboxFact[];
+  const records = h.calls<unknown, RecordTransactionInput>('recordTransaction');
   const add = (hash: string) => actor.send({ type: 'historyOutbox.add', hash });
-  const saving = () => actor.getSnapshot().hasTag(historyOutboxSavingTag);
+  const saving = () => h.snapshot().hasTag(historyOutboxSavingTag);
   const hashes = () => records.map((call) => call.input.hash);
   return { actor, clock, toasts, told, records, add, saving, hashes };
 }

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, fromCallback } from 'xstate';
-import type { EventObject } from 'xstate';
 import { tokenCopy } from '../../../src/copy/index.ts';
 import { dexCopy } from '../../../src/copy/dex.ts';
 import type { MarketHistory, PoolState, PricePoint, Trade } from '../../../src/domain/dex.ts';
@@ -10,10 +8,12 @@ import {
   type MarketLoad,
 } from '../../../src/machines/trading/market.machine.ts';
 import { DexServiceError } from '../../../src/services/dex/types.ts';
-import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
+import { lastCall, settle } from '../../support/deferred-actor.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 // The market card: loaded once, then followed block by block through the watch, as the trading
-// machine runs it (its parent records what it is told, on the clock the retries then use).
+// machine runs it (its parent, the harness's root, records what it is told; the retries run on its
+// simulated clock).
 
 const E18 = 10n ** 18n;
 const ROUTER = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -52,39 +52,19 @@ const loaded = (history: MarketHistory = { trades: [], prices: [] }): MarketLoad
 });
 
 function start() {
-  const clock = new SimulatedClock();
-  const told: EventObject[] = [];
-  const parent = createActor(
-    fromCallback<EventObject>(({ receive }) => {
-      receive((event) => void told.push(event));
-    }),
-    { clock },
-  ).start();
-  const loads: Call<MarketLoad>[] = [];
-  /** What the running watch sends, as the DEX service's watch would; null while none runs. */
-  const watch: { send: ((event: MarketEvent) => void) | null; started: number } = { send: null, started: 0 };
-  const machine = marketMachine.provide({
-    actors: {
-      loadMarket: deferredActor<MarketLoad, unknown>(loads),
-      watchMarket: fromCallback(({ sendBack }) => {
-        watch.started += 1;
-        watch.send = sendBack;
-        return () => {
-          watch.send = null;
-        };
-      }),
-    },
-  });
-  const actor = createActor(machine, { parent }).start();
+  const h = machineHarness(marketMachine, { callbacks: ['watchMarket'] });
+  /** The running watch's stand-in: it sends what the DEX service's watch would. */
+  const watch = h.callback('watchMarket');
   return {
-    actor,
-    clock,
-    told,
-    loads,
+    actor: h.actor,
+    clock: h.clock,
+    /** What the market told its parent (the trading machine): here the harness's root hears it. */
+    told: h.facts,
+    loads: h.calls<MarketLoad>('loadMarket'),
     watch,
-    state: () => actor.getSnapshot().value,
-    context: () => actor.getSnapshot().context,
-    emit: (event: MarketEvent) => watch.send?.(event),
+    state: () => h.snapshot().value,
+    context: () => h.snapshot().context,
+    emit: (event: MarketEvent) => watch.emit(event),
   };
 }
 

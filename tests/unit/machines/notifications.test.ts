@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, fromCallback } from 'xstate';
-import type { EventObject } from 'xstate';
+import { fromCallback, type ActorRefFrom } from 'xstate';
 import { notificationCopy } from '../../../src/copy/index.ts';
 import {
   notificationsMachine,
   type FeedStatus,
   type NotificationFeedEvent,
 } from '../../../src/machines/notifications.machine.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { NotificationRow } from '../../../src/domain/notifications.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { settle } from '../../support/deferred-actor.ts';
 import { authUser } from '../../support/fixtures.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 const alice = authUser('alice');
 const bob = authUser('bob');
@@ -29,48 +28,58 @@ function note(id: string, isRead = false, overrides: Partial<NotificationRow> = 
   };
 }
 
+/** One subscription of the feed, as the callback stand-in saw it. */
 type Feed = { userId: string; send: (event: NotificationFeedEvent) => void; stopped: boolean };
 
 /** Starts the machine as the root does when a session begins: with its user. */
 function setup(options: { feedThrows?: boolean; user?: AuthUser } = {}) {
-  const toasts: ToastRequest[] = [];
-  const lists: Call<NotificationRow[], { userId: string }>[] = [];
-  const marks: Call<unknown, { ids: string[] }>[] = [];
-  const clears: Call<unknown, { userId: string }>[] = [];
-  const feeds: Feed[] = [];
-  const clock = new SimulatedClock();
-  const machine = notificationsMachine.provide({
-    actions: {
-      showToast: (_, params) => void toasts.push(params),
-    },
-    actors: {
-      listNotifications: deferredActor(lists),
-      markRead: deferredActor(marks),
-      clearNotifications: deferredActor(clears),
-      notificationFeed: fromCallback<EventObject, { userId: string }>(({ input, sendBack }) => {
-        if (options.feedThrows) throw new Error('realtime client not available');
-        const feed: Feed = { userId: input.userId, send: sendBack, stopped: false };
-        feeds.push(feed);
-        return () => {
-          feed.stopped = true;
-        };
-      }),
-    },
+  const m = machineHarness(notificationsMachine, {
+    input: { user: options.user ?? alice },
+    // A feed that cannot start (no realtime client) throws as it starts, which no stand-in does.
+    ...(options.feedThrows
+      ? {
+          actors: {
+            notificationFeed: fromCallback(() => {
+              throw new Error('realtime client not available');
+            }),
+          },
+        }
+      : { callbacks: ['notificationFeed'] }),
   });
-  const actor = createActor(machine, { input: { user: options.user ?? alice }, clock });
+  const { clock, toasts } = m;
+  const actor = m.actor as ActorRefFrom<typeof notificationsMachine>;
+  const lists = m.calls<NotificationRow[], { userId: string }>('listNotifications');
+  const marks = m.calls<unknown, { ids: string[] }>('markRead');
+  const clears = m.calls<unknown, { userId: string }>('clearNotifications');
+  // The machine runs one subscription at a time, each stopped before the next starts, so the
+  // subscription at `index` is stopped once the stand-in has been stopped more than `index` times.
+  const feedAt = (index: number): Feed => {
+    const standIn = m.callback('notificationFeed');
+    return {
+      userId: (standIn.input as { userId: string }).userId,
+      send: (event) => standIn.emit(event),
+      get stopped() {
+        return standIn.stopped > index;
+      },
+    };
+  };
+  const feeds = () =>
+    options.feedThrows
+      ? []
+      : Array.from({ length: m.callback('notificationFeed').started }, (_, index) => feedAt(index));
   // What the header's dot shows: the count each time a snapshot brings a new one.
   const unreadCounts: number[] = [];
-  actor.subscribe(({ context }) => {
-    if (context.unreadCount !== (unreadCounts.at(-1) ?? 0)) unreadCounts.push(context.unreadCount);
+  actor.subscribe(() => {
+    const { unreadCount } = m.snapshot().context;
+    if (unreadCount !== (unreadCounts.at(-1) ?? 0)) unreadCounts.push(unreadCount);
   });
-  actor.start();
   const lastFeed = () => {
-    const feed = feeds.at(-1);
+    const feed = feeds().at(-1);
     if (!feed) throw new Error('no feed was started');
     return feed;
   };
   const status = (value: FeedStatus) => lastFeed().send({ type: 'notifications.feedStatus', status: value });
-  const context = () => actor.getSnapshot().context;
+  const context = () => m.snapshot().context;
   return {
     actor,
     clock,
@@ -83,6 +92,8 @@ function setup(options: { feedThrows?: boolean; user?: AuthUser } = {}) {
     lastFeed,
     status,
     context,
+    /** Stops the root, and with it this actor, as the root does when the session ends. */
+    stop: m.stop,
   };
 }
 
@@ -98,7 +109,7 @@ async function signedInWith(h: Harness, rows: NotificationRow[]) {
 describe('notifications machine: list', () => {
   it('subscribes for its user and fetches their rows once, when the feed is up', async () => {
     const h = setup();
-    expect(h.feeds.map((feed) => feed.userId)).toEqual(['alice']);
+    expect(h.feeds().map((feed) => feed.userId)).toEqual(['alice']);
     expect(h.lists).toHaveLength(0);
     h.status('SUBSCRIBED');
     expect(h.lists.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
@@ -114,7 +125,7 @@ describe('notifications machine: list', () => {
 
   it('subscribes, fetches and clears for the user it was started with', async () => {
     const h = setup({ user: bob });
-    expect(h.feeds.map((feed) => feed.userId)).toEqual(['bob']);
+    expect(h.feeds().map((feed) => feed.userId)).toEqual(['bob']);
     await signedInWith(h, [note('n1')]);
     h.actor.send({ type: 'notifications.clearAll' });
     expect(h.lists.map((call) => call.input)).toEqual([{ userId: 'bob' }]);
@@ -248,14 +259,14 @@ describe('notifications machine: live feed', () => {
     ];
     for (const [failure, ms] of waits) {
       const feed = h.lastFeed();
-      const started = h.feeds.length;
+      const started = h.feeds().length;
       h.status(failure);
       expect(feed.stopped).toBe(true);
       expect(h.actor.getSnapshot().matches({ feed: 'lost' })).toBe(true);
       h.clock.increment(ms - 1);
-      expect(h.feeds.length).toBe(started);
+      expect(h.feeds().length).toBe(started);
       h.clock.increment(1);
-      expect(h.feeds.length).toBe(started + 1);
+      expect(h.feeds().length).toBe(started + 1);
       expect(h.lastFeed().userId).toBe('alice');
     }
     expect(h.context().feedFailures).toBe(4);
@@ -273,10 +284,10 @@ describe('notifications machine: live feed', () => {
     expect(h.lists.length).toBe(fetches + 1);
     expect(h.context().feedFailures).toBe(0);
 
-    const started = h.feeds.length;
+    const started = h.feeds().length;
     h.status('CLOSED');
     h.clock.increment(1000);
-    expect(h.feeds.length).toBe(started + 1);
+    expect(h.feeds().length).toBe(started + 1);
   });
 
   it('treats a feed that fails to start like a lost one, with the same back-off', () => {
@@ -301,7 +312,7 @@ describe('notifications machine: live feed', () => {
     const fetches = h.lists.length;
     h.status('SUBSCRIBED');
     expect(h.actor.getSnapshot().matches({ feed: { subscribing: 'live' } })).toBe(true);
-    expect(h.feeds).toHaveLength(1);
+    expect(h.feeds()).toHaveLength(1);
     expect(h.lists.length).toBe(fetches + 1);
   });
 });
@@ -491,7 +502,7 @@ describe('notifications machine: end of the session', () => {
   it('unsubscribes the feed when stopped', async () => {
     const h = setup();
     await signedInWith(h, [note('n1')]);
-    h.actor.stop();
+    h.stop();
     expect(h.lastFeed().stopped).toBe(true);
   });
 
@@ -499,8 +510,8 @@ describe('notifications machine: end of the session', () => {
     const h = setup();
     await signedInWith(h, []);
     h.status('CHANNEL_ERROR');
-    h.actor.stop();
+    h.stop();
     h.clock.increment(10_000);
-    expect(h.feeds).toHaveLength(1);
+    expect(h.feeds()).toHaveLength(1);
   });
 });

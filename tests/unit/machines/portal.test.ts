@@ -1,10 +1,14 @@
-import { createActor } from 'xstate';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { appCopy, transactionCopy } from '../../../src/copy/index.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
-import { portalMachine, SESSION_CHILDREN } from '../../../src/machines/portal/portal.machine.ts';
+import {
+  portalMachine,
+  SESSION_CHILDREN,
+  type PortalEvent,
+} from '../../../src/machines/portal/portal.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { toastDurations } from '../../../src/machines/toast.machine.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 import { PORTAL_INPUT, recordingChildren, type Delivery, type Started } from '../../support/portal-stubs.ts';
 
 // The root tells its children what the others reported (README's table),
@@ -22,14 +26,14 @@ const bob: AuthUser = { ...user, id: 'u2', email: 'bob@example.com' };
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 let log: Delivery[];
-let toasts: ToastRequest[];
 
 function start() {
-  const machine = portalMachine.provide({
+  const h = machineHarness(portalMachine, {
+    asRoot: true,
+    input: PORTAL_INPUT,
     actors: recordingChildren(log),
-    actions: { showToast: (_, params) => void toasts.push(params) },
   });
-  return createActor(machine, { input: PORTAL_INPUT, systemId: 'portal' }).start();
+  return { send: (event: PortalEvent) => h.send(event), snapshot: h.snapshot };
 }
 
 /** What the root sent a child, after it started. */
@@ -40,22 +44,26 @@ const startsOf = (to: string) =>
   log
     .filter((d) => d.to === to && d.event.type === 'started')
     .map((d) => (d.event as unknown as Started).input);
+/** The toasts the root showed: what it told the toast actor to show. */
+const toasts = (): ToastRequest[] =>
+  sentTo('toast')
+    .filter((event) => event.type === 'toast.show')
+    .map((event) => (event as unknown as { toast: ToastRequest }).toast);
 const sessionChildren = (portal: ReturnType<typeof start>) =>
-  SESSION_CHILDREN.filter((id) => portal.getSnapshot().children[id] !== undefined);
+  SESSION_CHILDREN.filter((id) => portal.snapshot().children[id] !== undefined);
 
 beforeEach(() => {
   log = [];
-  toasts = [];
 });
 
 describe('portal: the welcome toast', () => {
   it('welcomes a visitor for 6 s once the session and the wallet have settled and found nobody', () => {
     const portal = start();
     portal.send({ type: 'auth.ready', user: null });
-    expect(toasts).toEqual([]);
+    expect(toasts()).toEqual([]);
     portal.send({ type: 'wallet.ready', address: null });
-    expect(toasts).toEqual([{ ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true }]);
-    expect(portal.getSnapshot().matches({ boot: 'ready' })).toBe(true);
+    expect(toasts()).toEqual([{ ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true }]);
+    expect(portal.snapshot().matches({ boot: 'ready' })).toBe(true);
   });
 
   it('does not welcome a returning user or a connected wallet', () => {
@@ -65,9 +73,9 @@ describe('portal: the welcome toast', () => {
     const withWallet = start();
     withWallet.send({ type: 'auth.ready', user: null });
     withWallet.send({ type: 'wallet.ready', address: ADDRESS });
-    expect(toasts).toEqual([]);
-    expect(signedIn.getSnapshot().matches({ boot: 'ready' })).toBe(true);
-    expect(withWallet.getSnapshot().matches({ boot: 'ready' })).toBe(true);
+    expect(toasts()).toEqual([]);
+    expect(signedIn.snapshot().matches({ boot: 'ready' })).toBe(true);
+    expect(withWallet.snapshot().matches({ boot: 'ready' })).toBe(true);
   });
 
   it('welcomes nobody twice: a late ready fact changes nothing', () => {
@@ -75,7 +83,7 @@ describe('portal: the welcome toast', () => {
     portal.send({ type: 'auth.ready', user: null });
     portal.send({ type: 'wallet.ready', address: null });
     portal.send({ type: 'wallet.ready', address: null });
-    expect(toasts).toHaveLength(1);
+    expect(toasts()).toHaveLength(1);
   });
 });
 
@@ -96,14 +104,14 @@ describe('portal: the session', () => {
     expect(startsOf('notifications')).toEqual([{ user }]);
     expect(startsOf('transactions')).toEqual([{ user }]);
     for (const to of ['wallet', 'send']) expect(sentTo(to)).toEqual([{ type: 'session.changed', user }]);
-    expect(portal.getSnapshot().context.user).toEqual(user);
+    expect(portal.snapshot().context.user).toEqual(user);
   });
 
   it('treats a stored session at start as a sign-in', () => {
     const portal = start();
     portal.send({ type: 'auth.ready', user });
     expect(startsOf('profile')).toEqual([{ user, walletAddress: null }]);
-    expect(portal.getSnapshot().context.user).toEqual(user);
+    expect(portal.snapshot().context.user).toEqual(user);
   });
 
   it('stops the session children on sign-out and tells the watchers and the dialogs', () => {
@@ -117,16 +125,16 @@ describe('portal: the session', () => {
     }
     expect(sentTo('dialogs')).toEqual([{ type: 'session.ended' }]);
     expect(sentTo('webhooks')).toEqual([]);
-    expect(portal.getSnapshot().context.user).toBeNull();
+    expect(portal.snapshot().context.user).toBeNull();
   });
 
   it('starts a fresh session for another account signed in without a sign-out', () => {
     const portal = start();
     portal.send({ type: 'auth.signedIn', user });
-    const first = portal.getSnapshot().children.profile;
+    const first = portal.snapshot().children.profile;
     log.length = 0;
     portal.send({ type: 'auth.signedIn', user: bob });
-    expect(portal.getSnapshot().children.profile).not.toBe(first);
+    expect(portal.snapshot().children.profile).not.toBe(first);
     expect(startsOf('profile')).toEqual([{ user: bob, walletAddress: null }]);
     expect(sentTo('wallet')).toEqual([
       { type: 'session.changed', user: null },
@@ -137,9 +145,9 @@ describe('portal: the session', () => {
   it('keeps the session when the same account signs in again', () => {
     const portal = start();
     portal.send({ type: 'auth.signedIn', user });
-    const first = portal.getSnapshot().children.profile;
+    const first = portal.snapshot().children.profile;
     portal.send({ type: 'auth.signedIn', user });
-    expect(portal.getSnapshot().children.profile).toBe(first);
+    expect(portal.snapshot().children.profile).toBe(first);
   });
 
   it('tells the profile when the user is updated, and only while signed in', () => {
@@ -168,7 +176,7 @@ describe('portal: the wallet', () => {
     ]);
     expect(sentTo('send')).toEqual(sentTo('balances'));
     expect(sentTo('webhooks')).toEqual(sentTo('balances'));
-    expect(portal.getSnapshot().context.walletAddress).toBeNull();
+    expect(portal.snapshot().context.walletAddress).toBeNull();
   });
 
   it('has the profile link and unlink the wallet while signed in', () => {
@@ -209,14 +217,14 @@ describe('portal: transfers, dialogs and toasts', () => {
     expect(sentTo('notifications')).toEqual([{ type: 'notifications.open' }]);
     expect(sentTo('transactions')).toEqual([{ type: 'transactions.open' }]);
     expect(sentTo('profile')).toEqual([{ type: 'profile.discardEdits' }]);
-    expect(toasts).toEqual([]);
+    expect(toasts()).toEqual([]);
   });
 
   it("says 'Login Required' when the history opens signed out", () => {
     const portal = start();
     portal.send({ type: 'dialogs.opened', dialog: 'transactions' });
     portal.send({ type: 'dialogs.opened', dialog: 'notifications' });
-    expect(toasts).toEqual([{ ...transactionCopy.loginRequired, variant: 'destructive' }]);
+    expect(toasts()).toEqual([{ ...transactionCopy.loginRequired, variant: 'destructive' }]);
   });
 
   it("sends a toast's action to the machine that handles it", () => {

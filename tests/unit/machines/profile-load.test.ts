@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, fromCallback } from 'xstate';
-import type { EventObject } from 'xstate';
 import { authCopy, profileCopy } from '../../../src/copy/index.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { Profile, ProfileUpsert } from '../../../src/domain/profile.ts';
@@ -9,9 +7,9 @@ import {
   type ProfileLoadFact,
   type ProfileLoadOutput,
 } from '../../../src/machines/profile/profile-load.machine.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { settle } from '../../support/deferred-actor.ts';
 import { profileRow } from '../../support/fixtures.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 const ada: AuthUser = {
   id: '11111111-aaaa-4aaa-8aaa-111111111111',
@@ -24,47 +22,28 @@ const ada: AuthUser = {
 const row = (fields: Partial<Profile> = {}) => profileRow(ada, fields);
 
 /**
- * The reader as the profile machine invokes it: with a parent (a recorder of what it is told, on
- * the simulated clock that the child's timers then use), the user and whether a profile is on show.
+ * The reader as the profile machine invokes it: under a parent (the harness's stand-in root, which
+ * records what it is told) on the simulated clock, with the user and whether a profile is on show.
  */
 function start(options: { user?: AuthUser; refetch?: boolean } = {}) {
-  const toasts: ToastRequest[] = [];
-  const toldParent: EventObject[] = [];
-  const fetches: Call<Profile | null>[] = [];
-  const upserts: Call<Profile>[] = [];
-  const clock = new SimulatedClock();
-  const parent = createActor(
-    fromCallback<EventObject>(({ receive }) => {
-      receive((event) => void toldParent.push(event));
-    }),
-    { clock },
-  ).start();
-  const machine = profileLoadMachine.provide({
-    actions: { showToast: (_, params) => void toasts.push(params) },
-    actors: {
-      fetchProfile: deferredActor<Profile | null, { userId: string }>(fetches),
-      upsertProfile: deferredActor<Profile, ProfileUpsert>(upserts),
-    },
-  });
-  const actor = createActor(machine, {
-    parent,
+  const h = machineHarness(profileLoadMachine, {
     input: { user: options.user ?? ada, refetch: options.refetch ?? false },
-  }).start();
+  });
   return {
-    actor,
-    clock,
-    toasts,
-    fetches,
-    upserts,
-    state: () => actor.getSnapshot().value,
+    actor: h.actor,
+    clock: h.clock,
+    toasts: h.toasts,
+    fetches: h.calls<Profile | null, { userId: string }>('fetchProfile'),
+    upserts: h.calls<Profile, ProfileUpsert>('upsertProfile'),
+    state: () => h.snapshot().value,
     /** What the reader said about waiting, in order. */
     waiting: () =>
-      toldParent
+      h.facts
         .filter((event): event is ProfileLoadFact => event.type === 'profileLoad.waiting')
         .map((event) => event.waiting),
     /** The reader's result once it has ended, or 'running'. */
     output: (): ProfileLoadOutput | 'running' => {
-      const snapshot = actor.getSnapshot();
+      const snapshot = h.snapshot();
       return snapshot.status === 'done' ? snapshot.output : 'running';
     },
   };

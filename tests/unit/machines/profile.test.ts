@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, fromPromise } from 'xstate';
+import { fromPromise } from 'xstate';
 import { profileCopy, walletProofCopy } from '../../../src/copy/index.ts';
 import type { AuthUser, UserMetadata } from '../../../src/domain/auth.ts';
 import {
@@ -10,7 +10,6 @@ import {
   type ProfileUpsert,
 } from '../../../src/domain/profile.ts';
 import type { WalletNonce, WalletProof } from '../../../src/domain/wallet.ts';
-import { profileLoadMachine } from '../../../src/machines/profile/profile-load.machine.ts';
 import {
   profileMachine,
   type ClearWalletInput,
@@ -18,13 +17,10 @@ import {
   type RemoveAvatarInput,
   type UploadAvatarInput,
 } from '../../../src/machines/profile/profile.machine.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
-import {
-  walletProofMachine,
-  type SignProofInput,
-} from '../../../src/machines/profile/wallet-proof.machine.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import type { SignProofInput } from '../../../src/machines/profile/wallet-proof.machine.ts';
+import { settle } from '../../support/deferred-actor.ts';
 import { profileRow } from '../../support/fixtures.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 // Reading and creating the row, its retries and their toasts are the child's (profile-load.test.ts),
 // and so are proving a wallet and its refusals (wallet-proof.test.ts); here they are checked only
@@ -57,89 +53,48 @@ function file(overrides: Partial<AvatarFile> = {}): AvatarFile {
 
 /**
  * Started as the root starts it at sign-in, with the user and the wallet connected then. The
- * reader and the prover are the real profileLoad and walletProof machines; the reader's requests and
- * this machine's share one record, in the order they were made, as they share one service.
+ * reader and the prover are the real profileLoad and walletProof machines, their requests answered
+ * by hand like this machine's own. `logFailure` is the logger src/app/provide-portal.ts provides:
+ * here a recorder.
  */
 function start(options: { user?: AuthUser; walletAddress?: string | null } = {}) {
-  const toasts: ToastRequest[] = [];
   const logged: { what: string; error: unknown }[] = [];
-  const fetches: Call<Profile | null>[] = [];
-  const upserts: Call<Profile>[] = [];
-  const metadata: Call<unknown>[] = [];
-  const uploads: Call<string | null>[] = [];
-  const nonces: Call<WalletNonce>[] = [];
-  const signs: Call<WalletProof>[] = [];
-  const links: Call<Profile>[] = [];
-  const clears: Call<Profile>[] = [];
-  const removals: Call<unknown>[] = [];
-  const showToast = (_: unknown, params: ToastRequest) => void toasts.push(params);
-  const machine = profileMachine.provide({
-    actions: {
-      showToast,
-      logFailure: (_, params) => void logged.push(params),
-    },
-    actors: {
-      profileLoad: profileLoadMachine.provide({
-        actions: { showToast },
-        actors: {
-          fetchProfile: deferredActor<Profile | null, { userId: string }>(fetches),
-          upsertProfile: deferredActor<Profile, ProfileUpsert>(upserts),
-        },
-      }),
-      walletProof: walletProofMachine.provide({
-        actions: { showToast },
-        actors: {
-          requestWalletNonce: deferredActor<WalletNonce, { address: string }>(nonces),
-          signProof: deferredActor<WalletProof, SignProofInput>(signs),
-          linkWallet: deferredActor<Profile, WalletProof>(links),
-        },
-      }),
-      upsertProfile: deferredActor<Profile, ProfileUpsert>(upserts),
-      clearWallet: deferredActor<Profile, ClearWalletInput>(clears),
-      updateMetadata: deferredActor<unknown, UserMetadata>(metadata),
-      uploadAvatar: deferredActor<string | null, UploadAvatarInput>(uploads),
-      removeAvatar: deferredActor<unknown, RemoveAvatarInput>(removals),
-    },
-  });
-  const clock = new SimulatedClock();
-  const actor = createActor(machine, {
-    clock,
-    input: { user: options.user ?? ada, walletAddress: options.walletAddress ?? null },
-  }).start();
-  const send = (event: ProfileEvent) => actor.send(event);
-  const context = () => actor.getSnapshot().context;
-  const state = () => actor.getSnapshot().value;
-  const clear = () => {
-    toasts.length = 0;
-  };
+  const h = machineHarness(
+    profileMachine.provide({ actions: { logFailure: (_, params) => void logged.push(params) } }),
+    { input: { user: options.user ?? ada, walletAddress: options.walletAddress ?? null } },
+  );
+  /** The reader's creation of a missing row (invoke id createProfile). */
+  const creates = h.calls<Profile, ProfileUpsert>('profileLoad.upsertProfile');
+  /** This machine's saves of the profile (invoke id saveProfile). */
+  const upserts = h.calls<Profile, ProfileUpsert>('upsertProfile');
   /** The proof under way answers: a nonce, the wallet's signature, then link-wallet's row. */
   const prove = async (profile: Profile) => {
-    nonces.at(-1)?.resolve(NONCE);
-    await settle();
-    signs.at(-1)?.resolve(PROOF);
-    await settle();
-    links.at(-1)?.resolve(profile);
-    await settle();
+    await h.answer('walletProof.requestWalletNonce', NONCE);
+    await h.answer('walletProof.signProof', PROOF);
+    await h.answer('walletProof.linkWallet', profile);
   };
   return {
-    actor,
-    clock,
-    send,
-    context,
-    state,
-    clear,
+    clock: h.clock,
+    send: (event: ProfileEvent) => h.send(event),
+    context: () => h.snapshot().context,
+    state: () => h.snapshot().value,
+    /** Forgets the toasts so far. */
+    clear: () => void (h.toasts.length = 0),
     prove,
-    toasts,
+    toasts: h.toasts,
     logged,
-    fetches,
+    fetches: h.calls<Profile | null, { userId: string }>('profileLoad.fetchProfile'),
+    creates,
     upserts,
-    metadata,
-    uploads,
-    nonces,
-    signs,
-    links,
-    clears,
-    removals,
+    /** Every upsert of the profile row, the reader's creations and this machine's saves. */
+    allUpserts: () => [...creates, ...upserts],
+    metadata: h.calls<unknown, UserMetadata>('updateMetadata'),
+    uploads: h.calls<string | null, UploadAvatarInput>('uploadAvatar'),
+    nonces: h.calls<WalletNonce, { address: string }>('walletProof.requestWalletNonce'),
+    signs: h.calls<WalletProof, SignProofInput>('walletProof.signProof'),
+    links: h.calls<Profile, WalletProof>('walletProof.linkWallet'),
+    clears: h.calls<Profile, ClearWalletInput>('clearWallet'),
+    removals: h.calls<unknown, RemoveAvatarInput>('removeAvatar'),
   };
 }
 
@@ -164,7 +119,7 @@ describe('profile machine: loading at sign-in', () => {
     expect(t.context().profile).toEqual(row({ username: 'lovelace' }));
     expect(t.context().loadFailed).toBe(false);
     expect(t.toasts).toEqual([]);
-    expect(t.upserts).toHaveLength(0);
+    expect(t.allUpserts()).toHaveLength(0);
   });
 
   it('creates a missing profile with the default username and holds the created row', async () => {
@@ -172,9 +127,9 @@ describe('profile machine: loading at sign-in', () => {
     t.fetches[0]?.resolve(null);
     await settle();
     expect(t.state()).toBe('loading');
-    expect(t.upserts[0]?.input).toEqual({ id: ada.id, email: ada.email, username: 'ada' });
+    expect(t.creates[0]?.input).toEqual({ id: ada.id, email: ada.email, username: 'ada' });
     const created = row({ username: 'ada', updated_at: '2026-02-02T00:00:00Z' });
-    t.upserts[0]?.resolve(created);
+    t.creates[0]?.resolve(created);
     await settle();
     expect(t.state()).toBe('ready');
     expect(t.context().profile).toEqual(created);
@@ -223,7 +178,7 @@ describe('profile machine: loading at sign-in', () => {
     const t = start();
     t.fetches[0]?.resolve(null);
     await settle();
-    t.upserts[0]?.reject(new Error('permission denied for table profiles'));
+    t.creates[0]?.reject(new Error('permission denied for table profiles'));
     await settle();
     expect(t.state()).toBe('loading');
     expect(t.context()).toMatchObject({ loadFailed: true, profile: null });
@@ -244,7 +199,7 @@ describe('profile machine: loading at sign-in', () => {
     expect(t.context().user).toEqual(renamed);
     t.fetches[0]?.resolve(null);
     await settle();
-    expect(t.upserts[0]?.input).toEqual({ id: ada.id, email: 'lovelace@example.com', username: 'lovelace' });
+    expect(t.creates[0]?.input).toEqual({ id: ada.id, email: 'lovelace@example.com', username: 'lovelace' });
   });
 });
 
@@ -256,7 +211,7 @@ describe('profile machine: the auth metadata wallet at sign-in', () => {
     expect(t.state()).toBe('ready');
     expect(t.context().profile?.wallet_address).toBe(BOB);
     expect(t.nonces).toHaveLength(0);
-    expect(t.upserts).toHaveLength(0);
+    expect(t.allUpserts()).toHaveLength(0);
     expect(t.toasts).toEqual([]);
   });
 
@@ -264,10 +219,10 @@ describe('profile machine: the auth metadata wallet at sign-in', () => {
     const t = start({ user: { ...ada, metadata: { wallet_address: ALICE } } });
     t.fetches[0]?.resolve(null);
     await settle();
-    t.upserts[0]?.resolve(row());
+    t.creates[0]?.resolve(row());
     await settle();
     expect(t.state()).toBe('ready');
-    expect(t.upserts).toHaveLength(1);
+    expect(t.allUpserts()).toHaveLength(1);
     expect(t.nonces).toHaveLength(0);
   });
 });
@@ -286,7 +241,7 @@ describe('profile machine: linking a connected wallet', () => {
       statement: walletProofCopy.statement,
     });
     expect(t.links[0]?.input).toEqual(PROOF);
-    expect(t.upserts).toHaveLength(0);
+    expect(t.allUpserts()).toHaveLength(0);
     expect(t.toasts).toEqual([
       { title: profileCopy.createdAndLinked, description: profileCopy.createdAndLinkedDescription(ALICE) },
     ]);
@@ -346,7 +301,7 @@ describe('profile machine: linking a connected wallet', () => {
     const t = start();
     t.fetches[0]?.resolve(null);
     await settle();
-    t.upserts[0]?.resolve(row());
+    t.creates[0]?.resolve(row());
     await settle();
     t.send({ type: 'wallet.linked', address: ALICE });
     await t.prove(linked(ALICE));
@@ -362,7 +317,7 @@ describe('profile machine: linking a connected wallet', () => {
     const t = start();
     t.fetches[0]?.resolve(null);
     await settle();
-    t.upserts[0]?.resolve(linked(BOB));
+    t.creates[0]?.resolve(linked(BOB));
     await settle();
     t.send({ type: 'session.userUpdated', user: ada });
     t.fetches[1]?.resolve(linked(BOB));
@@ -446,31 +401,24 @@ describe('profile machine: linking a connected wallet', () => {
 
   it('the default logFailure is a safe no-op', async () => {
     const errors: unknown[] = [];
-    const machine = profileMachine.provide({
-      actions: { showToast: () => {} },
+    const h = machineHarness(profileMachine, {
+      input: { user: ada, walletAddress: null },
       actors: {
-        profileLoad: profileLoadMachine.provide({
-          actions: { showToast: () => {} },
-          actors: { fetchProfile: fromPromise<Profile | null, { userId: string }>(async () => row()) },
-        }),
-        walletProof: walletProofMachine.provide({
-          actors: {
-            requestWalletNonce: fromPromise<WalletNonce, { address: string }>(async () => NONCE),
-            signProof: fromPromise<WalletProof, SignProofInput>(async () => PROOF),
-            linkWallet: fromPromise<Profile, WalletProof>(async () => linked(ALICE)),
-          },
-        }),
+        'profileLoad.fetchProfile': fromPromise<Profile | null, { userId: string }>(async () => row()),
+        'walletProof.requestWalletNonce': fromPromise<WalletNonce, { address: string }>(async () => NONCE),
+        'walletProof.signProof': fromPromise<WalletProof, SignProofInput>(async () => PROOF),
+        'walletProof.linkWallet': fromPromise<Profile, WalletProof>(async () => linked(ALICE)),
         updateMetadata: fromPromise<unknown, UserMetadata>(async () => Promise.reject(new Error('nope'))),
       },
     });
-    const actor = createActor(machine, { input: { user: ada, walletAddress: null } }).start();
-    actor.subscribe({ error: (error) => void errors.push(error) });
+    h.actor.subscribe({ error: (error) => void errors.push(error) });
     await settle();
-    actor.send({ type: 'wallet.linked', address: ALICE });
+    const linkAlice: ProfileEvent = { type: 'wallet.linked', address: ALICE };
+    h.send(linkAlice);
     await settle();
     await settle();
-    expect(actor.getSnapshot().value).toBe('ready');
-    expect(actor.getSnapshot().context.profile?.wallet_address).toBe(ALICE);
+    expect(h.snapshot().value).toBe('ready');
+    expect(h.snapshot().context.profile?.wallet_address).toBe(ALICE);
     expect(errors).toEqual([]);
   });
 });
@@ -492,7 +440,7 @@ describe('profile machine: unlinking a disconnected wallet', () => {
     await settle();
     expect(t.state()).toBe('ready');
     expect(t.context().user.metadata.wallet_address).toBeNull();
-    expect(t.upserts).toHaveLength(0);
+    expect(t.allUpserts()).toHaveLength(0);
   });
 
   it('clears a wallet left only in the metadata', async () => {
@@ -732,7 +680,7 @@ describe('profile machine: editing', () => {
     expect(t.toasts).toEqual([
       { title: profileCopy.updateFailed, description: profileCopy.websiteNotHttp, variant: 'destructive' },
     ]);
-    expect(t.upserts).toHaveLength(0);
+    expect(t.allUpserts()).toHaveLength(0);
     expect(t.state()).toBe('ready');
     expect(t.context().draft).toEqual({ username: 'ada', full_name: 'Ada L', website });
   });
@@ -786,7 +734,7 @@ describe('profile machine: editing', () => {
     expect(t.toasts).toEqual([profileCopy.avatarUploaded]);
     expect(t.context().draftAvatarUrl).toBe('http://127.0.0.1/storage/v1/object/public/avatars/me.gif');
     expect(t.context().profile?.avatar_url).toBeNull();
-    expect(t.upserts).toHaveLength(0);
+    expect(t.allUpserts()).toHaveLength(0);
 
     t.send({ type: 'profile.save', username: 'ada', full_name: '', website: '' });
     expect(t.upserts[0]?.input).toMatchObject({

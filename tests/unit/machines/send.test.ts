@@ -1,12 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import {
-  createActor,
-  SimulatedClock,
-  type ActorRefFrom,
-  type AnyActorRef,
-  type InspectionEvent,
-} from 'xstate';
+import type { ActorRefFrom, AnyActorRef } from 'xstate';
 import type {
   ConfirmTransferRequest,
   WalletTransfer,
@@ -25,7 +19,6 @@ import {
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { sealKey } from '../../../src/machines/send/send-key.ts';
 import { sameAmount } from '../../../src/machines/send/send-unresolved.ts';
-import { walletSendMachine } from '../../../src/machines/send/wallet-send.machine.ts';
 import {
   historyOutboxMachine,
   historyOutboxSavingTag,
@@ -40,8 +33,9 @@ import {
   type TransferResult,
 } from '../../../src/services/token/types.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { settle } from '../../support/deferred-actor.ts';
 import { authUser } from '../../support/fixtures.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 import { minedAs, prepared, RECIPIENT, WALLET } from '../../support/transfer-fixtures.ts';
 
 // A key as a person pastes it; its digits are what must never leak.
@@ -60,48 +54,19 @@ const submit = (fields: Partial<{ recipient: string; amount: string; privateKey:
 });
 
 function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
-  const toasts: ToastRequest[] = [];
-  const reports: SendFact[] = [];
-  const inspected: InspectionEvent[] = [];
-  const prepares: Call<PreparedTransfer, PrepareTransferInput>[] = [];
-  const signs: Call<SignedTransfer, SignTransferInput>[] = [];
-  const broadcasts: Call<TransferResult, BroadcastTransferRequest>[] = [];
-  const records: Call<unknown, RecordTransactionInput>[] = [];
-  const confirms: Call<TransferResult, ConfirmTransferRequest>[] = [];
-  const walletPrepares: Call<WalletTransfer, { from: string; to: string; amount: string }>[] = [];
-  const walletRequests: Call<`0x${string}`, WalletTransferCall>[] = [];
-  const walletConfirms: Call<TransferResult, ConfirmTransferRequest>[] = [];
-  const machine = sendMachine.provide({
-    actions: {
-      showToast: (_, params) => void toasts.push(params),
-      report: (_, params) => void reports.push(params),
-    },
-    actors: {
-      prepareTransfer: deferredActor(prepares),
-      signTransfer: deferredActor(signs),
-      broadcastTransfer: deferredActor(broadcasts),
-      confirmTransfer: deferredActor(confirms),
-      walletSend: walletSendMachine.provide({
-        actions: { showToast: (_, params) => void toasts.push(params) },
-        actors: {
-          prepareWalletTransfer: deferredActor(walletPrepares),
-          requestWalletTransfer: deferredActor(walletRequests),
-          confirmTransfer: deferredActor(walletConfirms),
-        },
-      }),
-      historyOutbox: historyOutboxMachine.provide({
-        actions: { showToast: (_, params) => void toasts.push(params) },
-        actors: { recordTransaction: deferredActor(records) },
-      }),
-    },
-  });
-  const clock = new SimulatedClock();
-  const actor = createActor(machine, {
-    clock,
-    input: { tokenConfigured },
-    inspect: (event) => void inspected.push(event),
-  }).start();
-  const snapshot = () => actor.getSnapshot();
+  const h = machineHarness(sendMachine, { input: { tokenConfigured } });
+  const { actor, clock, toasts, inspected, snapshot, answer } = h;
+  const reports = h.facts as SendFact[];
+  const prepares = h.calls<PreparedTransfer, PrepareTransferInput>('prepareTransfer');
+  const signs = h.calls<SignedTransfer, SignTransferInput>('signTransfer');
+  const broadcasts = h.calls<TransferResult, BroadcastTransferRequest>('broadcastTransfer');
+  const records = h.calls<unknown, RecordTransactionInput>('historyOutbox.recordTransaction');
+  const confirms = h.calls<TransferResult, ConfirmTransferRequest>('confirmTransfer');
+  const walletPrepares = h.calls<WalletTransfer, { from: string; to: string; amount: string }>(
+    'walletSend.prepareWalletTransfer',
+  );
+  const walletRequests = h.calls<`0x${string}`, WalletTransferCall>('walletSend.requestWalletTransfer');
+  const walletConfirms = h.calls<TransferResult, ConfirmTransferRequest>('walletSend.confirmTransfer');
   /** What the form reads: whether a history row is waiting to be saved. */
   const savingHistory = () =>
     (snapshot().children.historyOutbox as ActorRefFrom<typeof historyOutboxMachine> | undefined)
@@ -111,6 +76,7 @@ function setup({ tokenConfigured = true }: { tokenConfigured?: boolean } = {}) {
     actor,
     clock,
     snapshot,
+    answer,
     savingHistory,
     toasts,
     reports,
@@ -136,14 +102,11 @@ const signIn = ({ actor }: Harness, who: AuthUser = user) =>
 async function runTo(h: Harness, step: 'preparing' | 'signing' | 'broadcasting' | 'sent') {
   h.actor.send(submit());
   if (step === 'preparing') return;
-  h.prepares.at(-1)?.resolve(prepared);
-  await settle();
+  await h.answer('prepareTransfer', prepared);
   if (step === 'signing') return;
-  h.signs.at(-1)?.resolve(signed);
-  await settle();
+  await h.answer('signTransfer', signed);
   if (step === 'broadcasting') return;
-  h.broadcasts.at(-1)?.resolve(result);
-  await settle();
+  await h.answer('broadcastTransfer', result);
 }
 
 /** Every string reachable from a value, through sealed keys too (by calling reveal). */
@@ -903,10 +866,8 @@ describe('send machine: Send with wallet', () => {
 
   async function toPending(h: Harness) {
     h.actor.send(withWallet());
-    h.walletPrepares[0]?.resolve({ prepared, call });
-    await settle();
-    h.walletRequests[0]?.resolve(HASH);
-    await settle();
+    await h.answer('walletSend.prepareWalletTransfer', { prepared, call });
+    await h.answer('walletSend.requestWalletTransfer', HASH);
   }
 
   it('checks in order without a key: wallet, fields, contract, amount, balance shown', () => {
@@ -1232,9 +1193,11 @@ describe('send machine: the history outbox', () => {
     h.actor.send(submit({ amount: '1' }));
     h.actor.send({ type: 'session.changed', user: { ...user, id: 'user-2' } });
     expect(h.snapshot().value).toBe('editing');
+    // Both reach the root in the one step: the outbox is told to abandon before the send's own
+    // toast is delivered, so its toast arrives first.
     expect(h.toasts.slice(1)).toEqual([
-      { title: sendCopy.transferCancelled, description: sendCopy.cancelledSessionChanged },
       { title: sendCopy.historyNotSaved, description: sendCopy.historyAbandonedDescription(1) },
+      { title: sendCopy.transferCancelled, description: sendCopy.cancelledSessionChanged },
     ]);
     expect(h.savingHistory()).toBe(false);
     // The save under way answers too late: nothing more is reported.

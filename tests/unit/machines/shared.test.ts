@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, createMachine, fromPromise, setup, type AnyEventObject } from 'xstate';
+import {
+  createActor,
+  createMachine,
+  fromPromise,
+  setup,
+  type AnyActorLogic,
+  type AnyEventObject,
+} from 'xstate';
 import { authCopy } from '../../../src/copy/index.ts';
 import { backoffMs, messageOf, notProvided, reportFact, showToast } from '../../../src/machines/shared.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 // What every machine shares: the retry back-off, the words of a failure, the stand-in for an actor
 // nobody provided, and the two sends (a toast, a fact) that reach their receiver by system id.
@@ -33,9 +41,11 @@ describe('notProvided', () => {
     const machine = setup({ actors: { signIn: fromPromise<string>(notProvided('signIn')) } }).createMachine({
       invoke: { src: 'signIn' },
     });
-    const actor = createActor(machine);
-    const failed = new Promise<unknown>((resolve) => actor.subscribe({ error: resolve }));
-    actor.start();
+    // The placeholder itself, run as it is rather than stood in for.
+    const h = machineHarness(machine, {
+      actors: { signIn: machine.implementations.actors.signIn as AnyActorLogic },
+    });
+    const failed = new Promise<unknown>((resolve) => h.actor.subscribe({ error: resolve }));
     expect(String(await failed)).toBe(
       'Error: The signIn actor was not provided; src/app/provide-portal.ts provides it from the services.',
     );
@@ -75,8 +85,8 @@ describe('showToast and reportFact', () => {
       ],
       on: { '*': { actions: ({ event }) => void received.push({ to: 'portal', event }) } },
     });
-    const portal = createActor(root, { systemId: 'portal' }).start();
-    const child = portal.getSnapshot().children['sender'];
+    const portal = machineHarness(root, { asRoot: true });
+    const child = portal.actor.getSnapshot().children['sender'];
     child?.send({ type: 'go' });
     expect(received).toEqual([
       { to: 'portal', event: { type: 'toast.requested', toast } },

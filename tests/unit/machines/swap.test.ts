@@ -1,14 +1,11 @@
 import { authUser } from '../../support/fixtures.ts';
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, fromCallback } from 'xstate';
-import type { EventObject } from 'xstate';
 import { tokenCopy, walletCopy } from '../../../src/copy/index.ts';
 import { dexCopy } from '../../../src/copy/dex.ts';
 import type { DexCall, Holdings, Quote, SwapResult, SwapSide } from '../../../src/domain/dex.ts';
 import type { Hex } from '../../../src/domain/token.ts';
 import type { WalletError } from '../../../src/domain/wallet.ts';
 import { dexFailureWords, dexSendWords } from '../../../src/machines/trading/dex-words.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { needsApproval, slippageWarning } from '../../../src/machines/trading/swap-checks.ts';
 import type {
   ApprovalCallInput,
@@ -18,11 +15,13 @@ import type {
   QuoteOutput,
   RecordSwapInput,
   SwapCallInput,
+  SwapEvent,
   SwapInput,
 } from '../../../src/machines/trading/swap-types.ts';
 import { swapMachine, swapTags } from '../../../src/machines/trading/swap.machine.ts';
 import { DexServiceError } from '../../../src/services/dex/types.ts';
-import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
+import { lastCall, settle } from '../../support/deferred-actor.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 // The swap form as a user meets it, with fake actors for the router, the wallet and the history,
 // on a simulated clock for the pause after typing. Each test checks what the user sees (the state,
@@ -52,51 +51,30 @@ const swapCall: DexCall = { from: WALLET, to: ROUTER, data: '0x7ff36ab5', value:
 const approveCall: DexCall = { from: WALLET, to: TOKEN, data: '0x095ea7b3', value: 0n };
 
 function start(input: Partial<SwapInput> = {}) {
-  const clock = new SimulatedClock();
-  const told: EventObject[] = [];
-  const parent = createActor(
-    fromCallback<EventObject>(({ receive }) => {
-      receive((event) => void told.push(event));
-    }),
-    { clock },
-  ).start();
-  const toasts: ToastRequest[] = [];
-  const calls = {
-    quote: [] as Call<QuoteOutput, QuoteInput>[],
-    approvalCall: [] as Call<DexCall, ApprovalCallInput>[],
-    swapCall: [] as Call<DexCall, SwapCallInput>[],
-    send: [] as Call<Hex, DexCall>[],
-    confirmApproval: [] as Call<bigint, ConfirmApprovalInput>[],
-    confirmSwap: [] as Call<SwapResult, ConfirmSwapInput>[],
-    recordSwap: [] as Call<unknown, RecordSwapInput>[],
-  };
-  const machine = swapMachine.provide({
-    actions: { showToast: (_, params) => void toasts.push(params) },
-    actors: {
-      quote: deferredActor(calls.quote),
-      approvalCall: deferredActor(calls.approvalCall),
-      swapCall: deferredActor(calls.swapCall),
-      sendTransaction: deferredActor(calls.send),
-      confirmApproval: deferredActor(calls.confirmApproval),
-      confirmSwap: deferredActor(calls.confirmSwap),
-      recordSwap: deferredActor(calls.recordSwap),
-    },
-  });
-  const actor = createActor(machine, {
-    parent,
+  const h = machineHarness(swapMachine, {
     input: { expectedChainId: CHAIN, account: WALLET, chainId: CHAIN, signedIn: false, ...input },
-  }).start();
-  const snapshot = () => actor.getSnapshot();
+  });
+  const calls = {
+    quote: h.calls<QuoteOutput, QuoteInput>('quote'),
+    approvalCall: h.calls<DexCall, ApprovalCallInput>('approvalCall'),
+    swapCall: h.calls<DexCall, SwapCallInput>('swapCall'),
+    send: h.calls<Hex, DexCall>('sendTransaction'),
+    confirmApproval: h.calls<bigint, ConfirmApprovalInput>('confirmApproval'),
+    confirmSwap: h.calls<SwapResult, ConfirmSwapInput>('confirmSwap'),
+    recordSwap: h.calls<unknown, RecordSwapInput>('recordSwap'),
+  };
+  const { actor, clock, snapshot } = h;
   return {
     actor,
     clock,
-    told,
-    toasts,
+    /** What the swap told its parent (the trading machine): here the harness's root hears it. */
+    told: h.facts,
+    toasts: h.toasts,
     calls,
     snapshot,
     state: () => snapshot().value,
     context: () => snapshot().context,
-    send: (event: Parameters<typeof actor.send>[0]) => actor.send(event),
+    send: (event: SwapEvent) => actor.send(event),
   };
 }
 

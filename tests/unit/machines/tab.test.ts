@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import type { ActorRefFrom } from 'xstate';
 import { isTab, tabMachine, tabs, type TabFact } from '../../../src/machines/tab.machine.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 function start() {
-  return createActor(tabMachine).start();
+  return machineHarness(tabMachine).actor as ActorRefFrom<typeof tabMachine>;
 }
 
 /** The tab machine under a root that records what it reports (the real root starts the tabs' actors on it). */
 function withReports() {
-  const reported: TabFact[] = [];
-  const actor = createActor(
-    tabMachine.provide({ actions: { report: (_, fact: TabFact) => void reported.push(fact) } }),
-  ).start();
-  return { actor, reported };
+  const h = machineHarness(tabMachine);
+  return { actor: h.actor as ActorRefFrom<typeof tabMachine>, reported: h.facts as TabFact[] };
 }
 
 describe('tab machine', () => {

@@ -1,22 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback } from 'xstate';
+import type { ActorRefFrom, AnyActorLogic } from 'xstate';
 import { themeMachine } from '../../../src/machines/theme.machine.ts';
 import type { ThemeEvent, ThemeInput, ThemeStoreEvent } from '../../../src/machines/theme.machine.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
-/** A fake store: records what the machine persists, and can report a system change as the real one would. */
+/** A stand-in store: records what the machine persists, and can report a system change as the real one would. */
 function start(input: ThemeInput) {
-  const persisted: ThemeStoreEvent[] = [];
-  let reportSystem: (event: ThemeEvent) => void = () => {
-    throw new Error('the themeStore actor was not started');
+  const h = machineHarness(themeMachine, { input, callbacks: ['themeStore'] });
+  const store = h.callback('themeStore');
+  const persisted = store.received as ThemeStoreEvent[];
+  const systemPrefersDark = (prefersDark: boolean) => {
+    const changed: ThemeEvent = { type: 'theme.systemChanged', prefersDark };
+    store.emit(changed);
   };
-  const themeStore = fromCallback<ThemeStoreEvent>(({ receive, sendBack }) => {
-    receive((event) => persisted.push(event));
-    reportSystem = sendBack;
-  });
-  const actor = createActor(themeMachine.provide({ actors: { themeStore } }), { input }).start();
-  const systemPrefersDark = (prefersDark: boolean) =>
-    reportSystem({ type: 'theme.systemChanged', prefersDark });
-  return { actor, persisted, systemPrefersDark };
+  return { actor: h.actor as ActorRefFrom<typeof themeMachine>, persisted, systemPrefersDark };
 }
 
 describe('theme machine', () => {
@@ -69,10 +66,12 @@ describe('theme machine', () => {
   });
 
   it('fails loudly when the store is not provided', () => {
-    const actor = createActor(themeMachine, { input: { stored: null, systemPrefersDark: false } });
-    actor.subscribe({ error: () => {} });
-    actor.start();
-    expect(actor.getSnapshot().status).toBe('error');
-    expect(String(actor.getSnapshot().error)).toContain('The themeStore actor was not provided');
+    // The machine's own placeholder, run as it is.
+    const h = machineHarness(themeMachine, {
+      input: { stored: null, systemPrefersDark: false },
+      actors: { themeStore: themeMachine.implementations.actors.themeStore as AnyActorLogic },
+    });
+    expect(h.snapshot().status).toBe('error');
+    expect(String(h.snapshot().error)).toContain('The themeStore actor was not provided');
   });
 });

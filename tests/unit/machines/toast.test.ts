@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, sendTo, setup } from 'xstate';
+import { sendTo, setup, type ActorRefFrom } from 'xstate';
 import type { EventObject } from 'xstate';
 import { appCopy, walletCopy, webhookCopy } from '../../../src/copy/index.ts';
 import { showToast } from '../../../src/machines/shared.ts';
 import type { ToastAction, ToastRequest, ToastRequested } from '../../../src/machines/shared.ts';
 import { toastDurations, toastMachine } from '../../../src/machines/toast.machine.ts';
 import type { ToastFact } from '../../../src/machines/toast.machine.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 const welcome: ToastRequest = { ...appCopy.welcome, durationMs: toastDurations.welcome };
 const failed: ToastRequest = { title: webhookCopy.walletRequired.title, variant: 'destructive' };
@@ -17,10 +18,10 @@ const withAction: ToastRequest = {
 const actionPressed: ToastFact = { type: 'toast.actionPressed', action: switchNetwork };
 
 function start() {
-  const clock = new SimulatedClock();
-  const reported: ToastFact[] = [];
-  const machine = toastMachine.provide({ actions: { report: (_, params) => void reported.push(params) } });
-  const actor = createActor(machine, { clock }).start();
+  const h = machineHarness(toastMachine);
+  const { clock } = h;
+  const actor = h.actor as ActorRefFrom<typeof toastMachine>;
+  const reported = h.facts as ToastFact[];
   const show = (toast: ToastRequest) => actor.send({ type: 'toast.show', toast });
   const shown = () => (actor.getSnapshot().matches('showing') ? actor.getSnapshot().context.toast : null);
   return { actor, clock, reported, show, shown };
@@ -163,9 +164,9 @@ describe('toast machine', () => {
         '*': { actions: ({ event }) => void received.push(event) },
       },
     });
-    const portal = createActor(root, { systemId: 'portal' }).start();
+    const portal = machineHarness(root, { asRoot: true });
     portal.send({ type: 'show' });
-    const toast = portal.system.get('toast');
+    const toast = portal.actor.system.get('toast');
     expect(toast?.getSnapshot().context.toast?.title).toBe(walletCopy.wrongNetwork('Sepolia'));
     toast?.send({ type: 'toast.action' });
     expect(received).toEqual([actionPressed]);

@@ -1,13 +1,9 @@
 import { authUser } from '../../support/fixtures.ts';
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
+import { fromPromise } from 'xstate';
 import type { DexCall, Holdings, Market, Quote, SwapResult } from '../../../src/domain/dex.ts';
 import type { Hex } from '../../../src/domain/token.ts';
-import {
-  marketMachine,
-  type MarketEvent,
-  type MarketLoad,
-} from '../../../src/machines/trading/market.machine.ts';
+import type { MarketEvent, MarketLoad } from '../../../src/machines/trading/market.machine.ts';
 import type {
   ConfirmSwapInput,
   QuoteInput,
@@ -15,13 +11,13 @@ import type {
   RecordSwapInput,
   SwapCallInput,
 } from '../../../src/machines/trading/swap-types.ts';
-import { swapMachine } from '../../../src/machines/trading/swap.machine.ts';
 import {
   tradingMachine,
   type TradingFact,
   type TradingInput,
 } from '../../../src/machines/trading/trading.machine.ts';
-import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
+import { lastCall, settle } from '../../support/deferred-actor.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 // The Trading tab's root with its real children, market and swap, on fake services: a block the
 // market's watch reports reaches the swap form, the page's wallet and session reach it too, and a
@@ -56,46 +52,33 @@ const result: SwapResult = {
 const answers = <T, I = unknown>(value: T) => fromPromise<T, I>(() => Promise.resolve(value));
 
 function start(input: Partial<TradingInput> = {}) {
-  const clock = new SimulatedClock();
-  const quotes: Call<QuoteOutput, QuoteInput>[] = [];
-  const records: Call<unknown, RecordSwapInput>[] = [];
-  const watch: { send: (event: MarketEvent) => void } = { send: () => undefined };
-  const machine = tradingMachine.provide({
-    actors: {
-      market: marketMachine.provide({
-        actors: {
-          loadMarket: answers<MarketLoad>({ market, pool, history: { trades: [], prices: [] } }),
-          watchMarket: fromCallback(({ sendBack }) => {
-            watch.send = sendBack;
-          }),
-        },
-      }),
-      swap: swapMachine.provide({
-        actions: { showToast: () => undefined },
-        actors: {
-          quote: deferredActor(quotes),
-          swapCall: answers<DexCall, SwapCallInput>(call),
-          sendTransaction: answers<Hex, DexCall>(HASH),
-          confirmSwap: answers<SwapResult, ConfirmSwapInput>(result),
-          recordSwap: deferredActor(records),
-        },
-      }),
-    },
-  });
-  // Standing as the portal's root (system id 'portal'), it hears its own facts: what the root would.
-  const emitted: TradingFact[] = [];
-  const actor = createActor(machine, {
-    clock,
-    systemId: 'portal',
+  // Under the harness's root (system id 'portal'), which hears the trading machine's facts as the
+  // portal's root would. The market loads at once and the swap's wallet steps answer at once; its
+  // quotes and its record wait for the test.
+  const h = machineHarness(tradingMachine, {
     input: { expectedChainId: CHAIN, signedIn: false, account: WALLET, chainId: CHAIN, ...input },
-    inspect: (inspection) => {
-      if (inspection.type === '@xstate.event' && inspection.event.type.startsWith('trading.'))
-        emitted.push(inspection.event as TradingFact);
+    actors: {
+      'market.loadMarket': answers<MarketLoad>({ market, pool, history: { trades: [], prices: [] } }),
+      'swap.swapCall': answers<DexCall, SwapCallInput>(call),
+      'swap.sendTransaction': answers<Hex, DexCall>(HASH),
+      'swap.confirmSwap': answers<SwapResult, ConfirmSwapInput>(result),
     },
-  }).start();
+    callbacks: ['market.watchMarket'],
+  });
+  const watch = h.callback('market.watchMarket');
+  const { actor, clock } = h;
   const swap = () => actor.getSnapshot().children.swap?.getSnapshot();
   const marketState = () => actor.getSnapshot().children.market?.getSnapshot();
-  return { actor, clock, quotes, records, watch, emitted, swap, marketState };
+  return {
+    actor,
+    clock,
+    quotes: h.calls<QuoteOutput, QuoteInput>('swap.quote'),
+    records: h.calls<unknown, RecordSwapInput>('swap.recordSwap'),
+    watch: { send: (event: MarketEvent) => watch.emit(event) },
+    emitted: h.facts as TradingFact[],
+    swap,
+    marketState,
+  };
 }
 
 /** The market live, and the swap form quoted for 1 ETH. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import type { ActorRefFrom } from 'xstate';
 import { transactionCopy } from '../../../src/copy/index.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { transactionsMachine } from '../../../src/machines/transactions.machine.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { TransactionRow } from '../../../src/domain/transactions.ts';
-import { deferredActor, lastCall, settle, type Call } from '../../support/deferred-actor.ts';
+import { lastCall, settle } from '../../support/deferred-actor.ts';
 import { authUser } from '../../support/fixtures.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 const alice = authUser('alice');
 const bob = authUser('bob');
@@ -28,14 +28,10 @@ function txRow(id: string, userId = 'alice'): TransactionRow {
 }
 
 function setup(user: AuthUser = alice) {
-  const toasts: ToastRequest[] = [];
-  const calls: Call<TransactionRow[], { userId: string }>[] = [];
-  const machine = transactionsMachine.provide({
-    actions: { showToast: (_, params) => void toasts.push(params) },
-    actors: { listTransactions: deferredActor(calls) },
-  });
-  const actor = createActor(machine, { input: { user } }).start();
-  return { actor, toasts, calls, lastCall: () => lastCall(calls, 'listTransactions') };
+  const h = machineHarness(transactionsMachine, { input: { user } });
+  const calls = h.calls<TransactionRow[], { userId: string }>('listTransactions');
+  const actor = h.actor as ActorRefFrom<typeof transactionsMachine>;
+  return { actor, toasts: h.toasts, calls, lastCall: () => lastCall(calls, 'listTransactions') };
 }
 
 describe('transactions machine', () => {

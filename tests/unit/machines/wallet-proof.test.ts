@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
 import { authCopy, profileCopy, walletCopy, walletProofCopy } from '../../../src/copy/index.ts';
 import type { WalletProofRefusalCode } from '../../../src/domain/errors.ts';
 import type { Profile } from '../../../src/domain/profile.ts';
 import type { WalletError, WalletNonce, WalletProof } from '../../../src/domain/wallet.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
 import {
   walletProofMachine,
   type SignProofInput,
@@ -12,8 +10,9 @@ import {
   type WalletProofOutput,
 } from '../../../src/machines/profile/wallet-proof.machine.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { settle } from '../../support/deferred-actor.ts';
 import { profileRow } from '../../support/fixtures.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const user = { id: '11111111-aaaa-4aaa-8aaa-111111111111', email: 'ada@example.com' };
@@ -28,25 +27,18 @@ const PROOF: WalletProof = {
 };
 
 function start() {
-  const toasts: ToastRequest[] = [];
-  const nonces: Call<WalletNonce>[] = [];
-  const signs: Call<WalletProof>[] = [];
-  const links: Call<Profile>[] = [];
-  const told: WalletProofFact[] = [];
-  const machine = walletProofMachine.provide({
-    actions: {
-      showToast: (_, params) => void toasts.push(params),
-      tellParent: (_, fact) => void told.push(fact),
-    },
-    actors: {
-      requestWalletNonce: deferredActor<WalletNonce, { address: string }>(nonces),
-      signProof: deferredActor<WalletProof, SignProofInput>(signs),
-      linkWallet: deferredActor<Profile, WalletProof>(links),
-    },
-  });
-  const actor = createActor(machine, { input: { address: ALICE } }).start();
-  const output = () => actor.getSnapshot().output as WalletProofOutput | undefined;
-  return { actor, toasts, told, nonces, signs, links, output, state: () => actor.getSnapshot().value };
+  const h = machineHarness(walletProofMachine, { input: { address: ALICE } });
+  const output = () => h.snapshot().output as WalletProofOutput | undefined;
+  return {
+    snapshot: h.snapshot,
+    toasts: h.toasts,
+    told: h.facts as WalletProofFact[],
+    nonces: h.calls<WalletNonce, { address: string }>('requestWalletNonce'),
+    signs: h.calls<WalletProof, SignProofInput>('signProof'),
+    links: h.calls<Profile, WalletProof>('linkWallet'),
+    output,
+    state: () => h.snapshot().value,
+  };
 }
 
 /** Started, with the nonce given and the wallet's signature in. */
@@ -85,17 +77,17 @@ describe('wallet-proof machine: a proof that holds', () => {
     expect(t.links[0]?.input).toEqual(PROOF);
     t.links[0]?.resolve(LINKED);
     await settle();
-    expect(t.actor.getSnapshot().status).toBe('done');
+    expect(t.snapshot().status).toBe('done');
     expect(t.output()).toEqual({ profile: LINKED });
     expect(t.toasts).toEqual([]);
   });
 
   it('holds the signature only while it is checked', async () => {
     const t = await signed();
-    expect(t.actor.getSnapshot().context.proof).toEqual(PROOF);
+    expect(t.snapshot().context.proof).toEqual(PROOF);
     t.links[0]?.resolve(LINKED);
     await settle();
-    expect(JSON.stringify(t.actor.getSnapshot().context)).not.toContain(PROOF.signature);
+    expect(JSON.stringify(t.snapshot().context)).not.toContain(PROOF.signature);
   });
 
   it('states in plain words what the wallet is asked to sign, on one line', () => {

@@ -1,19 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { fromPromise, waitFor } from 'xstate';
 import { sendCopy, walletCopy } from '../../../src/copy/index.ts';
 import type {
   ConfirmTransferRequest,
   TransferResult,
   WalletTransferCall,
 } from '../../../src/domain/token.ts';
-import { historyOutboxMachine } from '../../../src/machines/send/history-outbox.machine.ts';
 import { sendMachine } from '../../../src/machines/send/send.machine.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { walletSendMachine } from '../../../src/machines/send/wallet-send.machine.ts';
 import { createWalletService, type WalletWindow } from '../../../src/services/wallet/index.ts';
-import { deferredActor } from '../../support/deferred-actor.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 import { installMockWallet, type MockWalletTarget } from '../../support/mock-wallet.ts';
 import { minedAs, prepared, RECIPIENT, WALLET, withWallet } from '../../support/transfer-fixtures.ts';
 
@@ -69,31 +66,21 @@ function setup() {
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     },
   });
-  const toasts: ToastRequest[] = [];
   /** The receipts asked for, each found at once. */
   const confirms: ConfirmTransferRequest[] = [];
-  const machine = sendMachine.provide({
-    actions: { showToast: (_, params) => void toasts.push(params), report: () => undefined },
+  // The wallet's own steps run for real; the private-key steps and the history are never reached.
+  const h = machineHarness(sendMachine, {
+    input: { tokenConfigured: true },
     actors: {
-      prepareTransfer: deferredActor([]),
-      signTransfer: deferredActor([]),
-      broadcastTransfer: deferredActor([]),
-      confirmTransfer: deferredActor([]),
-      walletSend: walletSendMachine.provide({
-        actions: { showToast: (_, params) => void toasts.push(params) },
-        actors: {
-          prepareWalletTransfer: fromPromise(() => Promise.resolve({ prepared, call })),
-          requestWalletTransfer: fromPromise(({ input }) => wallet.sendTransaction(input)),
-          confirmTransfer: fromPromise<TransferResult, ConfirmTransferRequest>(({ input }) => {
-            confirms.push(input);
-            return Promise.resolve(result);
-          }),
-        },
+      'walletSend.prepareWalletTransfer': fromPromise(() => Promise.resolve({ prepared, call })),
+      'walletSend.requestWalletTransfer': fromPromise(({ input }) => wallet.sendTransaction(input)),
+      'walletSend.confirmTransfer': fromPromise<TransferResult, ConfirmTransferRequest>(({ input }) => {
+        confirms.push(input);
+        return Promise.resolve(result);
       }),
-      historyOutbox: historyOutboxMachine.provide({ actors: { recordTransaction: deferredActor([]) } }),
     },
   });
-  const actor = createActor(machine, { input: { tokenConfigured: true } }).start();
+  const { actor, toasts } = h;
   actor.send({ type: 'wallet.changed', address: WALLET, chainId: 31337 });
   const ready = () => waitFor(actor, (snapshot) => snapshot.matches('editing'));
   return { actor, mock, wallet, toasts, confirms, ready };

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
 import { sendCopy } from '../../../src/copy/index.ts';
 import type {
   ConfirmTransferRequest,
@@ -7,12 +6,12 @@ import type {
   WalletTransfer,
   WalletTransferCall,
 } from '../../../src/domain/token.ts';
-import { historyOutboxMachine } from '../../../src/machines/send/history-outbox.machine.ts';
 import { sendBusyTag, sendMachine, type SendFact } from '../../../src/machines/send/send.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { walletSendMachine, walletSendTags } from '../../../src/machines/send/wallet-send.machine.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { walletSendTags } from '../../../src/machines/send/wallet-send.machine.ts';
+import { settle } from '../../support/deferred-actor.ts';
 import { authUser } from '../../support/fixtures.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 import { minedAs, prepared, WALLET, withWallet } from '../../support/transfer-fixtures.ts';
 
 // 'Send with wallet' once the wallet has been asked: its prompt is the wallet's, and whatever the
@@ -27,45 +26,31 @@ const user = authUser('user-1', 'ada@example.test');
 const call: WalletTransferCall = { from: WALLET, to: `0x${'5f'.repeat(20)}`, data: '0xa9059cbb' };
 
 function setup() {
-  const toasts: ToastRequest[] = [];
-  const reports: SendFact[] = [];
-  const walletPrepares: Call<WalletTransfer>[] = [];
-  const walletRequests: Call<`0x${string}`, WalletTransferCall>[] = [];
-  const walletConfirms: Call<TransferResult, ConfirmTransferRequest>[] = [];
-  const records: Call<unknown>[] = [];
-  const machine = sendMachine.provide({
-    actions: {
-      showToast: (_, params) => void toasts.push(params),
-      report: (_, params) => void reports.push(params),
-    },
-    actors: {
-      prepareTransfer: deferredActor([]),
-      signTransfer: deferredActor([]),
-      broadcastTransfer: deferredActor([]),
-      confirmTransfer: deferredActor([]),
-      walletSend: walletSendMachine.provide({
-        actions: { showToast: (_, params) => void toasts.push(params) },
-        actors: {
-          prepareWalletTransfer: deferredActor(walletPrepares),
-          requestWalletTransfer: deferredActor(walletRequests),
-          confirmTransfer: deferredActor(walletConfirms),
-        },
-      }),
-      historyOutbox: historyOutboxMachine.provide({
-        actions: { showToast: (_, params) => void toasts.push(params) },
-        actors: { recordTransaction: deferredActor(records) },
-      }),
-    },
-  });
-  const actor = createActor(machine, { input: { tokenConfigured: true } }).start();
+  const h = machineHarness(sendMachine, { input: { tokenConfigured: true } });
+  const { actor, toasts } = h;
+  const reports = h.facts as SendFact[];
+  const walletPrepares = h.calls<WalletTransfer>('walletSend.prepareWalletTransfer');
+  const walletRequests = h.calls<`0x${string}`, WalletTransferCall>('walletSend.requestWalletTransfer');
+  const walletConfirms = h.calls<TransferResult, ConfirmTransferRequest>('walletSend.confirmTransfer');
+  const records = h.calls('historyOutbox.recordTransaction');
   actor.send({ type: 'wallet.changed', address: WALLET, chainId: 31337 });
   /** The wallet-send child's snapshot, while there is one. */
   const walletSend = () =>
     (
-      actor.getSnapshot().children.walletSend as
-        { getSnapshot(): { hasTag(tag: string): boolean } } | undefined
+      h.snapshot().children.walletSend as { getSnapshot(): { hasTag(tag: string): boolean } } | undefined
     )?.getSnapshot();
-  return { actor, toasts, reports, walletPrepares, walletRequests, walletConfirms, records, walletSend };
+  const { answer } = h;
+  return {
+    actor,
+    answer,
+    toasts,
+    reports,
+    walletPrepares,
+    walletRequests,
+    walletConfirms,
+    records,
+    walletSend,
+  };
 }
 
 type Harness = ReturnType<typeof setup>;
@@ -73,8 +58,7 @@ type Harness = ReturnType<typeof setup>;
 /** Submitted and checked against the chain: the wallet's prompt is open. */
 async function askTheWallet(h: Harness) {
   h.actor.send(withWallet);
-  h.walletPrepares[0]?.resolve({ prepared, call });
-  await settle();
+  await h.answer('walletSend.prepareWalletTransfer', { prepared, call });
   expect(h.walletRequests.map((request) => request.input)).toEqual([call]);
   expect(h.walletSend()?.hasTag(walletSendTags.waiting)).toBe(true);
 }

@@ -1,34 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import type { ActorRefFrom } from 'xstate';
 import { dataProviderCopy, webhookCopy } from '../../../src/copy/index.ts';
-import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { webhooksMachine, type WebhookSummary } from '../../../src/machines/webhooks.machine.ts';
 import { TatumServiceError } from '../../../src/services/tatum/types.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { settle } from '../../support/deferred-actor.ts';
+import { machineHarness } from '../../support/machines/harness.ts';
 
 const CALLBACK = 'http://127.0.0.1:54321/functions/v1/process-payments';
 const WALLET = '0x1111111111111111111111111111111111111111';
 const hook = (id: string): WebhookSummary => ({ id, address: WALLET, url: CALLBACK });
 
 function setup() {
-  const toasts: ToastRequest[] = [];
   const logged: WebhookSummary[][] = [];
-  const creates: Call<{ id: string; address: string }>[] = [];
-  const lists: Call<WebhookSummary[]>[] = [];
-  const deletes: Call<unknown>[] = [];
+  // The console log is the one action the composition root provides (src/app/provide-portal.ts).
   const machine = webhooksMachine.provide({
-    actions: {
-      showToast: (_, params) => void toasts.push(params),
-      logWebhooks: (_, params) => void logged.push(params.webhooks),
-    },
-    actors: {
-      createWebhook: deferredActor<{ id: string; address: string }, { address: string }>(creates),
-      listWebhooks: deferredActor<WebhookSummary[], unknown>(lists),
-      deleteWebhook: deferredActor<unknown, { id: string }>(deletes),
-    },
+    actions: { logWebhooks: (_, params) => void logged.push(params.webhooks) },
   });
-  const actor = createActor(machine).start();
-  const state = () => actor.getSnapshot().value;
+  const h = machineHarness(machine);
+  const { toasts } = h;
+  const actor = h.actor as ActorRefFrom<typeof webhooksMachine>;
+  const creates = h.calls<{ id: string; address: string }, { address: string }>('createWebhook');
+  const lists = h.calls<WebhookSummary[]>('listWebhooks');
+  const deletes = h.calls<unknown, { id: string }>('deleteWebhook');
+  const state = () => h.snapshot().value;
   return { actor, toasts, logged, creates, lists, deletes, state };
 }
 
