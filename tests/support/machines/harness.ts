@@ -3,6 +3,7 @@ import {
   fromCallback,
   setup,
   SimulatedClock,
+  type ActorRefFrom,
   type AnyActorLogic,
   type AnyActorRef,
   type AnyStateMachine,
@@ -21,8 +22,13 @@ import { deferredActor, settle, type Call } from '../../support/deferred-actor.t
 // machines it invokes, is a stand-in the test answers: a promise actor's call waits for `answer` or
 // `fail`, a callback actor (named in `callbacks`) waits for `emit`. Time is a simulated clock.
 
+/** One start of a callback actor: its input, whether it was stopped, and its own way back. */
+export type CallbackRun = { input: unknown; stopped: boolean; emit(event: EventObject): void };
+
 /** A callback actor's stand-in: what it was started with, and a way to send its events back. */
 export type CallbackStandIn = {
+  /** Every start, in order (a feed started again for another user is a second run). */
+  runs: CallbackRun[];
   /** How many times the actor was started, and how many of those were stopped. */
   started: number;
   stopped: number;
@@ -40,6 +46,8 @@ export type HarnessOptions<TMachine extends AnyStateMachine> = {
   actors?: Record<string, AnyActorLogic>;
   /** Names of callback actors (`fromCallback`), which get a stand-in the test emits through. */
   callbacks?: string[];
+  /** Actions the app provides in place of a placeholder (a logger), by name. */
+  actions?: Record<string, unknown>;
   /** Run the machine as the root itself (the portal machine), rather than under the stand-in. */
   asRoot?: boolean;
 };
@@ -74,6 +82,7 @@ function standIns(
 function callbackStandIn(path: string, callbacks: Map<string, CallbackStandIn>): AnyActorLogic {
   let sendBack: ((event: EventObject) => void) | null = null;
   const standIn: CallbackStandIn = {
+    runs: [],
     started: 0,
     stopped: 0,
     input: undefined,
@@ -85,11 +94,21 @@ function callbackStandIn(path: string, callbacks: Map<string, CallbackStandIn>):
   };
   callbacks.set(path, standIn);
   return fromCallback(({ input, sendBack: back, receive }) => {
+    const run: CallbackRun = {
+      input,
+      stopped: false,
+      emit(event) {
+        if (run.stopped) throw new Error(`this run of '${path}' was stopped`);
+        back(event);
+      },
+    };
+    standIn.runs.push(run);
     standIn.started += 1;
     standIn.input = input;
     sendBack = back;
     receive((event) => void standIn.received.push(event));
     return () => {
+      run.stopped = true;
       standIn.stopped += 1;
       if (sendBack === back) sendBack = null;
     };
@@ -102,8 +121,11 @@ export function machineHarness<TMachine extends AnyStateMachine>(
 ) {
   const calls = new Map<string, Call<unknown>[]>();
   const callbacks = new Map<string, CallbackStandIn>();
+  const withActions = options.actions
+    ? machine.provide({ actions: options.actions } as Parameters<TMachine['provide']>[0])
+    : machine;
   const subject = standIns(
-    machine,
+    withActions,
     '',
     { actors: options.actors ?? {}, callbacks: new Set(options.callbacks ?? []) },
     calls,
@@ -127,7 +149,7 @@ export function machineHarness<TMachine extends AnyStateMachine>(
     ? createActor(subject, { input: options.input, clock, inspect, systemId: 'portal' })
     : createActor(standInRoot, { clock, inspect, systemId: 'portal' });
   root.start();
-  const actor = (options.asRoot ? root : root.getSnapshot().children[SUBJECT]) as AnyActorRef;
+  const ref = (options.asRoot ? root : root.getSnapshot().children[SUBJECT]) as AnyActorRef;
 
   const callsOf = <Output = unknown, Input = unknown>(name: string): Call<Output, Input>[] => {
     const list = calls.get(name);
@@ -142,10 +164,10 @@ export function machineHarness<TMachine extends AnyStateMachine>(
 
   return {
     /** The machine under test (a child of the stand-in root, or the root itself). */
-    actor,
+    actor: ref as ActorRefFrom<TMachine>,
     clock,
-    snapshot: () => actor.getSnapshot() as SnapshotFrom<TMachine>,
-    send: (event: EventObject) => actor.send(event),
+    snapshot: () => ref.getSnapshot() as SnapshotFrom<TMachine>,
+    send: (event: EventObject) => ref.send(event),
     /** The toasts the machine asked the root for, in order. */
     toasts,
     /** The facts the machine reported to the root or told its parent, in order. */
