@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ActorRefFrom } from 'xstate';
 import { balanceCopy, dataProviderCopy } from '../../../src/copy/index.ts';
 import { balancesMachine, type BalanceReading } from '../../../src/machines/balances.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
@@ -16,8 +15,7 @@ const loaded = (value: string): BalanceReading => ({ status: 'loaded', value });
 
 function start({ tokenConfigured = true } = {}) {
   const h = machineHarness(balancesMachine, { input: { tokenConfigured } });
-  const { toasts } = h;
-  const actor = h.actor as ActorRefFrom<typeof balancesMachine>;
+  const { actor, toasts } = h;
   const natives = h.calls<{ balance: string; asset: string }>('fetchNativeBalance');
   const tokens = h.calls<{ formatted: string }>('fetchTokenBalance');
   return {

@@ -1,13 +1,12 @@
 import { authUser } from '../../support/fixtures.ts';
 import { describe, expect, it } from 'vitest';
-import type { AnyActorRef, CallbackSnapshot } from 'xstate';
 import { botCopy } from '../../../src/copy/bots.ts';
 import { EMPTY_BOT_DRAFT, type Bot, type BotFields } from '../../../src/domain/bots.ts';
 import type { BotsFeedEvent, BotsLoad } from '../../../src/machines/bots/bots-types.ts';
 import { botsMachine, botsTags } from '../../../src/machines/bots/bots.machine.ts';
 import { BackendError } from '../../../src/services/supabase/types.ts';
 import { lastCall, settle } from '../../support/deferred-actor.ts';
-import { machineHarness } from '../../support/machines/harness.ts';
+import { machineHarness, type CallbackRun } from '../../support/machines/harness.ts';
 
 // The bots machine under the harness, its actors stand-ins on a simulated clock: what the
 // generated paths (tests/model/bots.model.test.ts) leave to a test that runs a feed and counts
@@ -26,40 +25,17 @@ const breakout: Bot = {
 const loaded: BotsLoad = { bots: [breakout], runs: {} };
 
 /** One run of the live feed: the user it follows, whether it was stopped, and a way to send from it. */
-type Feed = { userId: string; readonly stopped: boolean; send: (event: BotsFeedEvent) => void };
+type Feed = Omit<CallbackRun, 'input' | 'emit'> & {
+  input: { userId: string };
+  emit: (event: BotsFeedEvent) => void;
+};
 type ReadyState = 'idle' | 'editing' | 'refreshing';
 
 function setup(userId: string | null = 'alice') {
   const h = machineHarness(botsMachine, { input: { userId }, callbacks: ['botsFeed'] });
   const loads = h.calls<BotsLoad, { userId: string }>('loadBots');
   const saves = h.calls<Bot, { id: string | null; fields: BotFields }>('saveBot');
-  // The harness's stand-in for the feed keeps its latest run; each run is an actor the inspection
-  // saw started, which keeps its own input and status.
-  const feedStandIn = h.callback('botsFeed');
-  const runs = new Map<AnyActorRef, Feed>();
-  const feedOf = (ref: AnyActorRef): Feed => {
-    const known = runs.get(ref);
-    if (known) return known;
-    const snapshot = () => ref.getSnapshot() as CallbackSnapshot<{ userId: string }>;
-    const feed: Feed = {
-      userId: snapshot().input.userId,
-      get stopped() {
-        return snapshot().status === 'stopped';
-      },
-      send: (event) => {
-        if (feeds().at(-1) !== feed || feed.stopped) throw new Error('only the running feed sends');
-        feedStandIn.emit(event);
-      },
-    };
-    runs.set(ref, feed);
-    return feed;
-  };
-  const feeds = (): Feed[] =>
-    h.inspected.flatMap((event) => {
-      if (event.type !== '@xstate.actor') return [];
-      const ref = event.actorRef as AnyActorRef;
-      return ref.src === 'botsFeed' ? [feedOf(ref)] : [];
-    });
+  const feeds = () => h.callback('botsFeed').runs as Feed[];
   const { actor, clock, snapshot } = h;
   const lastLoad = () => lastCall(loads, 'loadBots');
   const lastFeed = () => {
@@ -101,7 +77,7 @@ describe('bots machine: sessions', () => {
     h.actor.send({ type: 'session.changed', user: authUser('alice') });
     expect(h.snapshot().hasTag(botsTags.loading)).toBe(true);
     expect(h.loads.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
-    expect(h.feeds.map((feed) => feed.userId)).toEqual(['alice']);
+    expect(h.feeds.map((feed) => feed.input.userId)).toEqual(['alice']);
   });
 
   it('forgets the bots and stops the feed on a sign-out', async () => {
@@ -124,7 +100,7 @@ describe('bots machine: sessions', () => {
     h.actor.send({ type: 'session.changed', user: authUser('bob') });
     expect(h.snapshot().context).toMatchObject({ userId: 'bob', bots: [], draft: EMPTY_BOT_DRAFT });
     expect(h.loads.map((call) => call.input)).toEqual([{ userId: 'alice' }, { userId: 'bob' }]);
-    expect(h.feeds.map((feed) => [feed.userId, feed.stopped])).toEqual([
+    expect(h.feeds.map((feed) => [feed.input.userId, feed.stopped])).toEqual([
       ['alice', true],
       ['bob', false],
     ]);
@@ -159,7 +135,7 @@ describe('bots machine: live feed', () => {
   it('reads the list again on each change the feed reports', async () => {
     const h = setup();
     await ready(h);
-    h.lastFeed().send({ type: 'bots.changed', table: 'bot_runs' });
+    h.lastFeed().emit({ type: 'bots.changed', table: 'bot_runs' });
     expect(h.list('refreshing')).toBe(true);
     const fired = { ...breakout, lastFiredAt: '2026-01-03T00:00:00Z' };
     h.lastLoad().resolve({ bots: [fired], runs: {} });
@@ -173,8 +149,8 @@ describe('bots machine: live feed', () => {
     await ready(h);
     h.actor.send({ type: 'bots.create' });
     h.actor.send({ type: 'bots.field', name: 'name', value: 'Dip' });
-    h.lastFeed().send({ type: 'bots.changed', table: 'bots' });
-    h.lastFeed().send({ type: 'bots.changed', table: 'bot_runs' });
+    h.lastFeed().emit({ type: 'bots.changed', table: 'bots' });
+    h.lastFeed().emit({ type: 'bots.changed', table: 'bot_runs' });
     expect(h.list('editing')).toBe(true);
     expect(h.snapshot().context.draft.name).toBe('Dip');
     expect(h.loads).toHaveLength(1);
@@ -205,13 +181,13 @@ describe('bots machine: live feed', () => {
   it('subscribes again after 1, 2, 5, then every 10 s, and reads what it missed once it is up', async () => {
     const h = setup();
     await ready(h);
-    h.lastFeed().send({ type: 'bots.feedStatus', status: 'SUBSCRIBED' });
+    h.lastFeed().emit({ type: 'bots.feedStatus', status: 'SUBSCRIBED' });
     // Up for the first time: the list is read once more, for what changed before the feed was.
     expect(h.list('refreshing')).toBe(true);
     await ready(h);
     for (const wait of [1000, 2000, 5000, 10_000, 10_000]) {
       const feed = h.lastFeed();
-      feed.send({ type: 'bots.feedStatus', status: 'CHANNEL_ERROR' });
+      feed.emit({ type: 'bots.feedStatus', status: 'CHANNEL_ERROR' });
       expect(feed.stopped).toBe(true);
       expect(h.snapshot().hasTag(botsTags.reconnecting)).toBe(true);
       h.clock.increment(wait - 1);
@@ -220,12 +196,12 @@ describe('bots machine: live feed', () => {
       expect(h.lastFeed()).not.toBe(feed);
     }
     const reads = h.loads.length;
-    h.lastFeed().send({ type: 'bots.feedStatus', status: 'SUBSCRIBED' });
+    h.lastFeed().emit({ type: 'bots.feedStatus', status: 'SUBSCRIBED' });
     expect(h.snapshot().hasTag(botsTags.reconnecting)).toBe(false);
     expect(h.snapshot().context.feedFailures).toBe(0);
     expect(h.loads).toHaveLength(reads + 1);
     // Lost again: the back-off starts over at 1 s.
-    h.lastFeed().send({ type: 'bots.feedStatus', status: 'TIMED_OUT' });
+    h.lastFeed().emit({ type: 'bots.feedStatus', status: 'TIMED_OUT' });
     const feeds = h.feeds.length;
     h.clock.increment(1000);
     expect(h.feeds).toHaveLength(feeds + 1);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ActorRefFrom } from 'xstate';
 import { dialogsMachine } from '../../../src/machines/dialogs.machine.ts';
 import type { DialogsFact } from '../../../src/machines/dialogs.machine.ts';
 import { machineHarness } from '../../support/machines/harness.ts';
@@ -8,7 +7,7 @@ import { machineHarness } from '../../support/machines/harness.ts';
 // routes (notifications marked read, history loaded, profile edits dropped).
 const start = () => {
   const h = machineHarness(dialogsMachine);
-  return { dialogs: h.actor as ActorRefFrom<typeof dialogsMachine>, reports: h.facts as DialogsFact[] };
+  return { dialogs: h.actor, reports: h.facts as DialogsFact[] };
 };
 
 describe('dialogs', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromCallback, type ActorRefFrom } from 'xstate';
+import { fromCallback } from 'xstate';
 import { notificationCopy } from '../../../src/copy/index.ts';
 import {
   notificationsMachine,
@@ -10,7 +10,7 @@ import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { NotificationRow } from '../../../src/domain/notifications.ts';
 import { settle } from '../../support/deferred-actor.ts';
 import { authUser } from '../../support/fixtures.ts';
-import { machineHarness } from '../../support/machines/harness.ts';
+import { machineHarness, type CallbackRun } from '../../support/machines/harness.ts';
 
 const alice = authUser('alice');
 const bob = authUser('bob');
@@ -29,7 +29,10 @@ function note(id: string, isRead = false, overrides: Partial<NotificationRow> = 
 }
 
 /** One subscription of the feed, as the callback stand-in saw it. */
-type Feed = { userId: string; send: (event: NotificationFeedEvent) => void; stopped: boolean };
+type Feed = Omit<CallbackRun, 'input' | 'emit'> & {
+  input: { userId: string };
+  emit: (event: NotificationFeedEvent) => void;
+};
 
 /** Starts the machine as the root does when a session begins: with its user. */
 function setup(options: { feedThrows?: boolean; user?: AuthUser } = {}) {
@@ -46,27 +49,11 @@ function setup(options: { feedThrows?: boolean; user?: AuthUser } = {}) {
         }
       : { callbacks: ['notificationFeed'] }),
   });
-  const { clock, toasts } = m;
-  const actor = m.actor as ActorRefFrom<typeof notificationsMachine>;
+  const { actor, clock, toasts } = m;
   const lists = m.calls<NotificationRow[], { userId: string }>('listNotifications');
   const marks = m.calls<unknown, { ids: string[] }>('markRead');
   const clears = m.calls<unknown, { userId: string }>('clearNotifications');
-  // The machine runs one subscription at a time, each stopped before the next starts, so the
-  // subscription at `index` is stopped once the stand-in has been stopped more than `index` times.
-  const feedAt = (index: number): Feed => {
-    const standIn = m.callback('notificationFeed');
-    return {
-      userId: (standIn.input as { userId: string }).userId,
-      send: (event) => standIn.emit(event),
-      get stopped() {
-        return standIn.stopped > index;
-      },
-    };
-  };
-  const feeds = () =>
-    options.feedThrows
-      ? []
-      : Array.from({ length: m.callback('notificationFeed').started }, (_, index) => feedAt(index));
+  const feeds = () => (options.feedThrows ? [] : (m.callback('notificationFeed').runs as Feed[]));
   // What the header's dot shows: the count each time a snapshot brings a new one.
   const unreadCounts: number[] = [];
   actor.subscribe(() => {
@@ -78,7 +65,7 @@ function setup(options: { feedThrows?: boolean; user?: AuthUser } = {}) {
     if (!feed) throw new Error('no feed was started');
     return feed;
   };
-  const status = (value: FeedStatus) => lastFeed().send({ type: 'notifications.feedStatus', status: value });
+  const status = (value: FeedStatus) => lastFeed().emit({ type: 'notifications.feedStatus', status: value });
   const context = () => m.snapshot().context;
   return {
     actor,
@@ -109,7 +96,7 @@ async function signedInWith(h: Harness, rows: NotificationRow[]) {
 describe('notifications machine: list', () => {
   it('subscribes for its user and fetches their rows once, when the feed is up', async () => {
     const h = setup();
-    expect(h.feeds().map((feed) => feed.userId)).toEqual(['alice']);
+    expect(h.feeds().map((feed) => feed.input.userId)).toEqual(['alice']);
     expect(h.lists).toHaveLength(0);
     h.status('SUBSCRIBED');
     expect(h.lists.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
@@ -125,7 +112,7 @@ describe('notifications machine: list', () => {
 
   it('subscribes, fetches and clears for the user it was started with', async () => {
     const h = setup({ user: bob });
-    expect(h.feeds().map((feed) => feed.userId)).toEqual(['bob']);
+    expect(h.feeds().map((feed) => feed.input.userId)).toEqual(['bob']);
     await signedInWith(h, [note('n1')]);
     h.actor.send({ type: 'notifications.clearAll' });
     expect(h.lists.map((call) => call.input)).toEqual([{ userId: 'bob' }]);
@@ -173,7 +160,7 @@ describe('notifications machine: live feed', () => {
     await signedInWith(h, []);
     const fetches = h.lists.length;
     const row = note('n9', false, { title: 'Payment received', message: 'x'.repeat(80) });
-    h.lastFeed().send({ type: 'notifications.changed', eventType: 'INSERT', row });
+    h.lastFeed().emit({ type: 'notifications.changed', eventType: 'INSERT', row });
     expect(h.toasts).toEqual([
       { title: 'Payment received', description: notificationCopy.preview(row.message) },
     ]);
@@ -189,7 +176,7 @@ describe('notifications machine: live feed', () => {
 
   it('falls back to the generic title when the new row has none', () => {
     const h = setup();
-    h.lastFeed().send({
+    h.lastFeed().emit({
       type: 'notifications.changed',
       eventType: 'INSERT',
       row: note('n9', false, { title: '', message: 'Short' }),
@@ -203,8 +190,8 @@ describe('notifications machine: live feed', () => {
     const h = setup();
     await signedInWith(h, [note('n1')]);
     const fetches = h.lists.length;
-    h.lastFeed().send({ type: 'notifications.changed', eventType: 'UPDATE', row: note('n1', true) });
-    h.lastFeed().send({ type: 'notifications.changed', eventType: 'DELETE', row: note('n1', true) });
+    h.lastFeed().emit({ type: 'notifications.changed', eventType: 'UPDATE', row: note('n1', true) });
+    h.lastFeed().emit({ type: 'notifications.changed', eventType: 'DELETE', row: note('n1', true) });
     expect(h.lists.length).toBe(fetches + 2);
     expect(h.toasts).toEqual([]);
   });
@@ -212,7 +199,7 @@ describe('notifications machine: live feed', () => {
   it('lets only the newest of overlapping fetches land', async () => {
     const h = setup();
     h.status('SUBSCRIBED');
-    h.lastFeed().send({ type: 'notifications.changed', eventType: 'UPDATE', row: note('n1', true) });
+    h.lastFeed().emit({ type: 'notifications.changed', eventType: 'UPDATE', row: note('n1', true) });
     expect(h.lists).toHaveLength(2);
     h.lists[1]?.resolve([note('new')]);
     h.lists[0]?.resolve([note('old')]);
@@ -267,7 +254,7 @@ describe('notifications machine: live feed', () => {
       expect(h.feeds().length).toBe(started);
       h.clock.increment(1);
       expect(h.feeds().length).toBe(started + 1);
-      expect(h.lastFeed().userId).toBe('alice');
+      expect(h.lastFeed().input.userId).toBe('alice');
     }
     expect(h.context().feedFailures).toBe(4);
   });

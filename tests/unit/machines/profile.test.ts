@@ -59,10 +59,12 @@ function file(overrides: Partial<AvatarFile> = {}): AvatarFile {
  */
 function start(options: { user?: AuthUser; walletAddress?: string | null } = {}) {
   const logged: { what: string; error: unknown }[] = [];
-  const h = machineHarness(
-    profileMachine.provide({ actions: { logFailure: (_, params) => void logged.push(params) } }),
-    { input: { user: options.user ?? ada, walletAddress: options.walletAddress ?? null } },
-  );
+  const h = machineHarness(profileMachine, {
+    input: { user: options.user ?? ada, walletAddress: options.walletAddress ?? null },
+    actions: {
+      logFailure: (_: unknown, params: { what: string; error: unknown }) => void logged.push(params),
+    },
+  });
   /** The reader's creation of a missing row (invoke id createProfile). */
   const creates = h.calls<Profile, ProfileUpsert>('profileLoad.upsertProfile');
   /** This machine's saves of the profile (invoke id saveProfile). */

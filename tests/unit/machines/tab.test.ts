@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { ActorRefFrom } from 'xstate';
 import { isTab, tabMachine, tabs, type TabFact } from '../../../src/machines/tab.machine.ts';
 import { machineHarness } from '../../support/machines/harness.ts';
 
 function start() {
-  return machineHarness(tabMachine).actor as ActorRefFrom<typeof tabMachine>;
+  return machineHarness(tabMachine).actor;
 }
 
 /** The tab machine under a root that records what it reports (the real root starts the tabs' actors on it). */
 function withReports() {
   const h = machineHarness(tabMachine);
-  return { actor: h.actor as ActorRefFrom<typeof tabMachine>, reported: h.facts as TabFact[] };
+  return { actor: h.actor, reported: h.facts as TabFact[] };
 }
 
 describe('tab machine', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActorRefFrom, AnyActorLogic } from 'xstate';
+import type { AnyActorLogic } from 'xstate';
 import { themeMachine } from '../../../src/machines/theme.machine.ts';
 import type { ThemeEvent, ThemeInput, ThemeStoreEvent } from '../../../src/machines/theme.machine.ts';
 import { machineHarness } from '../../support/machines/harness.ts';
@@ -13,7 +13,7 @@ function start(input: ThemeInput) {
     const changed: ThemeEvent = { type: 'theme.systemChanged', prefersDark };
     store.emit(changed);
   };
-  return { actor: h.actor as ActorRefFrom<typeof themeMachine>, persisted, systemPrefersDark };
+  return { actor: h.actor, persisted, systemPrefersDark };
 }
 
 describe('theme machine', () => {

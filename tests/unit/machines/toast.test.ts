@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sendTo, setup, type ActorRefFrom } from 'xstate';
+import { sendTo, setup } from 'xstate';
 import type { EventObject } from 'xstate';
 import { appCopy, walletCopy, webhookCopy } from '../../../src/copy/index.ts';
 import { showToast } from '../../../src/machines/shared.ts';
@@ -19,8 +19,7 @@ const actionPressed: ToastFact = { type: 'toast.actionPressed', action: switchNe
 
 function start() {
   const h = machineHarness(toastMachine);
-  const { clock } = h;
-  const actor = h.actor as ActorRefFrom<typeof toastMachine>;
+  const { actor, clock } = h;
   const reported = h.facts as ToastFact[];
   const show = (toast: ToastRequest) => actor.send({ type: 'toast.show', toast });
   const shown = () => (actor.getSnapshot().matches('showing') ? actor.getSnapshot().context.toast : null);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ActorRefFrom } from 'xstate';
 import { transactionCopy } from '../../../src/copy/index.ts';
 import { transactionsMachine } from '../../../src/machines/transactions.machine.ts';
 import type { AuthUser } from '../../../src/domain/auth.ts';
@@ -30,8 +29,7 @@ function txRow(id: string, userId = 'alice'): TransactionRow {
 function setup(user: AuthUser = alice) {
   const h = machineHarness(transactionsMachine, { input: { user } });
   const calls = h.calls<TransactionRow[], { userId: string }>('listTransactions');
-  const actor = h.actor as ActorRefFrom<typeof transactionsMachine>;
-  return { actor, toasts: h.toasts, calls, lastCall: () => lastCall(calls, 'listTransactions') };
+  return { actor: h.actor, toasts: h.toasts, calls, lastCall: () => lastCall(calls, 'listTransactions') };
 }
 
 describe('transactions machine', () => {

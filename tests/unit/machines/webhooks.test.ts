@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ActorRefFrom } from 'xstate';
 import { dataProviderCopy, webhookCopy } from '../../../src/copy/index.ts';
 import { webhooksMachine, type WebhookSummary } from '../../../src/machines/webhooks.machine.ts';
 import { TatumServiceError } from '../../../src/services/tatum/types.ts';
@@ -13,12 +12,12 @@ const hook = (id: string): WebhookSummary => ({ id, address: WALLET, url: CALLBA
 function setup() {
   const logged: WebhookSummary[][] = [];
   // The console log is the one action the composition root provides (src/app/provide-portal.ts).
-  const machine = webhooksMachine.provide({
-    actions: { logWebhooks: (_, params) => void logged.push(params.webhooks) },
+  const h = machineHarness(webhooksMachine, {
+    actions: {
+      logWebhooks: (_: unknown, params: { webhooks: WebhookSummary[] }) => void logged.push(params.webhooks),
+    },
   });
-  const h = machineHarness(machine);
-  const { toasts } = h;
-  const actor = h.actor as ActorRefFrom<typeof webhooksMachine>;
+  const { actor, toasts } = h;
   const creates = h.calls<{ id: string; address: string }, { address: string }>('createWebhook');
   const lists = h.calls<WebhookSummary[]>('listWebhooks');
   const deletes = h.calls<unknown, { id: string }>('deleteWebhook');
