@@ -56,6 +56,7 @@ async function showsPage(page: Page, tab: Tab): Promise<void> {
 
 describeUiModel({
   name: 'tab',
+  tours: true,
   machine: tabMachine,
   events: { 'tab.select': tabs.map((tab) => ({ type: 'tab.select', tab })) },
   // The menu's pages need a signed-in user; the others are there for anybody.

@@ -29,6 +29,7 @@ async function shows(page: Page, theme: Theme): Promise<void> {
 for (const input of starts) {
   describeUiModel({
     name: 'theme',
+    tours: true,
     machine: themeMachine,
     input,
     events: {

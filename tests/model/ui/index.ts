@@ -17,6 +17,7 @@ import {
 import type { ModelPath, Snapshot } from '../support/paths.ts';
 import { describeFailure, writeFailures, type PathFailure } from './failures.ts';
 import { writeReasons } from './reasons.ts';
+import { coverageOfPaths, generateTours } from './tours.ts';
 
 // describeUiModel: the paths generated from a statechart, driven through the
 // real portal in Chromium. The model says which state each step reaches; the
@@ -65,6 +66,12 @@ export type UiModelSpec<TMachine extends AnyStateMachine, W extends UiWorld> = {
   /** Lengths of named delays when the machine's own `delays` cannot compute them. */
   delays?: Record<string, number>;
   limit?: number;
+  /**
+   * Walk the transitions as tours (tours.ts): each path goes on from where the last step left the
+   * page, and a new page opens only when nothing left is reachable. For maps whose `open` does not
+   * depend on the path and whose views tell a state apart whatever came before.
+   */
+  tours?: boolean;
 };
 
 export type UiPath = {
@@ -120,15 +127,19 @@ export function describeUiModel<TMachine extends AnyStateMachine, W extends UiWo
     // needs no cause); anywhere else, a cause or a timer.
     (isPassing(state) ? automatic(event.type) : event.type in spec.causes || isDelay(event.type)) &&
     (spec.can?.(event, state) ?? true);
-  const paths = generatePaths(machine, {
+  const pathOptions = {
     events: spec.events ?? {},
     input: spec.input,
     serializeState: spec.serializeState ?? defaultSerializeState,
     simplePaths: false,
     maxPaths: 0,
     limit: spec.limit ?? 20_000,
-    exclude: (event, state) => !caused(event, state),
-  });
+    exclude: (event: EventObject, state: Snapshot) => !caused(event, state),
+  };
+  const generated = generatePaths(machine, pathOptions);
+  const paths = spec.tours
+    ? generateTours(machine, pathOptions, coverageOfPaths(machine, spec.input, generated))
+    : generated;
 
   function delayOf(type: string, state: Snapshot): number {
     const name = type.split('.')[2] ?? '';
