@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { toastDurations } from '../../src/machines/toast.machine.ts';
 import { describe, expect, it } from 'vitest';
 import { botCopy } from '../../src/copy/bots.ts';
 import { dexCopy } from '../../src/copy/dex.ts';
@@ -81,7 +82,8 @@ async function shoot(page: Page, name: string) {
 
 describe('shell', () => {
   it('shows a visitor the welcome toast once, announced politely, then hides it', async () => {
-    const { page, pageErrors } = await openPortal();
+    // The page's clock: time flows, and the toast's 6 seconds pass when the test moves it on.
+    const { page, pageErrors } = await openPortal({ clock: true });
     const welcome = page.getByRole('status').filter({ hasText: appCopy.welcome.title });
     await visible(welcome);
     expect(await welcome.textContent()).toContain(appCopy.welcome.description);
@@ -89,7 +91,8 @@ describe('shell', () => {
     await visible(page.getByRole('button', { name: shellCopy.themeToDark }));
     expect(await page.getByRole('button', { name: shellCopy.notifications(0) }).count()).toBe(0);
     // The toast machine hides it after its 6 seconds; switching tabs does not bring it back.
-    await page.getByText(appCopy.welcome.title).waitFor({ state: 'hidden', timeout: 8_000 });
+    await page.clock.fastForward(toastDurations.welcome);
+    await page.getByText(appCopy.welcome.title).waitFor({ state: 'hidden' });
     await tabButton(page, appCopy.tabs.bots).click();
     await visible(pageHeading(page, botCopy.title));
     await tabButton(page, appCopy.tabs.portal).click();
