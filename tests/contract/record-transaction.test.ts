@@ -499,7 +499,10 @@ describe('record-transaction and process-payments record one transfer once', () 
         )
         .toBe(true);
       const received = await seenBy(receiving);
-      expect(received.transactions.filter((row) => row.tx_hash === hash.toLowerCase())).toEqual(
+      // Read without an order, rows come in the table's order, which an update may change: by log.
+      const byLog = <Row extends { log_index?: number | null }>(rows: Row[]) =>
+        rows.sort((a, b) => (a.log_index ?? -1) - (b.log_index ?? -1));
+      expect(byLog(received.transactions.filter((row) => row.tx_hash === hash.toLowerCase()))).toEqual(
         logIndexes.map((logIndex) =>
           expect.objectContaining({ type: 'token_received', amount: '1.25', log_index: logIndex }),
         ),
@@ -507,7 +510,9 @@ describe('record-transaction and process-payments record one transfer once', () 
       expect(received.notifications.filter((n) => about(n.message))).toHaveLength(2);
       const own = await seenBy(sending);
       expect(
-        own.transactions.filter((row) => row.tx_hash === hash.toLowerCase() && row.type === 'token_sent'),
+        byLog(
+          own.transactions.filter((row) => row.tx_hash === hash.toLowerCase() && row.type === 'token_sent'),
+        ),
       ).toEqual(sent.map((row) => expect.objectContaining(row)));
       expect((await seenOf(sending, hash)).notifications).toEqual([]);
     } finally {
