@@ -13,6 +13,7 @@ import {
 import { buildPortal, freePort, PROJECT_DIR, servePortal } from '../scripts/lib/portal-build.ts';
 import { startChain } from '../stack/chain/index.ts';
 import { startGateway } from '../stack/gateway/index.ts';
+import type { TestTimes } from '../tests/support/reporters/layer-times.ts';
 import { buildBarePage, serveBarePage } from './lib/bare-page.ts';
 import { connectedPortalVisit, launchChromium, paintTimes, type PaintTimes } from './lib/browser.ts';
 import { timeNpm, timeNpmStart } from './lib/commands.ts';
@@ -23,6 +24,16 @@ import { interactiveVisit, type InteractiveProbe } from './lib/interactive.ts';
 import { median, percentile } from './lib/stats.ts';
 import { notificationLatencies } from './lib/notification-latency.ts';
 import { quoteLatencies } from './lib/quote-latency.ts';
+import {
+  DEFAULT_TEST_RUNS,
+  parseTestRuns,
+  readTestTimes,
+  TEST_TIMES_PATH,
+  testRunsMarkdown,
+  testRunsReport,
+  testRunText,
+  type TestRun,
+} from './lib/test-runs.ts';
 
 // `npm run bench`: the portal's speed against its goals (docs/benchmarks.md), in one run on
 // this machine, everything on 127.0.0.1.
@@ -39,20 +50,25 @@ import { quoteLatencies } from './lib/quote-latency.ts';
 // - DB insert → notification on screen, p50/p95 over --inserts rows;
 // - the Trading tab's own JS (gzip), and typing → DEX quote on screen, p50/p95 over --quotes amounts;
 // - `npm start` to its ready banner, fresh (an empty data directory) and warm (median of 3 after);
-// - the test command's wall time (`npm test`), unless --skip-test-run.
-// It prints every goal with its figure and verdict, writes the same table into docs/benchmarks.md
-// between <!-- bench:start --> and <!-- bench:end --> and the JSON field list between
-// <!-- bench-json:start --> and <!-- bench-json:end --> (unless --skip-docs), and exits 1 when
-// the entry JS or the Trading tab's JS is over its budget (the budgets `npm run size` holds). With
-// --json, everything but one JSON object of the figures (bench/lib/figures-json.ts) goes to stderr.
+// - the test command's wall time, unless --skip-test-run: `npm test` --test-runs times in a row
+//   (bench/lib/test-runs.ts), their median as the figure and every run listed with its exit code (a
+//   run that fails fails the goal), then the last run's time by layer and slowest files, from the
+//   .local/test-times.json its reporter (tests/support/reporters/layer-times.ts) wrote.
+// It prints every goal with its figure and verdict, writes the same table, the test runs and the
+// layer table into docs/benchmarks.md between <!-- bench:start --> and <!-- bench:end --> and the
+// JSON field list between <!-- bench-json:start --> and <!-- bench-json:end --> (unless
+// --skip-docs), and exits 1 when the entry JS or the Trading tab's JS is over its budget (the
+// budgets `npm run size` holds). With --json, everything but one JSON object of the figures
+// (bench/lib/figures-json.ts) goes to stderr.
 //
-//   npm run bench [-- --runs 7 --inserts 20 --quotes 20 --skip-test-run --skip-docs --json]
+//   npm run bench [-- --runs 7 --inserts 20 --quotes 20 --test-runs 3 --skip-test-run --skip-docs --json]
 
 const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '7' },
     inserts: { type: 'string', default: '20' },
     quotes: { type: 'string', default: '20' },
+    'test-runs': { type: 'string', default: String(DEFAULT_TEST_RUNS) },
     'skip-test-run': { type: 'boolean', default: false },
     'skip-docs': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
@@ -63,6 +79,7 @@ const RUNS = Math.max(7, Number(args.runs));
 const INSERTS = Math.max(20, Number(args.inserts));
 const QUOTES = Math.max(20, Number(args.quotes));
 const WARM_STARTS = 3;
+const TEST_RUNS = parseTestRuns(args['test-runs']);
 const JSON_OUT = args.json;
 
 // With --json stdout carries the JSON object alone: whatever else this process writes there (its
@@ -173,10 +190,22 @@ try {
   for (let run = 0; run < WARM_STARTS; run += 1) warmStarts.push(await timeNpmStart(startEnv));
   await cleanUp();
 
-  let testRun: { ms: number; code: number | null } | null = null;
+  let testRuns: TestRun[] | null = null;
+  let testTimes: TestTimes | null = null;
   if (!args['skip-test-run']) {
-    step(`npm test (its output follows${JSON_OUT ? ', on stderr' : ''})`);
-    testRun = await timeNpm(['test'], JSON_OUT);
+    testRuns = [];
+    let lastStart = Date.now();
+    for (let run = 1; run <= TEST_RUNS; run += 1) {
+      step(`npm test, run ${run} of ${TEST_RUNS} (its output follows${JSON_OUT ? ', on stderr' : ''})`);
+      lastStart = Date.now();
+      const { ms, code } = await timeNpm(['test'], JSON_OUT);
+      const result: TestRun = { ms, exitCode: code };
+      testRuns.push(result);
+      step(`npm test, run ${run} of ${TEST_RUNS}: ${testRunText(result)}`);
+    }
+    // Every `vitest run` rewrites the file: only one written since the last run started is that run's.
+    testTimes = readTestTimes(lastStart);
+    if (!testTimes) step(`the last npm test wrote no ${TEST_TIMES_PATH}`);
   }
 
   const measured: Measured = {
@@ -204,7 +233,8 @@ try {
     warmStarts: warmStarts.length,
     startWarm: median(warmStarts),
     startFresh: firstStart,
-    testRun: testRun && { ms: testRun.ms, exitCode: testRun.code },
+    testRuns,
+    testTimes,
   };
   const finishedAt = new Date();
   const machine = machineLine(finishedAt);
@@ -225,6 +255,7 @@ try {
   console.log(`layout shifts: ${shifts.join('; ') || 'none'}`);
   console.log(`notification latencies: ${latencies.map(ms).join(', ')}`);
   console.log(`quote latencies: ${quotes.map(ms).join(', ')}`);
+  console.log(`\n${testRunsReport(testRuns, testTimes)}`);
 
   if (!args['skip-docs']) {
     const section = [
@@ -249,6 +280,8 @@ try {
         'amount in the Trading tab’s “You pay” to the new “You receive” being shown, with a ' +
         'connected wallet: the debounce, the router’s getAmountsOut over RPC and the render. ' +
         '`npm start` runs to its ready banner, first on an empty data directory, then warm.',
+      '',
+      testRunsMarkdown(testRuns, testTimes),
       '',
       `Largest layout shifts: ${shifts.join('; ') || 'none'}.`,
       '',

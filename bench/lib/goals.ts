@@ -1,4 +1,6 @@
 import { ENTRY_BUDGET_BYTES, kB, TRADING_BUDGET_BYTES } from '../../scripts/lib/entry-size.ts';
+import type { TestTimes } from '../../tests/support/reporters/layer-times.ts';
+import { minutes, testRunsMedian, testRunsPassed, testRunsText, type TestRun } from './test-runs.ts';
 
 // The portal's goals (docs/benchmarks.md) and the verdict of one `npm run bench` on each. Pure, so
 // the verdicts and the table are checked by tests/unit/bench-goals.test.ts without a browser.
@@ -17,6 +19,7 @@ export const QUOTE_P95_GOAL_MS = 150;
 /** `npm start` to its ready banner: strictly under these. */
 export const START_WARM_GOAL_MS = 10_000;
 export const START_FRESH_GOAL_MS = 15_000;
+/** `npm test`: the median wall time of its runs (bench/lib/test-runs.ts), every run exiting 0. */
 export const TEST_GOAL_MS = 6 * 60_000;
 
 /** What one run measured; times in ms, sizes in bytes, NaN for a figure the run could not take. */
@@ -52,8 +55,10 @@ export type Measured = {
   startWarm: number;
   /** The first start, on an empty STACK_DATA_DIR. */
   startFresh: number;
-  /** `npm test`, or null when the run skipped it. */
-  testRun: { ms: number; exitCode: number | null } | null;
+  /** Every `npm test`, in order (the figure is their median), or null when the run skipped them. */
+  testRuns: TestRun[] | null;
+  /** The last `npm test`'s time by layer and slowest files (.local/test-times.json), or null without one. */
+  testTimes: TestTimes | null;
 };
 
 /** The goals, in the order the table gives them. */
@@ -95,8 +100,11 @@ export function verdicts(m: Measured): Record<GoalId, Verdict> {
     quote: atMost(m.quoteP95, QUOTE_P95_GOAL_MS),
     startWarm: under(m.startWarm, START_WARM_GOAL_MS),
     startFresh: under(m.startFresh, START_FRESH_GOAL_MS),
-    // A failing test command meets no time goal, however fast it failed.
-    test: m.testRun ? m.testRun.exitCode === 0 && m.testRun.ms <= TEST_GOAL_MS : null,
+    // A failing test command meets no time goal, however fast it failed: every run must pass.
+    test:
+      m.testRuns && m.testRuns.length > 0
+        ? testRunsPassed(m.testRuns) && testRunsMedian(m.testRuns) <= TEST_GOAL_MS
+        : null,
   };
 }
 
@@ -121,7 +129,7 @@ export function goalRows(m: Measured): GoalRow[] {
     goal,
     verdict: id === null ? '—' : verdictText(verdict[id]),
   });
-  const test = m.testRun;
+  const tests = m.testRuns && m.testRuns.length > 0 ? m.testRuns : null;
   return [
     row(
       `First contentful paint, visitor (median of ${m.runs} cold visits)`,
@@ -208,12 +216,12 @@ export function goalRows(m: Measured): GoalRow[] {
       'startFresh',
     ),
     row(
-      'Full test command (`npm test`) wall time',
-      test
-        ? `${(test.ms / 60_000).toFixed(1)} min${test.exitCode === 0 ? '' : ` (exit ${test.exitCode})`}`
+      `Full test command (\`npm test\`) wall time${tests ? ` (median of ${tests.length} run${tests.length === 1 ? '' : 's'})` : ''}`,
+      tests
+        ? `${minutes(testRunsMedian(tests))}${testRunsPassed(tests) ? '' : ' (a run failed)'}; runs: ${testRunsText(tests)}`
         : 'not run (--skip-test-run)',
       '—',
-      `≤ ${TEST_GOAL_MS / 60_000} min, exit 0`,
+      `≤ ${TEST_GOAL_MS / 60_000} min, every run exit 0`,
       'test',
     ),
   ];
