@@ -1,16 +1,10 @@
 import { beforeEach, expect } from 'vitest';
-import {
-  fromCallback,
-  type AnyActorRef,
-  type AnyEventObject,
-  type SnapshotFrom,
-  type AnyMachineSnapshot,
-} from 'xstate';
+import type { AnyEventObject, AnyMachineSnapshot, SnapshotFrom } from 'xstate';
 import { authCopy } from '../../src/copy/index.ts';
 import type { AuthChange, AuthUser, SignUpResult } from '../../src/domain/auth.ts';
 import { authMachine, type AuthFact } from '../../src/machines/auth/auth.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 
 // The auth machine's generated paths, each step checked against the rules of
 // docs/product.md#auth-dialog, #session and #auth-toasts: what the form holds, what each request
@@ -64,40 +58,16 @@ const signUps: SignUpResult[] = [
   { user: ada, hasSession: false },
 ];
 
-// What the machine did in the step the path just took: the events its actor took (read through
-// XState's inspection API, from the system the session's change stream runs in), and the toasts
-// and facts its actions produced.
-const taken: AnyEventObject[] = [];
-const toasts: ToastRequest[] = [];
-const reports: AuthFact[] = [];
-let before: Snapshot | undefined;
+type Step = ModelStep<typeof authMachine>;
+
 /** The path's stream said SIGNED_OUT while the stored session was being read. */
 let droppedWhileLoading = false;
-
 beforeEach(() => {
-  taken.length = 0;
-  toasts.length = 0;
-  reports.length = 0;
-  before = undefined;
   droppedWhileLoading = false;
 });
 
-const provide = {
-  actions: {
-    showToast: (_: unknown, params: ToastRequest) => void toasts.push(params),
-    report: (_: unknown, params: AuthFact) => void reports.push(params),
-  },
-  actors: {
-    // The paths send the stream's `auth.change` events themselves; the stream only lets the test
-    // watch what the actor takes.
-    authChanges: fromCallback(({ system }) => {
-      system.inspect((inspection) => {
-        if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId)
-          taken.push(inspection.event);
-      });
-    }),
-  },
-};
+/** The paths send the session's change stream's `auth.change` events themselves. */
+const callbacks = ['authChanges'];
 
 const destructive = (title: string, description: string): ToastRequest => ({
   title,
@@ -115,10 +85,6 @@ function sessionOf(s: Snapshot): Session {
 type Form = 'login' | 'signup';
 const formOf = (s: Snapshot): Form | null =>
   inState(s, 'modal.login') ? 'login' : inState(s, 'modal.signup') ? 'signup' : null;
-
-/** The input the running request of `id` was started with. */
-const inputOf = (s: Snapshot, id: string): unknown =>
-  (s.children as Record<string, AnyActorRef | undefined>)[id]?.getSnapshot().input;
 
 /**
  * What the session does with a change (docs/product.md#session): the facts the root hears and the
@@ -150,7 +116,13 @@ function sessionAfter(from: Session, change: AuthChange, current: AuthUser | nul
 }
 
 /** Checks one step: `event` taken in `from` led to `to` with these toasts and facts. */
-function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, clientAvailable: boolean) {
+function checkStep(
+  event: AnyEventObject,
+  from: Snapshot,
+  to: Snapshot,
+  { toasts, facts, inputOf }: Step,
+  clientAvailable: boolean,
+) {
   const form = formOf(from);
   const expected: { toasts: ToastRequest[]; facts: AuthFact[] } = { toasts: [], facts: [] };
   /** The session follows a change this step implied (a sign-in, a logout). */
@@ -228,7 +200,7 @@ function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, clientAv
         // The request is asked with the address as typed but trimmed, and the password as typed.
         expect(inState(to, `modal.${form}.submitting`)).toBe(true);
         expect(to.context).toMatchObject({ email: email.trim(), password });
-        expect(inputOf(to, form === 'login' ? 'signIn' : 'signUp')).toEqual({
+        expect(inputOf(form === 'login' ? 'signIn' : 'signUp')).toEqual({
           email: email.trim(),
           password,
         });
@@ -245,7 +217,7 @@ function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, clientAv
       // No password is held while the wallet signs; it is asked to sign for the connected address.
       expect(inState(to, `modal.${form}.walletSignIn`)).toBe(true);
       expect(to.context.password).toBe('');
-      expect(inputOf(to, 'signInWithWallet')).toEqual({
+      expect(inputOf('signInWithWallet')).toEqual({
         address: event['address'],
         statement: authCopy.walletSignInStatement,
       });
@@ -305,17 +277,13 @@ function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, clientAv
       break;
   }
   expect(toasts, `the toasts after ${event.type}`).toEqual(expected.toasts);
-  expect(reports, `the facts after ${event.type}`).toEqual(expected.facts);
+  expect(facts, `the facts after ${event.type}`).toEqual(expected.facts);
 }
 
 /** Runs on every step: the rules of the step just taken, then what holds in any state. */
-function everyStep(s: Snapshot, clientAvailable: boolean) {
-  const event = taken.at(-1);
-  if (before && event) checkStep(event, before, s, clientAvailable);
-  taken.length = 0;
-  toasts.length = 0;
-  reports.length = 0;
-  before = s;
+function everyStep(s: Snapshot, step: Step, clientAvailable: boolean) {
+  const event = step.events.at(-1);
+  if (step.before && event) checkStep(event, step.before, s, step, clientAvailable);
   // A password only in the form, never once its request has ended or the dialog is closed.
   if (!inState(s, 'modal.login.submitting') && !inState(s, 'modal.signup.submitting') && !formOf(s))
     expect(s.context.password).toBe('');
@@ -327,8 +295,7 @@ function everyStep(s: Snapshot, clientAvailable: boolean) {
 describeModel({
   name: 'auth',
   machine: authMachine,
-  deferredActors: ['getSession', 'signIn', 'signUp', 'signInWithWallet', 'signOut'],
-  provide,
+  callbacks,
   input: { clientAvailable: true },
   // The form's text is not part of a vertex: what matters is the state, who is signed in and
   // whether a stored session was dropped while it was read.
@@ -367,11 +334,11 @@ describeModel({
     'xstate.error.actor.signOut': [{ type: 'xstate.error.actor.signOut', error: failures.signOut }],
   },
   states: {
-    '*': (s) => everyStep(s, true),
+    '*': (s, step) => everyStep(s, step, true),
     // The session is read once, and nobody is signed in until it answers.
-    'session.available.loading': (s) => {
+    'session.available.loading': (s, { inputOf }) => {
       expect(s.context.user).toBeNull();
-      expect(inputOf(s, 'getSession')).toBeUndefined();
+      expect(inputOf('getSession')).toBeUndefined();
       expect(Object.keys(s.children)).toContain('getSession');
     },
   },
@@ -383,8 +350,7 @@ describeModel({
 describeModel({
   name: 'auth',
   machine: authMachine,
-  deferredActors: ['getSession', 'signIn', 'signUp', 'signInWithWallet', 'signOut'],
-  provide,
+  callbacks,
   input: { clientAvailable: true },
   serializeState: (snapshot) =>
     JSON.stringify({ value: snapshot.value, user: snapshot.context.user?.id ?? null }),
@@ -413,7 +379,7 @@ describeModel({
     'xstate.done.actor.signOut': [{ type: 'xstate.done.actor.signOut', output: undefined }],
     'xstate.error.actor.signOut': [{ type: 'xstate.error.actor.signOut', error: failures.signOut }],
   },
-  states: { '*': (s) => everyStep(s, true) },
+  states: { '*': (s, step) => everyStep(s, step, true) },
 });
 
 // Without a client (no Supabase configuration) nothing is ever requested: 'Initialization Error'
@@ -422,7 +388,7 @@ describeModel({
 describeModel({
   name: 'auth',
   machine: authMachine,
-  provide,
+  callbacks,
   input: { clientAvailable: false },
   events: {
     'auth.open': [
@@ -434,7 +400,7 @@ describeModel({
     'auth.signInWithWallet': [{ type: 'auth.signInWithWallet', address: satoshi.web3Address }],
   },
   states: {
-    '*': (s) => {
+    '*': (s, { before, toasts, facts: reports }) => {
       expect(inState(s, 'session.unavailable')).toBe(true);
       expect(s.context.user).toBeNull();
       expect(s.context.password).toBe('');
@@ -451,9 +417,6 @@ describeModel({
             destructive(authCopy.clientUnavailable.title, authCopy.clientUnavailable.description),
           );
       }
-      toasts.length = 0;
-      reports.length = 0;
-      before = s;
     },
   },
 });

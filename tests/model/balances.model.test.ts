@@ -1,11 +1,11 @@
-import { beforeEach, expect } from 'vitest';
-import type { AnyActorRef, AnyEventObject, SnapshotFrom, AnyMachineSnapshot } from 'xstate';
+import { expect } from 'vitest';
+import type { AnyMachineSnapshot, SnapshotFrom } from 'xstate';
 import { balanceCopy, dataProviderCopy, tokenCopy } from '../../src/copy/index.ts';
 import type { DataProviderFailure } from '../../src/domain/errors.ts';
 import { balancesMachine, type BalanceReading } from '../../src/machines/balances.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 
 // The wallet panel's two balances (docs/product.md#balances): the generated paths, each step
 // checked for what each fetch is asked, what the panel reads, and the one toast a failed load
@@ -15,7 +15,6 @@ type Snapshot = SnapshotFrom<typeof balancesMachine>;
 
 /** `matches` for a dotted state path, as the model's `states` keys name states. */
 const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
-type System = AnyActorRef['system'];
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const NATIVE = { balance: '0.75', asset: 'ETH' };
@@ -56,39 +55,19 @@ const tokenFailures: Failure[] = [
   { error: null, words: dataProviderCopy.balanceUnknownError },
 ];
 
-// What the machine did in the step the path just took: the events its actor took (read through
-// XState's inspection API, once a fetch has given the system away), and its toasts.
-const taken: AnyEventObject[] = [];
-const toasts: ToastRequest[] = [];
-let before: Snapshot | undefined;
-
-const watched = new WeakSet<System>();
-function watch(system: System) {
-  if (watched.has(system)) return;
-  watched.add(system);
-  system.inspect((inspection) => {
-    if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId)
-      taken.push(inspection.event);
-  });
-}
-
-beforeEach(() => {
-  taken.length = 0;
-  toasts.length = 0;
-  before = undefined;
-});
-
-const children = (s: Snapshot) => s.children as Record<string, AnyActorRef | undefined>;
-const inputOf = (s: Snapshot, id: string): unknown => children(s)[id]?.getSnapshot().input;
 const fetchError = (words: string): ToastRequest => ({
   title: balanceCopy.fetchError,
   description: words,
   variant: 'destructive',
 });
 
-function everyStep(s: Snapshot, tokenConfigured: boolean, failures: { native: Failure; token: Failure }) {
-  const event = taken.at(-1);
-  for (const child of Object.values(children(s))) if (child) watch(child.system);
+function everyStep(
+  s: Snapshot,
+  { before, events, toasts, inputOf }: ModelStep<typeof balancesMachine>,
+  tokenConfigured: boolean,
+  failures: { native: Failure; token: Failure },
+) {
+  const event = events.at(-1);
   const { context } = s;
   if (inState(s, 'idle')) {
     // No wallet: nothing to read, and a refresh says so.
@@ -102,9 +81,9 @@ function everyStep(s: Snapshot, tokenConfigured: boolean, failures: { native: Fa
   if (inState(s, 'loading')) {
     expect(s.hasTag('loading')).toBe(true);
     if (inState(s, 'loading.native.fetching'))
-      expect(inputOf(s, 'fetchNativeBalance')).toEqual({ address: ALICE });
+      expect(inputOf('fetchNativeBalance')).toEqual({ address: ALICE });
     if (inState(s, 'loading.token.fetching'))
-      expect(inputOf(s, 'fetchTokenBalance')).toEqual({ address: ALICE });
+      expect(inputOf('fetchTokenBalance')).toEqual({ address: ALICE });
     // Without a token contract nothing is fetched for it.
     if (!tokenConfigured) expect(inState(s, 'loading.token.done')).toBe(true);
     expect(toasts).toEqual([]);
@@ -125,9 +104,6 @@ function everyStep(s: Snapshot, tokenConfigured: boolean, failures: { native: Fa
       expect(toasts).toEqual([fetchError(failure.words)]);
     } else expect(toasts).toEqual([]);
   }
-  taken.length = 0;
-  toasts.length = 0;
-  before = s;
 }
 
 // The token contract is configuration (input), so each setting is one model of the same machine;
@@ -141,8 +117,6 @@ for (const tokenConfigured of [true, false]) {
     describeModel({
       name: 'balances',
       machine: balancesMachine,
-      deferredActors: ['fetchNativeBalance', 'fetchTokenBalance'],
-      provide: { actions: { showToast: (_, params) => void toasts.push(params) } },
       input: { tokenConfigured },
       events: {
         'wallet.changed': [
@@ -162,7 +136,7 @@ for (const tokenConfigured of [true, false]) {
           { type: 'xstate.error.actor.fetchTokenBalance', error: failures.token.error },
         ],
       },
-      states: { '*': (s) => everyStep(s, tokenConfigured, failures) },
+      states: { '*': (s, step) => everyStep(s, step, tokenConfigured, failures) },
     });
   }
 }

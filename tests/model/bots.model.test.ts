@@ -1,5 +1,5 @@
-import { beforeEach, describe, expect } from 'vitest';
-import { fromCallback, type EventObject, type SnapshotFrom } from 'xstate';
+import { describe, expect } from 'vitest';
+import type { EventObject, SnapshotFrom } from 'xstate';
 import { botCopy } from '../../src/copy/bots.ts';
 import {
   EMPTY_BOT_DRAFT,
@@ -14,8 +14,8 @@ import { botsMachine, botsTags } from '../../src/machines/bots/bots.machine.ts';
 import type { SessionChanged, ToastRequest } from '../../src/machines/shared.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
 import { authUser } from '../support/fixtures.ts';
-import { actionRecorder, errorOf, eventRecorder, inputOf, outputOf, type Recorded } from './recorders.ts';
-import { describeModel } from './support/index.ts';
+import { errorOf, outputOf } from './recorders.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 import { stableJson } from './support/paths.ts';
 
 // The Trading Bots tab's generated paths: a visitor asked to log in, a user's bots loaded (and
@@ -233,19 +233,10 @@ function afterEvent(event: EventObject, before: Snapshot, snapshot: Snapshot): v
   }
 }
 
-const toasts = actionRecorder<ToastRequest>();
-const events = eventRecorder();
-let before: Snapshot | null = null;
-let latest: Snapshot | null = null;
-let shown: Recorded<ToastRequest>[] = [];
+type Step = ModelStep<typeof botsMachine>;
+
 /** The user of the session under way, from the input or the last sign-in. */
 let user: string | null = null;
-
-beforeEach(() => {
-  toasts.take();
-  if (latest) events.take(latest);
-  latest = null;
-});
 
 const fresh = (userId: string | null) => ({
   userId,
@@ -263,19 +254,14 @@ const fresh = (userId: string | null) => ({
 });
 
 const states = {
-  '*': (snapshot: Snapshot) => {
-    before = latest;
-    latest = snapshot;
-    shown = toasts.take();
-    const stepEvents = events.take(snapshot);
-    if (before === null) {
+  '*': (snapshot: Snapshot, { before, events: stepEvents, shown }: Step) => {
+    if (!before) {
       user = snapshot.context.userId;
       // A tab opens with nothing shown, typed or under way.
       expect(snapshot.context).toEqual(fresh(user));
       return;
     }
-    // A sign-in from signedOut is not heard here (nothing runs there to listen through), so the
-    // session's user is taken from the first snapshot of the session.
+    // The session's user is taken from the first snapshot of the session, then from what it hears.
     if (!before.matches('active') && snapshot.matches('active')) user = snapshot.context.userId;
     for (const event of stepEvents) {
       if (event.type === 'session.changed' && snapshot.matches('active')) {
@@ -293,7 +279,7 @@ const states = {
     expect(snapshot.hasTag(botsTags.signedOut)).toBe(true);
     expect(snapshot.context).toEqual(fresh(null));
   },
-  active: (snapshot: Snapshot) => {
+  active: (snapshot: Snapshot, { before }: Step) => {
     expect(snapshot.hasTag(botsTags.signedOut)).toBe(false);
     expect(snapshot.context.userId).toBe(user);
     // Another user's session starts from nothing.
@@ -302,14 +288,14 @@ const states = {
     }
   },
   // The signed-in user's bots are read, and their changes followed.
-  'active.list.loading': (snapshot: Snapshot) => {
+  'active.list.loading': (snapshot: Snapshot, { inputOf }: Step) => {
     expect(snapshot.hasTag(botsTags.loading)).toBe(true);
-    expect(inputOf(snapshot, 'loadBots')).toEqual({ userId: user });
+    expect(inputOf('loadBots')).toEqual({ userId: user });
   },
-  'active.feed.connected': (snapshot: Snapshot) =>
-    expect(inputOf(snapshot, 'botsFeed')).toEqual({ userId: user }),
+  'active.feed.connected': (_: Snapshot, { inputOf }: Step) =>
+    expect(inputOf('botsFeed')).toEqual({ userId: user }),
   // A failed load is counted (up to the 10 s step) and shown in the tab, not as a toast.
-  'active.list.failed': (snapshot: Snapshot) => {
+  'active.list.failed': (snapshot: Snapshot, { before }: Step) => {
     expect(snapshot.hasTag(botsTags.failed)).toBe(true);
     const { loadFailures } = snapshot.context;
     if (before?.matches({ active: { list: 'loading' } })) {
@@ -332,10 +318,10 @@ const states = {
     });
   },
   // The form opens empty for a new bot, with the bot's own values for an edit.
-  'active.list.ready.editing': (snapshot: Snapshot) => {
+  'active.list.ready.editing': (snapshot: Snapshot, { before }: Step) => {
     expect(snapshot.hasTag(botsTags.editing)).toBe(true);
     expect(snapshot.hasTag(botsTags.busy)).toBe(false);
-    const opened = before !== null && !before.hasTag(botsTags.editing);
+    const opened = before !== undefined && !before.hasTag(botsTags.editing);
     if (!opened) return;
     const { editingId, draft, problems } = snapshot.context;
     expect(problems).toEqual({});
@@ -343,17 +329,17 @@ const states = {
     else expect(draft).toEqual(draftOfBot[editingId]);
   },
   // Saving sends the checked form: a new bot, or the one edited.
-  'active.list.ready.saving': (snapshot: Snapshot) => {
+  'active.list.ready.saving': (snapshot: Snapshot, { inputOf }: Step) => {
     expect(snapshot.hasTag(botsTags.busy)).toBe(true);
     const { editingId, draft } = snapshot.context;
-    expect(inputOf(snapshot, 'saveBot')).toEqual({ id: editingId, fields: fieldsOf(draft) });
+    expect(inputOf('saveBot')).toEqual({ id: editingId, fields: fieldsOf(draft) });
   },
   // Pausing an active bot, resuming a paused one.
-  'active.list.ready.toggling': (snapshot: Snapshot) => {
+  'active.list.ready.toggling': (snapshot: Snapshot, { inputOf }: Step) => {
     expect(snapshot.hasTag(botsTags.busy)).toBe(true);
     const { targetId, bots } = snapshot.context;
     const bot = bots.find((known) => known.id === targetId);
-    expect(inputOf(snapshot, 'setBotStatus')).toEqual({
+    expect(inputOf('setBotStatus')).toEqual({
       id: targetId,
       status: bot?.status === 'active' ? 'paused' : 'active',
     });
@@ -363,20 +349,20 @@ const states = {
     expect(snapshot.hasTag(botsTags.confirmingDelete)).toBe(true);
     expect(snapshot.context.bots.map((bot) => bot.id)).toContain(snapshot.context.targetId);
   },
-  'active.list.ready.deleting': (snapshot: Snapshot) => {
+  'active.list.ready.deleting': (snapshot: Snapshot, { inputOf }: Step) => {
     expect(snapshot.hasTag(botsTags.busy)).toBe(true);
-    expect(inputOf(snapshot, 'deleteBot')).toEqual({ id: snapshot.context.targetId });
+    expect(inputOf('deleteBot')).toEqual({ id: snapshot.context.targetId });
   },
   // A background read: the list stays on show and takes presses.
-  'active.list.ready.refreshing': (snapshot: Snapshot) => {
+  'active.list.ready.refreshing': (snapshot: Snapshot, { before, inputOf }: Step) => {
     expect(snapshot.hasTag(botsTags.idle)).toBe(true);
-    expect(inputOf(snapshot, 'refreshBots')).toEqual({ userId: user });
+    expect(inputOf('refreshBots')).toEqual({ userId: user });
     if (!before?.matches({ active: { list: { ready: 'refreshing' } } })) {
       expect(snapshot.context.stale).toBe(false);
     }
   },
   // Waiting to subscribe again: one more failure counted, never past the 10 s step.
-  'active.feed.waiting': (snapshot: Snapshot) => {
+  'active.feed.waiting': (snapshot: Snapshot, { before }: Step) => {
     expect(snapshot.hasTag(botsTags.reconnecting)).toBe(true);
     const { feedFailures } = snapshot.context;
     if (before?.matches({ active: { feed: 'connected' } })) {
@@ -413,12 +399,8 @@ const common = {
   name: 'bots',
   serializeState,
   machine: botsMachine,
-  deferredActors: ['loadBots', 'refreshBots', 'saveBot', 'setBotStatus', 'deleteBot'],
-  provide: {
-    actions: { showToast: toasts.action },
-    // The paths send the feed's events themselves; the feed only has to exist.
-    actors: { botsFeed: fromCallback<EventObject, { userId: string }>(() => () => undefined) },
-  },
+  // The paths send the feed's events themselves; the feed only has to exist.
+  callbacks: ['botsFeed'],
   delays: {
     botsRetry: ({ context }: { context: Snapshot['context'] }) => backoff(context.loadFailures),
     feedRetry: ({ context }: { context: Snapshot['context'] }) => backoff(context.feedFailures),

@@ -1,7 +1,7 @@
-import { beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { dialogs, dialogsMachine, type DialogsFact } from '../../src/machines/dialogs.machine.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 
 // Which dialog is open, and the user menu (docs/product.md#menu-and-dialogs): the generated paths,
 // each step checked for what is open and what the root heard. Opening a dialog closes the menu and
@@ -10,14 +10,8 @@ import { describeModel } from './support/index.ts';
 
 type Snapshot = SnapshotFrom<typeof dialogsMachine>;
 
-const reported: DialogsFact[] = [];
-let before: Snapshot | undefined;
-beforeEach(() => {
-  reported.length = 0;
-  before = undefined;
-});
-
-function everyStep(s: Snapshot) {
+function everyStep(s: Snapshot, { before, facts }: ModelStep<typeof dialogsMachine>) {
+  const reported = facts as DialogsFact[];
   const { open, menuOpen } = s.context;
   const was = before?.context.open ?? null;
   const expected: DialogsFact[] = [];
@@ -33,14 +27,11 @@ function everyStep(s: Snapshot) {
   expect(reported).toEqual(expected);
   // Opening a dialog from the menu closes the menu.
   if (opened) expect(menuOpen).toBe(false);
-  reported.length = 0;
-  before = s;
 }
 
 describeModel({
   name: 'dialogs',
   machine: dialogsMachine,
-  provide: { actions: { report: (_, params) => void reported.push(params) } },
   events: {
     'dialogs.open': [
       ...dialogs.map((dialog) => ({ type: 'dialogs.open', dialog })),

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { EventObject } from 'xstate';
 import { sendCopy } from '../../src/copy/index.ts';
 import {
@@ -7,10 +7,9 @@ import {
   historyOutboxSavingTag,
   type HistoryOutboxFact,
 } from '../../src/machines/send/history-outbox.machine.ts';
-import type { ToastRequest } from '../../src/machines/shared.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
-import { actionRecorder, errorOf, inputOf, type Recorded } from './recorders.ts';
-import { describeModel } from './support/index.ts';
+import { errorOf } from './recorders.ts';
+import { describeModel, type Recorded } from './support/index.ts';
 
 const A = `0x${'a1'.repeat(32)}`;
 const B = `0x${'b2'.repeat(32)}`;
@@ -35,28 +34,10 @@ const RETRY_MS = [1000, 2000];
 
 type Snapshot = ReturnType<typeof historyOutboxMachine.transition>;
 
-const toasts = actionRecorder<ToastRequest>();
-const told = actionRecorder<HistoryOutboxFact>();
-let before: Snapshot | null = null;
-let latest: Snapshot | null = null;
-let shown: Recorded<ToastRequest>[] = [];
-let settled: Recorded<HistoryOutboxFact>[] = [];
-
-beforeEach(() => {
-  toasts.take();
-  told.take();
-  latest = null;
-});
-
 const model = (also: boolean) =>
   describeModel({
     name: 'history-outbox',
     machine: historyOutboxMachine,
-    deferredActors: ['recordTransaction'],
-    provide: {
-      // The paths run this machine as a root: its parent is the `told` recorder.
-      actions: { showToast: toasts.action, tellParent: told.action },
-    },
     // Every cycle-free path too (up to maxPaths): a third try, two rows in a row, leaving mid-wait.
     simplePaths: true,
     maxPaths: also ? 40 : 80,
@@ -88,17 +69,15 @@ const model = (also: boolean) =>
       },
     },
     states: {
-      '*': (snapshot: Snapshot) => {
-        before = latest;
-        latest = snapshot;
-        shown = toasts.take();
-        settled = told.take();
+      '*': (snapshot: Snapshot, { before, shown, told }) => {
+        // What the parent was told: the rows that left.
+        const settled = told as Recorded<HistoryOutboxFact>[];
         const { queue, failures: failed } = snapshot.context;
         expect(failed).toBeLessThan(HISTORY_TRIES);
         // Nothing waits without being saved or about to be, and nothing is saved with nothing waiting.
         expect(snapshot.hasTag(historyOutboxSavingTag)).toBe(queue.length > 0);
         // Nothing waits at first.
-        if (before === null) return expect(snapshot.context).toEqual({ queue: [], failures: 0 });
+        if (!before) return expect(snapshot.context).toEqual({ queue: [], failures: 0 });
         // Rows leave from the front, in the order they came, each told to the parent once; the
         // rest keep their order, and an added row joins the end.
         const gone = settled.flatMap(({ params }) => params.hashes);
@@ -131,11 +110,11 @@ const model = (also: boolean) =>
         if (gone.length > 0) expect(snapshot.context.failures).toBe(0);
       },
       // The first row waiting is the one being saved.
-      saving: (snapshot: Snapshot) =>
-        expect(inputOf(snapshot, 'recordTransaction')).toEqual({ hash: snapshot.context.queue[0] }),
+      saving: (snapshot: Snapshot, { inputOf }) =>
+        expect(inputOf('recordTransaction')).toEqual({ hash: snapshot.context.queue[0] }),
       idle: (snapshot: Snapshot) => expect(snapshot.context).toEqual({ queue: [], failures: 0 }),
       // A wait follows a failure another try may fix, and counts it.
-      waiting: (snapshot: Snapshot) => {
+      waiting: (snapshot: Snapshot, { before, shown }) => {
         expect(snapshot.context.failures).toBeGreaterThan(0);
         if (before?.matches('saving')) {
           expect(snapshot.context.failures).toBe(before.context.failures + 1);

@@ -1,5 +1,5 @@
 import { beforeEach, expect } from 'vitest';
-import { fromCallback, type EventObject, type SnapshotFrom } from 'xstate';
+import type { EventObject, SnapshotFrom } from 'xstate';
 import { tokenCopy } from '../../src/copy/index.ts';
 import { dexCopy } from '../../src/copy/dex.ts';
 import type { Market, MarketHistory, PoolState, PricePoint, Trade } from '../../src/domain/dex.ts';
@@ -16,8 +16,8 @@ import {
 } from '../../src/machines/trading/market.machine.ts';
 import { poolFeeText } from '../../src/machines/trading/swap-checks.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
-import { actionRecorder, errorOf, eventRecorder, withBigIntJson } from './recorders.ts';
-import { describeModel } from './support/index.ts';
+import { errorOf, withBigIntJson } from './recorders.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 import { stableJson } from './support/paths.ts';
 
 // The market card's generated paths: loading, following the chain (blocks, activity, a replayed
@@ -145,10 +145,6 @@ const failures = [
   { error: new DexServiceError({ code: 'no-router' }), words: dexCopy.noRouter },
 ];
 
-const received = eventRecorder();
-const told = actionRecorder<MarketFact>();
-let before: Snapshot | null = null;
-let latest: Snapshot | null = null;
 /** Since the last load: whether the next block's activity arrived, and the pool last reported. */
 let sawNext = false;
 let pool: PoolState = loadedPool;
@@ -156,20 +152,12 @@ let pool: PoolState = loadedPool;
 let failedWith: string | null = null;
 
 beforeEach(() => {
-  if (latest) received.take(latest);
-  told.take();
-  before = null;
-  latest = null;
   sawNext = false;
   pool = loadedPool;
   failedWith = null;
 });
 
-function everyStep(snapshot: Snapshot) {
-  before = latest;
-  latest = snapshot;
-  const events = received.take(snapshot);
-  const facts = told.take().map(({ params }) => params);
+function everyStep(snapshot: Snapshot, { before, events, facts }: ModelStep<typeof marketMachine>) {
   const { context } = snapshot;
   for (const event of events) {
     if (event.type === 'xstate.done.actor.loadMarket') [sawNext, pool] = [false, loadedPool];
@@ -230,13 +218,8 @@ withBigIntJson(() =>
   describeModel({
     name: 'market',
     machine: marketMachine,
-    deferredActors: ['loadMarket'],
-    provide: {
-      // The paths run this machine as a root: its parent is the `told` recorder, and the watch
-      // sends nothing by itself (the paths send its events).
-      actions: { tellParent: told.action },
-      actors: { watchMarket: fromCallback<EventObject>(() => undefined) },
-    },
+    // The watch sends nothing by itself: the paths send its events.
+    callbacks: ['watchMarket'],
     // The failure count only sets the wait; the retries themselves are the unit tests'.
     // Every cycle-free path too: activity while the node is lost, a block after activity, …
     simplePaths: true,

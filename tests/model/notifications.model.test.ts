@@ -1,13 +1,12 @@
-import { beforeEach, describe, expect } from 'vitest';
-import { fromCallback } from 'xstate';
+import { describe, expect } from 'vitest';
 import type { EventObject } from 'xstate';
 import { notificationCopy } from '../../src/copy/index.ts';
 import { notificationsMachine, type ReadBatch } from '../../src/machines/notifications.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { NotificationRow } from '../../src/domain/notifications.ts';
-import { actionRecorder, errorOf, eventRecorder, inputOf, type Recorded } from './recorders.ts';
-import { describeModel } from './support/index.ts';
+import { errorOf } from './recorders.ts';
+import { describeModel, type Recorded } from './support/index.ts';
 
 const alice: AuthUser = {
   id: 'alice',
@@ -77,7 +76,12 @@ const isUnread = (rows: NotificationRow[], id: string) => rows.some((row) => row
 const pending = (snapshot: Snapshot) => [snapshot.context.queuedReads, snapshot.context.sendingReads];
 
 /** What a step must have done with the event it took (docs/product.md#notifications). */
-function afterEvent(event: EventObject, previous: Snapshot, snapshot: Snapshot): void {
+function afterEvent(
+  event: EventObject,
+  previous: Snapshot,
+  snapshot: Snapshot,
+  shown: Recorded<ToastRequest>[],
+): void {
   const rows = previous.context.notifications;
   switch (event.type) {
     case 'notifications.changed': {
@@ -135,19 +139,8 @@ function afterEvent(event: EventObject, previous: Snapshot, snapshot: Snapshot):
   }
 }
 
-const events = eventRecorder();
-const toasts = actionRecorder<ToastRequest>();
-let before: Snapshot | null = null;
-let latest: Snapshot | null = null;
-let shown: Recorded<ToastRequest>[] = [];
 /** The rows this step turned read. */
 let nowRead: string[] = [];
-
-beforeEach(() => {
-  toasts.take();
-  if (latest) events.take(latest);
-  latest = null;
-});
 
 /**
  * The payloads of one model. The paths meet one payload per branch, so a second payload of a
@@ -177,12 +170,8 @@ const model = ({ changed, lost, lists }: (typeof variants)[keyof typeof variants
   describeModel({
     name: 'notifications',
     machine: notificationsMachine,
-    deferredActors: ['listNotifications', 'markRead', 'clearNotifications'],
-    provide: {
-      actions: { showToast: toasts.action },
-      // The paths send the feed's events themselves; the feed only has to exist.
-      actors: { notificationFeed: fromCallback<EventObject, { userId: string }>(() => () => undefined) },
-    },
+    // The paths send the feed's events themselves; the feed only has to exist.
+    callbacks: ['notificationFeed'],
     // The root starts this machine when a session begins, with its user.
     input: { user: alice },
     events: {
@@ -228,11 +217,7 @@ const model = ({ changed, lost, lists }: (typeof variants)[keyof typeof variants
         failures: snapshot.context.feedFailures,
       }),
     states: {
-      '*': (snapshot: Snapshot) => {
-        before = latest;
-        latest = snapshot;
-        shown = toasts.take();
-        const stepEvents = events.take(snapshot);
+      '*': (snapshot: Snapshot, { before, events, shown }) => {
         const { notifications, unreadCount, userId, queuedReads, sendingReads } = snapshot.context;
         // The header's dot reads this count: it is always that of the rows on show.
         expect(unreadCount).toBe(notifications.filter((row) => !row.is_read).length);
@@ -242,7 +227,7 @@ const model = ({ changed, lost, lists }: (typeof variants)[keyof typeof variants
           expect(notifications.find((row) => row.id === id)?.is_read ?? true).toBe(true);
         }
         // A session starts with nothing shown, marked or failed.
-        if (before === null) {
+        if (!before) {
           expect(snapshot.context).toEqual({
             userId: alice.id,
             notifications: [],
@@ -261,21 +246,20 @@ const model = ({ changed, lost, lists }: (typeof variants)[keyof typeof variants
         if (!fetched) {
           for (const id of nowRead) expect([...idsOf(queuedReads), ...idsOf(sendingReads)]).toContain(id);
         }
-        for (const event of stepEvents) afterEvent(event, before, snapshot);
+        for (const event of events) afterEvent(event, before, snapshot, shown);
       },
       // The first list waits for the feed's first word: nothing is shown yet.
       'list.awaitingFeed': (snapshot: Snapshot) => expect(snapshot.context.notifications).toEqual([]),
       // The user's own rows are fetched, subscribed to and cleared.
-      'list.loading': (snapshot: Snapshot) =>
-        expect(inputOf(snapshot, 'listNotifications')).toEqual({ userId: alice.id }),
-      'feed.subscribing': (snapshot: Snapshot) =>
-        expect(inputOf(snapshot, 'notificationFeed')).toEqual({ userId: alice.id }),
-      'clear.clearing': (snapshot: Snapshot) =>
-        expect(inputOf(snapshot, 'clearNotifications')).toEqual({ userId: alice.id }),
+      'list.loading': (_, { inputOf }) => expect(inputOf('listNotifications')).toEqual({ userId: alice.id }),
+      'feed.subscribing': (_, { inputOf }) =>
+        expect(inputOf('notificationFeed')).toEqual({ userId: alice.id }),
+      'clear.clearing': (_, { inputOf }) =>
+        expect(inputOf('clearNotifications')).toEqual({ userId: alice.id }),
       // The marks go in one call, all those made since the last one.
-      'reads.sending': (snapshot: Snapshot) => {
+      'reads.sending': (snapshot: Snapshot, { before, inputOf }) => {
         const { sendingReads, queuedReads } = snapshot.context;
-        expect(inputOf(snapshot, 'markRead')).toEqual({ ids: idsOf(sendingReads) });
+        expect(inputOf('markRead')).toEqual({ ids: idsOf(sendingReads) });
         expect(idsOf(sendingReads).length).toBeGreaterThan(0);
         // Marked from an idle queue: the call carries the rows this step turned read.
         if (before?.matches({ reads: 'idle' })) {
@@ -283,7 +267,7 @@ const model = ({ changed, lost, lists }: (typeof variants)[keyof typeof variants
           expect(queuedReads).toBeNull();
         }
       },
-      'reads.idle': (snapshot: Snapshot) => {
+      'reads.idle': (snapshot: Snapshot, { before, shown }) => {
         expect(snapshot.context).toMatchObject({ queuedReads: null, sendingReads: null });
         // A failed mark turns its rows unread again, and the list is fetched again.
         const failed = shown.find(({ event }) => event.type === 'xstate.error.actor.markRead');
@@ -295,7 +279,7 @@ const model = ({ changed, lost, lists }: (typeof variants)[keyof typeof variants
         }
       },
       // A clear empties the list once the delete succeeded, then fetches it again.
-      'clear.idle': (snapshot: Snapshot) => {
+      'clear.idle': (snapshot: Snapshot, { before, shown }) => {
         const cleared = shown.some(({ event }) => event.type === 'xstate.done.actor.clearNotifications');
         if (cleared) {
           expect(snapshot.context.notifications).toEqual([]);
@@ -305,7 +289,7 @@ const model = ({ changed, lost, lists }: (typeof variants)[keyof typeof variants
         }
       },
       // Waiting to resubscribe: one more failure counted, and never past the 10 s step.
-      'feed.lost': (snapshot: Snapshot) => {
+      'feed.lost': (snapshot: Snapshot, { before }) => {
         const { feedFailures } = snapshot.context;
         if (before?.matches({ feed: 'subscribing' })) {
           expect(feedFailures).toBe(Math.min(before.context.feedFailures + 1, FEED_RETRY_MS.length));

@@ -1,12 +1,12 @@
 import { beforeEach, expect } from 'vitest';
-import type { AnyActorRef, AnyEventObject, SnapshotFrom, AnyMachineSnapshot } from 'xstate';
+import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot, SnapshotFrom } from 'xstate';
 import { appCopy, transactionCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import { portalMachine, type PortalEvent } from '../../src/machines/portal/portal.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { toastDurations } from '../../src/machines/toast.machine.ts';
 import { PORTAL_INPUT, recordingChild, recordingChildren, type Delivery } from '../support/portal-stubs.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 
 // The root's own chart: loading until the session and the wallet have settled, the welcome
 // decision, the session (its children started and stopped), the Trading and Bots tabs' actors
@@ -18,7 +18,6 @@ type Snapshot = SnapshotFrom<typeof portalMachine>;
 
 /** `matches` for a dotted state path, as the model's `states` keys name states. */
 const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
-type System = AnyActorRef['system'];
 
 const user: AuthUser = {
   id: 'u1',
@@ -33,33 +32,17 @@ const OTHER_ADDRESS = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const SESSION = ['profile', 'notifications', 'transactions'];
 const HASH = `0x${'ab'.repeat(32)}` as const;
 
-// What the root did in the step the path just took: the facts it took (XState's inspection API,
-// on the system of its children), what its children were told, and its toasts.
-const taken: AnyEventObject[] = [];
+// What the root's children were told in the step the path just took (the rest of what the step
+// did is describeModel's `step`), and how often it welcomed the user.
 const deliveries: Delivery[] = [];
-const toasts: ToastRequest[] = [];
-let before: Snapshot | undefined;
 let welcomed = 0;
 
 /** The tabs' root logic as their loaders give it: recorders, named by what they stand for. */
 const tradingLogic = recordingChild('trading', deliveries);
 const botsLogic = recordingChild('bots', deliveries);
 
-const watched = new WeakSet<System>();
-function watch(system: System) {
-  if (watched.has(system)) return;
-  watched.add(system);
-  system.inspect((inspection) => {
-    if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId)
-      taken.push(inspection.event);
-  });
-}
-
 beforeEach(() => {
-  taken.length = 0;
   deliveries.length = 0;
-  toasts.length = 0;
-  before = undefined;
   welcomed = 0;
 });
 
@@ -203,9 +186,8 @@ function checkRecord(fact: PortalEvent, from: Snapshot, to: Snapshot) {
   }
 }
 
-function everyStep(s: Snapshot) {
-  for (const child of Object.values(children(s))) if (child) watch(child.system);
-  const fact = taken.at(-1) as PortalEvent | undefined;
+function everyStep(s: Snapshot, { before, events, sentTo }: ModelStep<typeof portalMachine>) {
+  const fact = events.at(-1) as PortalEvent | undefined;
   if (!before) {
     // At start every child of the page starts, with its slice of the configuration.
     expect(deliveries).toEqual(
@@ -220,20 +202,21 @@ function everyStep(s: Snapshot) {
   } else if (fact) {
     checkRecord(fact, before, s);
     const { told, shown } = expectedAfter(fact, before, s);
-    expect(byChild(deliveries), `what the children were told after ${fact.type}`).toEqual(byChild(told));
     // The welcome toast, once, when loading has finished and found nobody (docs/product.md#loading).
     const nobody = s.context.user === null && s.context.walletAddress === null;
     if (inState(before, 'boot.loading') && inState(s, 'boot.ready') && nobody) {
       shown.push({ ...appCopy.welcome, durationMs: toastDurations.welcome, onlyIfIdle: true });
       welcomed += 1;
     }
-    expect(toasts, `the toasts after ${fact.type}`).toEqual(shown);
+    // The root shows its own toasts as it shows its children's: it tells the toast actor.
+    const asked = fact.type === 'toast.requested' ? [fact.toast] : [];
+    const toasts = sentTo('toast').map(({ params }) => (params as AnyEventObject).toast as ToastRequest);
+    expect(toasts, `the toasts after ${fact.type}`).toEqual([...asked, ...shown]);
+    for (const toast of shown) told.push({ to: 'toast', event: { type: 'toast.show', toast } });
+    expect(byChild(deliveries), `what the children were told after ${fact.type}`).toEqual(byChild(told));
   }
   expect(welcomed).toBeLessThanOrEqual(1);
-  taken.length = 0;
   deliveries.length = 0;
-  toasts.length = 0;
-  before = s;
   // Loading has finished once both the session and the wallet have said so.
   expect(inState(s, 'boot.ready')).toBe(s.context.authReady && s.context.walletReady);
   // The session's children live exactly as long as the signed-in state.
@@ -253,11 +236,8 @@ describeModel({
   name: 'portal',
   machine: portalMachine,
   input: PORTAL_INPUT,
-  provide: {
-    actors: recordingChildren(deliveries),
-    actions: { showToast: (_, params: ToastRequest) => void toasts.push(params) },
-  },
-  deferredActors: ['loadTrading', 'loadBots'],
+  asRoot: true,
+  actors: recordingChildren(deliveries),
   events: {
     'auth.ready': [
       { type: 'auth.ready', user: null },

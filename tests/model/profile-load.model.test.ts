@@ -1,12 +1,10 @@
-import { beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { EventObject } from 'xstate';
 import { profileCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { Profile } from '../../src/domain/profile.ts';
 import { profileLoadMachine, type ProfileLoadFact } from '../../src/machines/profile/profile-load.machine.ts';
-import type { ToastRequest } from '../../src/machines/shared.ts';
 import { profileRow } from '../support/fixtures.ts';
-import { actionRecorder, eventRecorder, inputOf, type Recorded } from './recorders.ts';
 import { describeModel } from './support/index.ts';
 
 const ada: AuthUser = {
@@ -27,31 +25,11 @@ const RETRY_MS = [1000, 2000, 5000];
 
 type Snapshot = ReturnType<typeof profileLoadMachine.transition>;
 
-const received = eventRecorder();
-const toasts = actionRecorder<ToastRequest>();
-const told = actionRecorder<ProfileLoadFact>();
-let before: Snapshot | null = null;
-let latest: Snapshot | null = null;
-let shown: Recorded<ToastRequest>[] = [];
-let facts: ProfileLoadFact[] = [];
-
-beforeEach(() => {
-  if (latest) received.take(latest);
-  toasts.take();
-  told.take();
-  latest = null;
-});
-
 function model(refetch: boolean) {
   describeModel({
     name: 'profile-load',
     machine: profileLoadMachine,
     input: { user: ada, refetch },
-    deferredActors: ['fetchProfile', 'upsertProfile'],
-    provide: {
-      // The paths run this machine as a root: its parent is the `told` recorder.
-      actions: { showToast: toasts.action, tellParent: told.action },
-    },
     // The failure count only sets the wait; whether there was one picks the branch.
     serializeState: (snapshot) =>
       JSON.stringify({ value: snapshot.value, retrying: snapshot.context.failures > 0 }),
@@ -71,15 +49,10 @@ function model(refetch: boolean) {
     // The product's waits, not the machine's: a longer one would leave the path waiting.
     delays: { profileRetry: ({ context }) => RETRY_MS[context.failures - 1] ?? 10_000 },
     states: {
-      '*': (snapshot: Snapshot) => {
-        before = latest;
-        latest = snapshot;
-        shown = toasts.take();
-        facts = told.take().map(({ params }) => params);
-        const stepEvents = received.take(snapshot);
+      '*': (snapshot: Snapshot, { before, events: stepEvents, shown, facts }) => {
         expect([ada, renamed]).toContainEqual(snapshot.context.user);
         // A read starts for the session's user, with no failure yet.
-        if (before === null)
+        if (!before)
           return expect(snapshot.context).toEqual({ user: ada, refetch, failures: 0, result: null });
         for (const event of stepEvents) {
           if (event.type !== 'session.userUpdated') continue;
@@ -104,23 +77,25 @@ function model(refetch: boolean) {
         // The parent hears when a wait begins and when it ends, and nothing else.
         const waiting = snapshot.matches('waiting');
         const wasWaiting = before.matches('waiting');
-        expect(facts).toEqual(waiting === wasWaiting ? [] : [{ type: 'profileLoad.waiting', waiting }]);
+        expect(facts as ProfileLoadFact[]).toEqual(
+          waiting === wasWaiting ? [] : [{ type: 'profileLoad.waiting', waiting }],
+        );
       },
       // The signed-in user's row is asked for.
-      fetching: (snapshot: Snapshot) => expect(inputOf(snapshot, 'fetchProfile')).toEqual({ userId: ada.id }),
+      fetching: (_, { inputOf }) => expect(inputOf('fetchProfile')).toEqual({ userId: ada.id }),
       // No row: it is created for the newest user, named after the email's part before the at-sign.
-      creating: (snapshot: Snapshot) => {
+      creating: (snapshot: Snapshot, { before, inputOf }) => {
         const { email } = snapshot.context.user;
         // (A user update while it runs is kept for later; the request under way is not redone.)
         if (before?.matches('creating')) return;
-        expect(inputOf(snapshot, 'createProfile')).toEqual({
+        expect(inputOf('createProfile')).toEqual({
           id: ada.id,
           email,
           username: email?.split('@')[0],
         });
       },
       // A wait follows a failure, which it counts; the failure of a first read is shown once.
-      waiting: (snapshot: Snapshot) => {
+      waiting: (snapshot: Snapshot, { before, shown }) => {
         expect(snapshot.context.failures).toBeGreaterThan(0);
         if (before?.matches('waiting') === false) {
           expect(snapshot.context.failures).toBe(before.context.failures + 1);
@@ -128,7 +103,7 @@ function model(refetch: boolean) {
         }
       },
       // It ends with the row read, or the one it created; a re-read that failed, without one.
-      done: (snapshot: Snapshot) => {
+      done: (snapshot: Snapshot, { before, shown }) => {
         expect(snapshot.status).toBe('done');
         if (before?.matches('creating')) {
           expect(snapshot.output).toEqual({ profile: created, created: true });

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { EventObject } from 'xstate';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import { profileCopy } from '../../src/copy/index.ts';
@@ -10,20 +10,11 @@ import {
 } from '../../src/machines/profile/profile.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { profileRow } from '../support/fixtures.ts';
-import {
-  actionRecorder,
-  errorOf,
-  eventRecorder,
-  inputOf,
-  outputOf,
-  reversed,
-  type Recorded,
-} from './recorders.ts';
-import { describeModel } from './support/index.ts';
+import { errorOf, outputOf, reversed } from './recorders.ts';
+import { describeModel, type ModelStep, type Recorded } from './support/index.ts';
 
-// The reader (profileLoad) and the prover (walletProof) stand in as deferred actors: the paths
-// decide what they end with and send what the reader tells this machine (`profileLoad.waiting`) as
-// events. Their own charts are modelled in profile-load.model.test.ts and wallet-proof.model.test.ts.
+// The reader (profileLoad) and the prover (walletProof) stand in as promises: the paths decide
+// what they end with and send what the reader tells this machine (`profileLoad.waiting`) as events. Their own charts are modelled in profile-load.model.test.ts and wallet-proof.model.test.ts.
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const BOB = '0xabcdef1234567890abcdef1234567890abcdef12';
@@ -52,20 +43,7 @@ const offline = new Error('Failed to fetch');
 type Snapshot = ReturnType<typeof profileMachine.transition>;
 type Logged = { what: string; error: unknown };
 
-const received = eventRecorder();
-const toasts = actionRecorder<ToastRequest>();
-const logs = actionRecorder<Logged>();
-let before: Snapshot | null = null;
-let latest: Snapshot | null = null;
-let shown: Recorded<ToastRequest>[] = [];
-let logged: Recorded<Logged>[] = [];
-
-beforeEach(() => {
-  if (latest) received.take(latest);
-  toasts.take();
-  logs.take();
-  latest = null;
-});
+type Step = ModelStep<typeof profileMachine>;
 
 const destructive = (title: string, description: string): ToastRequest => ({
   title,
@@ -121,7 +99,12 @@ const holds = (profile: Profile | null, address: string) =>
 const busy = (snapshot: Snapshot) => !snapshot.matches('ready');
 
 /** What a step must have done with the event it took (docs/product.md#profile, #wallet-sync). */
-function afterEvent(event: EventObject, previous: Snapshot, snapshot: Snapshot): void {
+function afterEvent(
+  event: EventObject,
+  previous: Snapshot,
+  snapshot: Snapshot,
+  shown: Recorded<ToastRequest>[],
+): void {
   const was = previous.context;
   const { context } = snapshot;
   switch (event.type) {
@@ -303,16 +286,7 @@ function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as writt
     name: 'profile',
     machine: profileMachine,
     input,
-    deferredActors: [
-      'profileLoad',
-      'walletProof',
-      'upsertProfile',
-      'clearWallet',
-      'updateMetadata',
-      'uploadAvatar',
-      'removeAvatar',
-    ],
-    provide: { actions: { showToast: toasts.action, logFailure: logs.action } },
+    promises: ['profileLoad', 'walletProof'],
     // A vertex is the state plus the facts the guards read; drafts and toasts are not branches.
     serializeState: (snapshot) =>
       JSON.stringify({
@@ -331,13 +305,8 @@ function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as writt
       }),
     events: order === 'reversed' ? reversed(events) : events,
     states: {
-      '*': (snapshot: Snapshot) => {
-        before = latest;
-        latest = snapshot;
-        shown = toasts.take();
-        logged = logs.take();
-        const stepEvents = received.take(snapshot);
-        if (before === null) {
+      '*': (snapshot: Snapshot, { before, events: stepEvents, shown, actions }: Step) => {
+        if (!before) {
           // A session starts with nothing read, typed or pending but the wallet connected at sign-in.
           expect(snapshot.context).toEqual({
             user: input.user,
@@ -354,10 +323,10 @@ function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as writt
           return;
         }
         const previous = before;
-        for (const event of stepEvents) afterEvent(event, previous, snapshot);
+        for (const event of stepEvents) afterEvent(event, previous, snapshot, shown);
         for (const { params, event } of shown) expect(params).toEqual(expectedToast(event, previous));
         // A failed metadata update or avatar removal is only logged, with its failure.
-        for (const { params, event } of logged) {
+        for (const { params, event } of actions<Logged>('logFailure')) {
           expect(params).toEqual({
             what:
               event.type === 'xstate.error.actor.removeAvatar'
@@ -378,23 +347,23 @@ function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as writt
         }
       },
       // Reading the row: a re-read when a profile is on show.
-      loading: (s: Snapshot) => {
+      loading: (s: Snapshot, { before, inputOf }: Step) => {
         if (before?.matches('loading')) {
           // Whether the reader waits to try again is what the profile shows as unavailable.
           return;
         }
-        expect(inputOf(s, 'profileLoad')).toEqual({
+        expect(inputOf('profileLoad')).toEqual({
           user: s.context.user,
           refetch: s.context.profile !== null,
         });
       },
       // Every wallet fact is taken or dropped on the way here.
       ready: (s: Snapshot) => expect(s.context.walletIntent).toBeNull(),
-      saving: (s: Snapshot) => {
+      saving: (s: Snapshot, { inputOf }: Step) => {
         const { draft, draftAvatarUrl, profile, user } = s.context;
         expect(draft).not.toBeNull();
         // The fields as typed (trimmed, empty as none), and the new avatar or the one held.
-        expect(inputOf(s, 'saveProfile')).toEqual({
+        expect(inputOf('saveProfile')).toEqual({
           id: user.id,
           username: field(draft?.username),
           full_name: field(draft?.full_name),
@@ -403,24 +372,24 @@ function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as writt
         });
       },
       // The wallet proved is the one connected.
-      linkingWallet: (s: Snapshot) => {
+      linkingWallet: (s: Snapshot, { before, inputOf }: Step) => {
         expect(s.context.walletTarget).not.toBeNull();
-        expect(inputOf(s, 'walletProof')).toEqual({ address: s.context.walletTarget });
+        expect(inputOf('walletProof')).toEqual({ address: s.context.walletTarget });
         // The fact that started it is taken: nothing waits behind it yet.
         if (!before?.matches('linkingWallet')) {
           expect([ALICE, BOB]).toContain(s.context.walletTarget);
           expect(s.context.walletIntent).toBeNull();
         }
       },
-      unlinkingWallet: (s: Snapshot) => {
+      unlinkingWallet: (s: Snapshot, { inputOf }: Step) => {
         expect(s.context).toMatchObject({ walletTarget: null, walletIntent: null });
-        expect(inputOf(s, 'clearWallet')).toEqual({ userId: ada.id });
+        expect(inputOf('clearWallet')).toEqual({ userId: ada.id });
       },
       // The metadata follows what was saved: the names and avatar, or the wallet.
-      updatingMetadata: (s: Snapshot) => {
+      updatingMetadata: (s: Snapshot, { before, inputOf }: Step) => {
         const { metadataPatch, profile } = s.context;
         expect(metadataPatch).not.toEqual({});
-        expect(inputOf(s, 'updateMetadata')).toEqual(metadataPatch);
+        expect(inputOf('updateMetadata')).toEqual(metadataPatch);
         if (before?.matches('saving')) {
           expect(metadataPatch).toEqual({
             username: profile?.username,
@@ -434,21 +403,21 @@ function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as writt
         if (before?.matches('unlinkingWallet')) expect(metadataPatch).toEqual({ wallet_address: null });
       },
       // Only ever after a save that changed the avatar, and never the avatar the save kept.
-      removingReplacedAvatar: (s: Snapshot) => {
+      removingReplacedAvatar: (s: Snapshot, { before, inputOf }: Step) => {
         const { replacedAvatarUrl, profile } = s.context;
         expect(replacedAvatarUrl).not.toBeNull();
         expect(replacedAvatarUrl).not.toBe(profile?.avatar_url);
-        expect(inputOf(s, 'removeAvatar')).toEqual({ userId: ada.id, avatarUrl: replacedAvatarUrl });
+        expect(inputOf('removeAvatar')).toEqual({ userId: ada.id, avatarUrl: replacedAvatarUrl });
         if (before?.matches('saving')) expect(replacedAvatarUrl).toBe(before.context.profile?.avatar_url);
       },
-      uploadingAvatar: (s: Snapshot) => {
-        const { userId, file } = inputOf(s, 'uploadAvatar') as { userId: string; file: AvatarFile };
+      uploadingAvatar: (_: Snapshot, { inputOf }: Step) => {
+        const { userId, file } = inputOf('uploadAvatar') as { userId: string; file: AvatarFile };
         expect(userId).toBe(ada.id);
         expect(file).toMatchObject({ name: 'me.png', type: 'image/png', size: 1024 });
       },
-      settling: (s: Snapshot) => {
+      settling: (s: Snapshot, { before, actions }: Step) => {
         // After the metadata update, the user carries what it sent.
-        if (before?.matches('updatingMetadata') && logged.length === 0) {
+        if (before?.matches('updatingMetadata') && actions('logFailure').length === 0) {
           expect(s.context.user.metadata).toMatchObject(before.context.metadataPatch);
         }
         expect(s.context.metadataPatch).toEqual(

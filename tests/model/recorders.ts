@@ -1,39 +1,8 @@
-import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot, EventObject } from 'xstate';
+import type { AnyEventObject, EventObject } from 'xstate';
 
-// What the model tests of the send, profile, notifications, transactions, webhooks and outbox
-// machines record, so that their `states` assertions can compare what a step did (a toast, a fact,
-// an actor's input) with what its event asked for.
-
-/** One call of a recorded action: its params and the event whose transition ran it. */
-export type Recorded<Params> = { params: Params; event: EventObject };
-
-/**
- * Stands in for an action such as `showToast` or `report`. `take()` hands over what was recorded
- * since the last take: the `'*'` assertion, which runs first on every step, takes the step's calls,
- * and the assertions of the state reached read them from there.
- */
-export function actionRecorder<Params>() {
-  let calls: Recorded<Params>[] = [];
-  return {
-    action: ({ event }: { event: EventObject }, params: Params): void => {
-      calls.push({ params, event });
-    },
-    take(): Recorded<Params>[] {
-      const taken = calls;
-      calls = [];
-      return taken;
-    },
-  };
-}
-
-/** The input the running invocation `id` was given (a promise actor's snapshot keeps it). */
-export function inputOf(snapshot: AnyMachineSnapshot, id: string): unknown {
-  const child: unknown = snapshot.children[id];
-  if (typeof child !== 'object' || child === null || !('getSnapshot' in child))
-    throw new Error(`no actor '${id}' is running`);
-  const childSnapshot = (child as { getSnapshot: () => unknown }).getSnapshot();
-  return (childSnapshot as { input?: unknown }).input;
-}
+// Helpers the model tests share for their payloads and events. What a step did (its toasts, facts,
+// the events the machine took, an actor's input) is not recorded by the tests: describeModel hands
+// every `states` assertion a `ModelStep` read from the machine's harness (support/step.ts).
 
 /** The `error` of a failed actor's event (`xstate.error.actor.*`), for the words a toast must show. */
 export function errorOf(event: EventObject): unknown {
@@ -43,33 +12,6 @@ export function errorOf(event: EventObject): unknown {
 /** The `output` of a finished actor's event (`xstate.done.actor.*`). */
 export function outputOf(event: EventObject): unknown {
   return 'output' in event ? event.output : undefined;
-}
-
-/**
- * The events the actor under test received, step by step: what the path sent, an actor's answer,
- * a timer. The `'*'` assertion takes a step's events to check what the step did with them. It
- * listens through the actor system's inspection, reached from a running child, so a machine with
- * a child from its start (a feed, an outbox, a reader) is heard from its first step on.
- */
-export function eventRecorder() {
-  const watched = new WeakSet<AnyActorRef['system']>();
-  let events: EventObject[] = [];
-  return {
-    take(snapshot: AnyMachineSnapshot): EventObject[] {
-      for (const child of Object.values(snapshot.children) as AnyActorRef[]) {
-        const { system } = child;
-        if (watched.has(system)) continue;
-        watched.add(system);
-        system.inspect((inspection) => {
-          if (inspection.type === '@xstate.event' && inspection.actorRef.sessionId === inspection.rootId)
-            events.push(inspection.event);
-        });
-      }
-      const taken = events;
-      events = [];
-      return taken;
-    },
-  };
 }
 
 /**

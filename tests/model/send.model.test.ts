@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { EventObject } from 'xstate';
 import { sendCopy, tokenCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
@@ -16,16 +16,8 @@ import {
   type SignedTransfer,
   type TransferResult,
 } from '../../src/services/token/types.ts';
-import {
-  actionRecorder,
-  errorOf,
-  eventRecorder,
-  inputOf,
-  outputOf,
-  reversed,
-  type Recorded,
-} from './recorders.ts';
-import { describeModel } from './support/index.ts';
+import { errorOf, outputOf, reversed } from './recorders.ts';
+import { describeModel, type ModelStep, type Recorded } from './support/index.ts';
 
 const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -231,54 +223,34 @@ function errorEvents(step: Step, also = false) {
   }));
 }
 
-const received = eventRecorder();
-const toasts = actionRecorder<ToastRequest>();
-const reports = actionRecorder<SendFact>();
-/** The send machine's two messages to its history outbox, recorded as what they would send. */
-const outbox = actionRecorder<{ type: string; hash?: string | null }>();
-let before: Snapshot | null = null;
-let latest: Snapshot | null = null;
-let shown: Recorded<ToastRequest>[] = [];
-let reported: Recorded<SendFact>[] = [];
-let toOutbox: Recorded<{ type: string; hash?: string | null }>[] = [];
+type SendStep = ModelStep<typeof sendMachine>;
+/** What the send machine tells its history outbox. */
+type OutboxMessage = { type: string; hash?: string | null };
 
-beforeEach(() => {
-  if (latest) received.take(latest);
-  toasts.take();
-  reports.take();
-  outbox.take();
-  latest = null;
+/** What a step did: its toasts, the facts the root heard, and what the history outbox was told. */
+const recordsOf = ({ shown, told, sentTo }: SendStep) => ({
+  shown,
+  reported: told as Recorded<SendFact>[],
+  toOutbox: sentTo('historyOutbox') as Recorded<OutboxMessage>[],
 });
 
-const provide = {
-  actions: {
-    showToast: toasts.action,
-    report: reports.action,
-    queueHistory: ({ context, event }: { context: SendContext; event: EventObject }) =>
-      outbox.action({ event }, { type: 'historyOutbox.add', hash: context.lastHash }),
-    abandonHistory: ({ event }: { event: EventObject }) =>
-      outbox.action({ event }, { type: 'historyOutbox.abandon' }),
-  },
-};
+/** The outbox and the wallet's send are modelled on their own: here they end as the paths say. */
+const promises = ['walletSend', 'historyOutbox'];
 
 const sameAccount = (a: string | null, b: string | null) =>
   (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
 
 /** What every step must leave true, and what the step's toasts, facts and outbox messages must be. */
-function everyStep(snapshot: Snapshot): void {
-  before = latest;
-  latest = snapshot;
-  shown = toasts.take();
-  reported = reports.take();
-  toOutbox = outbox.take();
-  const stepEvents = received.take(snapshot);
+function everyStep(snapshot: Snapshot, step: SendStep): void {
+  const { before, events: stepEvents } = step;
+  const { shown, reported, toOutbox } = recordsOf(step);
   const { context } = snapshot;
   // The key is held only until it has signed, and never as text.
   if (!snapshot.matches({ sending: 'unsigned' })) expect(context.privateKey).toBeNull();
   expect(JSON.stringify(context)).not.toContain(KEY.slice(2));
   expect(snapshot.hasTag(sendBusyTag)).toBe(snapshot.matches('sending'));
   // The form starts empty, knowing no wallet and no user yet.
-  if (before === null) {
+  if (!before) {
     expect(context).toMatchObject({
       walletAddress: null,
       chainId: null,
@@ -350,11 +322,12 @@ function everyStep(snapshot: Snapshot): void {
       expect(context.userId).not.toBe(previous.userId);
     }
   }
-  for (const event of stepEvents) afterEvent(event, before, snapshot);
+  for (const event of stepEvents) afterEvent(event, before, snapshot, step);
 }
 
 /** What a step must have done with the event it took (docs/product.md#send-form-order, #send-steps). */
-function afterEvent(event: EventObject, previous: Snapshot, snapshot: Snapshot): void {
+function afterEvent(event: EventObject, previous: Snapshot, snapshot: Snapshot, step: SendStep): void {
+  const { shown, reported, toOutbox } = recordsOf(step);
   const { context } = snapshot;
   switch (event.type) {
     case 'send.submit':
@@ -470,7 +443,9 @@ function afterEvent(event: EventObject, previous: Snapshot, snapshot: Snapshot):
 
 const states = {
   '*': everyStep,
-  editing: (snapshot: Snapshot) => {
+  editing: (snapshot: Snapshot, step: SendStep) => {
+    const { before } = step;
+    const { reported, toOutbox } = recordsOf(step);
     const { context } = snapshot;
     expect(context).toMatchObject({ privateKey: null, prepared: null, signed: null });
     if (!before?.matches('sending')) return;
@@ -491,12 +466,12 @@ const states = {
       expect(context).toMatchObject({ recipient: before.context.recipient, amount: before.context.amount });
     }
   },
-  sending: (snapshot: Snapshot) => {
+  sending: (snapshot: Snapshot, { before }: SendStep) => {
     expect(snapshot.context.walletAddress).not.toBeNull();
     // Who sent it is who was signed in when it began.
     if (before?.matches('editing')) expect(snapshot.context.sentBy).toBe(before.context.userId);
   },
-  'sending.unsigned': (snapshot: Snapshot) => {
+  'sending.unsigned': (snapshot: Snapshot, { before }: SendStep) => {
     expect(snapshot.context.privateKey?.reveal()).toBe(KEY);
     expect(String(snapshot.context.privateKey)).toBe('[private key]');
     // Still the wallet and account it began with (the same account in another letter case is no change).
@@ -506,8 +481,8 @@ const states = {
     }
   },
   // Prepared with the form and the connected wallet, the key handed over sealed.
-  'sending.unsigned.preparing': (snapshot: Snapshot) => {
-    const input = inputOf(snapshot, 'prepareTransfer') as { privateKey: { reveal: () => string } };
+  'sending.unsigned.preparing': (snapshot: Snapshot, { inputOf }: SendStep) => {
+    const input = inputOf('prepareTransfer') as { privateKey: { reveal: () => string } };
     expect(input).toEqual({
       privateKey: expect.anything(),
       to: snapshot.context.recipient,
@@ -518,10 +493,10 @@ const states = {
     expect(snapshot.context.recipient).toBe(OTHER);
   },
   // Signed as prepared; a transfer that may have gone out from this wallet lends it its nonce.
-  'sending.unsigned.signing': (snapshot: Snapshot) => {
+  'sending.unsigned.signing': (snapshot: Snapshot, { inputOf }: SendStep) => {
     const { context } = snapshot;
     expect(context.prepared).toEqual(prepared);
-    const input = inputOf(snapshot, 'signTransfer') as { privateKey: { reveal: () => string } };
+    const input = inputOf('signTransfer') as { privateKey: { reveal: () => string } };
     const replaces =
       context.unresolved !== null && sameAccount(context.unresolved.from, context.walletAddress)
         ? context.unresolved.serialized
@@ -532,24 +507,24 @@ const states = {
     });
     expect(input.privateKey.reveal()).toBe(KEY);
   },
-  'sending.broadcasting': (snapshot: Snapshot) => {
+  'sending.broadcasting': (snapshot: Snapshot, { inputOf }: SendStep) => {
     expect(snapshot.context.signed).toEqual(signed);
-    expect(inputOf(snapshot, 'broadcastTransfer')).toEqual({ serialized: signed.serialized });
+    expect(inputOf('broadcastTransfer')).toEqual({ serialized: signed.serialized });
   },
   // Nothing is signed again: the check is of the transaction that may have gone out.
-  'sending.checking': (snapshot: Snapshot) => {
+  'sending.checking': (snapshot: Snapshot, { inputOf }: SendStep) => {
     const { unresolved } = snapshot.context;
     expect(unresolved?.hash).toBe(HASH);
     expect(snapshot.context.signed).toBeNull();
-    expect(inputOf(snapshot, 'confirmTransfer')).toEqual(
+    expect(inputOf('confirmTransfer')).toEqual(
       unresolved?.serialized === null
         ? { hash: HASH, serialized: null }
         : { hash: HASH, serialized: unresolved?.serialized, from: unresolved?.from },
     );
   },
-  'sending.withWallet': (snapshot: Snapshot) => {
+  'sending.withWallet': (snapshot: Snapshot, { inputOf }: SendStep) => {
     expect(snapshot.context.privateKey).toBeNull();
-    expect(inputOf(snapshot, 'walletSend')).toEqual({
+    expect(inputOf('walletSend')).toEqual({
       from: snapshot.context.walletAddress,
       to: OTHER,
       amount: snapshot.context.amount,
@@ -597,15 +572,7 @@ function withContract(also: boolean) {
     name: 'send',
     machine: sendMachine,
     input: { tokenConfigured: true },
-    deferredActors: [
-      'prepareTransfer',
-      'signTransfer',
-      'broadcastTransfer',
-      'confirmTransfer',
-      'walletSend',
-      'historyOutbox',
-    ],
-    provide,
+    promises,
     events: also ? reversed(payloads) : payloads,
     states,
   });
@@ -621,7 +588,7 @@ describeModel({
   name: 'send',
   machine: sendMachine,
   input: { tokenConfigured: false },
-  provide,
+  promises,
   events: {
     'send.submit': [submit()],
     'send.submitWithWallet': [withWallet()],

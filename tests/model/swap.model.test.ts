@@ -1,4 +1,4 @@
-import { beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot, EventObject, SnapshotFrom } from 'xstate';
 import { tokenCopy } from '../../src/copy/index.ts';
 import { dexCopy } from '../../src/copy/dex.ts';
@@ -9,8 +9,8 @@ import { balanceText, quoteFigures, slippageWarning } from '../../src/machines/t
 import type { SwapFact } from '../../src/machines/trading/swap-types.ts';
 import { swapMachine, swapTags } from '../../src/machines/trading/swap.machine.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
-import { actionRecorder, errorOf, eventRecorder, inputOf, reversed, withBigIntJson } from './recorders.ts';
-import { describeModel } from './support/index.ts';
+import { errorOf, reversed, withBigIntJson } from './recorders.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 import { stableJson, childIds } from './support/paths.ts';
 
 // The swap form's generated paths: the wallet's routing, typing and its pause, the quote and the
@@ -111,19 +111,7 @@ const destructive = (title: string, description: string): ToastRequest => ({
   variant: 'destructive',
 });
 
-const received = eventRecorder();
-const toasts = actionRecorder<ToastRequest>();
-const told = actionRecorder<SwapFact>();
-let before: Snapshot | null = null;
-let latest: Snapshot | null = null;
-
-beforeEach(() => {
-  if (latest) received.take(latest);
-  toasts.take();
-  told.take();
-  before = null;
-  latest = null;
-});
+type Step = ModelStep<typeof swapMachine>;
 
 /** The toasts a step's event must show, given the state it came from and the one it reached. */
 function toastsFor(event: EventObject, from: Snapshot, to: Snapshot): ToastRequest[] {
@@ -183,12 +171,7 @@ function toastsFor(event: EventObject, from: Snapshot, to: Snapshot): ToastReque
 const inForm = (s: Snapshot) => s.matches('form');
 const busy = (s: Snapshot) => s.matches('approving') || s.matches('swapping');
 
-function everyStep(snapshot: Snapshot) {
-  before = latest;
-  latest = snapshot;
-  const events = received.take(snapshot);
-  const shown = toasts.take().map(({ params }) => params);
-  const facts = told.take().map(({ params }) => params);
+function everyStep(snapshot: Snapshot, { before, events, toasts: shown, facts }: Step) {
   const { context } = snapshot;
   if (!before) {
     // An empty form, with the default slippage tolerance and deadline and an exact approval.
@@ -212,7 +195,7 @@ function everyStep(snapshot: Snapshot) {
   // and of nothing else.
   const minedNow = events.some((event) => event.type === 'xstate.done.actor.confirmSwap');
   const savedNow = events.some((event) => event.type === 'xstate.done.actor.recordSwap');
-  expect(facts).toEqual([
+  expect(facts as SwapFact[]).toEqual([
     ...(minedNow
       ? [{ type: 'swap.confirmed', hash: HASH, side: 'buy', amountIn: E18, amountOut: 1995n * E18 }]
       : []),
@@ -286,33 +269,36 @@ const states = {
   noWallet: (s: Snapshot) => expect(s.context.account).toBeNull(),
   wrongNetwork: (s: Snapshot) => expect(s.context.chainId).not.toBe(CHAIN),
   // The router is asked for the amount typed, for the account connected.
-  'form.quoting': (s: Snapshot) =>
-    expect(inputOf(s, 'quote')).toEqual({ side: s.context.side, amountIn: E18, account: WALLET }),
+  'form.quoting': (s: Snapshot, { inputOf }: Step) =>
+    expect(inputOf('quote')).toEqual({ side: s.context.side, amountIn: E18, account: WALLET }),
   // The approval is for exactly the amount, unless the user opted for unlimited.
-  'approving.preparing': (s: Snapshot) =>
-    expect(inputOf(s, 'approvalCall')).toEqual({
+  'approving.preparing': (s: Snapshot, { inputOf }: Step) =>
+    expect(inputOf('approvalCall')).toEqual({
       owner: WALLET,
       amount: E18,
       unlimited: s.context.unlimitedApproval,
     }),
-  'approving.waitingForWallet': (s: Snapshot) => expect(inputOf(s, 'sendApproval')).toEqual(approveCall),
-  'approving.pending': (s: Snapshot) =>
-    expect(inputOf(s, 'confirmApproval')).toEqual({ hash: APPROVAL_HASH, owner: WALLET }),
+  'approving.waitingForWallet': (_: Snapshot, { inputOf }: Step) =>
+    expect(inputOf('sendApproval')).toEqual(approveCall),
+  'approving.pending': (_: Snapshot, { inputOf }: Step) =>
+    expect(inputOf('confirmApproval')).toEqual({ hash: APPROVAL_HASH, owner: WALLET }),
   // The router must give at least the quote less the slippage tolerance, within 20 minutes.
-  'swapping.preparing': (s: Snapshot) =>
-    expect(inputOf(s, 'swapCall')).toEqual({
+  'swapping.preparing': (s: Snapshot, { inputOf }: Step) =>
+    expect(inputOf('swapCall')).toEqual({
       side: s.context.side,
       account: WALLET,
       amountIn: E18,
       minAmountOut: slippages[s.context.slippageText as keyof typeof slippages].minimum,
       deadlineMinutes: 20,
     }),
-  'swapping.waitingForWallet': (s: Snapshot) => expect(inputOf(s, 'sendSwap')).toEqual(swapCall),
-  'swapping.pending': (s: Snapshot) =>
-    expect(inputOf(s, 'confirmSwap')).toEqual({ hash: HASH, side: s.context.side }),
+  'swapping.waitingForWallet': (_: Snapshot, { inputOf }: Step) =>
+    expect(inputOf('sendSwap')).toEqual(swapCall),
+  'swapping.pending': (s: Snapshot, { inputOf }: Step) =>
+    expect(inputOf('confirmSwap')).toEqual({ hash: HASH, side: s.context.side }),
   // The amounts the receipt reports; the next swap starts from an empty amount.
   confirmed: (s: Snapshot) => expect(s.context).toMatchObject({ result: mined, amountText: '', quote: null }),
-  'confirmed.recording': (s: Snapshot) => expect(inputOf(s, 'recordSwap')).toEqual({ hash: HASH }),
+  'confirmed.recording': (_: Snapshot, { inputOf }: Step) =>
+    expect(inputOf('recordSwap')).toEqual({ hash: HASH }),
   rejected: (s: Snapshot) => expect(s.context.hash).toBeNull(),
   reverted: (s: Snapshot) => expect(s.context.problem).toBe(dexCopy.revertedSlippage),
 };
@@ -328,18 +314,6 @@ function model(signedIn: boolean) {
     name: 'swap',
     machine: swapMachine,
     input: { expectedChainId: CHAIN, account: WALLET, chainId: CHAIN, signedIn },
-    deferredActors: [
-      'quote',
-      'approvalCall',
-      'swapCall',
-      'sendApproval',
-      'sendSwap',
-      'confirmApproval',
-      'confirmSwap',
-      'recordSwap',
-    ],
-    // The paths run this machine as a root: its parent is the `told` recorder.
-    provide: { actions: { showToast: toasts.action, tellParent: told.action } },
     // What decides where the form goes next. The holdings are read afresh with every quote and
     // only its checks read them; the rest (the quote shown, the call, the hash) follows the state.
     serializeState: (s) => {

@@ -1,8 +1,8 @@
-import { beforeEach, expect } from 'vitest';
-import { fromCallback, type SnapshotFrom } from 'xstate';
+import { expect } from 'vitest';
+import type { SnapshotFrom } from 'xstate';
 import { themeMachine } from '../../src/machines/theme.machine.ts';
 import type { ThemeInput, ThemeStoreEvent } from '../../src/machines/theme.machine.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 
 // Light or dark (docs/product.md#theme): the generated paths, each step checked for the theme the
 // user sees and what the store is told. The first theme depends on the input, so the machine is
@@ -17,20 +17,12 @@ const starts: ThemeInput[] = [
   { stored: 'dark', systemPrefersDark: false },
 ];
 
-const persisted: ThemeStoreEvent[] = [];
-let before: Snapshot | undefined;
-let persistedBefore = 0;
-beforeEach(() => {
-  persisted.length = 0;
-  before = undefined;
-  persistedBefore = 0;
-});
-const themeStore = fromCallback<ThemeStoreEvent>(({ receive }) => {
-  receive((event) => persisted.push(event));
-});
-
-function everyStep(snapshot: Snapshot, input: ThemeInput) {
+function everyStep(snapshot: Snapshot, step: ModelStep<typeof themeMachine>, input: ThemeInput) {
   const { stored, systemPrefersDark } = snapshot.context;
+  const { before } = step;
+  /** What the store was handed: in all, and in this step. */
+  const persisted = step.harness.callback('themeStore').received as ThemeStoreEvent[];
+  const persistedNow = step.sentTo('themeStore');
   // What the user sees: the stored choice, else what the system prefers.
   expect(snapshot.value).toBe(stored ?? (systemPrefersDark ? 'dark' : 'light'));
   // What is stored is what was last handed to the store (or was there at start), as a persist.
@@ -39,7 +31,7 @@ function everyStep(snapshot: Snapshot, input: ThemeInput) {
   if (before) {
     // A toggle stores and persists the other theme; following the system persists nothing.
     const toggled = stored !== before.context.stored;
-    expect(persisted.length - persistedBefore).toBe(toggled ? 1 : 0);
+    expect(persistedNow).toHaveLength(toggled ? 1 : 0);
     if (toggled) expect(stored).toBe(before.value === 'dark' ? 'light' : 'dark');
     // The system's preference is followed only while nothing is stored.
     if (before.context.stored !== null) expect(systemPrefersDark).toBe(before.context.systemPrefersDark);
@@ -48,8 +40,6 @@ function everyStep(snapshot: Snapshot, input: ThemeInput) {
     expect(snapshot.context).toEqual(input);
     expect(persisted).toEqual([]);
   }
-  before = snapshot;
-  persistedBefore = persisted.length;
 }
 
 for (const input of starts) {
@@ -57,13 +47,13 @@ for (const input of starts) {
     name: 'theme',
     machine: themeMachine,
     input,
-    provide: { actors: { themeStore } },
+    callbacks: ['themeStore'],
     events: {
       'theme.systemChanged': [
         { type: 'theme.systemChanged', prefersDark: true },
         { type: 'theme.systemChanged', prefersDark: false },
       ],
     },
-    states: { '*': (snapshot) => everyStep(snapshot, input) },
+    states: { '*': (snapshot, step) => everyStep(snapshot, step, input) },
   });
 }

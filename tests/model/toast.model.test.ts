@@ -1,10 +1,10 @@
-import { beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { appCopy } from '../../src/copy/index.ts';
 import type { ToastAction, ToastRequest } from '../../src/machines/shared.ts';
 import { toastDurations, toastMachine } from '../../src/machines/toast.machine.ts';
 import type { ToastFact } from '../../src/machines/toast.machine.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 
 // The one toast on screen (docs/product.md#toasts): the generated paths, each step checked for what
 // the toast shows, that a new one replaces the old (the welcome never does), how long it stays,
@@ -24,14 +24,8 @@ const requests: ToastRequest[] = [
   },
 ];
 
-const reported: ToastFact[] = [];
-let before: Snapshot | undefined;
-beforeEach(() => {
-  reported.length = 0;
-  before = undefined;
-});
-
-function everyStep(s: Snapshot) {
+function everyStep(s: Snapshot, { before, facts }: ModelStep<typeof toastMachine>) {
+  const reported = facts as ToastFact[];
   const { toast, shown } = s.context;
   const previous = before?.context.toast ?? null;
   if (s.matches('idle')) {
@@ -50,14 +44,11 @@ function everyStep(s: Snapshot) {
     // The welcome must not hide what a user just did: it shows only when nothing else is.
     if (isNew && toast?.onlyIfIdle) expect(previous).toBeNull();
   }
-  reported.length = 0;
-  before = s;
 }
 
 describeModel({
   name: 'toast',
   machine: toastMachine,
-  provide: { actions: { report: (_, params) => reported.push(params) } },
   events: { 'toast.show': requests.map((toast) => ({ type: 'toast.show', toast })) },
   // How long a toast stays (docs/product.md#constants): its own duration when it asks for one, else
   // the default. The path's clock moves by exactly that; a toast still up after it fails the step.

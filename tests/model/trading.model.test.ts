@@ -1,56 +1,37 @@
 import { authUser } from '../support/fixtures.ts';
 import { beforeEach, expect } from 'vitest';
-import { createMachine, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
 import {
   tradingMachine,
   type TradingEvent,
   type TradingFact,
 } from '../../src/machines/trading/trading.machine.ts';
-import { eventRecorder, withBigIntJson } from './recorders.ts';
-import { describeModel } from './support/index.ts';
+import { recordingChild, type Delivery } from '../support/portal-stubs.ts';
+import { withBigIntJson } from './recorders.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 
 // The Trading tab's root on its own: its children are recorders, and every step checks that the
 // fact or page event the path sent reached the swap form as it was, that the market heard nothing,
 // and that only a swap mined and its saved row are reported to the portal.
 
 type Snapshot = SnapshotFrom<typeof tradingMachine>;
-type TradingActors = NonNullable<Parameters<typeof tradingMachine.provide>[0]['actors']>;
 
 const E18 = 10n ** 18n;
 const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const HASH = `0x${'cd'.repeat(32)}` as const;
 const input = { expectedChainId: 31337, signedIn: false, account: WALLET, chainId: 31337 };
 
-const delivered: { to: string; event: AnyEventObject }[] = [];
-const recordingChild = (to: string) =>
-  createMachine({
-    types: {} as { context: { input: unknown }; input: unknown },
-    context: ({ input: given }) => ({ input: given }),
-    entry: ({ context }) => void delivered.push({ to, event: { type: 'started', input: context.input } }),
-    on: { '*': { actions: ({ event }) => void delivered.push({ to, event }) } },
-  });
-
-const received = eventRecorder();
-/** What the machine reported to the portal's root, in order. */
-const reported: TradingFact[] = [];
-let latest: Snapshot | null = null;
-
+/** What the children were started with and told, in order. */
+const delivered: Delivery[] = [];
 beforeEach(() => {
-  if (latest) {
-    received.take(latest);
-  }
   delivered.length = 0;
-  reported.length = 0;
-  latest = null;
 });
 
-function everyStep(snapshot: Snapshot) {
-  const first = latest === null;
-  latest = snapshot;
-  const events = received.take(snapshot) as TradingEvent[];
+function everyStep(_: Snapshot, step: ModelStep<typeof tradingMachine>) {
+  const events = step.events as TradingEvent[];
+  const announcements = step.facts as TradingFact[];
   const told = delivered.splice(0);
-  const announcements = reported.splice(0);
-  if (first) {
+  if (!step.before) {
     // Both children start with the tab; the swap form with the wallet and session it was given.
     expect(told).toEqual([
       { to: 'market', event: { type: 'started', input: undefined } },
@@ -79,11 +60,8 @@ withBigIntJson(() =>
     name: 'trading',
     machine: tradingMachine,
     input,
-    provide: {
-      // The root only sends to its children and reads nothing back, so recorders stand in for them.
-      actors: { market: recordingChild('market'), swap: recordingChild('swap') } as unknown as TradingActors,
-      actions: { report: (_, fact: TradingFact) => void reported.push(fact) },
-    },
+    // The root only sends to its children and reads nothing back, so recorders stand in for them.
+    actors: { market: recordingChild('market', delivered), swap: recordingChild('swap', delivered) },
     events: {
       'market.block': [{ type: 'market.block', blockNumber: 6n }],
       'wallet.changed': [{ type: 'wallet.changed', address: null, chainId: null }],

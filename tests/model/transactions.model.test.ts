@@ -1,10 +1,9 @@
 import { beforeEach, expect } from 'vitest';
 import { transactionCopy } from '../../src/copy/index.ts';
-import type { ToastRequest } from '../../src/machines/shared.ts';
 import { transactionsMachine } from '../../src/machines/transactions.machine.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { TransactionRow } from '../../src/domain/transactions.ts';
-import { actionRecorder, errorOf, inputOf, type Recorded } from './recorders.ts';
+import { errorOf } from './recorders.ts';
 import { describeModel } from './support/index.ts';
 
 const alice: AuthUser = {
@@ -30,21 +29,16 @@ const row: TransactionRow = {
 
 type Snapshot = ReturnType<typeof transactionsMachine.transition>;
 
-const toasts = actionRecorder<ToastRequest>();
-/** This step's toasts, and the rows on show before it. */
-let shown: Recorded<ToastRequest>[] = [];
+/** The rows on show before the step. */
 let rowsBefore: TransactionRow[] = [];
 
 beforeEach(() => {
-  toasts.take();
   rowsBefore = [];
 });
 
 describeModel({
   name: 'transactions',
   machine: transactionsMachine,
-  deferredActors: ['listTransactions'],
-  provide: { actions: { showToast: toasts.action } },
   input: { user: alice },
   // Every cycle-free path too: a failure after rows were shown, a reload over a failure.
   simplePaths: true,
@@ -55,8 +49,7 @@ describeModel({
     ],
   },
   states: {
-    '*': (snapshot: Snapshot) => {
-      shown = toasts.take();
+    '*': (snapshot: Snapshot, { shown }) => {
       // The one toast this machine shows is the failed load's: its title, the failure's words.
       for (const { params, event } of shown) {
         expect(params).toEqual({
@@ -70,19 +63,19 @@ describeModel({
     // Nothing is loaded before the history is opened.
     idle: (snapshot: Snapshot) => expect(snapshot.context.rows).toEqual([]),
     // The session's own user's rows are asked for; the rows on show stay meanwhile.
-    loading: (snapshot: Snapshot) => {
-      expect(inputOf(snapshot, 'listTransactions')).toEqual({ userId: alice.id });
+    loading: (snapshot: Snapshot, { shown, inputOf }) => {
+      expect(inputOf('listTransactions')).toEqual({ userId: alice.id });
       expect(snapshot.context.rows).toEqual(rowsBefore);
       expect(shown).toEqual([]);
     },
     // The rows are the answer, as the backend returned them.
-    ready: (snapshot: Snapshot) => {
+    ready: (snapshot: Snapshot, { shown }) => {
       expect(shown).toEqual([]);
       expect(snapshot.context.rows).toEqual([row]);
       rowsBefore = snapshot.context.rows;
     },
     // A failed load says so once and keeps the rows of an earlier load.
-    error: (snapshot: Snapshot) => {
+    error: (snapshot: Snapshot, { shown }) => {
       expect(shown).toHaveLength(1);
       expect(snapshot.context.rows).toEqual(rowsBefore);
     },

@@ -1,11 +1,11 @@
-import { beforeEach, expect } from 'vitest';
-import type { AnyActorRef, AnyEventObject, SnapshotFrom, AnyMachineSnapshot } from 'xstate';
+import { expect } from 'vitest';
+import type { AnyEventObject, AnyMachineSnapshot, SnapshotFrom } from 'xstate';
 import { authCopy, profileCopy, walletCopy, walletProofCopy } from '../../src/copy/index.ts';
 import type { WalletNonce, WalletProof } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletProofMachine, type WalletProofFact } from '../../src/machines/profile/wallet-proof.machine.ts';
 import { profileRow } from '../support/fixtures.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 
 // Proving the connected wallet before the profile links it (docs/product.md#wallet-sync): the
 // generated paths, each step checked for what each request is asked, what the profile machine is
@@ -15,7 +15,6 @@ type Snapshot = SnapshotFrom<typeof walletProofMachine>;
 
 /** `matches` for a dotted state path, as the model's `states` keys name states. */
 const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
-type System = AnyActorRef['system'];
 
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const LINKED = profileRow(
@@ -73,39 +72,18 @@ const signingFailures: Toasted[] = [
   { error: 42, toast: notLinked(walletProofCopy.walletFailed) },
 ];
 
-// What the machine did in the step the path just took: the events its actor took (read through
-// XState's inspection API, on the system of its requests), its toasts and what it told the profile.
-const taken: AnyEventObject[] = [];
-const toasts: ToastRequest[] = [];
-const told: WalletProofFact[] = [];
-let before: Snapshot | undefined;
+type Step = ModelStep<typeof walletProofMachine>;
 
-const watched = new WeakSet<System>();
-function watch(system: System) {
-  if (watched.has(system)) return;
-  watched.add(system);
-  system.inspect((inspection) => {
-    if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId)
-      taken.push(inspection.event);
-  });
-}
-
-beforeEach(() => {
-  taken.length = 0;
-  toasts.length = 0;
-  told.length = 0;
-  before = undefined;
-});
-
-const children = (s: Snapshot) => s.children as Record<string, AnyActorRef | undefined>;
-const inputOf = (s: Snapshot, id: string): unknown => children(s)[id]?.getSnapshot().input;
-
-function checkStep(event: AnyEventObject, to: Snapshot, failures: { backend: Toasted; signing: Toasted }) {
+function checkStep(
+  event: AnyEventObject,
+  { toasts, facts: told, inputOf }: Step,
+  failures: { backend: Toasted; signing: Toasted },
+) {
   const expected: { toasts: ToastRequest[]; told: WalletProofFact[] } = { toasts: [], told: [] };
   switch (event.type) {
     case 'xstate.done.actor.requestWalletNonce':
       // The wallet signs a message carrying the nonce, expiring with it, for the same address.
-      expect(inputOf(to, 'signProof')).toEqual({
+      expect(inputOf('signProof')).toEqual({
         address: ALICE,
         nonce: NONCE.nonce,
         expiresAt: NONCE.expiresAt,
@@ -114,7 +92,7 @@ function checkStep(event: AnyEventObject, to: Snapshot, failures: { backend: Toa
       break;
     case 'xstate.done.actor.signProof':
       // The signed proof goes to link-wallet, and the profile hears that it is on its way.
-      expect(inputOf(to, 'linkWallet')).toEqual(PROOF);
+      expect(inputOf('linkWallet')).toEqual(PROOF);
       expected.told.push({ type: 'walletProof.verifying' });
       break;
     case 'xstate.error.actor.requestWalletNonce':
@@ -129,16 +107,11 @@ function checkStep(event: AnyEventObject, to: Snapshot, failures: { backend: Toa
   expect(told, `what the profile was told after ${event.type}`).toEqual(expected.told);
 }
 
-function everyStep(s: Snapshot, failures: { backend: Toasted; signing: Toasted }) {
-  for (const child of Object.values(children(s))) if (child) watch(child.system);
-  const event = taken.at(-1);
+function everyStep(s: Snapshot, step: Step, failures: { backend: Toasted; signing: Toasted }) {
+  const event = step.events.at(-1);
   // A nonce for this user's connected address comes first.
-  if (!before) expect(inputOf(s, 'requestWalletNonce')).toEqual({ address: ALICE });
-  else if (event) checkStep(event, s, failures);
-  taken.length = 0;
-  toasts.length = 0;
-  told.length = 0;
-  before = s;
+  if (!step.before) expect(step.inputOf('requestWalletNonce')).toEqual({ address: ALICE });
+  else if (event) checkStep(event, step, failures);
   // The signature is held only while link-wallet checks it.
   expect(s.context.proof).toEqual(inState(s, 'verifying') ? PROOF : null);
   // It ends with the linked profile, or with nothing after the toast that said why.
@@ -164,13 +137,6 @@ for (const failures of cases) {
     name: 'wallet-proof',
     machine: walletProofMachine,
     input: { address: ALICE },
-    deferredActors: ['requestWalletNonce', 'signProof', 'linkWallet'],
-    provide: {
-      actions: {
-        showToast: (_, params) => void toasts.push(params),
-        tellParent: (_, fact) => void told.push(fact),
-      },
-    },
     events: {
       'xstate.done.actor.requestWalletNonce': [
         { type: 'xstate.done.actor.requestWalletNonce', output: NONCE },
@@ -187,6 +153,6 @@ for (const failures of cases) {
         { type: 'xstate.error.actor.linkWallet', error: failures.backend.error },
       ],
     },
-    states: { '*': (s) => everyStep(s, failures) },
+    states: { '*': (s, step) => everyStep(s, step, failures) },
   });
 }

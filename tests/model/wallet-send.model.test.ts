@@ -1,12 +1,12 @@
-import { beforeEach, expect } from 'vitest';
-import type { AnyActorRef, AnyEventObject, SnapshotFrom, AnyMachineSnapshot } from 'xstate';
+import { expect } from 'vitest';
+import type { AnyEventObject, AnyMachineSnapshot, SnapshotFrom } from 'xstate';
 import { sendCopy, tokenCopy, walletCopy } from '../../src/copy/index.ts';
 import type { TokenProblem } from '../../src/domain/errors.ts';
 import type { WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletSendMachine, walletSendTags } from '../../src/machines/send/wallet-send.machine.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 
 // 'Send with wallet' (docs/product.md#send-with-wallet): the generated paths, each step checked for
 // the toast it shows (with the words of the failure the path chose), what each request is asked
@@ -16,7 +16,6 @@ type Snapshot = SnapshotFrom<typeof walletSendMachine>;
 
 /** `matches` for a dotted state path, as the model's `states` keys name states. */
 const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
-type System = AnyActorRef['system'];
 
 const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -117,41 +116,18 @@ const unconfirmed: Unconfirmed[] = [
 const reverted = new TokenServiceError({ code: 'reverted' }, { hash: HASH });
 const rejected: WalletError = { code: 'rejected', message: null };
 
-// What the machine did in the step the path just took: the events its actor took (read through
-// XState's inspection API, on the system of its requests), and its toasts.
-const taken: AnyEventObject[] = [];
-const toasts: ToastRequest[] = [];
-let before: Snapshot | undefined;
-
-const watched = new WeakSet<System>();
-function watch(system: System) {
-  if (watched.has(system)) return;
-  watched.add(system);
-  system.inspect((inspection) => {
-    if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId)
-      taken.push(inspection.event);
-  });
-}
-
-beforeEach(() => {
-  taken.length = 0;
-  toasts.length = 0;
-  before = undefined;
-});
-
-const children = (s: Snapshot) => s.children as Record<string, AnyActorRef | undefined>;
-const inputOf = (s: Snapshot, id: string): unknown => children(s)[id]?.getSnapshot().input;
+type Step = ModelStep<typeof walletSendMachine>;
 
 type Case = { refusal: Refusal; wallet: WalletFailure; unconfirmed: Unconfirmed };
 
 /** Checks one step: `event` led to `to` with these toasts. */
-function checkStep(event: AnyEventObject, to: Snapshot, chosen: Case) {
+function checkStep(event: AnyEventObject, to: Snapshot, { toasts, inputOf }: Step, chosen: Case) {
   const expected: ToastRequest[] = [];
   switch (event.type) {
     case 'xstate.done.actor.prepareWalletTransfer':
       // The wallet is asked to send the call the checks prepared, and the user to confirm it there.
       expect(to.hasTag(walletSendTags.waiting)).toBe(true);
-      expect(inputOf(to, 'requestWalletTransfer')).toEqual(call);
+      expect(inputOf('requestWalletTransfer')).toEqual(call);
       expected.push(sendCopy.walletPrompt);
       break;
     case 'xstate.error.actor.prepareWalletTransfer':
@@ -161,7 +137,7 @@ function checkStep(event: AnyEventObject, to: Snapshot, chosen: Case) {
       // Broadcast: the hash is shown, and the receipt is awaited for it.
       expect(to.hasTag(walletSendTags.pending)).toBe(true);
       expect(to.context.hash).toBe(HASH);
-      expect(inputOf(to, 'confirmTransfer')).toEqual({ hash: HASH, serialized: null });
+      expect(inputOf('confirmTransfer')).toEqual({ hash: HASH, serialized: null });
       expected.push({
         title: sendCopy.transferPending,
         description: sendCopy.transferPendingDescription(HASH),
@@ -208,17 +184,13 @@ function checkStep(event: AnyEventObject, to: Snapshot, chosen: Case) {
   expect(toasts, `the toasts after ${event.type}`).toEqual(expected);
 }
 
-function everyStep(s: Snapshot, chosen: Case) {
-  for (const child of Object.values(children(s))) if (child) watch(child.system);
-  const event = taken.at(-1);
-  if (!before) {
+function everyStep(s: Snapshot, step: Step, chosen: Case) {
+  const event = step.events.at(-1);
+  if (!step.before) {
     // The chain's checks come first, for the transfer as the form gave it.
-    expect(inputOf(s, 'prepareWalletTransfer')).toEqual(input);
-    expect(toasts).toEqual([]);
-  } else if (event) checkStep(event, s, chosen);
-  taken.length = 0;
-  toasts.length = 0;
-  before = s;
+    expect(step.inputOf('prepareWalletTransfer')).toEqual(input);
+    expect(step.toasts).toEqual([]);
+  } else if (event) checkStep(event, s, step, chosen);
   // Only a broadcast transfer has a hash, and the form is told the outcome once it ends.
   expect(s.context.hash !== null).toBe(
     inState(s, 'pending') || (inState(s, 'done') && s.context.hash !== null),
@@ -239,8 +211,6 @@ for (const [index, chosen] of cases.entries()) {
     name: 'wallet-send',
     machine: walletSendMachine,
     input,
-    deferredActors: ['prepareWalletTransfer', 'requestWalletTransfer', 'confirmTransfer'],
-    provide: { actions: { showToast: (_, params) => void toasts.push(params) } },
     events: {
       'xstate.done.actor.prepareWalletTransfer': [
         { type: 'xstate.done.actor.prepareWalletTransfer', output: { prepared, call } },
@@ -266,6 +236,6 @@ for (const [index, chosen] of cases.entries()) {
         { type: 'xstate.error.actor.confirmTransfer', error: chosen.unconfirmed.error },
       ],
     },
-    states: { '*': (s) => everyStep(s, chosen) },
+    states: { '*': (s, step) => everyStep(s, step, chosen) },
   });
 }

@@ -1,17 +1,11 @@
 import { beforeEach, expect } from 'vitest';
-import {
-  fromCallback,
-  type AnyActorRef,
-  type AnyEventObject,
-  type SnapshotFrom,
-  type AnyMachineSnapshot,
-} from 'xstate';
+import type { AnyEventObject, AnyMachineSnapshot, SnapshotFrom } from 'xstate';
 import { walletCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { WalletAccount, WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletMachine, type WalletFact } from '../../src/machines/wallet/wallet.machine.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel, type ModelStep } from './support/index.ts';
 
 // The wallet machine's generated paths, each step checked against docs/product.md#wallet and
 // #wallet-toasts: the account and chain the panel shows, the toast each step shows (with the
@@ -21,7 +15,6 @@ type Snapshot = SnapshotFrom<typeof walletMachine>;
 
 /** `matches` for a dotted state path, as the model's `states` keys name states. */
 const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
-type System = AnyActorRef['system'];
 
 const SEPOLIA = { id: 11155111, name: 'Sepolia' };
 const OTHER_CHAIN = 1;
@@ -125,35 +118,12 @@ const events = {
   ],
 };
 
-// What the machine did in the step the path just took: the events its actor took (read through
-// XState's inspection API, on the system of its first wallet request), the toasts, the facts.
-const taken: AnyEventObject[] = [];
-const toasts: ToastRequest[] = [];
-const reports: WalletFact[] = [];
-let before: Snapshot | undefined;
 /** Whether the user has been signed in, as the root last said. */
 let signedIn = false;
-
-const watched = new WeakSet<System>();
-function watch(system: System) {
-  if (watched.has(system)) return;
-  watched.add(system);
-  system.inspect((inspection) => {
-    if (inspection.type === '@xstate.snapshot' && inspection.actorRef.sessionId === inspection.rootId)
-      taken.push(inspection.event);
-  });
-}
-
 beforeEach(() => {
-  taken.length = 0;
-  toasts.length = 0;
-  reports.length = 0;
-  before = undefined;
   signedIn = false;
 });
 
-const children = (s: Snapshot) => s.children as Record<string, AnyActorRef | undefined>;
-const inputOf = (s: Snapshot, id: string): unknown => children(s)[id]?.getSnapshot().input;
 const destructive = (title: string, description: string): ToastRequest => ({
   title,
   description,
@@ -164,7 +134,13 @@ const destructive = (title: string, description: string): ToastRequest => ({
 const wentAway = { toasts: [walletCopy.disconnected], facts: [{ type: 'wallet.disconnected' }] };
 
 /** Checks one step: `event` taken in `from` led to `to` with these toasts and facts. */
-function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, refusals: Refusals) {
+function checkStep(
+  event: AnyEventObject,
+  from: Snapshot,
+  to: Snapshot,
+  { toasts, facts, inputOf }: ModelStep<typeof walletMachine>,
+  refusals: Refusals,
+) {
   const expected: { toasts: ToastRequest[]; facts: WalletFact[] } = { toasts: [], facts: [] };
   const connectedTo = (account: WalletAccount) => {
     expect(inState(to, 'connected')).toBe(true);
@@ -261,7 +237,7 @@ function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, refusals
     }
     case 'wallet.switchNetwork':
       // The wallet is asked for the portal's chain.
-      expect(inputOf(to, 'switchChain')).toEqual({ chainId: SEPOLIA.id });
+      expect(inputOf('switchChain')).toEqual({ chainId: SEPOLIA.id });
       break;
     case 'xstate.done.actor.switchChain':
       expect(inState(to, 'connected.network.rightNetwork')).toBe(true);
@@ -275,7 +251,7 @@ function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, refusals
       expected.toasts.push(destructive(walletCopy.switchFailed, refusals.switchWords));
       break;
     case 'wallet.copy':
-      expect(inputOf(to, 'copyAddress')).toEqual({ address: from.context.address });
+      expect(inputOf('copyAddress')).toEqual({ address: from.context.address });
       break;
     case 'xstate.done.actor.copyAddress':
       expected.toasts.push(walletCopy.copied);
@@ -295,29 +271,15 @@ function checkStep(event: AnyEventObject, from: Snapshot, to: Snapshot, refusals
       }
   }
   expect(toasts, `the toasts after ${event.type}`).toEqual(expected.toasts);
-  expect(reports, `the facts after ${event.type}`).toEqual(expected.facts);
+  expect(facts, `the facts after ${event.type}`).toEqual(expected.facts);
 }
 
 for (const [index, refusals] of refusalCases.entries()) {
   describeModel({
     name: 'wallet',
     machine: walletMachine,
-    deferredActors: [
-      'discover',
-      'silentReconnect',
-      'requestAccounts',
-      'switchChain',
-      'copyAddress',
-      'forgetConnection',
-    ],
-    provide: {
-      actions: {
-        showToast: (_, params) => void toasts.push(params),
-        report: (_, params) => void reports.push(params),
-      },
-      // The paths send the provider's events themselves.
-      actors: { providerEvents: fromCallback(() => {}) },
-    },
+    // The paths send the provider's events themselves.
+    callbacks: ['providerEvents'],
     input: { expectedChain: SEPOLIA },
     events: {
       ...events,
@@ -329,14 +291,9 @@ for (const [index, refusals] of refusalCases.entries()) {
       'session.changed': index % 2 === 0 ? sessionChanges : [...sessionChanges].reverse(),
     },
     states: {
-      '*': (s) => {
-        for (const child of Object.values(children(s))) if (child) watch(child.system);
-        const event = taken.at(-1);
-        if (before && event) checkStep(event, before, s, refusals);
-        taken.length = 0;
-        toasts.length = 0;
-        reports.length = 0;
-        before = s;
+      '*': (s, step) => {
+        const event = step.events.at(-1);
+        if (step.before && event) checkStep(event, step.before, s, step, refusals);
         // An address is shown exactly while connected, and only with its chain.
         expect(s.context.address !== null).toBe(inState(s, 'connected'));
         expect(s.context.chainId !== null).toBe(inState(s, 'connected'));

@@ -1,11 +1,11 @@
-import { beforeEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { EventObject } from 'xstate';
 import { dataProviderCopy, webhookCopy } from '../../src/copy/index.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { webhooksMachine, type WebhookSummary } from '../../src/machines/webhooks.machine.ts';
 import { TatumServiceError } from '../../src/services/tatum/types.ts';
-import { actionRecorder, inputOf, outputOf, type Recorded } from './recorders.ts';
-import { describeModel } from './support/index.ts';
+import { outputOf } from './recorders.ts';
+import { describeModel, type Recorded } from './support/index.ts';
 
 const CALLBACK = 'http://127.0.0.1:54321/functions/v1/process-payments';
 const WALLET = '0x1111111111111111111111111111111111111111';
@@ -138,20 +138,6 @@ function successToast(event: EventObject, deleted: string | null): ToastRequest 
   }
 }
 
-const toasts = actionRecorder<ToastRequest>();
-const logged = actionRecorder<{ webhooks: WebhookSummary[] }>();
-/** This step's toasts and console lines, and what the step before left. */
-let shown: Recorded<ToastRequest>[] = [];
-let lines: Recorded<{ webhooks: WebhookSummary[] }>[] = [];
-let before: Snapshot | null = null;
-let latest: Snapshot | null = null;
-
-beforeEach(() => {
-  toasts.take();
-  logged.take();
-  latest = null;
-});
-
 const model = (also: boolean) =>
   describeModel({
     name: 'webhooks',
@@ -160,8 +146,6 @@ const model = (also: boolean) =>
     // Every cycle-free path too: the wallet changing while an operation runs, one after another.
     simplePaths: !also,
     maxPaths: 150,
-    deferredActors: ['createWebhook', 'listWebhooks', 'listBeforeDelete', 'deleteWebhook'],
-    provide: { actions: { showToast: toasts.action, logWebhooks: logged.action } },
     events: {
       'wallet.changed': [
         { type: 'wallet.changed', address: WALLET, chainId: 11155111 },
@@ -185,34 +169,32 @@ const model = (also: boolean) =>
       'xstate.error.actor.deleteWebhook': errorEvents('deleteWebhook', also),
     },
     states: {
-      '*': (snapshot: Snapshot) => {
-        before = latest;
-        latest = snapshot;
+      '*': (snapshot: Snapshot, { before }) => {
         // Nothing is known of the wallet, nor being deleted, at first.
-        if (before === null) expect(snapshot.context).toEqual({ address: null, deletingId: null });
-        shown = toasts.take();
-        lines = logged.take();
+        if (!before) expect(snapshot.context).toEqual({ address: null, deletingId: null });
       },
       // An operation starts with its toast, and asks for the connected wallet's address.
-      creating: (snapshot: Snapshot) => {
-        if (!before?.matches('creating')) expect(shown.map((t) => t.params)).toEqual([webhookCopy.creating]);
-        expect(inputOf(snapshot, 'createWebhook')).toEqual({ address: WALLET });
+      creating: (_, { before, toasts, inputOf }) => {
+        if (!before?.matches('creating')) expect(toasts).toEqual([webhookCopy.creating]);
+        expect(inputOf('createWebhook')).toEqual({ address: WALLET });
       },
-      listing: () => {
-        if (!before?.matches('listing')) expect(shown.map((t) => t.params)).toEqual([webhookCopy.fetching]);
+      listing: (_, { before, toasts }) => {
+        if (!before?.matches('listing')) expect(toasts).toEqual([webhookCopy.fetching]);
       },
-      'deleting.finding': () => {
-        if (!before?.matches('deleting')) expect(shown.map((t) => t.params)).toEqual([webhookCopy.deleting]);
+      'deleting.finding': (_, { before, toasts }) => {
+        if (!before?.matches('deleting')) expect(toasts).toEqual([webhookCopy.deleting]);
       },
       // Only the first one listed is deleted.
-      'deleting.removing': (snapshot: Snapshot) => {
+      'deleting.removing': (snapshot: Snapshot, { before, toasts, inputOf }) => {
         expect(snapshot.context.deletingId).toBe(hooks[0]?.id);
-        expect(inputOf(snapshot, 'deleteWebhook')).toEqual({ id: hooks[0]?.id });
-        if (before?.matches({ deleting: 'finding' })) expect(shown).toEqual([]);
+        expect(inputOf('deleteWebhook')).toEqual({ id: hooks[0]?.id });
+        if (before?.matches({ deleting: 'finding' })) expect(toasts).toEqual([]);
       },
-      idle: (snapshot: Snapshot) => {
+      idle: (snapshot: Snapshot, { before, shown, actions }) => {
         expect(snapshot.context.deletingId).toBeNull();
-        const wasBusy = before !== null && !before.matches('idle');
+        // The console lines of this step.
+        const lines = actions<{ webhooks: WebhookSummary[] }>('logWebhooks');
+        const wasBusy = before !== undefined && !before.matches('idle');
         if (wasBusy) {
           // Every operation ends with exactly one toast that says how it went.
           expect(shown).toHaveLength(1);

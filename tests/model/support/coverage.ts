@@ -77,7 +77,11 @@ export class CoverageRecorder {
 
   /** Pass as `createActor(machine, { inspect })`; only the root actor counts, not its children. */
   readonly inspect = (event: InspectionEvent): void => {
-    if (event.actorRef.sessionId !== event.rootId) return;
+    if (event.actorRef.sessionId === event.rootId) this.record(event);
+  };
+
+  /** Records an inspection event of the machine under test (the caller picks its actor's events). */
+  record(event: InspectionEvent): void {
     if (event.type === '@xstate.microstep') {
       const { states, transitions } = microstepCoverage(event);
       for (const id of states) this.addState(id);
@@ -85,7 +89,7 @@ export class CoverageRecorder {
     } else if (event.type === '@xstate.snapshot' && isMachineSnapshot(event.snapshot)) {
       for (const id of activeStateIds(event.snapshot)) this.addState(id);
     }
-  };
+  }
 }
 
 /** What a report needs to draw a machine and colour it (the teardown has no machine objects). */

@@ -1,4 +1,4 @@
-import { createEmptyActor } from 'xstate';
+import { createActor, fromTransition } from 'xstate';
 import type { ActorScope, AnyMachineSnapshot, AnyStateMachine, EventObject, InspectionEvent } from 'xstate';
 import { TestModel } from 'xstate/graph';
 import type { AdjacencyMap, StatePath, Step } from 'xstate/graph';
@@ -94,12 +94,16 @@ function fromAbsentActor(event: EventObject, snapshot: Snapshot): boolean {
   return id !== undefined && !(id in (snapshot.children as Record<string, unknown>));
 }
 
+/** The logic of an actor that does nothing (xstate's `createEmptyActor`). */
+const nothing = fromTransition((state: undefined) => state, undefined);
+
 /**
  * An actor scope like the one xstate/graph uses for its pure traversal (nothing runs), on a system of
- * its own, with an optional inspector to see the transitions taken.
+ * its own, with an optional inspector to see the transitions taken. Its actor has a parent, as the
+ * machines run under one: a `sendParent` finds its target (and, as every action here, does nothing).
  */
 function pureScope(onEvent?: (event: InspectionEvent) => void): ActorScope<Snapshot, EventObject> {
-  const empty = createEmptyActor();
+  const empty = createActor(nothing, { parent: createActor(nothing) });
   if (onEvent) empty.system.inspect(onEvent);
   return {
     self: empty,
