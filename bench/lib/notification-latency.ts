@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { dialogCopy, shellCopy } from '../../src/copy/index.ts';
 import { signUpOnPage } from '../../tests/e2e/support/sign-up.ts';
-import { serviceClient, type StackInfo } from '../../tests/support/clients.ts';
+import { serviceClient, type StackInfo } from '../../tests/support/stack/users.ts';
 import { freshPage } from './browser.ts';
 
 // DB insert → on screen: a user signed up in the browser has the notifications

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
-import { anonClient, PASSWORD, uniqueEmail } from '../support/clients.ts';
+import { anonClient, PASSWORD, uniqueEmail } from '../support/stack/users.ts';
 
 // The other sign-up outcome (docs/product.md#session): with confirmations on, sign-up
 // returns a user but no session (the portal's 'Confirm Your Email' state)

@@ -1,6 +1,6 @@
 import type { AuthChangeEvent } from '@supabase/supabase-js';
 import { describe, expect, inject, it } from 'vitest';
-import { anonClient, PASSWORD, signedInUser, uniqueEmail } from '../support/clients.ts';
+import { anonClient, PASSWORD, signedInUser, uniqueEmail } from '../support/stack/users.ts';
 
 // The auth calls (docs/product.md#calls) against the local stack with email confirmations off
 // (the default): sign-up yields a session straight away.

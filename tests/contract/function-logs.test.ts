@@ -3,9 +3,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startDenoFunction, type DenoFunction } from '../../stack/functions/deno.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
 import { closedPort } from '../support/closed-port.ts';
-import { PORTAL_ORIGIN, proofMessage, setWalletAsServer } from '../support/wallet-proof.ts';
+import { PORTAL_ORIGIN, proofMessage, setWalletAsServer } from '../support/stack/wallets.ts';
 
 // A hosted RPC URL carries the node provider's key (Infura and Alchemy in the path, others in the
 // query or as credentials), and the runtimes quote that URL in their fetch errors. Each function
@@ -167,7 +167,7 @@ describe('with its node unreachable, no function logs the RPC URL’s key', () =
     const issued = await post('link-wallet', { address: wallet }, auth);
     expect(issued.status).toBe(200);
     const { nonce } = (await issued.json()) as { nonce: string };
-    const message = proofMessage(wallet, nonce);
+    const message = proofMessage(chain, wallet, nonce);
     // Another key's signature may still be the wallet's if it is a contract: only the node can say.
     const signature = await privateKeyToAccount(generatePrivateKey()).signMessage({ message });
     const answer = await post('link-wallet', { message, signature }, auth);

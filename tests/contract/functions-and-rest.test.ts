@@ -1,7 +1,7 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
-import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
+import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/stack/users.ts';
 
 // process-payments as Tatum and supabase-js call it, and how the REST API
 // answers malformed queries: a clear 4xx error and no change to the data.

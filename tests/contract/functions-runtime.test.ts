@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
-import { signedInUser } from '../support/clients.ts';
+import { signedInUser } from '../support/stack/users.ts';
 
 // The Edge Functions run from their real entry points under Deno (the stack's
 // default, and what deploys), behind the gateway's JWT check; the in-process

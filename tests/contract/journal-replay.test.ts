@@ -6,8 +6,8 @@ import type { Journal, JournalExport } from '../../src/devtools/journal-types.ts
 import { machineSnapshots, type MachineSnapshot } from '../../src/devtools/machine-snapshots.ts';
 import { replay } from '../../src/devtools/replay.ts';
 import { authCopy, sendCopy, walletCopy } from '../../src/copy/index.ts';
-import { testAccount } from '../support/accounts.ts';
-import { uniqueEmail } from '../support/clients.ts';
+import { testAccount } from '../support/stack/accounts.ts';
+import { uniqueEmail } from '../support/stack/users.ts';
 import { startHeadlessPortal, type HeadlessPortal } from '../support/headless-portal.ts';
 
 // A full real session of the portal, headless on the local stack (as

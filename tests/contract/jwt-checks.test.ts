@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import WebSocket from 'ws';
 import type { Database } from '../../src/domain/database.types.ts';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
-import { IMAGES, serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { IMAGES } from '../support/stack/avatar-images.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
 import { subscribed } from '../support/realtime.ts';
 
 // Every endpoint that takes a user's bearer token holds it to what Supabase Auth issues: HS256

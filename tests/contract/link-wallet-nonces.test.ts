@@ -1,13 +1,14 @@
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
-import { callLinkWallet, proofMessage, requestNonce } from '../support/wallet-proof.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
+import { callLinkWallet, proofMessage, requestNonce } from '../support/stack/wallets.ts';
 
 // The life of a link-wallet nonce, through the unmodified supabase-js as the portal calls it: a
 // user holds one unspent nonce per address at a time, and a nonce is spent only by a proof whose
 // signature was verified. The other refusals are in link-wallet.test.ts.
 
 const stack = inject('gateway');
+const chain = inject('chain');
 const service = serviceClient(stack);
 
 const clients: Client[] = [];
@@ -25,7 +26,7 @@ async function user(label: string): Promise<TestUser> {
 
 /** The message for `nonce`, signed by `signer` (the wallet itself unless told otherwise). */
 async function proof(wallet: PrivateKeyAccount, nonce: string, signer = wallet) {
-  const message = proofMessage(wallet.address, nonce);
+  const message = proofMessage(chain, wallet.address, nonce);
   return { message, signature: await signer.signMessage({ message }) };
 }
 

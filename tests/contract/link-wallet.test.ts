@@ -15,7 +15,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createLinkWalletHandler } from '../../supabase/functions/link-wallet/handler.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
 import {
   callLinkWallet,
   linkWithProof,
@@ -23,7 +23,7 @@ import {
   proofMessage,
   requestNonce,
   setWalletAsServer,
-} from '../support/wallet-proof.ts';
+} from '../support/stack/wallets.ts';
 
 // link-wallet end to end, through the unmodified supabase-js as the portal calls it: a wallet
 // becomes a profile's only with a signed EIP-4361 message that carries a nonce the function gave
@@ -96,7 +96,7 @@ describe('link-wallet links a proven wallet', () => {
     // The portal may ask with the address as the wallet reports it, in lower case.
     const nonce = await requestNonce(alice.client, wallet.address.toLowerCase());
 
-    const answer = await linkWithProof(alice.client, wallet, { nonce });
+    const answer = await linkWithProof(chain, alice.client, wallet, { nonce });
 
     expect(answer.status).toBe(200);
     const profile = answer.body.profile;
@@ -110,8 +110,8 @@ describe('link-wallet links a proven wallet', () => {
   it('replaces the wallet a user linked before with the newly proven one', async () => {
     const alice = await user('lw-replace');
     const [first, second] = [freshWallet(), freshWallet()];
-    expect((await linkWithProof(alice.client, first)).status).toBe(200);
-    const answer = await linkWithProof(alice.client, second);
+    expect((await linkWithProof(chain, alice.client, first)).status).toBe(200);
+    const answer = await linkWithProof(chain, alice.client, second);
     expect(answer.status).toBe(200);
     expect(answer.body.profile?.wallet_address).toBe(second.address);
     expect(await holdersOf(first.address)).toEqual([]);
@@ -121,7 +121,7 @@ describe('link-wallet links a proven wallet', () => {
     const newcomer = await signedInUser(stack, 'lw-newcomer');
     clients.push(newcomer.client);
     const wallet = freshWallet();
-    const answer = await linkWithProof(newcomer.client, wallet);
+    const answer = await linkWithProof(chain, newcomer.client, wallet);
     expect(answer.status).toBe(200);
     expect(answer.body.profile).toMatchObject({ id: newcomer.id, wallet_address: wallet.address });
   });
@@ -146,7 +146,7 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
   it('refuses a link without a signature (malformed)', async () => {
     await refused(
       'lw-unsigned',
-      (who, wallet) => linkWithProof(who.client, wallet, { signature: null }),
+      (who, wallet) => linkWithProof(chain, who.client, wallet, { signature: null }),
       400,
       'malformed',
     );
@@ -166,7 +166,7 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
       'lw-no-expiry',
       async (who, wallet) => {
         const nonce = await requestNonce(who.client, wallet.address);
-        const message = proofMessage(wallet.address, nonce).replace(/\nExpiration Time: .*/, '');
+        const message = proofMessage(chain, wallet.address, nonce).replace(/\nExpiration Time: .*/, '');
         return callLinkWallet(who.client, { message, signature: await wallet.signMessage({ message }) });
       },
       400,
@@ -178,7 +178,7 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
     const mallory = freshWallet();
     await refused(
       'lw-other-signer',
-      (who, wallet) => linkWithProof(who.client, wallet, { signer: mallory }),
+      (who, wallet) => linkWithProof(chain, who.client, wallet, { signer: mallory }),
       403,
       'proof_signature',
     );
@@ -188,13 +188,13 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
   it('refuses a message signed for another site (proof_domain)', async () => {
     await refused(
       'lw-domain',
-      (who, wallet) => linkWithProof(who.client, wallet, { domain: 'evil.example' }),
+      (who, wallet) => linkWithProof(chain, who.client, wallet, { domain: 'evil.example' }),
       403,
       'proof_domain',
     );
     await refused(
       'lw-uri',
-      (who, wallet) => linkWithProof(who.client, wallet, { uri: 'https://evil.example/' }),
+      (who, wallet) => linkWithProof(chain, who.client, wallet, { uri: 'https://evil.example/' }),
       403,
       'proof_domain',
     );
@@ -203,7 +203,7 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
   it('refuses a message signed for another chain (proof_chain)', async () => {
     await refused(
       'lw-chain',
-      (who, wallet) => linkWithProof(who.client, wallet, { chainId: 1 }),
+      (who, wallet) => linkWithProof(chain, who.client, wallet, { chainId: 1 }),
       403,
       'proof_chain',
     );
@@ -214,7 +214,7 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
     await refused(
       'lw-expired',
       (who, wallet) =>
-        linkWithProof(who.client, wallet, {
+        linkWithProof(chain, who.client, wallet, {
           issuedAt: new Date(now - 6 * 60_000),
           expirationTime: new Date(now - 60_000),
         }),
@@ -224,7 +224,7 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
     await refused(
       'lw-too-long',
       (who, wallet) =>
-        linkWithProof(who.client, wallet, {
+        linkWithProof(chain, who.client, wallet, {
           issuedAt: new Date(now),
           expirationTime: new Date(now + 60 * 60_000),
         }),
@@ -244,7 +244,7 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
           .update({ expires_at: new Date(Date.now() - 1000).toISOString() })
           .eq('nonce', nonce);
         expect(aged.error).toBeNull();
-        return linkWithProof(who.client, wallet, { nonce });
+        return linkWithProof(chain, who.client, wallet, { nonce });
       },
       403,
       'proof_expired',
@@ -254,7 +254,7 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
   it('refuses a nonce it never issued, one issued to another user, and one issued for another address (proof_nonce)', async () => {
     await refused(
       'lw-nonce-unknown',
-      (who, wallet) => linkWithProof(who.client, wallet, { nonce: 'NeverIssued0123456789abc' }),
+      (who, wallet) => linkWithProof(chain, who.client, wallet, { nonce: 'NeverIssued0123456789abc' }),
       403,
       'proof_nonce',
     );
@@ -262,14 +262,16 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
     await refused(
       'lw-nonce-stolen',
       async (who, wallet) =>
-        linkWithProof(who.client, wallet, { nonce: await requestNonce(bob.client, wallet.address) }),
+        linkWithProof(chain, who.client, wallet, { nonce: await requestNonce(bob.client, wallet.address) }),
       403,
       'proof_nonce',
     );
     await refused(
       'lw-nonce-other-address',
       async (who, wallet) =>
-        linkWithProof(who.client, wallet, { nonce: await requestNonce(who.client, freshWallet().address) }),
+        linkWithProof(chain, who.client, wallet, {
+          nonce: await requestNonce(who.client, freshWallet().address),
+        }),
       403,
       'proof_nonce',
     );
@@ -279,7 +281,7 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
     const alice = await user('lw-replay');
     const wallet = freshWallet();
     const nonce = await requestNonce(alice.client, wallet.address);
-    const message = proofMessage(wallet.address, nonce);
+    const message = proofMessage(chain, wallet.address, nonce);
     const signature = await wallet.signMessage({ message });
     expect((await callLinkWallet(alice.client, { message, signature })).status).toBe(200);
     const unlinked = await alice.client.from('profiles').upsert({ id: alice.id, wallet_address: null });
@@ -295,7 +297,7 @@ describe('link-wallet refuses what does not prove the wallet, and links nothing'
     const alice = await user('lw-race');
     const wallet = freshWallet();
     const nonce = await requestNonce(alice.client, wallet.address);
-    const message = proofMessage(wallet.address, nonce);
+    const message = proofMessage(chain, wallet.address, nonce);
     const signature = await wallet.signMessage({ message });
     const answers = await Promise.all([
       callLinkWallet(alice.client, { message, signature }),
@@ -312,12 +314,12 @@ describe('one owner per wallet', () => {
     const wallet = freshWallet();
     // Bob asks first, then Alice links; Bob's later proof must not take the wallet from her.
     const bobsNonce = await requestNonce(bob.client, wallet.address);
-    expect((await linkWithProof(alice.client, wallet)).status).toBe(200);
+    expect((await linkWithProof(chain, alice.client, wallet)).status).toBe(200);
 
     expect(await callLinkWallet(bob.client, { address: wallet.address.toLowerCase() })).toEqual(
       refusedWith(409, 'wallet_taken'),
     );
-    expect(await linkWithProof(bob.client, wallet, { nonce: bobsNonce })).toEqual(
+    expect(await linkWithProof(chain, bob.client, wallet, { nonce: bobsNonce })).toEqual(
       refusedWith(409, 'wallet_taken'),
     );
     expect(await holdersOf(wallet.address)).toEqual([alice.id]);
@@ -329,7 +331,7 @@ describe('one owner per wallet', () => {
     const wallet = freshWallet();
     const proofs = await Promise.all(
       [alice, bob].map(async (who) => {
-        const message = proofMessage(wallet.address, await requestNonce(who.client, wallet.address));
+        const message = proofMessage(chain, wallet.address, await requestNonce(who.client, wallet.address));
         return { who, message, signature: await wallet.signMessage({ message }) };
       }),
     );
@@ -353,7 +355,7 @@ describe('the owner’s own profile saves', () => {
   it('let the owner unlink the wallet with an ordinary upsert, which clears its proof', async () => {
     const alice = await user('lw-clear');
     const wallet = freshWallet();
-    expect((await linkWithProof(alice.client, wallet)).status).toBe(200);
+    expect((await linkWithProof(chain, alice.client, wallet)).status).toBe(200);
 
     const { data, error } = await alice.client
       .from('profiles')
@@ -363,7 +365,7 @@ describe('the owner’s own profile saves', () => {
     expect(error).toBeNull();
     expect(data).toMatchObject({ wallet_address: null, wallet_verified_at: null });
     // The wallet is free again: another proof links it anew.
-    expect((await linkWithProof(alice.client, wallet)).status).toBe(200);
+    expect((await linkWithProof(chain, alice.client, wallet)).status).toBe(200);
   });
 
   it('never let the owner set the wallet or its proof (42501), linked or not', async () => {
@@ -390,7 +392,7 @@ describe('the owner’s own profile saves', () => {
       expect(await profileOf(alice.id)).toEqual(before);
     };
     await tryAll();
-    expect((await linkWithProof(alice.client, freshWallet())).status).toBe(200);
+    expect((await linkWithProof(chain, alice.client, freshWallet())).status).toBe(200);
     await tryAll();
     // Nor can a new user start with one.
     const newcomer = await signedInUser(stack, 'lw-forge-new');
@@ -528,7 +530,7 @@ describe('a smart-contract wallet (EIP-1271)', () => {
   it('links the contract’s address with a proof its owner signed', async () => {
     const walletAddress = await deployOwnedWallet();
     const alice = await user('lw-1271');
-    const answer = await linkWithProof(alice.client, owner, { address: walletAddress });
+    const answer = await linkWithProof(chain, alice.client, owner, { address: walletAddress });
     expect(answer.status).toBe(200);
     expect(answer.body.profile).toMatchObject({ id: alice.id, wallet_address: walletAddress });
   });
@@ -536,7 +538,7 @@ describe('a smart-contract wallet (EIP-1271)', () => {
   it('refuses a proof for the contract signed by someone else (proof_signature)', async () => {
     const walletAddress = await deployOwnedWallet();
     const bob = await user('lw-1271-stranger');
-    const answer = await linkWithProof(bob.client, freshWallet(), { address: walletAddress });
+    const answer = await linkWithProof(chain, bob.client, freshWallet(), { address: walletAddress });
     expect(answer).toEqual(refusedWith(403, 'proof_signature'));
     expect((await profileOf(bob.id)).wallet_address).toBeNull();
     expect(await holdersOf(walletAddress)).toEqual([]);
@@ -551,7 +553,7 @@ describe('a smart-contract wallet (EIP-1271)', () => {
     chainId: number,
   ) {
     const nonce = await requestNonce(who.client, address);
-    const message = proofMessage(signer.address, nonce, { address, chainId });
+    const message = proofMessage(chain, signer.address, nonce, { address, chainId });
     const response = await handler(
       new Request(FUNCTION_URL, {
         method: 'POST',
@@ -644,7 +646,7 @@ describe('a node that cannot be reached', () => {
 
   async function linkOffline(who: TestUser, wallet: PrivateKeyAccount, signer: PrivateKeyAccount) {
     const nonce = await requestNonce(who.client, wallet.address);
-    const message = proofMessage(wallet.address, nonce);
+    const message = proofMessage(chain, wallet.address, nonce);
     const signature = await signer.signMessage({ message });
     const { data } = await who.client.auth.getSession();
     const response = await offline(

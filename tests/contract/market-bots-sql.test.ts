@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
+import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/stack/users.ts';
 import { arrived, subscribed } from '../support/realtime.ts';
 
 // evaluate_market_swap (migration 20261201000001) on the local stack, where PGlite runs it: the

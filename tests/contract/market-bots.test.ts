@@ -1,31 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { RealtimePostgresInsertPayload } from '@supabase/supabase-js';
-import {
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  formatUnits,
-  http,
-  maxUint256,
-  parseEther,
-  parseEventLogs,
-  parseUnits,
-  type Address,
-  type Hex,
-  type TransactionReceipt,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { erc20Abi, formatUnits, http, parseEther, parseEventLogs, parseUnits, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
-import { pairAbi } from '../../src/services/dex/abi.ts';
-import type { ChainAccount } from '../../stack/chain/index.ts';
-import { deployUniswap, uniswapArtifact } from '../../stack/chain/uniswap.ts';
+import { deployUniswap } from '../../stack/chain/uniswap.ts';
 import { startDenoFunction, type DenoFunction } from '../../stack/functions/deno.ts';
 import { SWAP_TOPIC } from '../../supabase/functions/_shared/swap-log.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
-import { testAccount } from '../support/accounts.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
 import { subscribed, WAIT_MS } from '../support/realtime.ts';
+import { testAccount } from '../support/stack/accounts.ts';
+import { readerOf } from '../support/stack/chain.ts';
+import { approveRouter, buy, priceAt, sell, type Market } from '../support/stack/market.ts';
+import { fileUsers, serviceClient, type TestUser } from '../support/stack/users.ts';
 
 // market-bots and the bots its owners create: a swap on a Uniswap V2 market of this file's own
 // (the canonical contracts' published artifacts, priced 50 times the stack's pool, so no other
@@ -45,37 +31,10 @@ const provider = testAccount('botsProvider');
 /** Buys and sells on it. */
 const trader = testAccount('botsTrader');
 
-const publicClient = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
-const walletOf = (who: ChainAccount) =>
-  createWalletClient({
-    account: privateKeyToAccount(who.privateKey),
-    transport: http(chain.rpcUrl, { retryCount: 0 }),
-  });
+const publicClient = readerOf(chain);
 
-const ROUTER = uniswapArtifact('UniswapV2Router02');
-
-let market: { router: Address; weth: Address; pair: Address };
+let market: Market;
 let marketBots: DenoFunction;
-
-async function mined(hash: Hex): Promise<TransactionReceipt> {
-  const receipt = await publicClient.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe('success');
-  return receipt;
-}
-
-const deadline = async () => (await publicClient.getBlock()).timestamp + 1200n;
-
-async function approveRouter(who: ChainAccount, router: Address) {
-  await mined(
-    await walletOf(who).writeContract({
-      address: chain.tokenAddress,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [router, maxUint256],
-      chain: null,
-    }),
-  );
-}
 
 beforeAll(async () => {
   // 10 ETH for 1,000 DDEX: 0.01 ETH per DDEX, where the stack's pool is at 0.0002.
@@ -84,7 +43,7 @@ beforeAll(async () => {
     ddex: parseUnits('1000', 18),
   });
   const { router } = market;
-  await approveRouter(trader, router);
+  await approveRouter(chain, trader, router);
   marketBots = await startDenoFunction('market-bots', {
     SUPABASE_URL: stack.url,
     SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
@@ -100,54 +59,8 @@ afterAll(async () => {
   await marketBots?.stop();
 });
 
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
-});
-
-async function user(label: string): Promise<TestUser> {
-  const signedIn = await signedInUser(stack, label);
-  clients.push(signedIn.client);
-  return signedIn;
-}
-
-async function buy(eth: bigint): Promise<Hex> {
-  const hash = await walletOf(trader).writeContract({
-    address: market.router,
-    abi: ROUTER.abi,
-    functionName: 'swapExactETHForTokens',
-    args: [0n, [market.weth, chain.tokenAddress], trader.address, await deadline()],
-    value: eth,
-    chain: null,
-  });
-  await mined(hash);
-  return hash;
-}
-
-async function sell(ddex: bigint): Promise<Hex> {
-  const hash = await walletOf(trader).writeContract({
-    address: market.router,
-    abi: ROUTER.abi,
-    functionName: 'swapExactTokensForETH',
-    args: [ddex, 0n, [chain.tokenAddress, market.weth], trader.address, await deadline()],
-    chain: null,
-  });
-  await mined(hash);
-  return hash;
-}
-
-/** ETH per DDEX in the pair's reserves at the end of a block (the latest by default). */
-async function priceAt(blockNumber?: bigint): Promise<number> {
-  const [reserve0, reserve1] = await publicClient.readContract({
-    address: market.pair,
-    abi: pairAbi,
-    functionName: 'getReserves',
-    ...(blockNumber === undefined ? {} : { blockNumber }),
-  });
-  const wethIs0 = market.weth.toLowerCase() < chain.tokenAddress.toLowerCase();
-  const [weth, ddex] = wethIs0 ? [reserve0, reserve1] : [reserve1, reserve0];
-  return Number(formatUnits(weth, 18)) / Number(formatUnits(ddex, 18));
-}
+const users = fileUsers(stack, service);
+afterEach(() => users.closeChannels());
 
 /**
  * The address events the pair's subscription gets for a transaction, as the emulator builds them:
@@ -217,12 +130,12 @@ async function priceAbove(owner: TestUser, name: string, level: number) {
 }
 
 /** A level 0.4 % above the price now, to six significant digits, as a user would type it. */
-const levelAboveNow = async () => Number(((await priceAt()) * 1.004).toPrecision(6));
+const levelAboveNow = async () => Number(((await priceAt(chain, market)) * 1.004).toPrecision(6));
 
 describe('market-bots fires the bots a swap crosses, once', () => {
   it('fires a crossed bot once for both legs and repeats, tells its owner live, and no paused bot', async () => {
-    const alice = await user('bots-alice');
-    const bob = await user('bots-bob');
+    const alice = await users.signIn('bots-alice');
+    const bob = await users.signIn('bots-bob');
     const level = await levelAboveNow();
     const bot = await priceAbove(alice, 'Breakout', level);
     const paused = await priceAbove(bob, 'Asleep', level);
@@ -240,9 +153,12 @@ describe('market-bots fires the bots a swap crosses, once', () => {
     await subscribed(channel, WAIT_MS);
 
     // 0.05 ETH moves this pool about 1 %: past the level.
-    const hash = await buy(parseEther('0.05'));
+    const hash = await buy(chain, market, trader, parseEther('0.05'));
     const { events, swapLogIndex, blockNumber } = await pairEvents(hash);
-    const [before, after] = [await priceAt(blockNumber - 1n), await priceAt(blockNumber)];
+    const [before, after] = [
+      await priceAt(chain, market, blockNumber - 1n),
+      await priceAt(chain, market, blockNumber),
+    ];
     expect(before < level && level <= after).toBe(true);
 
     // Both legs at once, as hosted Tatum may deliver them: one swap, one firing between them.
@@ -292,13 +208,13 @@ describe('market-bots fires the bots a swap crosses, once', () => {
     expect((await bob.client.from('bots').select('id')).data).toEqual([{ id: paused.id }]);
 
     // Back under the level and across it again, within the 15-minute cooldown: silent.
-    const down = await sell(parseUnits('10', 18));
-    expect(await priceAt()).toBeLessThan(level);
+    const down = await sell(chain, market, trader, parseUnits('10', 18));
+    expect(await priceAt(chain, market)).toBeLessThan(level);
     for (const event of (await pairEvents(down)).events) {
       expect(await answerOf(await deliver(event))).toEqual({ received: true, swaps: 1, fired: 0 });
     }
-    const again = await buy(parseEther('0.1'));
-    expect(await priceAt()).toBeGreaterThanOrEqual(level);
+    const again = await buy(chain, market, trader, parseEther('0.1'));
+    expect(await priceAt(chain, market)).toBeGreaterThanOrEqual(level);
     for (const event of (await pairEvents(again)).events) {
       expect(await answerOf(await deliver(event))).toEqual({ received: true, swaps: 1, fired: 0 });
     }
@@ -312,7 +228,7 @@ describe('market-bots refuses what is not a signed event of its pair', () => {
   let event: Record<string, unknown>;
 
   beforeAll(async () => {
-    const { events } = await pairEvents(await sell(parseUnits('1', 18)));
+    const { events } = await pairEvents(await sell(chain, market, trader, parseUnits('1', 18)));
     const [first] = events;
     if (!first) throw new Error('no event');
     event = first;

@@ -9,7 +9,7 @@ import {
   createNativeBalanceHandler,
   type RateLimit,
 } from '../../supabase/functions/native-balance/handler.ts';
-import { anonClient, serviceClient, signedInUser } from '../support/clients.ts';
+import { anonClient, serviceClient, signedInUser } from '../support/stack/users.ts';
 
 // Whom native-balance counts, how many it lets through, and where it keeps the count. The limits
 // are fixed windows of the database's clock (take_rate_limit); each test's clients are its own, so

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
+import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/stack/users.ts';
 
 // The user_notifications calls (docs/product.md#calls): list newest first (20), mark one read,
 // mark a set read, clear all. Only the server inserts notifications.

@@ -6,11 +6,11 @@ import { waitForTransactionReceipt, writeContract } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
-import { testAccount } from '../support/accounts.ts';
-import { serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
+import { testAccount } from '../support/stack/accounts.ts';
+import { serviceClient, signedInUser, type TestUser } from '../support/stack/users.ts';
 import { subscribed } from '../support/realtime.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
-import { linkWithProof } from '../support/wallet-proof.ts';
+import { linkWithProof } from '../support/stack/wallets.ts';
 
 // The loop the portal demonstrates, all real: a user proves their wallet
 // (link-wallet), which is then watched through the Tatum SDK; a DDEX transfer to it is mined; the emulator
@@ -39,7 +39,7 @@ const live: NotificationRow[] = [];
 beforeAll(async () => {
   tatum = await localTatum(stack.tatumApiUrl, chain.rpcUrl, stack.tatumApiKey);
   user = await signedInUser(stack, 'loop');
-  const linked = await linkWithProof(user.client, privateKeyToAccount(watched.privateKey));
+  const linked = await linkWithProof(chain, user.client, privateKeyToAccount(watched.privateKey));
   if (linked.status !== 200) throw new Error(`could not link the wallet: ${JSON.stringify(linked.body)}`);
   const created = await tatum.notification.subscribe.addressEvent({
     address: watched.address,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database, Json } from '../../src/domain/database.types.ts';
 import { CLIENT_PROFILE_FIELDS } from '../../src/services/supabase/profile-fields.ts';
-import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
+import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/stack/users.ts';
 import {
   createProbes,
   type Probe,
@@ -11,7 +11,7 @@ import {
   type Target,
 } from '../support/policy-matrix.ts';
 import { CELLS, ROWS, rowsOf, verdictOf, type Actor } from '../support/policy-table.ts';
-import { setWalletAsServer } from '../support/wallet-proof.ts';
+import { setWalletAsServer } from '../support/stack/wallets.ts';
 
 // The policy matrix (tests/support/policy-table.ts) on the local stack: every
 // cell's call goes through supabase-js to the gateway, and is judged by what

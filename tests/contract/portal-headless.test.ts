@@ -22,11 +22,11 @@ import {
   webhookCopy,
 } from '../../src/copy/index.ts';
 import { displayName } from '../../src/machines/profile/display-name.ts';
-import { testAccount } from '../support/accounts.ts';
-import { serviceClient, uniqueEmail, PASSWORD } from '../support/clients.ts';
+import { testAccount } from '../support/stack/accounts.ts';
+import { serviceClient, uniqueEmail, PASSWORD } from '../support/stack/users.ts';
 import { startHeadlessPortal, type HeadlessPortal } from '../support/headless-portal.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
-import { releaseWalletAsServer } from '../support/wallet-proof.ts';
+import { releaseWalletAsServer } from '../support/stack/wallets.ts';
 
 // The whole portal without a browser (tests/support/headless-portal.ts) on
 // the local stack. Views only send these events and render these snapshots,

@@ -1,20 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import {
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  http,
-  parseEther,
-  parseUnits,
-  type Hex,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { parseEther, parseUnits, type Hex } from 'viem';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import type { ChainAccount } from '../../stack/chain/index.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
-import { testAccount } from '../support/accounts.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { testAccount } from '../support/stack/accounts.ts';
+import { sendDdexTwiceInOneTransaction } from '../support/stack/batch-transfer.ts';
+import { readerOf, sendDdex, sendEth } from '../support/stack/chain.ts';
+import { fileUsers, seenBy, seenOf, serviceClient } from '../support/stack/users.ts';
+import { userWithWallet } from '../support/stack/wallets.ts';
 import {
   DOC_FEE,
   DOC_INTERNAL,
@@ -26,8 +19,6 @@ import {
   SDK_DELIVERY_EXTRAS,
   docFungible,
 } from '../support/tatum-documented.ts';
-import { sendTwiceInOneTransaction } from '../support/transfer-twice.ts';
-import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
 
 // process-payments fed Tatum's address-event bodies as its documentation prints them (each
 // constant in tests/support/tatum-documented.ts names its page), with this chain's addresses,
@@ -42,29 +33,13 @@ const CHAIN = 'ethereum-sepolia';
 
 const sender = testAccount('documentedSender');
 const recipient = testAccount('documentedRecipient');
-const transport = http(chain.rpcUrl, { retryCount: 0 });
-const publicClient = createPublicClient({ transport });
-const walletOf = (account: ChainAccount) =>
-  createWalletClient({ account: privateKeyToAccount(account.privateKey), transport });
+const publicClient = readerOf(chain);
 
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
-});
+const users = fileUsers(stack, service);
+afterEach(() => users.closeChannels());
 
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}`;
 const randomTxId = () => `0x${randomBytes(32).toString('hex')}`;
-
-/** A signed-in user whose proven wallet is `wallet` (taken over from whoever held it). */
-async function owner(label: string, wallet: string): Promise<TestUser> {
-  const user = await signedInUser(stack, label);
-  clients.push(user.client);
-  const { error } = await user.client.from('profiles').upsert({ id: user.id, email: user.email });
-  if (error) throw new Error(`profile upsert failed: ${error.message}`);
-  await releaseWalletAsServer(service, wallet);
-  await setWalletAsServer(service, user.id, wallet, true);
-  return user;
-}
 
 /** POSTs a body signed with the stack's webhook secret, as Tatum does. */
 async function deliver(body: object): Promise<Response> {
@@ -84,44 +59,15 @@ async function expectRecorded(response: Response, recorded: number) {
   expect(await response.json()).toEqual({ received: true, recorded });
 }
 
-/** What the user sees: their own history and notifications. */
-async function seenBy(user: TestUser) {
-  const [transactions, notifications] = await Promise.all([
-    user.client.from('transactions').select('*').order('log_index'),
-    user.client.from('user_notifications').select('*'),
-  ]);
-  expect(transactions.error).toBeNull();
-  expect(notifications.error).toBeNull();
-  return { transactions: transactions.data ?? [], notifications: notifications.data ?? [] };
-}
-
-/** What `user` sees of one transaction: their rows of it, and the notifications naming it. */
-async function seenOf(user: TestUser, hash: Hex) {
-  const seen = await seenBy(user);
-  return {
-    transactions: seen.transactions.filter((row) => row.tx_hash === hash.toLowerCase()),
-    notifications: seen.notifications.filter((n) => n.message.includes(hash.slice(0, 10))),
-  };
-}
-
-async function sendDdex(from: ChainAccount, to: ChainAccount, amount: bigint): Promise<Hex> {
-  const hash = await walletOf(from).writeContract({
-    address: chain.tokenAddress,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [to.address, amount],
-    chain: null,
-  });
-  expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('success');
-  return hash;
-}
+/** What the user sees (seenBy, seenOf), their history in log order. */
+const inLogOrder = { inLogOrder: true };
 
 const blockOf = async (hash: Hex) => Number((await publicClient.getTransactionReceipt({ hash })).blockNumber);
 
 describe('process-payments reads every documented kind of address event', () => {
   it('records the documented native body for the receiver, with its counterparty and block', async () => {
     const address = randomAddress();
-    const user = await owner('doc-native-in', address);
+    const user = await userWithWallet(users, 'doc-native-in', address);
     const body = {
       ...DOC_NATIVE_RECEIVED,
       ...SDK_DELIVERY_EXTRAS,
@@ -132,7 +78,7 @@ describe('process-payments reads every documented kind of address event', () => 
 
     await expectRecorded(await deliver(body), 1);
     await expectRecorded(await deliver(body), 0);
-    const { transactions, notifications } = await seenBy(user);
+    const { transactions, notifications } = await seenBy(user, inLogOrder);
     expect(transactions).toEqual([
       expect.objectContaining({
         type: 'native_received',
@@ -150,13 +96,8 @@ describe('process-payments reads every documented kind of address event', () => 
     // A wallet of nobody's on the chain, so that only these deliveries speak of it: a fee event is
     // read with the transaction's receipt, which holds nothing of DDEX for it.
     const address = randomAddress();
-    const user = await owner('doc-native-out', address);
-    const hash = await walletOf(sender).sendTransaction({
-      to: recipient.address,
-      value: parseEther('0.001'),
-      chain: null,
-    });
-    await publicClient.waitForTransactionReceipt({ hash });
+    const user = await userWithWallet(users, 'doc-native-out', address);
+    const { transactionHash: hash } = await sendEth(chain, sender, recipient, parseEther('0.001'));
     const blockNumber = await blockOf(hash);
     const common = { address, txId: hash, blockNumber, chain: CHAIN };
     const fee = { ...DOC_FEE, ...common };
@@ -171,7 +112,7 @@ describe('process-payments reads every documented kind of address event', () => 
     await expectRecorded(await deliver(value), 1);
     await expectRecorded(await deliver(fee), 0);
     await expectRecorded(await deliver(value), 0);
-    const { transactions } = await seenBy(user);
+    const { transactions } = await seenBy(user, inLogOrder);
     expect(transactions.map((row) => [row.type, row.amount, row.block_number]).sort()).toEqual([
       ['fee', DOC_FEE.amount, blockNumber],
       ['native_sent', '-0.001', blockNumber],
@@ -179,8 +120,8 @@ describe('process-payments reads every documented kind of address event', () => 
   });
 
   it('records a fungible DDEX transfer from the receipt, keyed by its log, also under Tatum’s v3 name', async () => {
-    const user = await owner('doc-fungible', recipient.address);
-    const hash = await sendDdex(sender, recipient, parseUnits('7.5', 18));
+    const user = await userWithWallet(users, 'doc-fungible', recipient.address);
+    const hash = await sendDdex(chain, sender, recipient, parseUnits('7.5', 18));
     const receipt = await publicClient.getTransactionReceipt({ hash });
     const body = {
       ...docFungible(chain.tokenAddress.toLowerCase()),
@@ -195,7 +136,7 @@ describe('process-payments reads every documented kind of address event', () => 
     // The server watches the proven wallet too, so its own delivery may be first: one row either way.
     expect((await deliver(body)).status).toBe(200);
     await expectRecorded(await deliver({ ...body, type: 'token' }), 0);
-    const { transactions, notifications } = await seenOf(user, hash);
+    const { transactions, notifications } = await seenOf(user, hash, inLogOrder);
     expect(transactions).toEqual([
       expect.objectContaining({
         tx_hash: hash.toLowerCase(),
@@ -210,14 +151,8 @@ describe('process-payments reads every documented kind of address event', () => 
   });
 
   it('records two DDEX transfers of one transaction as two rows though no body names a log, once under concurrency', async () => {
-    const user = await owner('doc-two-transfers', recipient.address);
-    const hash = await sendTwiceInOneTransaction({
-      rpcUrl: chain.rpcUrl,
-      token: chain.tokenAddress,
-      from: sender,
-      to: recipient.address,
-      amount: parseUnits('2', 18),
-    });
+    const user = await userWithWallet(users, 'doc-two-transfers', recipient.address);
+    const hash = await sendDdexTwiceInOneTransaction(chain, sender, recipient, parseUnits('2', 18));
     const receipt = await publicClient.getTransactionReceipt({ hash });
     const logs = receipt.logs.filter((log) => log.address.toLowerCase() === chain.tokenAddress.toLowerCase());
     expect(logs).toHaveLength(2);
@@ -237,7 +172,7 @@ describe('process-payments reads every documented kind of address event', () => 
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     await expectRecorded(await deliver(body), 0);
 
-    const { transactions, notifications } = await seenOf(user, hash);
+    const { transactions, notifications } = await seenOf(user, hash, inLogOrder);
     expect(transactions).toEqual(
       logs.map((log) =>
         expect.objectContaining({ type: 'token_received', amount: '2', log_index: log.logIndex }),
@@ -248,9 +183,9 @@ describe('process-payments reads every documented kind of address event', () => 
 
   it('records ETH a contract sent (internal) as ETH', async () => {
     const address = randomAddress();
-    const user = await owner('doc-internal', address);
+    const user = await userWithWallet(users, 'doc-internal', address);
     await expectRecorded(await deliver({ ...DOC_INTERNAL, address, txId: randomTxId(), chain: CHAIN }), 1);
-    expect((await seenBy(user)).transactions).toEqual([
+    expect((await seenBy(user, inLogOrder)).transactions).toEqual([
       expect.objectContaining({ type: 'internal_received', amount: '0.0001', token_symbol: 'ETH' }),
     ]);
   });
@@ -260,7 +195,7 @@ describe('process-payments reads every documented kind of address event', () => 
     const secret = 'documented-kinds-secret';
     const handler = createProcessPaymentsHandler({ webhookSecret: secret, supabase: service });
     const address = randomAddress();
-    const user = await owner('doc-ignored', address);
+    const user = await userWithWallet(users, 'doc-ignored', address);
     const bodies = [DOC_NFT, DOC_MULTITOKEN, { ...DOC_NATIVE_RECEIVED, type: 'stablecoin' }].map((body) => ({
       ...body,
       address,
@@ -288,14 +223,14 @@ describe('process-payments reads every documented kind of address event', () => 
       warned.mockRestore();
     }
     for (const body of bodies) await expectRecorded(await deliver(body), 0);
-    expect(await seenBy(user)).toEqual({ transactions: [], notifications: [] });
+    expect(await seenBy(user, inLogOrder)).toEqual({ transactions: [], notifications: [] });
   });
 });
 
 describe('process-payments after a chain reorganisation', () => {
   it('marks a transaction the chain no longer has as dropped and tells the user once', async () => {
     const address = randomAddress();
-    const user = await owner('doc-reorg-dropped', address);
+    const user = await userWithWallet(users, 'doc-reorg-dropped', address);
     // Recorded from its block event; the node has never heard of it, as after a re-org that dropped it.
     const txId = randomTxId();
     const body = { ...DOC_NATIVE_SENT, address, txId, chain: CHAIN };
@@ -304,7 +239,7 @@ describe('process-payments after a chain reorganisation', () => {
     const reorg = { ...DOC_REORG, address, txId, chain: CHAIN };
     await expectRecorded(await deliver(reorg), 0);
     await expectRecorded(await deliver(reorg), 0);
-    const { transactions, notifications } = await seenBy(user);
+    const { transactions, notifications } = await seenBy(user, inLogOrder);
     expect(transactions).toEqual([expect.objectContaining({ tx_hash: txId, status: 'dropped' })]);
     expect(notifications.map((n) => n.title).sort()).toEqual(['ETH Received', 'Transaction Dropped']);
   });
@@ -312,9 +247,8 @@ describe('process-payments after a chain reorganisation', () => {
   it('corrects the block of a transaction the chain holds elsewhere, telling the user once', async () => {
     // A wallet of nobody's on the chain, so that only these deliveries speak of it.
     const address = randomAddress();
-    const user = await owner('doc-reorg-moved', address);
-    const hash = await walletOf(sender).sendTransaction({ to: recipient.address, value: 1n, chain: null });
-    await publicClient.waitForTransactionReceipt({ hash });
+    const user = await userWithWallet(users, 'doc-reorg-moved', address);
+    const { transactionHash: hash } = await sendEth(chain, sender, recipient, 1n);
     const blockNumber = await blockOf(hash);
     // Recorded first as Tatum saw it before the re-org: in the block before.
     const before = {
@@ -327,7 +261,7 @@ describe('process-payments after a chain reorganisation', () => {
       chain: CHAIN,
     };
     await expectRecorded(await deliver(before), 1);
-    expect((await seenBy(user)).transactions).toEqual([
+    expect((await seenBy(user, inLogOrder)).transactions).toEqual([
       expect.objectContaining({ block_number: blockNumber - 1 }),
     ]);
 
@@ -335,7 +269,7 @@ describe('process-payments after a chain reorganisation', () => {
     const after = { ...before, blockNumber, reorg: true };
     await expectRecorded(await deliver(after), 0);
     await expectRecorded(await deliver(after), 0);
-    const { transactions, notifications } = await seenBy(user);
+    const { transactions, notifications } = await seenBy(user, inLogOrder);
     expect(transactions).toEqual([
       expect.objectContaining({ type: 'native_sent', block_number: blockNumber, status: 'confirmed' }),
     ]);

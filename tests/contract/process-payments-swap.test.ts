@@ -1,29 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { FunctionsHttpError, type RealtimePostgresInsertPayload } from '@supabase/supabase-js';
-import {
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  formatUnits,
-  http,
-  maxUint256,
-  parseEther,
-  parseEventLogs,
-  parseUnits,
-  type Address,
-  type Hex,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { erc20Abi, formatUnits, parseEther, parseEventLogs, parseUnits, type Address, type Hex } from 'viem';
 import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
-import { routerAbi } from '../../src/services/dex/abi.ts';
-import type { ChainAccount } from '../../stack/chain/index.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
-import { testAccount } from '../support/accounts.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { testAccount } from '../support/stack/accounts.ts';
+import { readerOf, sendDdex } from '../support/stack/chain.ts';
+import { approveRouter, buy, sell } from '../support/stack/market.ts';
+import { fileUsers, serviceClient, type TestUser } from '../support/stack/users.ts';
+import { userWithWallet } from '../support/stack/wallets.ts';
 import { DOC_FEE, DOC_NATIVE_SENT, docFungible } from '../support/tatum-documented.ts';
 import { subscribed, WAIT_MS } from '../support/realtime.ts';
-import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
 
 // A swap on the stack's DDEX/WETH Uniswap V2 market reaches Tatum as a DDEX transfer between the
 // wallet and the pair. The user is told of it live, but the history shows the swap once: as the
@@ -44,75 +31,18 @@ const trader = testAccount('paymentsSwapTrader');
 /** Pays the trader DDEX, and buys DDEX for it. */
 const payer = testAccount('paymentsSwapPayer');
 
-const publicClient = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
-const walletOf = (who: ChainAccount) =>
-  createWalletClient({
-    account: privateKeyToAccount(who.privateKey),
-    transport: http(chain.rpcUrl, { retryCount: 0 }),
-  });
-
-async function mined(hash: Hex): Promise<Hex> {
-  expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('success');
-  return hash;
-}
-
-const deadline = async () => (await publicClient.getBlock()).timestamp + 1200n;
+const publicClient = readerOf(chain);
 
 let approvalHash: Hex;
 
 beforeAll(async () => {
   // The trader lets the router spend its DDEX once, so a sell is one transaction.
-  approvalHash = await mined(
-    await walletOf(trader).writeContract({
-      address: chain.tokenAddress,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [market.router, maxUint256],
-      chain: null,
-    }),
-  );
+  approvalHash = await approveRouter(chain, trader, market.router);
 });
 
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
-});
-
-/** A signed-in user whose proven wallet is the trader's (taken over from the previous test's user). */
-async function traderUser(label: string): Promise<TestUser> {
-  const user = await signedInUser(stack, label);
-  clients.push(user.client);
-  const { error } = await user.client.from('profiles').upsert({ id: user.id, email: user.email });
-  if (error) throw new Error(`profile upsert failed: ${error.message}`);
-  await releaseWalletAsServer(service, trader.address);
-  await setWalletAsServer(service, user.id, trader.address, true);
-  return user;
-}
-
-async function buy(from: ChainAccount, eth: bigint, to: Address = from.address): Promise<Hex> {
-  return mined(
-    await walletOf(from).writeContract({
-      address: market.router,
-      abi: routerAbi,
-      functionName: 'swapExactETHForTokens',
-      args: [0n, [market.weth, chain.tokenAddress], to, await deadline()],
-      value: eth,
-      chain: null,
-    }),
-  );
-}
-
-async function sell(from: ChainAccount, ddex: bigint): Promise<Hex> {
-  return mined(
-    await walletOf(from).writeContract({
-      address: market.router,
-      abi: routerAbi,
-      functionName: 'swapExactTokensForETH',
-      args: [ddex, 0n, [chain.tokenAddress, market.weth], from.address, await deadline()],
-      chain: null,
-    }),
-  );
-}
+// Each test's user takes the trader's wallet over from the previous test's (userWithWallet).
+const users = fileUsers(stack, service);
+afterEach(() => users.closeChannels());
 
 /**
  * The address event Tatum (and the emulator) posts for the one DDEX transfer of the transaction
@@ -226,7 +156,7 @@ const tx = (hash: Hex) => `(tx ${hash.slice(0, 10)}…)`;
 
 describe('process-payments and swaps on the DDEX/WETH market', () => {
   it('records a buy made straight on the router as one swap row with both legs, told live once', async () => {
-    const user = await traderUser('pp-swap-buy');
+    const user = await userWithWallet(users, 'pp-swap-buy', trader.address);
     const live: RealtimePostgresInsertPayload<NotificationRow>[] = [];
     const channel = user.client
       .channel(`pp-swap-${randomUUID()}`)
@@ -239,7 +169,7 @@ describe('process-payments and swaps on the DDEX/WETH market', () => {
 
     // A script, not the portal: nobody calls record-transaction. The server watches the proven
     // wallet and hears of it too; this delivery and the emulator's meet on one row.
-    const hash = await buy(trader, parseEther('0.02'));
+    const hash = await buy(chain, market, trader, parseEther('0.02'));
     const event = await ddexEvent(hash, trader.address);
     expect(event.counterAddress).toBe(market.pair.toLowerCase());
     expect((await deliver(event)).status).toBe(200);
@@ -276,8 +206,8 @@ describe('process-payments and swaps on the DDEX/WETH market', () => {
   });
 
   it('tells of a sell the portal records once, and writes no token_sent row', async () => {
-    const user = await traderUser('pp-swap-sell');
-    const hash = await sell(trader, parseUnits('25', 18));
+    const user = await userWithWallet(users, 'pp-swap-sell', trader.address);
+    const hash = await sell(chain, market, trader, parseUnits('25', 18));
     const event = await ddexEvent(hash, trader.address);
     expect([event.amount, event.counterAddress]).toEqual(['-25', market.pair.toLowerCase()]);
 
@@ -304,7 +234,7 @@ describe('process-payments and swaps on the DDEX/WETH market', () => {
 
 describe('process-payments records what the wallet sent, whichever app sent it', () => {
   it('records the approval the wallet gave the router from its fee event, saying it is unlimited', async () => {
-    const user = await traderUser('pp-approval');
+    const user = await userWithWallet(users, 'pp-approval', trader.address);
     for (let round = 0; round < 2; round += 1) {
       expect((await deliver(await senderEvent(approvalHash, trader.address, 'fee', '-0.00005'))).status).toBe(
         200,
@@ -329,16 +259,8 @@ describe('process-payments records what the wallet sent, whichever app sent it',
 
 describe('process-payments still records DDEX transfers that are not the wallet’s swaps', () => {
   it('records a plain DDEX payment to the wallet as token_received, with its notification', async () => {
-    const user = await traderUser('pp-swap-paid');
-    const hash = await mined(
-      await walletOf(payer).writeContract({
-        address: chain.tokenAddress,
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [trader.address, parseUnits('3', 18)],
-        chain: null,
-      }),
-    );
+    const user = await userWithWallet(users, 'pp-swap-paid', trader.address);
+    const hash = await sendDdex(chain, payer, trader, parseUnits('3', 18));
     expect((await deliver(await ddexEvent(hash, trader.address))).status).toBe(200);
 
     expect(await historyOf(hash)).toEqual([['token_received', '3']]);
@@ -351,8 +273,8 @@ describe('process-payments still records DDEX transfers that are not the wallet�
   });
 
   it('records DDEX another wallet bought for this one as token_received: no swap row will hold it', async () => {
-    const user = await traderUser('pp-swap-gift');
-    const hash = await buy(payer, parseEther('0.01'), trader.address);
+    const user = await userWithWallet(users, 'pp-swap-gift', trader.address);
+    const hash = await buy(chain, market, payer, parseEther('0.01'), { to: trader.address });
     const event = await ddexEvent(hash, trader.address);
     expect(event.counterAddress).toBe(market.pair.toLowerCase());
     expect((await deliver(event)).status).toBe(200);

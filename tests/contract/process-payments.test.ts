@@ -5,8 +5,8 @@ import type { Database } from '../../src/domain/database.types.ts';
 import { createProcessPaymentsHandler } from '../../supabase/functions/process-payments/handler.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { subscribed } from '../support/realtime.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
-import { setWalletAsServer } from '../support/wallet-proof.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
+import { setWalletAsServer } from '../support/stack/wallets.ts';
 import { chunked } from '../support/streams.ts';
 
 // process-payments end to end: Tatum's signed address-event deliveries, sent to

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { anonClient, serviceClient, signedInUser } from '../support/clients.ts';
+import { anonClient, serviceClient, signedInUser } from '../support/stack/users.ts';
 
 // The profiles table and its calls (docs/product.md#tables, #calls): select single (PGRST116 when
 // there is no row yet), upsert on conflict id returning the row.

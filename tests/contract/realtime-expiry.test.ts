@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Database } from '../../src/domain/database.types.ts';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
 import {
   arrived,
   notificationsOf,

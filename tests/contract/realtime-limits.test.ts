@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
 import {
   arrived,
   notificationsOf,

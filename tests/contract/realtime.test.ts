@@ -15,7 +15,13 @@ import {
   type Frame,
   type Vsn,
 } from '../support/realtime.ts';
-import { anonClient, serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import {
+  anonClient,
+  serviceClient,
+  signedInUser,
+  type Client,
+  type TestUser,
+} from '../support/stack/users.ts';
 
 // The Realtime contract the portal relies on for live notifications: unmodified
 // supabase-js receives its own user_notifications changes, nobody else's, and

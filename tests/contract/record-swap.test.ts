@@ -1,29 +1,24 @@
 import {
-  createPublicClient,
-  createWalletClient,
   encodeFunctionData,
   erc20Abi,
   formatUnits,
   http,
   keccak256,
-  maxUint256,
   parseEther,
   parseEventLogs,
   parseUnits,
-  type Address,
   type Hex,
-  type TransactionReceipt,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ChainAccount } from '../../stack/chain/index.ts';
 import { deployUniswap, uniswapArtifact } from '../../stack/chain/uniswap.ts';
 import { startDenoFunction, type DenoFunction } from '../../stack/functions/deno.ts';
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
 import { SWAP_TOPIC } from '../../supabase/functions/_shared/swap-log.ts';
-import { testAccount } from '../support/accounts.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
-import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
+import { testAccount } from '../support/stack/accounts.ts';
+import { readerOf, sendDdex, walletOf } from '../support/stack/chain.ts';
+import { approveRouter, buy, sell, swapDeadline, type Market } from '../support/stack/market.ts';
+import { fileUsers, serviceClient, type TestUser } from '../support/stack/users.ts';
+import { userWithWallet } from '../support/stack/wallets.ts';
 
 // record-transaction and swaps on the DDEX/WETH Uniswap V2 market: a signed-in user's buy or sell
 // becomes one `swap` row with the DDEX it moved, read from the chain. The canonical Uniswap V2
@@ -39,25 +34,15 @@ const provider = testAccount('recordSwapProvider');
 /** The signed-in user's wallet: buys and sells. */
 const trader = testAccount('recordSwapTrader');
 
-const publicClient = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
-const walletOf = (who: ChainAccount) =>
-  createWalletClient({
-    account: privateKeyToAccount(who.privateKey),
-    transport: http(chain.rpcUrl, { retryCount: 0 }),
-  });
+const publicClient = readerOf(chain);
 
 const ROUTER = uniswapArtifact('UniswapV2Router02');
 
-let market: { router: Address; weth: Address; pair: Address };
+let market: Market;
 let recordSwaps: DenoFunction;
 
-async function mined(hash: Hex): Promise<TransactionReceipt> {
-  const receipt = await publicClient.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe('success');
-  return receipt;
-}
-
-const deadline = () => BigInt(Math.floor(Date.now() / 1000) + 20 * 60);
+/** This file's swaps count their deadline from this machine's clock. */
+const byClock = { deadline: 'clock' } as const;
 
 beforeAll(async () => {
   market = await deployUniswap(http(chain.rpcUrl), provider.address, chain.tokenAddress, {
@@ -66,15 +51,7 @@ beforeAll(async () => {
   });
   const { router } = market;
   // The trader lets the router spend its DDEX once, so a sell is one transaction.
-  await mined(
-    await walletOf(trader).writeContract({
-      address: chain.tokenAddress,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [router, maxUint256],
-      chain: null,
-    }),
-  );
+  await approveRouter(chain, trader, router);
   recordSwaps = await startDenoFunction('record-transaction', {
     SUPABASE_URL: stack.url,
     SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
@@ -88,21 +65,8 @@ afterAll(async () => {
   await recordSwaps?.stop();
 });
 
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
-});
-
-/** A signed-in user whose proven wallet is `wallet` (taken over from whoever held it). */
-async function user(label: string, wallet: string): Promise<TestUser> {
-  const signedIn = await signedInUser(stack, label);
-  clients.push(signedIn.client);
-  const { error } = await signedIn.client.from('profiles').upsert({ id: signedIn.id, email: signedIn.email });
-  if (error) throw new Error(`profile upsert failed: ${error.message}`);
-  await releaseWalletAsServer(service, wallet);
-  await setWalletAsServer(service, signedIn.id, wallet, true);
-  return signedIn;
-}
+const users = fileUsers(stack, service);
+afterEach(() => users.closeChannels());
 
 const request = (who: TestUser, txHash: string) =>
   new Request(recordSwaps.url, {
@@ -120,31 +84,6 @@ const withoutMarket = createRecordTransactionHandler({
   rpcUrl: chain.rpcUrl,
   tokenAddress: chain.tokenAddress,
 });
-
-async function buy(from: ChainAccount, eth: bigint, to: Address = from.address): Promise<Hex> {
-  const hash = await walletOf(from).writeContract({
-    address: market.router,
-    abi: ROUTER.abi,
-    functionName: 'swapExactETHForTokens',
-    args: [0n, [market.weth, chain.tokenAddress], to, deadline()],
-    value: eth,
-    chain: null,
-  });
-  await mined(hash);
-  return hash;
-}
-
-async function sell(from: ChainAccount, ddex: bigint): Promise<Hex> {
-  const hash = await walletOf(from).writeContract({
-    address: market.router,
-    abi: ROUTER.abi,
-    functionName: 'swapExactTokensForETH',
-    args: [ddex, 0n, [chain.tokenAddress, market.weth], from.address, deadline()],
-    chain: null,
-  });
-  await mined(hash);
-  return hash;
-}
 
 /** What the receipt says: the DDEX transfers of the pair and the pair's Swap log. */
 async function onChain(hash: Hex) {
@@ -196,8 +135,8 @@ async function expectRefusal(response: Response, status: number, message: RegExp
 
 describe('record-transaction records the caller’s swaps on the DDEX/WETH market', () => {
   it('records a buy as one swap row with the DDEX received, once however often it is called', async () => {
-    const alice = await user('swap-buy', trader.address);
-    const hash = await buy(trader, parseEther('0.05'));
+    const alice = await userWithWallet(users, 'swap-buy', trader.address);
+    const hash = await buy(chain, market, trader, parseEther('0.05'), byClock);
     const { transfers, swapLogIndex, ethLeg, blockNumber } = await onChain(hash);
     const received = transfers.find((log) => log.args.to.toLowerCase() === trader.address.toLowerCase());
     expect(received?.args.from.toLowerCase()).toBe(market.pair.toLowerCase());
@@ -228,8 +167,8 @@ describe('record-transaction records the caller’s swaps on the DDEX/WETH marke
   });
 
   it('records a sell as one swap row with the DDEX paid, negative, and no token_sent row for it', async () => {
-    const bob = await user('swap-sell', trader.address);
-    const hash = await sell(trader, parseUnits('12.5', 18));
+    const bob = await userWithWallet(users, 'swap-sell', trader.address);
+    const hash = await sell(chain, market, trader, parseUnits('12.5', 18), byClock);
     const { transfers, swapLogIndex, ethLeg, blockNumber } = await onChain(hash);
     // The DDEX did go from the wallet to the pair: that transfer is the swap's, not a send.
     expect(transfers.map((log) => [log.args.from, log.args.to])).toEqual([[trader.address, market.pair]]);
@@ -257,15 +196,8 @@ describe('record-transaction records the caller’s swaps on the DDEX/WETH marke
   });
 
   it('still records a plain DDEX send from the wallet as token_sent', async () => {
-    const carol = await user('swap-send', trader.address);
-    const hash = await walletOf(trader).writeContract({
-      address: chain.tokenAddress,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [provider.address, parseUnits('2', 18)],
-      chain: null,
-    });
-    await mined(hash);
+    const carol = await userWithWallet(users, 'swap-send', trader.address);
+    const hash = await sendDdex(chain, trader, provider, parseUnits('2', 18));
     const response = await record(carol, hash);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
@@ -277,16 +209,16 @@ describe('record-transaction records the caller’s swaps on the DDEX/WETH marke
 
 describe('record-transaction refuses swaps it must not record', () => {
   it('refuses a swap another wallet made, even one that paid the caller, with 422', async () => {
-    const dave = await user('swap-not-mine', trader.address);
+    const dave = await userWithWallet(users, 'swap-not-mine', trader.address);
     // The provider buys, and the pair sends the DDEX to the trader's wallet.
-    const hash = await buy(provider, parseEther('0.01'), trader.address);
+    const hash = await buy(chain, market, provider, parseEther('0.01'), { ...byClock, to: trader.address });
     await expectRefusal(await record(dave, hash), 422, /swap was not made from your wallet/);
     expect(await rowsWithHash(hash)).toEqual([]);
   });
 
   it('refuses a reverted swap with 422', async () => {
-    const erin = await user('swap-reverted', trader.address);
-    const wallet = walletOf(trader);
+    const erin = await userWithWallet(users, 'swap-reverted', trader.address);
+    const wallet = walletOf(chain, trader);
     // More DDEX out than the pool holds: mined, but reverted by the router. The gas is fixed so
     // nothing estimates (and refuses) it first, and the hash comes from the signed bytes, as
     // Hardhat reports the revert as an error of the send itself.
@@ -295,7 +227,12 @@ describe('record-transaction refuses swaps it must not record', () => {
       data: encodeFunctionData({
         abi: ROUTER.abi,
         functionName: 'swapExactETHForTokens',
-        args: [parseUnits('1000000000', 18), [market.weth, chain.tokenAddress], trader.address, deadline()],
+        args: [
+          parseUnits('1000000000', 18),
+          [market.weth, chain.tokenAddress],
+          trader.address,
+          await swapDeadline(chain, 'clock'),
+        ],
       }),
       value: parseEther('0.01'),
       gas: 300_000n,
@@ -311,8 +248,11 @@ describe('record-transaction refuses swaps it must not record', () => {
   });
 
   it('refuses a buy and a sell clearly when no market is configured, recording neither', async () => {
-    const frank = await user('swap-no-market', trader.address);
-    for (const hash of [await buy(trader, parseEther('0.01')), await sell(trader, parseUnits('1', 18))]) {
+    const frank = await userWithWallet(users, 'swap-no-market', trader.address);
+    for (const hash of [
+      await buy(chain, market, trader, parseEther('0.01'), byClock),
+      await sell(chain, market, trader, parseUnits('1', 18), byClock),
+    ]) {
       const response = await withoutMarket(request(frank, hash));
       expect(response.status).toBe(422);
       expect(await response.json()).toEqual({

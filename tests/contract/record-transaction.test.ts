@@ -1,25 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import {
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  erc20Abi,
-  http,
-  keccak256,
-  parseEther,
-  parseUnits,
-  type Hex,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { encodeFunctionData, erc20Abi, keccak256, parseEther, parseUnits, type Hex } from 'viem';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import type { ChainAccount } from '../../stack/chain/index.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { createRecordTransactionHandler } from '../../supabase/functions/record-transaction/handler.ts';
-import { testAccount } from '../support/accounts.ts';
+import { testAccount } from '../support/stack/accounts.ts';
+import { sendDdexTwiceInOneTransaction } from '../support/stack/batch-transfer.ts';
+import { readerOf, sendDdex, sendEth, walletOf } from '../support/stack/chain.ts';
+import { fileUsers, seenBy, seenOf, serviceClient, type TestUser } from '../support/stack/users.ts';
+import { userWithWallet } from '../support/stack/wallets.ts';
 import { docFungible } from '../support/tatum-documented.ts';
-import { sendTwiceInOneTransaction } from '../support/transfer-twice.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
-import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
 import { chunked } from '../support/streams.ts';
 import { closedPort } from '../support/closed-port.ts';
 
@@ -34,49 +23,11 @@ const FUNCTION_URL = `${stack.url}/functions/v1/record-transaction`;
 const sender = testAccount('recordTransactionSender');
 const recipient = testAccount('recordTransactionRecipient');
 
-const publicClient = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
-const walletOf = (account: ChainAccount) =>
-  createWalletClient({
-    account: privateKeyToAccount(account.privateKey),
-    transport: http(chain.rpcUrl, { retryCount: 0 }),
-  });
+const publicClient = readerOf(chain);
 
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
-});
-
-async function sendDdex(from: ChainAccount, to: ChainAccount, amount: bigint): Promise<Hex> {
-  const hash = await walletOf(from).writeContract({
-    address: chain.tokenAddress,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [to.address, amount],
-    chain: null,
-  });
-  const receipt = await publicClient.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe('success');
-  return hash;
-}
-
-/**
- * A signed-in user; wallet undefined leaves them without a profile. The wallet is proven (as
- * link-wallet leaves it) unless `verified` is false. A wallet has one owner, so the tests' users
- * take the sender's wallet over from whoever held it before.
- */
-async function user(label: string, wallet?: string | null, { verified = true } = {}): Promise<TestUser> {
-  const signedIn = await signedInUser(stack, label);
-  clients.push(signedIn.client);
-  if (wallet !== undefined) {
-    const { error } = await signedIn.client
-      .from('profiles')
-      .upsert({ id: signedIn.id, email: signedIn.email });
-    if (error) throw new Error(`profile upsert failed: ${error.message}`);
-    if (wallet !== null) await releaseWalletAsServer(service, wallet);
-    await setWalletAsServer(service, signedIn.id, wallet, verified);
-  }
-  return signedIn;
-}
+// The tests' users (userWithWallet) take the sender's wallet over from whoever held it before.
+const users = fileUsers(stack, service);
+afterEach(() => users.closeChannels());
 
 /** Calls the function as the portal's fetch would; token null sends no Authorization. */
 function call(body: string, token: string | null, method = 'POST'): Promise<Response> {
@@ -93,17 +44,6 @@ function call(body: string, token: string | null, method = 'POST'): Promise<Resp
 
 const record = (who: TestUser, txHash: string) => call(JSON.stringify({ txHash }), who.accessToken);
 
-/** What the user sees: their own history and notifications, through their own client. */
-async function seenBy(who: TestUser) {
-  const [transactions, notifications] = await Promise.all([
-    who.client.from('transactions').select('*'),
-    who.client.from('user_notifications').select('*'),
-  ]);
-  expect(transactions.error).toBeNull();
-  expect(notifications.error).toBeNull();
-  return { transactions: transactions.data ?? [], notifications: notifications.data ?? [] };
-}
-
 async function rowsWithHash(txHash: string) {
   const { data, error } = await service.from('transactions').select('*').ilike('tx_hash', txHash);
   expect(error).toBeNull();
@@ -119,15 +59,6 @@ async function sendRowsWithHash(txHash: string) {
   return (await rowsWithHash(txHash)).filter((row) => row.type === 'token_sent' || row.type === 'swap');
 }
 
-/** What `who` sees of one transaction: their rows of it, and the notifications naming it. */
-async function seenOf(who: TestUser, txHash: string) {
-  const seen = await seenBy(who);
-  return {
-    transactions: seen.transactions.filter((row) => row.tx_hash === txHash.toLowerCase()),
-    notifications: seen.notifications.filter((n) => n.message.includes(txHash.slice(0, 10))),
-  };
-}
-
 /** A port on 127.0.0.1 that was free a moment ago and that nothing listens on now. */
 
 async function expectError(response: Response, status: number, message: RegExp) {
@@ -140,8 +71,8 @@ async function expectError(response: Response, status: number, message: RegExp) 
 
 describe('record-transaction records the caller’s own DDEX send', () => {
   it('records a send once, as the portal calls it, with the amount and hash from the chain', async () => {
-    const alice = await user('rt-sender', sender.address);
-    const hash = await sendDdex(sender, recipient, parseUnits('12.5', 18));
+    const alice = await userWithWallet(users, 'rt-sender', sender.address);
+    const hash = await sendDdex(chain, sender, recipient, parseUnits('12.5', 18));
 
     const { data, error } = await alice.client.functions.invoke('record-transaction', {
       body: { txHash: hash },
@@ -178,8 +109,8 @@ describe('record-transaction records the caller’s own DDEX send', () => {
   });
 
   it('matches the wallet and the hash in any letter case and keeps the smallest amount exact', async () => {
-    const bob = await user('rt-case', sender.address.toLowerCase());
-    const hash = await sendDdex(sender, recipient, 1n);
+    const bob = await userWithWallet(users, 'rt-case', sender.address.toLowerCase());
+    const hash = await sendDdex(chain, sender, recipient, 1n);
     const shouted = `0x${hash.slice(2).toUpperCase()}`;
 
     const response = await record(bob, shouted);
@@ -193,31 +124,28 @@ describe('record-transaction records the caller’s own DDEX send', () => {
   });
 
   it('refuses a DDEX transfer that did not come from the caller’s wallet with 422 and records nothing', async () => {
-    const hash = await sendDdex(sender, recipient, parseUnits('2', 18));
+    const hash = await sendDdex(chain, sender, recipient, parseUnits('2', 18));
     // The recipient of the transfer did not send it; neither did an unrelated wallet.
     for (const wallet of [recipient.address, `0x${randomBytes(20).toString('hex')}`]) {
-      const carol = await user('rt-not-mine', wallet);
+      const carol = await userWithWallet(users, 'rt-not-mine', wallet);
       await expectError(await record(carol, hash), 422, /not a DDEX transfer from your wallet/);
       expect((await sendRowsWithHash(hash)).filter((row) => row.user_id === carol.id)).toEqual([]);
     }
   });
 
   it('refuses a plain ETH transfer with 422', async () => {
-    const dave = await user('rt-eth', sender.address);
-    const hash = await walletOf(sender).sendTransaction({
-      to: recipient.address,
-      value: parseEther('0.001'),
-      chain: null,
-    });
-    expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('success');
+    const dave = await userWithWallet(users, 'rt-eth', sender.address);
+    const sent = await sendEth(chain, sender, recipient, parseEther('0.001'));
+    expect(sent.status).toBe('success');
+    const hash = sent.transactionHash;
 
     await expectError(await record(dave, hash), 422, /not a DDEX transfer from your wallet/);
     expect(await sendRowsWithHash(hash)).toEqual([]);
   });
 
   it('refuses a reverted DDEX transfer with 422', async () => {
-    const erin = await user('rt-reverted', sender.address);
-    const wallet = walletOf(sender);
+    const erin = await userWithWallet(users, 'rt-reverted', sender.address);
+    const wallet = walletOf(chain, sender);
     // More DDEX than exists: mined, but reverted. The gas is fixed so nothing estimates
     // (and refuses) it first; Hardhat reports the revert as an error of the send itself,
     // so the hash is computed from the signed bytes rather than taken from the reply.
@@ -241,7 +169,7 @@ describe('record-transaction records the caller’s own DDEX send', () => {
   });
 
   it('answers a hash the chain does not know with 404', async () => {
-    const frank = await user('rt-unknown', sender.address);
+    const frank = await userWithWallet(users, 'rt-unknown', sender.address);
     const unknown = `0x${randomBytes(32).toString('hex')}`;
     await expectError(await record(frank, unknown), 404, /No mined transaction with this hash/);
     expect(await rowsWithHash(unknown)).toEqual([]);
@@ -250,8 +178,8 @@ describe('record-transaction records the caller’s own DDEX send', () => {
   it('records nothing for a wallet no proof stands behind: it asks the user to link one (409)', async () => {
     // The sender's own address, written without a proof: record-transaction trusts only a proven
     // wallet to say whose send this was.
-    const mallory = await user('rt-unproven', sender.address, { verified: false });
-    const hash = await sendDdex(sender, recipient, parseUnits('1.5', 18));
+    const mallory = await userWithWallet(users, 'rt-unproven', sender.address, { verified: false });
+    const hash = await sendDdex(chain, sender, recipient, parseUnits('1.5', 18));
 
     await expectError(await record(mallory, hash), 409, /link .*wallet/i);
 
@@ -261,9 +189,9 @@ describe('record-transaction records the caller’s own DDEX send', () => {
   });
 
   it('asks a user without a linked wallet to link one (409), with or without a profile', async () => {
-    const hash = await sendDdex(sender, recipient, parseUnits('1', 18));
+    const hash = await sendDdex(chain, sender, recipient, parseUnits('1', 18));
     for (const wallet of [undefined, null, 'not-an-address']) {
-      const grace = await user('rt-no-wallet', wallet);
+      const grace = await userWithWallet(users, 'rt-no-wallet', wallet);
       await expectError(await record(grace, hash), 409, /link .*wallet/i);
       expect(await seenOf(grace, hash)).toEqual({ transactions: [], notifications: [] });
     }
@@ -272,7 +200,7 @@ describe('record-transaction records the caller’s own DDEX send', () => {
 
 describe('record-transaction refuses what it cannot trust or read', () => {
   it('is behind JWT verification, as deployed (verify_jwt = true): no valid JWT never reaches it', async () => {
-    const hash = await sendDdex(sender, recipient, parseUnits('3', 18));
+    const hash = await sendDdex(chain, sender, recipient, parseUnits('3', 18));
     const body = JSON.stringify({ txHash: hash });
     const refusals: [string | null, string][] = [
       [null, 'Missing authorization header'],
@@ -296,7 +224,7 @@ describe('record-transaction refuses what it cannot trust or read', () => {
   });
 
   it('refuses a caller who is not a signed-in user with 401, also when it gets past the gateway', async () => {
-    const hash = await sendDdex(sender, recipient, parseUnits('3', 18));
+    const hash = await sendDdex(chain, sender, recipient, parseUnits('3', 18));
     const body = JSON.stringify({ txHash: hash });
     // The function itself, reached without the gateway's check: a token that is no user's.
     const direct = await fetch(stack.functions.urls['record-transaction'] ?? '', {
@@ -308,7 +236,7 @@ describe('record-transaction refuses what it cannot trust or read', () => {
   });
 
   it('refuses a malformed body or hash with 400', async () => {
-    const henry = await user('rt-malformed', sender.address);
+    const henry = await userWithWallet(users, 'rt-malformed', sender.address);
     const cases: [string, RegExp][] = [
       ['{"txHash": ', /not valid JSON/],
       ['"0xabc"', /JSON object/],
@@ -323,7 +251,7 @@ describe('record-transaction refuses what it cannot trust or read', () => {
   });
 
   it('refuses a body past 64 KB with 413, declared or chunked', async () => {
-    const kate = await user('rt-too-large', sender.address);
+    const kate = await userWithWallet(users, 'rt-too-large', sender.address);
     const body = JSON.stringify({ txHash: `0x${'ab'.repeat(32)}`, padding: 'x'.repeat(70 * 1024) });
     // The Deno server itself: the gateway in front of it refuses such bodies first, and so may the
     // hosted platform's edge, but the function does not count on either.
@@ -339,7 +267,7 @@ describe('record-transaction refuses what it cannot trust or read', () => {
   });
 
   it('accepts POST only', async () => {
-    const ivy = await user('rt-method', sender.address);
+    const ivy = await userWithWallet(users, 'rt-method', sender.address);
     const response = await call('', ivy.accessToken, 'GET');
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
@@ -352,8 +280,8 @@ describe('record-transaction refuses what it cannot trust or read', () => {
       rpcUrl: `http://127.0.0.1:${await closedPort()}`,
       tokenAddress: chain.tokenAddress,
     });
-    const jack = await user('rt-no-chain', sender.address);
-    const hash = await sendDdex(sender, recipient, parseUnits('4', 18));
+    const jack = await userWithWallet(users, 'rt-no-chain', sender.address);
+    const hash = await sendDdex(chain, sender, recipient, parseUnits('4', 18));
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const response = await handler(
@@ -400,8 +328,8 @@ describe('record-transaction and process-payments record one transfer once', () 
   }
 
   it('keeps one row when the webhook arrives after the portal recorded the send', async () => {
-    const kim = await user('rt-then-webhook', sender.address);
-    const hash = await sendDdex(sender, recipient, parseUnits('3.25', 18));
+    const kim = await userWithWallet(users, 'rt-then-webhook', sender.address);
+    const hash = await sendDdex(chain, sender, recipient, parseUnits('3.25', 18));
     expect(await (await record(kim, hash)).json()).toMatchObject({ transactions: [{ amount: '-3.25' }] });
 
     // Tatum's delivery, and a redelivery of it: the receipt names the log the portal's row has.
@@ -420,8 +348,8 @@ describe('record-transaction and process-payments record one transfer once', () 
   });
 
   it('keeps one row, and answers recorded:false, when the webhook recorded the send first', async () => {
-    const lee = await user('webhook-then-rt', sender.address);
-    const hash = await sendDdex(sender, recipient, parseUnits('0.5', 18));
+    const lee = await userWithWallet(users, 'webhook-then-rt', sender.address);
+    const hash = await sendDdex(chain, sender, recipient, parseUnits('0.5', 18));
     expect((await deliverOutgoing(hash, '-0.5')).status).toBe(200);
 
     const response = await record(lee, hash);
@@ -436,12 +364,12 @@ describe('record-transaction and process-payments record one transfer once', () 
   });
 
   it('records both of two DDEX transfers in one transaction: two rows and notifications for the recipient, two rows for the sender; a repeat of either adds nothing', async () => {
-    const receiving = await user('rt-two-in', recipient.address);
-    const sending = await user('rt-two-out', sender.address);
+    const receiving = await userWithWallet(users, 'rt-two-in', recipient.address);
+    const sending = await userWithWallet(users, 'rt-two-out', sender.address);
     const watch = await watchAtEmulator(recipient.address);
     try {
       const amount = parseUnits('1.25', 18);
-      const hash = await transferTwice(sender, recipient, amount);
+      const hash = await sendDdexTwiceInOneTransaction(chain, sender, recipient, amount);
       const logIndexes = (await publicClient.getTransactionReceipt({ hash })).logs.map((log) => log.logIndex);
       expect(logIndexes).toHaveLength(2);
       const about = (message: string) => message.includes(hash.slice(0, 10));
@@ -488,7 +416,7 @@ describe('record-transaction and process-payments record one transfer once', () 
       }
 
       // A later transfer to the recipient, once delivered, shows the emulator owed nothing more.
-      const marker = await sendDdex(sender, recipient, 1n);
+      const marker = await sendDdex(chain, sender, recipient, 1n);
       await expect
         .poll(
           async () =>
@@ -561,13 +489,3 @@ async function watchAtEmulator(address: string): Promise<{ stop(): Promise<void>
     },
   };
 }
-
-/** Two DDEX transfers of `amount` from `from` to `to` in one transaction (tests/support/transfer-twice.ts). */
-const transferTwice = (from: ChainAccount, to: ChainAccount, amount: bigint): Promise<Hex> =>
-  sendTwiceInOneTransaction({
-    rpcUrl: chain.rpcUrl,
-    token: chain.tokenAddress,
-    from,
-    to: to.address,
-    amount,
-  });

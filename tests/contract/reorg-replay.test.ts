@@ -14,8 +14,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChain, type Chain, type ChainAccount } from '../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
-import { serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
-import { releaseWalletAsServer, setWalletAsServer } from '../support/wallet-proof.ts';
+import { serviceClient, signedInUser, type TestUser } from '../support/stack/users.ts';
+import { releaseWalletAsServer, setWalletAsServer } from '../support/stack/wallets.ts';
 
 // A chain reorganisation end to end, on a chain of this file's own (the shared one cannot be
 // rewound under the other files): a DDEX transfer is recorded from the emulator's delivery, the

@@ -8,9 +8,9 @@ import WebSocket from 'ws';
 import { AVATAR_MAX_BYTES } from '../../src/domain/profile.ts';
 import { createSupabaseClient, createSupabaseService } from '../../src/services/supabase/index.ts';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import { IMAGES } from '../support/stack/avatar-images.ts';
 import {
   anonClient,
-  IMAGES,
   PASSWORD,
   serviceClient,
   signedInUser,
@@ -18,7 +18,7 @@ import {
   type StackInfo,
   type TestUser,
   uniqueEmail,
-} from '../support/clients.ts';
+} from '../support/stack/users.ts';
 import { lazyBody } from '../support/streams.ts';
 
 // The avatars bucket as the portal uses it through the unmodified supabase-js:

@@ -18,8 +18,9 @@ import {
   type WalletProof,
 } from '../../src/services/supabase/index.ts';
 import { siweMessage } from '../../src/services/wallet/siwe.ts';
-import { IMAGES, PASSWORD, serviceClient, uniqueEmail } from '../support/clients.ts';
-import { setWalletAsServer } from '../support/wallet-proof.ts';
+import { IMAGES } from '../support/stack/avatar-images.ts';
+import { PASSWORD, serviceClient, uniqueEmail } from '../support/stack/users.ts';
+import { setWalletAsServer } from '../support/stack/wallets.ts';
 
 // The supabase service against the local stack, through the portal's own
 // client factory: every call of docs/product.md#calls and the BackendError each failure

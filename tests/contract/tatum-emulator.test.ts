@@ -18,9 +18,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
 import { DOC_FEE, DOC_KEYS, SDK_DELIVERY_EXTRAS } from '../support/tatum-documented.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
-import { testAccount } from '../support/accounts.ts';
+import { testAccount } from '../support/stack/accounts.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
-import { PORTAL_ORIGIN } from '../support/wallet-proof.ts';
+import { PORTAL_ORIGIN } from '../support/stack/wallets.ts';
 import {
   startWebhookReceiver,
   type ReceivedWebhook,

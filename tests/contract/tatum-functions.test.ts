@@ -13,9 +13,15 @@ import {
   type RateLimit,
 } from '../../supabase/functions/native-balance/handler.ts';
 import { createTatumService, TatumServiceError } from '../../src/services/tatum/index.ts';
-import { anonClient, serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import {
+  anonClient,
+  serviceClient,
+  signedInUser,
+  type Client,
+  type TestUser,
+} from '../support/stack/users.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
-import { setWalletAsServer } from '../support/wallet-proof.ts';
+import { setWalletAsServer } from '../support/stack/wallets.ts';
 
 // The Tatum key stays on the server: tatum-webhooks acts only for the signed-in caller and only on
 // their proven wallet, and native-balance answers anyone with the anon key, one address at a

@@ -3,8 +3,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTatumApi, type TatumApi } from '../../supabase/functions/_shared/tatum.ts';
 import { createTatumWebhooksHandler } from '../../supabase/functions/tatum-webhooks/handler.ts';
-import { serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
-import { setWalletAsServer } from '../support/wallet-proof.ts';
+import { serviceClient, signedInUser, type TestUser } from '../support/stack/users.ts';
+import { setWalletAsServer } from '../support/stack/wallets.ts';
 
 // The Tatum key manages the whole account, the HMAC secret that signs every delivery among it
 // (Tatum sets it with PUT /v3/subscription {hmacSecret} and drops it with DELETE), and

@@ -5,7 +5,7 @@ import { tokenCopy } from '../../src/copy/index.ts';
 import { describeError } from '../../src/machines/error-words.ts';
 import { createBalanceReader, type RpcCall } from '../../src/services/token/balance-reader.ts';
 import { createTokenService } from '../../src/services/token/index.ts';
-import { testAccount } from '../support/accounts.ts';
+import { testAccount } from '../support/stack/accounts.ts';
 import { tokenRejection } from '../support/token-rejection.ts';
 import { closedPort } from '../support/closed-port.ts';
 

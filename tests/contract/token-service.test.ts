@@ -30,7 +30,7 @@ import {
   type TokenServiceErrorReason,
   type TransferResult,
 } from '../../src/services/token/index.ts';
-import { testAccount } from '../support/accounts.ts';
+import { testAccount } from '../support/stack/accounts.ts';
 import { tokenRejection } from '../support/token-rejection.ts';
 import { closedPort } from '../support/closed-port.ts';
 

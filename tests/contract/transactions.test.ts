@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/clients.ts';
+import { anonClient, serviceClient, signedInUser, type TestUser } from '../support/stack/users.ts';
 
 // The transactions calls (docs/product.md#calls): the owner lists the 20 newest; only server functions
 // write rows, and one transfer is recorded once per user.

@@ -2,7 +2,7 @@ import { createPublicClient, custom, http } from 'viem';
 import { getBalance, getBlockNumber, getChainId } from 'viem/actions';
 import { describe, expect, inject, it } from 'vitest';
 import { createWalletService } from '../../src/services/wallet/index.ts';
-import { testAccount } from '../support/accounts.ts';
+import { testAccount } from '../support/stack/accounts.ts';
 import { installMockWallet, type MockWalletTarget } from '../support/mock-wallet.ts';
 
 // The wallet service through the mock EIP-6963 wallet, which forwards what it

@@ -19,10 +19,10 @@ import type { Database } from '../../src/domain/database.types.ts';
 import { createTatumService, TatumServiceError } from '../../src/services/tatum/index.ts';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
 import { walletEventsUrl } from '../../supabase/functions/watch-wallets/handler.ts';
-import { testAccount } from '../support/accounts.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { testAccount } from '../support/stack/accounts.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
 import { startTatumProxy, type TatumProxy } from '../support/tatum-proxy.ts';
-import { linkWithProof, PORTAL_ORIGIN, setWalletAsServer } from '../support/wallet-proof.ts';
+import { linkWithProof, PORTAL_ORIGIN, setWalletAsServer } from '../support/stack/wallets.ts';
 
 // The server watches every proven wallet: a proof (link-wallet, or a Sign in with Ethereum)
 // queues the wallet, the stack's gateway calls watch-wallets as a hosted Database Webhook would,
@@ -124,7 +124,7 @@ describe('the server watches each proven wallet', () => {
   it('subscribes a wallet proven with link-wallet, to process-payments under a URL of its own, and records it', async () => {
     const user = await signedInUser(stack, 'watch-link');
     const wallet = freshWallet();
-    expect((await linkWithProof(user.client, wallet)).status).toBe(200);
+    expect((await linkWithProof(chain, user.client, wallet)).status).toBe(200);
 
     const subscription = await watchedAt(wallet.address);
     expect(subscription).toMatchObject({ type: 'ADDRESS_EVENT', attr: { chain: 'ETH', url: WALLET_EVENTS } });
@@ -144,10 +144,10 @@ describe('the server watches each proven wallet', () => {
   it('ends the subscription when the owner unlinks the wallet, and moves it when they link another', async () => {
     const user = await signedInUser(stack, 'watch-unlink');
     const [first, second] = [freshWallet(), freshWallet()];
-    expect((await linkWithProof(user.client, first)).status).toBe(200);
+    expect((await linkWithProof(chain, user.client, first)).status).toBe(200);
     await watchedAt(first.address);
 
-    expect((await linkWithProof(user.client, second)).status).toBe(200);
+    expect((await linkWithProof(chain, user.client, second)).status).toBe(200);
     await watchedAt(second.address);
     await unwatchedAt(first.address);
 
@@ -305,7 +305,7 @@ describe('a proven wallet’s transfers', () => {
   it('arrive in the history of a freshly proven wallet with no demo hook, once', async () => {
     const user = await signedInUser(stack, 'watch-paid');
     const wallet = freshWallet();
-    expect((await linkWithProof(user.client, wallet)).status).toBe(200);
+    expect((await linkWithProof(chain, user.client, wallet)).status).toBe(200);
     await watchedAt(wallet.address);
 
     const hash = await payAndSettle(user, wallet.address, '3.5');
@@ -321,7 +321,7 @@ describe('a proven wallet’s transfers', () => {
   it('arrive once when a demo hook of the wallet delivers them as well', async () => {
     const user = await signedInUser(stack, 'watch-twice');
     const wallet = freshWallet();
-    expect((await linkWithProof(user.client, wallet)).status).toBe(200);
+    expect((await linkWithProof(chain, user.client, wallet)).status).toBe(200);
     await watchedAt(wallet.address);
     await createTatumService({ client: () => Promise.resolve(user.client) }).createAddressWebhook({
       address: wallet.address,

@@ -3,8 +3,8 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Database } from '../../src/domain/database.types.ts';
-import { serviceClient, signedInUser } from '../support/clients.ts';
-import { linkWithProof } from '../support/wallet-proof.ts';
+import { serviceClient, signedInUser } from '../support/stack/users.ts';
+import { linkWithProof } from '../support/stack/wallets.ts';
 
 // Sign in with Ethereum through the unmodified supabase-js, against the local
 // stack's web3 grant (stack/gateway/web3-grant.ts), as a hosted project with the
@@ -186,7 +186,7 @@ describe('Sign in with Ethereum links the wallet', () => {
   it('signs in with a wallet another user has proven, but links it to no one else', async () => {
     const wallet = freshWallet();
     const alice = await signedInUser(stack, 'web3-holder');
-    expect((await linkWithProof(alice.client, wallet)).status).toBe(200);
+    expect((await linkWithProof(chain, alice.client, wallet)).status).toBe(200);
 
     const { data, error } = await signInWith(wallet);
     expect(error).toBeNull();

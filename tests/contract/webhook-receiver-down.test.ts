@@ -19,10 +19,10 @@ import { waitForTransactionReceipt, writeContract } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startChain, type Chain } from '../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/clients.ts';
+import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
 import { closedPort } from '../support/closed-port.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
-import { setWalletAsServer } from '../support/wallet-proof.ts';
+import { setWalletAsServer } from '../support/stack/wallets.ts';
 
 // The whole webhook path while process-payments cannot be reached: the Tatum
 // emulator owes a delivery for every DDEX transfer to a watched address,

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { authCopy, dialogCopy, shellCopy } from '../../src/copy/index.ts';
-import { anonClient, PASSWORD, uniqueEmail } from '../support/clients.ts';
+import { anonClient, PASSWORD, uniqueEmail } from '../support/stack/users.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal } from './support/browser.ts';
 import { gatewayFor } from './support/context.ts';

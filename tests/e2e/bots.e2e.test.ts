@@ -12,7 +12,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { botCopy } from '../../src/copy/bots.ts';
 import { appCopy, shellCopy, transactionCopy } from '../../src/copy/index.ts';
-import { signedInUser } from '../support/clients.ts';
+import { reserves } from '../support/stack/market.ts';
+import { signedInUser } from '../support/stack/users.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';
@@ -30,7 +31,8 @@ import { toast } from './support/ui.ts';
 
 swapsOnTheSharedPool();
 
-const { rpcUrl, tokenAddress, uniswap } = e2e().chain;
+const chain = e2e().chain;
+const { rpcUrl, tokenAddress, uniswap } = chain;
 const trader = e2eAccount('botsTrader');
 const reader = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
 const wallet = createWalletClient({
@@ -44,18 +46,8 @@ const routerAbi = parseAbi([
   'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
 ]);
 const pairAbi = parseAbi([
-  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
   'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
 ]);
-
-async function reserves(): Promise<{ eth: bigint; ddex: bigint }> {
-  const [r0, r1] = await reader.readContract({
-    address: uniswap.pair,
-    abi: pairAbi,
-    functionName: 'getReserves',
-  });
-  return ETH_IS_TOKEN0 ? { eth: r0, ddex: r1 } : { eth: r1, ddex: r0 };
-}
 
 /** A level a little above the pool's price (ETH per DDEX), written with six significant digits. */
 function levelAbove({ eth, ddex }: { eth: bigint; ddex: bigint }): string {
@@ -115,7 +107,7 @@ describe('a trading bot', () => {
     await botsTab(page).click();
     await page.getByText(botCopy.watchOnly, { exact: true }).waitFor();
 
-    const level = levelAbove(await reserves());
+    const level = levelAbove(await reserves(chain, uniswap));
     const name = 'Breakout watch';
     await page.getByRole('button', { name: botCopy.newBot, exact: true }).click();
     const form = page.getByRole('region', { name: botCopy.createTitle, exact: true });
@@ -131,7 +123,7 @@ describe('a trading bot', () => {
     await card.getByText(botCopy.noRuns, { exact: true }).waitFor();
 
     // About 1 % of the pool's ETH moves the price about 2 %, well past the level 0.2 % above it.
-    const { eth } = await reserves();
+    const { eth } = await reserves(chain, uniswap);
     const { hash, ddexOut } = await buy(eth / 100n);
     try {
       const title = `DDEX above ${level} ETH`;

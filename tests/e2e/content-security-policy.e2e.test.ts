@@ -12,7 +12,7 @@ import {
   webhookCopy,
 } from '../../src/copy/index.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
-import { IMAGES } from '../support/clients.ts';
+import { IMAGES } from '../support/stack/avatar-images.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal, type Portal, type PortalOptions } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';

@@ -10,7 +10,7 @@ import { TAKEN_CLASS } from '../../src/devtools/panel/diagram.ts';
 import { TAKEN_EDGE_CLASS, TAKEN_LINE_CLASS } from '../../src/devtools/panel/overlay-dom.ts';
 import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
 import { allTransitionKeys } from '../model/support/coverage.ts';
-import { uniqueEmail } from '../support/clients.ts';
+import { uniqueEmail } from '../support/stack/users.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal } from './support/browser.ts';

@@ -24,7 +24,7 @@ import {
   walletCopy,
   webhookCopy,
 } from '../../src/copy/index.ts';
-import { signedInUser } from '../support/clients.ts';
+import { signedInUser } from '../support/stack/users.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { runAxe } from './support/axe.ts';
 import { e2e, gatewayFor } from './support/context.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { authCopy, dialogCopy, profileCopy, shellCopy } from '../../src/copy/index.ts';
-import { IMAGES } from '../support/clients.ts';
+import { IMAGES } from '../support/stack/avatar-images.ts';
 import { runAxe } from './support/axe.ts';
 import { PHONE_VIEWPORT, type PortalOptions } from './support/browser.ts';
 import { admin, openProfileDialog, openSignedIn, toast } from './support/ui.ts';

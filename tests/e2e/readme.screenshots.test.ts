@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { authCopy, portalCopy, walletCopy } from '../../src/copy/index.ts';
-import { anonClient, PASSWORD, type TestUser } from '../support/clients.ts';
+import { anonClient, PASSWORD, type TestUser } from '../support/stack/users.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { PHONE_VIEWPORT, type PortalOptions } from './support/browser.ts';
 import { gatewayFor } from './support/context.ts';

@@ -20,7 +20,7 @@ import {
   shortAddress,
   walletCopy,
 } from '../../src/copy/index.ts';
-import { uniqueEmail } from '../support/clients.ts';
+import { uniqueEmail } from '../support/stack/users.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal, type Portal } from './support/browser.ts';
 import { e2e, gatewayFor } from './support/context.ts';

@@ -14,8 +14,8 @@ import {
   transactionCopy,
   walletCopy,
 } from '../../src/copy/index.ts';
+import { tokenBalance } from '../support/stack/chain.ts';
 import { e2eAccount } from './support/accounts.ts';
-import { tokenBalance } from './support/chain.ts';
 import { openPortal, type PortalOptions, type WalletSetup } from './support/browser.ts';
 import { e2e } from './support/context.ts';
 import { admin, balanceValue, openSignedIn, openUserMenu } from './support/ui.ts';
@@ -117,7 +117,7 @@ describe('send form', () => {
     await expect
       .poll(() => balanceValue(page, balanceCopy.token).textContent())
       .not.toBe(balanceCopy.loading);
-    const before = await tokenBalance(recipient.address);
+    const before = await tokenBalance(e2e().chain, recipient.address);
 
     await fields.recipient.fill(recipient.address);
     await fields.amount.fill('12.5');
@@ -145,14 +145,14 @@ describe('send form', () => {
     await toast(page, sendCopy.transferSubmitted).waitFor({ timeout: 30_000 });
     const description = await page.getByText(/^Transaction hash: 0x[0-9a-f]{8}\.\.\.$/).textContent();
     expect(description).toMatch(/^Transaction hash: 0x[0-9a-f]{8}\.\.\.$/);
-    expect(await tokenBalance(recipient.address)).toBe(before + parseUnits('12.5', 18));
+    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(before + parseUnits('12.5', 18));
 
     // The form is cleared after a transfer, so a second press cannot repeat it.
     await fields.submit.waitFor();
     await expect.poll(() => fields.recipient.inputValue()).toBe('');
     expect(await fields.amount.inputValue()).toBe('');
     // The sender's balance is refreshed to the chain's.
-    const senderTokens = formatUnits(await tokenBalance(sender.address), 18);
+    const senderTokens = formatUnits(await tokenBalance(e2e().chain, sender.address), 18);
     await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toBe(senderTokens);
 
     // The key is nowhere in the page or its console.
@@ -172,7 +172,7 @@ describe('send form', () => {
     await expect
       .poll(() => balanceValue(page, balanceCopy.token).textContent())
       .not.toBe(balanceCopy.loading);
-    const before = await tokenBalance(recipient.address);
+    const before = await tokenBalance(e2e().chain, recipient.address);
     const { rpcUrl } = e2e().chain;
     const reader = createPublicClient({ transport: http(rpcUrl) });
     const nonce = () => getTransactionCount(reader, { address: sender.address });
@@ -200,7 +200,7 @@ describe('send form', () => {
     expect(broadcasts).toBe(1);
     // It was sent: the recipient is paid, once.
     const paid = before + parseUnits('0.75', 18);
-    expect(await tokenBalance(recipient.address)).toBe(paid);
+    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(paid);
     const used = await nonce();
     expect(await fields.recipient.inputValue()).toBe(recipient.address);
     expect(await fields.amount.inputValue()).toBe('0.75');
@@ -213,7 +213,7 @@ describe('send form', () => {
     await page.getByText(sendCopy.transferSubmittedDescription(hash ?? ''), { exact: true }).waitFor();
     expect(broadcasts).toBe(1);
     expect(await nonce()).toBe(used);
-    expect(await tokenBalance(recipient.address)).toBe(paid);
+    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(paid);
     await expect.poll(() => fields.recipient.inputValue()).toBe('');
     expect(pageErrors).toEqual([]);
   });
@@ -240,7 +240,7 @@ describe('send form', () => {
   it('keeps recipient and amount after a refused transfer, dropping only the key', async () => {
     const { page } = await openConnected({ account: sender });
     const fields = form(page);
-    const before = await tokenBalance(recipient.address);
+    const before = await tokenBalance(e2e().chain, recipient.address);
     await fields.recipient.fill(recipient.address);
     await fields.amount.fill('3');
     // Another account's key: the wallet connected is not the one that would sign.
@@ -251,7 +251,7 @@ describe('send form', () => {
     expect(await fields.recipient.inputValue()).toBe(recipient.address);
     expect(await fields.amount.inputValue()).toBe('3');
     expect(await fields.privateKey.inputValue()).toBe('');
-    expect(await tokenBalance(recipient.address)).toBe(before);
+    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(before);
   });
 
   it("stops with 'Configuration Error' when no token contract is configured, and shows 'N/A (Config Error)' in red", async () => {

@@ -8,7 +8,7 @@ import { appCopy, authCopy, dialogCopy, footerCopy, shellCopy, walletCopy } from
 import { privacyCopy } from '../../src/copy/privacy.ts';
 import { termsCopy } from '../../src/copy/terms.ts';
 import { tradingCopy } from '../../src/copy/trading.ts';
-import { serviceClient } from '../support/clients.ts';
+import { serviceClient } from '../support/stack/users.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { runAxe } from './support/axe.ts';
 import { openPortal, PHONE_VIEWPORT, type PortalOptions } from './support/browser.ts';

@@ -1,9 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
-import { createPublicClient, formatUnits, http, parseAbi, parseAbiItem } from 'viem';
+import { createPublicClient, formatUnits, http, parseAbiItem } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { readAppConfig } from '../../src/config/app-config.ts';
 import { dexCopy } from '../../src/copy/dex.ts';
 import { appCopy, shellCopy } from '../../src/copy/index.ts';
+import { reserves } from '../support/stack/market.ts';
 import { e2eAccount } from './support/accounts.ts';
 import { openPortal } from './support/browser.ts';
 import { e2e } from './support/context.ts';
@@ -13,25 +14,13 @@ import { connect, openWithWallet } from './support/portal-page.ts';
 // without a wallet, and the swap form of a wallet on another network. Nothing here trades, but
 // trading.e2e does meanwhile: each look at the market is compared with the pool as it is then.
 
-const { rpcUrl, tokenAddress, uniswap } = e2e().chain;
+const chain = e2e().chain;
+const { rpcUrl, uniswap } = chain;
 const reader = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
-const ETH_IS_TOKEN0 = uniswap.weth.toLowerCase() < tokenAddress.toLowerCase();
 const ONE = 10n ** 18n;
-const pairAbi = parseAbi([
-  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
-]);
 const swapEvent = parseAbiItem(
   'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
 );
-
-async function reserves(): Promise<{ eth: bigint; ddex: bigint }> {
-  const [r0, r1] = await reader.readContract({
-    address: uniswap.pair,
-    abi: pairAbi,
-    functionName: 'getReserves',
-  });
-  return ETH_IS_TOKEN0 ? { eth: r0, ddex: r1 } : { eth: r1, ddex: r0 };
-}
 
 /** How many trades the list shows: the pair's swaps so far, the last 20 at most. */
 async function tradesOnChain(): Promise<number> {
@@ -77,7 +66,7 @@ describe('DEX Trading: the market', () => {
 
     await expect
       .poll(async () => {
-        const { eth, ddex } = await reserves();
+        const { eth, ddex } = await reserves(chain, uniswap);
         return [
           await figure(market, dexCopy.reserves).innerText(),
           `${dexCopy.amountOf(shown(eth), dexCopy.eth)}\n${dexCopy.amountOf(shown(ddex), dexCopy.ddex)}`,
@@ -86,7 +75,7 @@ describe('DEX Trading: the market', () => {
       .toSatisfy(agree);
     await expect
       .poll(async () => {
-        const { eth, ddex } = await reserves();
+        const { eth, ddex } = await reserves(chain, uniswap);
         return [
           await figure(market, dexCopy.price).innerText(),
           `${dexCopy.priceOfDdex(shown((eth * ONE) / ddex))}\n${dexCopy.priceOfEth(shown((ddex * ONE) / eth))}`,
@@ -100,7 +89,11 @@ describe('DEX Trading: the market', () => {
     const description = page.locator(`[id="${await chart.getAttribute('aria-describedby')}"]`);
     await expect
       .poll(
-        async () => [await description.textContent(), dexCopy.lastPrice(midPrice(await reserves()))] as const,
+        async () =>
+          [
+            await description.textContent(),
+            dexCopy.lastPrice(midPrice(await reserves(chain, uniswap))),
+          ] as const,
       )
       .toSatisfy(agree);
 

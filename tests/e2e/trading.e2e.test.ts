@@ -25,8 +25,9 @@ import {
   transactionCopy,
   walletCopy,
 } from '../../src/copy/index.ts';
+import { tokenBalance } from '../support/stack/chain.ts';
+import { reserves } from '../support/stack/market.ts';
 import { e2eAccount, type E2eRole } from './support/accounts.ts';
-import { tokenBalance } from './support/chain.ts';
 import type { WalletHandle } from './support/browser.ts';
 import { e2e } from './support/context.ts';
 import { swapsOnTheSharedPool } from './support/pool-lock.ts';
@@ -41,7 +42,8 @@ import { balanceValue, openSignedIn, openUserMenu } from './support/ui.ts';
 // (pool-lock.ts), and these tests run one after the other, so a quote read here is the pool's until
 // the test itself swaps.
 
-const { rpcUrl, tokenAddress, uniswap } = e2e().chain;
+const chain = e2e().chain;
+const { rpcUrl, tokenAddress, uniswap } = chain;
 const reader = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
 const BUY = [uniswap.weth, tokenAddress] as const;
 const SELL = [tokenAddress, uniswap.weth] as const;
@@ -52,7 +54,6 @@ const routerAbi = parseAbi([
   'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
 ]);
 const pairAbi = parseAbi([
-  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
   'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
 ]);
 
@@ -65,15 +66,6 @@ async function quoteOf(path: readonly [`0x${string}`, `0x${string}`], amountIn: 
     args: [amountIn, [...path]],
   });
   return amounts[1] ?? 0n;
-}
-
-async function reserves(): Promise<{ eth: bigint; ddex: bigint }> {
-  const [r0, r1] = await reader.readContract({
-    address: uniswap.pair,
-    abi: pairAbi,
-    functionName: 'getReserves',
-  });
-  return ETH_IS_TOKEN0 ? { eth: r0, ddex: r1 } : { eth: r1, ddex: r0 };
 }
 
 /** The server's notification of a buy, as process-payments words it (history-words.ts). */
@@ -97,7 +89,7 @@ async function swapOf(hash: Hex) {
 async function holdings(address: `0x${string}`) {
   const [eth, ddex, allowance, nonce] = await Promise.all([
     reader.getBalance({ address }),
-    tokenBalance(address),
+    tokenBalance(chain, address),
     reader.readContract({
       address: tokenAddress,
       abi: erc20Abi,
@@ -212,7 +204,7 @@ swapsOnTheSharedPool();
 describe('DEX Trading: swapping through the wallet', () => {
   it('buys DDEX: the quote, the DDEX received, the balance, a new trade and a new point on the chart', async () => {
     const { page, account, wallet, pageErrors } = await openTrading('tradingBuyer');
-    const before = await tokenBalance(account.address);
+    const before = await tokenBalance(chain, account.address);
     await tab(page, appCopy.tabs.portal).click();
     await expect
       .poll(() => balanceValue(page, balanceCopy.token).textContent())
@@ -234,7 +226,7 @@ describe('DEX Trading: swapping through the wallet', () => {
     expect(receipt.status).toBe('success');
     expect(ethIn).toBe(parseEther('0.5'));
     expect(ddexOut).toBe(quote);
-    expect(await tokenBalance(account.address)).toBe(before + ddexOut);
+    expect(await tokenBalance(chain, account.address)).toBe(before + ddexOut);
     expect(await figure(card, dexCopy.youPaid).textContent()).toBe(dexCopy.amountOf('0.5', dexCopy.eth));
     expect(await figure(card, dexCopy.youReceived).textContent()).toBe(
       dexCopy.amountOf(shown(ddexOut), dexCopy.ddex),
@@ -252,7 +244,7 @@ describe('DEX Trading: swapping through the wallet', () => {
       midPrice({ eth: ethIn, ddex: ddexOut }),
     ]);
     expect(await tradeRows(page).count()).toBe(Math.min(rowsBefore + 1, 20));
-    const caption = dexCopy.lastPrice(midPrice(await reserves()));
+    const caption = dexCopy.lastPrice(midPrice(await reserves(chain, uniswap)));
     await expect.poll(() => chartCaption(page).textContent()).toBe(caption);
     expect(caption).not.toBe(captionBefore);
 
@@ -274,7 +266,7 @@ describe('DEX Trading: swapping through the wallet', () => {
     await card.getByText(dexCopy.needsApproval, { exact: true }).waitFor();
     await approve(page, wallet, dexCopy.approvedDescription('1000'));
     expect(await router()).toBe(parseUnits('1000', 18));
-    const before = await tokenBalance(account.address);
+    const before = await tokenBalance(chain, account.address);
     await press(page, wallet, dexCopy.swap);
     const first = await swapOf(await outcome(page, dexCopy.swapConfirmed));
     expect(first.ddexIn).toBe(parseUnits('1000', 18));
@@ -282,7 +274,7 @@ describe('DEX Trading: swapping through the wallet', () => {
     expect(await figure(card, dexCopy.youReceived).textContent()).toBe(
       dexCopy.amountOf(shown(first.ethOut), dexCopy.eth),
     );
-    expect(await tokenBalance(account.address)).toBe(before - parseUnits('1000', 18));
+    expect(await tokenBalance(chain, account.address)).toBe(before - parseUnits('1000', 18));
     // The exact allowance is spent: a smaller second sale needs another approval.
     expect(await router()).toBe(0n);
     await newSwap(page);

@@ -10,7 +10,7 @@ import {
   transactionCopy,
 } from '../../src/copy/index.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
-import { IMAGES } from '../support/clients.ts';
+import { IMAGES } from '../support/stack/avatar-images.ts';
 import type { Portal } from './support/browser.ts';
 import { e2e } from './support/context.ts';
 import { admin, openProfileDialog, openSignedIn, openUserMenu, toast } from './support/ui.ts';

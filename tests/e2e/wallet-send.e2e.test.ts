@@ -14,8 +14,8 @@ import {
   transactionCopy,
   walletCopy,
 } from '../../src/copy/index.ts';
+import { tokenBalance } from '../support/stack/chain.ts';
 import { e2eAccount } from './support/accounts.ts';
-import { tokenBalance } from './support/chain.ts';
 import { openPortal, type Portal } from './support/browser.ts';
 import { e2e } from './support/context.ts';
 import { balanceValue, openSignedIn, toast } from './support/ui.ts';
@@ -75,7 +75,7 @@ describe('Send with wallet', () => {
     await page.getByText(shortAddress(sender.address), { exact: true }).waitFor();
     await toast(page, profileCopy.createdAndLinked).waitFor();
     await ddexShown(page);
-    const before = await tokenBalance(recipient.address);
+    const before = await tokenBalance(e2e().chain, recipient.address);
 
     const fields = form(page);
     await fields.recipient.fill(recipient.address);
@@ -92,7 +92,7 @@ describe('Send with wallet', () => {
 
     await toast(page, sendCopy.transferSubmitted).waitFor({ timeout: 30_000 });
     await page.getByText(/^Transaction hash: 0x[0-9a-f]{8}\.\.\.$/).waitFor();
-    expect(await tokenBalance(recipient.address)).toBe(before + parseUnits('2.5', 18));
+    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(before + parseUnits('2.5', 18));
     expect(await wallet.requests()).toContain('eth_sendTransaction');
     await expect.poll(() => fields.recipient.inputValue()).toBe('');
 
@@ -106,7 +106,7 @@ describe('Send with wallet', () => {
 
   it('a rejection in the wallet sends nothing and keeps the form', async () => {
     const { page, wallet, pageErrors } = await connected();
-    const before = await tokenBalance(recipient.address);
+    const before = await tokenBalance(e2e().chain, recipient.address);
     const sent = await nonce();
     const fields = form(page);
     await fields.recipient.fill(recipient.address);
@@ -117,14 +117,14 @@ describe('Send with wallet', () => {
     await page.getByText(sendCopy.walletRejected.description, { exact: true }).waitFor();
     expect(await fields.recipient.inputValue()).toBe(recipient.address);
     expect(await fields.amount.inputValue()).toBe('1');
-    expect(await tokenBalance(recipient.address)).toBe(before);
+    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(before);
     expect(await nonce()).toBe(sent);
     expect(pageErrors).toEqual([]);
   });
 
   it('a transaction mined with too little gas reverts: Transfer Failed with its hash, nothing moved', async () => {
     const { page, wallet, pageErrors } = await connected();
-    const before = await tokenBalance(recipient.address);
+    const before = await tokenBalance(e2e().chain, recipient.address);
     const sent = await nonce();
     const fields = form(page);
     await fields.recipient.fill(recipient.address);
@@ -134,7 +134,7 @@ describe('Send with wallet', () => {
     await fields.withWallet.click();
     await toast(page, sendCopy.transferFailed).waitFor({ timeout: 30_000 });
     await page.getByText(new RegExp(`^${tokenCopy.reverted} Transaction hash: 0x[0-9a-f]{64}\\.$`)).waitFor();
-    expect(await tokenBalance(recipient.address)).toBe(before);
+    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(before);
     // It was mined: the fee is spent and the nonce used.
     expect(await nonce()).toBe(sent + 1);
     expect(await fields.amount.inputValue()).toBe('1');

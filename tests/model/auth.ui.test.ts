@@ -4,7 +4,7 @@ import type { AnyEventObject } from 'xstate';
 import { appCopy, authCopy, dialogCopy, shellCopy, shortAddress } from '../../src/copy/index.ts';
 import type { AuthChange, AuthUser } from '../../src/domain/auth.ts';
 import { authMachine } from '../../src/machines/auth/auth.machine.ts';
-import { PASSWORD, signedInUser, uniqueEmail, type TestUser } from '../support/clients.ts';
+import { PASSWORD, signedInUser, uniqueEmail, type TestUser } from '../support/stack/users.ts';
 import { e2eAccount } from '../e2e/support/accounts.ts';
 import { gatewayFor, type AppVariant } from '../e2e/support/context.ts';
 import { confirmationLink } from '../e2e/support/mailbox.ts';

@@ -4,7 +4,7 @@ import { dialogCopy, profileCopy, shortAddress, walletProofCopy } from '../../sr
 import type { AvatarFile, Profile } from '../../src/domain/profile.ts';
 import { profileMachine, type ProfileContext } from '../../src/machines/profile/profile.machine.ts';
 import { avatarPublicUrl } from '../../src/services/supabase/avatar-url.ts';
-import { IMAGES } from '../support/clients.ts';
+import { IMAGES } from '../support/stack/avatar-images.ts';
 import { authUser, profileRow } from '../support/fixtures.ts';
 import { e2eAccount } from '../e2e/support/accounts.ts';
 import { gatewayFor } from '../e2e/support/context.ts';

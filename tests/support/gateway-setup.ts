@@ -12,7 +12,7 @@ import { hashPasswordsCheaply } from './password-hashing.ts';
 // and removes it and its data afterwards.
 //
 // Test files run in parallel against one chain, so each file that sends
-// transactions uses its own accounts (see tests/support/accounts.ts) and never
+// transactions uses its own accounts (see tests/support/stack/accounts.ts) and never
 // races another file for a nonce or a balance.
 export default async function setup(project: TestProject) {
   hashPasswordsCheaply();

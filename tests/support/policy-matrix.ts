@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { StorageApiError } from '@supabase/supabase-js';
+import { walletEventsUrl } from '../../supabase/functions/watch-wallets/handler.ts';
+import type { ProbesFor } from './policy-table.ts';
+import { IMAGES } from './stack/avatar-images.ts';
 import {
   anonClient,
-  IMAGES,
   serviceClient,
   signedInUser,
   type Client,
   type StackInfo,
   type TestUser,
-} from './clients.ts';
-import { walletEventsUrl } from '../../supabase/functions/watch-wallets/handler.ts';
-import type { ProbesFor } from './policy-table.ts';
-import { setWalletAsServer } from './wallet-proof.ts';
+} from './stack/users.ts';
+import { setWalletAsServer } from './stack/wallets.ts';
 
 // What each cell of the policy matrix (tests/support/policy-table.ts) does on
 // the local stack, through supabase-js: make the owner's row or object it acts

@@ -4,7 +4,8 @@ import { appCopy, dialogCopy } from '../../../src/copy/index.ts';
 import type { Profile } from '../../../src/domain/profile.ts';
 import type { ProfileContext } from '../../../src/machines/profile/profile.machine.ts';
 import { avatarPublicUrl } from '../../../src/services/supabase/avatar-url.ts';
-import { IMAGES, type TestUser } from '../../support/clients.ts';
+import { IMAGES } from '../../support/stack/avatar-images.ts';
+import type { TestUser } from '../../support/stack/users.ts';
 import { gatewayFor } from '../../e2e/support/context.ts';
 import { admin, openUserMenu } from '../../e2e/support/ui.ts';
 

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { appCopy, authCopy, dialogCopy } from '../../../src/copy/index.ts';
-import type { TestUser } from '../../support/clients.ts';
+import type { TestUser } from '../../support/stack/users.ts';
 import { button, logIn } from '../../e2e/support/portal-page.ts';
 import type { Snapshot } from '../support/paths.ts';
 import { holdNextRequest, type HeldRequest } from './hold.ts';

@@ -13,7 +13,7 @@ import {
 } from '../../../src/copy/index.ts';
 import { walletMachine } from '../../../src/machines/wallet/wallet.machine.ts';
 import type { ChainAccount } from '../../../stack/chain/index.ts';
-import { tokenBalance } from '../../e2e/support/chain.ts';
+import { tokenBalance } from '../../support/stack/chain.ts';
 import { e2e } from '../../e2e/support/context.ts';
 import { button } from '../../e2e/support/portal-page.ts';
 import { admin, balanceValue } from '../../e2e/support/ui.ts';
@@ -90,7 +90,7 @@ export async function takeNonce(account: ChainAccount): Promise<void> {
 
 /** An account's DDEX balance as the panel writes it. */
 export async function ddexText(address: string): Promise<string> {
-  return formatUnits(await tokenBalance(address as `0x${string}`), 18);
+  return formatUnits(await tokenBalance(e2e().chain, address as `0x${string}`), 18);
 }
 
 /** The send form's fields and buttons, by their labels. */

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { authCopy } from '../../../src/copy/index.ts';
-import { signedInUser, type TestUser } from '../../support/clients.ts';
+import { signedInUser, type TestUser } from '../../support/stack/users.ts';
 import { openPortal, type Portal, type PortalOptions, type WalletHandle } from '../../e2e/support/browser.ts';
 import { gatewayFor, type AppVariant } from '../../e2e/support/context.ts';
 import { button, logIn } from '../../e2e/support/portal-page.ts';

@@ -1,9 +1,10 @@
 import { inject } from 'vitest';
-import type { ChainAccount } from '../../stack/chain/index.ts';
+import type { ChainAccount } from '../../../stack/chain/index.ts';
 
-// Which funded test account each contract test file may send from or watch.
-// Files run in parallel on one chain: two files sending from one account would
-// race for its nonce, and a balance another file changes cannot be asserted.
+// Which funded account of the contract layer's chain (`inject('chain')`) each contract test file may
+// send from or watch (the e2e layer's roles are tests/e2e/support/accounts.ts). Files run in
+// parallel on one chain: two files sending from one account would race for its nonce, and a
+// balance another file changes cannot be asserted.
 const OWNERS = {
   /** Deployer; sends nothing in tests so the stack's own account stays predictable. */
   deployer: 0,

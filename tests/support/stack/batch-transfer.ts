@@ -1,18 +1,10 @@
 import solc from 'solc';
-import {
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  http,
-  type Abi,
-  type Address,
-  type Hex,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import type { ChainAccount } from '../../stack/chain/index.ts';
+import { erc20Abi, type Abi, type Address, type Hex } from 'viem';
+import type { ChainAccount } from '../../../stack/chain/index.ts';
+import { readerOf, walletOf, type ChainInfo } from './chain.ts';
 
-// A batch sender: two DDEX transfers out of the caller's wallet in one transaction, as a wallet's
-// multicall or a payout contract makes them.
+// Two DDEX transfers in one transaction on the layer's chain, as a wallet's multicall or a payout
+// contract makes them: a batch sender of the test's own moves the caller's DDEX twice.
 const TRANSFER_TWICE_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
@@ -56,19 +48,17 @@ function compileTransferTwice(): { abi: Abi; bytecode: Hex } {
 }
 
 /**
- * Deploys the batch sender from `from`, lets it move 2 × amount, and has it send `amount` twice to
- * `to` in one transaction; returns that transaction's hash once it is mined successfully.
+ * Deploys the batch sender from `from`, lets it move 2 × amount, and has it send `amount` DDEX twice
+ * to `to` in one transaction; returns that transaction's hash once it is mined successfully.
  */
-export async function sendTwiceInOneTransaction(options: {
-  rpcUrl: string;
-  token: Address;
-  from: ChainAccount;
-  to: Address;
-  amount: bigint;
-}): Promise<Hex> {
-  const transport = http(options.rpcUrl, { retryCount: 0 });
-  const publicClient = createPublicClient({ transport });
-  const wallet = createWalletClient({ account: privateKeyToAccount(options.from.privateKey), transport });
+export async function sendDdexTwiceInOneTransaction(
+  chain: ChainInfo,
+  from: ChainAccount,
+  to: { address: Address },
+  amount: bigint,
+): Promise<Hex> {
+  const publicClient = readerOf(chain);
+  const wallet = walletOf(chain, from);
   const compiled = compileTransferTwice();
   const deployed = await publicClient.waitForTransactionReceipt({
     hash: await wallet.deployContract({ ...compiled, chain: null }),
@@ -77,10 +67,10 @@ export async function sendTwiceInOneTransaction(options: {
   if (!batch) throw new Error('the batch sender was not deployed');
   await publicClient.waitForTransactionReceipt({
     hash: await wallet.writeContract({
-      address: options.token,
+      address: chain.tokenAddress,
       abi: erc20Abi,
       functionName: 'approve',
-      args: [batch, 2n * options.amount],
+      args: [batch, 2n * amount],
       chain: null,
     }),
   });
@@ -88,7 +78,7 @@ export async function sendTwiceInOneTransaction(options: {
     address: batch,
     abi: compiled.abi,
     functionName: 'transferTwice',
-    args: [options.token, options.to, options.amount, options.amount],
+    args: [chain.tokenAddress, to.address, amount, amount],
     chain: null,
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash });

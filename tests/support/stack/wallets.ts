@@ -1,17 +1,20 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import type { Address, Hex, LocalAccount } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
-import { inject } from 'vitest';
-import type { Database } from '../../src/domain/database.types.ts';
-import type { Client } from './clients.ts';
+import type { Database } from '../../../src/domain/database.types.ts';
+import type { Client, FileUsers, TestUser } from './users.ts';
 
-// Proving a wallet to the link-wallet function as the portal does, through the unmodified
-// supabase-js: ask for a nonce for an address, have the wallet sign an EIP-4361 message with it
-// (here a viem local account, e.g. a Hardhat test key, signing with signMessage), and send the
-// message and signature back. Tests that only need a profile's wallet state set it as the server
-// would, with setWalletAsServer.
+// Users' wallets on the stack. Proving a wallet to the link-wallet function as the portal does,
+// through the unmodified supabase-js: ask for a nonce for an address, have the wallet sign an
+// EIP-4361 message with it for the layer's chain (here a viem local account, e.g. a Hardhat test
+// key, signing with signMessage), and send the message and signature back. Tests that only need a
+// profile's wallet state set it as the server would, with setWalletAsServer, or sign in a user who
+// holds a wallet already with userWithWallet.
 
 type ProfileRow = Database['public']['Tables']['profiles']['Row'];
+
+/** What a proof is signed for: the chain the layer's stack runs (`inject('chain')`, `e2e().chain`). */
+export type ProofChain = { chainId: number };
 
 /** The portal's origin on the local stack (the gateway's site URL), which messages are signed for. */
 export const PORTAL_ORIGIN = 'http://127.0.0.1:5173';
@@ -58,20 +61,26 @@ export type ProofFields = {
   address?: Address;
   domain?: string;
   uri?: string;
+  /** The chain's own id by default. */
   chainId?: number;
   issuedAt?: Date;
   expirationTime?: Date;
 };
 
-/** An EIP-4361 message for the portal on the test chain, as the portal builds it. */
-export function proofMessage(address: Address, nonce: string, fields: ProofFields = {}): string {
+/** An EIP-4361 message for the portal on `chain`, as the portal builds it. */
+export function proofMessage(
+  chain: ProofChain,
+  address: Address,
+  nonce: string,
+  fields: ProofFields = {},
+): string {
   const uri = fields.uri ?? `${PORTAL_ORIGIN}/`;
   const issuedAt = fields.issuedAt ?? new Date();
   return createSiweMessage({
     address: fields.address ?? address,
     domain: fields.domain ?? new URL(uri).host,
     uri,
-    chainId: fields.chainId ?? inject('chain').chainId,
+    chainId: fields.chainId ?? chain.chainId,
     nonce,
     issuedAt,
     expirationTime: fields.expirationTime ?? new Date(issuedAt.getTime() + VALIDITY_MS),
@@ -91,16 +100,18 @@ export type ProofOverrides = ProofFields & {
 
 /**
  * Links `account`'s wallet (or `overrides.address`) to the client's user: a fresh nonce, a
- * message for it signed by the account, and the link call. Returns what link-wallet answered.
+ * message for it on `chain` signed by the account, and the link call. Returns what link-wallet
+ * answered.
  */
 export async function linkWithProof(
+  chain: ProofChain,
   client: Client,
   account: LocalAccount,
   overrides: ProofOverrides = {},
 ): Promise<LinkAnswer> {
   const address = overrides.address ?? account.address;
   const nonce = overrides.nonce ?? (await requestNonce(client, address));
-  const message = proofMessage(account.address, nonce, overrides);
+  const message = proofMessage(chain, account.address, nonce, overrides);
   const signer = overrides.signer ?? account;
   if (!signer.signMessage) throw new Error(`${signer.address} cannot sign messages`);
   const signature =
@@ -141,4 +152,26 @@ export async function releaseWalletAsServer(service: Client, address: string): P
     .update({ wallet_address: null })
     .ilike('wallet_address', address);
   if (error) throw new Error(`releasing ${address} failed: ${error.message}`);
+}
+
+/**
+ * One of the file's signed-in users, holding `wallet`: the user upserts their own profile, and the
+ * server takes the wallet over from whoever held it (a wallet has one owner) and sets it, proven as
+ * link-wallet leaves it unless `verified` is false. A null wallet leaves a profile without one;
+ * undefined leaves the user without a profile.
+ */
+export async function userWithWallet(
+  users: FileUsers,
+  label: string,
+  wallet?: string | null,
+  { verified = true }: { verified?: boolean } = {},
+): Promise<TestUser> {
+  const user = await users.signIn(label);
+  if (wallet !== undefined) {
+    const { error } = await user.client.from('profiles').upsert({ id: user.id, email: user.email });
+    if (error) throw new Error(`profile upsert failed: ${error.message}`);
+    if (wallet !== null) await releaseWalletAsServer(users.service, wallet);
+    await setWalletAsServer(users.service, user.id, wallet, verified);
+  }
+  return user;
 }
