@@ -12,11 +12,11 @@ const LAYER_WORKERS = 2;
 
 // Five layers: unit tests run in isolation; model tests run the paths
 // generated from each statechart and print their coverage table at the end
-// (tests/model/support/); contract tests drive the real local stack, which
+// (tests/support/model/); contract tests drive the real local stack, which
 // their global setup starts on free ports with empty data; postgres tests run
 // the migrations and the access-policy matrix on a real PostgreSQL 17 loaded
-// like a hosted project (tests/postgres/support/); e2e tests drive the built
-// portal in Debian's Chromium against a stack of their own (tests/e2e/support/).
+// like a hosted project (tests/support/postgres/); e2e tests drive the built
+// portal in Debian's Chromium against a stack of their own (tests/support/e2e/).
 export default defineConfig({
   test: {
     // After the usual report: each layer's wall time and the ten slowest files (.local/test-times.json).
@@ -35,7 +35,7 @@ export default defineConfig({
           name: 'model',
           include: ['tests/model/**/*.model.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/model/support/global-setup.ts'],
+          globalSetup: ['tests/support/model/global-setup.ts'],
           maxWorkers: LAYER_WORKERS,
         },
       },
@@ -55,7 +55,7 @@ export default defineConfig({
           name: 'postgres',
           include: ['tests/postgres/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/postgres/support/global-setup.ts'],
+          globalSetup: ['tests/support/postgres/global-setup.ts'],
           maxWorkers: LAYER_WORKERS,
           hookTimeout: 60_000,
         },
@@ -65,13 +65,13 @@ export default defineConfig({
           name: 'e2e',
           include: [
             'tests/e2e/**/*.e2e.test.ts',
-            // The generated paths driven through the portal (tests/model/ui/).
+            // The generated paths driven through the portal (tests/support/ui/).
             'tests/model/**/*.ui.test.ts',
             ...(screenshots ? ['tests/e2e/**/*.screenshots.test.ts'] : []),
           ],
           environment: 'node',
-          globalSetup: ['tests/e2e/support/global-setup.ts', 'tests/model/ui/global-setup.ts'],
-          setupFiles: ['tests/e2e/support/setup.ts'],
+          globalSetup: ['tests/support/e2e/global-setup.ts', 'tests/support/ui/global-setup.ts'],
+          setupFiles: ['tests/support/e2e/setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // An expect.poll on the page waits as long as Playwright's own waits do (30 s): a page

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes sure the browser the e2e tests drive is here (docs: tests/e2e/support/README.md):
+# Makes sure the browser the e2e tests drive is here (docs: tests/support/e2e/README.md):
 # Debian's Chromium at /usr/bin/chromium,
 # or the binary CHROMIUM_PATH names. When it is missing and this machine can
 # install packages (root, or sudo without a password, and apt-get), it installs

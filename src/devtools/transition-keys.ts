@@ -7,7 +7,7 @@ import type {
 } from 'xstate';
 
 // How a transition and a state are named, so that the generated-path coverage
-// (tests/model/support/coverage.ts) and the developer panel's "this session"
+// (tests/support/model/coverage.ts) and the developer panel's "this session"
 // overlay say the same thing about the same arrow of a diagram.
 //
 // A transition is named by where it is declared, not by object identity, so a

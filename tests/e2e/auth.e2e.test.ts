@@ -2,10 +2,10 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { authCopy, dialogCopy, shellCopy } from '../../src/copy/index.ts';
 import { anonClient, PASSWORD, uniqueEmail } from '../support/stack/users.ts';
-import { runAxe } from './support/axe.ts';
-import { openPortal } from './support/browser.ts';
-import { gatewayFor } from './support/context.ts';
-import { confirmationLink } from './support/mailbox.ts';
+import { runAxe } from '../support/e2e/axe.ts';
+import { openPortal } from '../support/e2e/browser.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
+import { confirmationLink } from '../support/e2e/mailbox.ts';
 
 // docs/product.md#auth-dialog, #session, #email-and-password and #auth-toasts: what a
 // person sees signing up (both confirmation modes), logging in and closing the dialog.

@@ -14,13 +14,13 @@ import { botCopy } from '../../src/copy/bots.ts';
 import { appCopy, shellCopy, transactionCopy } from '../../src/copy/index.ts';
 import { reserves } from '../support/stack/market.ts';
 import { signedInUser } from '../support/stack/users.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { openPortal } from './support/browser.ts';
-import { e2e, gatewayFor } from './support/context.ts';
-import { feedJoined } from './support/feed.ts';
-import { swapsOnTheSharedPool } from './support/pool-lock.ts';
-import { logIn } from './support/portal-page.ts';
-import { toast } from './support/ui.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { openPortal } from '../support/e2e/browser.ts';
+import { e2e, gatewayFor } from '../support/e2e/context.ts';
+import { feedJoined } from '../support/e2e/feed.ts';
+import { swapsOnTheSharedPool } from '../support/e2e/pool-lock.ts';
+import { logIn } from '../support/e2e/portal-page.ts';
+import { toast } from '../support/e2e/ui.ts';
 
 // A signed-in user's bot on the Trading Bots tab (docs/product.md#trading-bots), fired by a real
 // swap on the stack's DDEX/WETH pool: the user creates it in the page, another account buys DDEX

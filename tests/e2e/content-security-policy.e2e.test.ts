@@ -13,11 +13,11 @@ import {
 } from '../../src/copy/index.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { IMAGES } from '../support/stack/avatar-images.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { openPortal, type Portal, type PortalOptions } from './support/browser.ts';
-import { e2e, gatewayFor } from './support/context.ts';
-import { feedJoined } from './support/feed.ts';
-import { admin, balanceValue, openUserMenu, signUpThroughUi, toast } from './support/ui.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { openPortal, type Portal, type PortalOptions } from '../support/e2e/browser.ts';
+import { e2e, gatewayFor } from '../support/e2e/context.ts';
+import { feedJoined } from '../support/e2e/feed.ts';
+import { admin, balanceValue, openUserMenu, signUpThroughUi, toast } from '../support/e2e/ui.ts';
 
 // The production build's Content-Security-Policy as `vite preview` serves it
 // (the header, from the build's `_headers`, and the <meta> in index.html):

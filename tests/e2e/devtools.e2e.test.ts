@@ -9,12 +9,12 @@ import { MACHINE_IDS } from '../../src/devtools/panel/types.ts';
 import { TAKEN_CLASS } from '../../src/devtools/panel/diagram.ts';
 import { TAKEN_EDGE_CLASS, TAKEN_LINE_CLASS } from '../../src/devtools/panel/overlay-dom.ts';
 import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
-import { allTransitionKeys } from '../model/support/coverage.ts';
+import { allTransitionKeys } from '../support/model/coverage.ts';
 import { uniqueEmail } from '../support/stack/users.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { runAxe } from './support/axe.ts';
-import { openPortal } from './support/browser.ts';
-import { screenshot } from './support/screenshot.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { runAxe } from '../support/e2e/axe.ts';
+import { openPortal } from '../support/e2e/browser.ts';
+import { screenshot } from '../support/e2e/screenshot.ts';
 
 // The developer panel (issue 5/7): gated behind `?devtools` in these production
 // builds, lazy, live machine states, the live journal, export (with nothing

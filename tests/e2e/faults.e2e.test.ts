@@ -12,11 +12,11 @@ import {
   shellCopy,
   shortAddress,
 } from '../../src/copy/index.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { openPortal } from './support/browser.ts';
-import { e2e, gatewayFor } from './support/context.ts';
-import { isFeedJoinReply } from './support/feed.ts';
-import { admin, balanceValue, openProfileDialog, openSignedIn, toast } from './support/ui.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { openPortal } from '../support/e2e/browser.ts';
+import { e2e, gatewayFor } from '../support/e2e/context.ts';
+import { isFeedJoinReply } from '../support/e2e/feed.ts';
+import { admin, balanceValue, openProfileDialog, openSignedIn, toast } from '../support/e2e/ui.ts';
 
 // Faults a real portal meets (issue 7/7): the backend down at load and in the
 // middle of an edit, the live feed's socket dropping, the wallet moving in the

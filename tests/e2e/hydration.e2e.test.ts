@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appCopy, authCopy, portalCopy, shellCopy, walletCopy } from '../../src/copy/index.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { launchBrowser, openPortal, type Portal } from './support/browser.ts';
-import { e2e, type AppVariant } from './support/context.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { launchBrowser, openPortal, type Portal } from '../support/e2e/browser.ts';
+import { e2e, type AppVariant } from '../support/e2e/context.ts';
 
 // The first screen comes as HTML, rendered when the portal was built (src/prerender.tsx), and the
 // page hydrates it (src/main.tsx): in each build, and in either theme, React takes that HTML over

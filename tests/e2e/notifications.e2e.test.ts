@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { dialogCopy, notificationCopy, shellCopy } from '../../src/copy/index.ts';
-import { runAxe } from './support/axe.ts';
-import { admin, openSignedIn, toast } from './support/ui.ts';
+import { runAxe } from '../support/e2e/axe.ts';
+import { admin, openSignedIn, toast } from '../support/e2e/ui.ts';
 
 // docs/product.md#notifications (live feed, toast with the 50-character preview, the
 // dot, read on open, mark one, clear all), #calls, #notification-and-history-toasts, #constants. The

@@ -15,9 +15,9 @@ import {
   walletCopy,
   webhookCopy,
 } from '../../src/copy/index.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { e2e } from './support/context.ts';
-import { openSignedIn, toast } from './support/ui.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { openSignedIn, toast } from '../support/e2e/ui.ts';
 
 // The loop the portal exists to show, in the browser: a signed-in user
 // connects their wallet, proves it, and watches it with the Tatum demo; someone pays the

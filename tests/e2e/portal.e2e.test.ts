@@ -25,9 +25,9 @@ import {
   webhookCopy,
 } from '../../src/copy/index.ts';
 import { signedInUser } from '../support/stack/users.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { runAxe } from './support/axe.ts';
-import { e2e, gatewayFor } from './support/context.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { runAxe } from '../support/e2e/axe.ts';
+import { e2e, gatewayFor } from '../support/e2e/context.ts';
 import {
   AVATAR_URL,
   balancesLoaded,
@@ -37,8 +37,8 @@ import {
   logIn,
   openWithWallet,
   setAvatar,
-} from './support/portal-page.ts';
-import { admin, balanceValue, openSignedIn } from './support/ui.ts';
+} from '../support/e2e/portal-page.ts';
+import { admin, balanceValue, openSignedIn } from '../support/e2e/ui.ts';
 
 // The portal screen (docs/product.md#portal-screen, #wallet-panel): what a visitor
 // and a signed-in user see, the balances against the chain, the webhook demo and

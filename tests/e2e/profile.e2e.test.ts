@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { authCopy, dialogCopy, profileCopy, shellCopy } from '../../src/copy/index.ts';
 import { IMAGES } from '../support/stack/avatar-images.ts';
-import { runAxe } from './support/axe.ts';
-import { PHONE_VIEWPORT, type PortalOptions } from './support/browser.ts';
-import { admin, openProfileDialog, openSignedIn, toast } from './support/ui.ts';
+import { runAxe } from '../support/e2e/axe.ts';
+import { PHONE_VIEWPORT, type PortalOptions } from '../support/e2e/browser.ts';
+import { admin, openProfileDialog, openSignedIn, toast } from '../support/e2e/ui.ts';
 
 // docs/product.md#profile-dialog (an uploaded avatar is kept only on Save), #profile-fields,
 // #avatar and #profile-toasts.

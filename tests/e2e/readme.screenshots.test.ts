@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { authCopy, portalCopy, walletCopy } from '../../src/copy/index.ts';
 import { anonClient, PASSWORD, type TestUser } from '../support/stack/users.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { PHONE_VIEWPORT, type PortalOptions } from './support/browser.ts';
-import { gatewayFor } from './support/context.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { PHONE_VIEWPORT, type PortalOptions } from '../support/e2e/browser.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
 import {
   balancesLoaded,
   button,
@@ -12,8 +12,8 @@ import {
   logIn,
   openWithWallet,
   setAvatar,
-} from './support/portal-page.ts';
-import { screenshot } from './support/screenshot.ts';
+} from '../support/e2e/portal-page.ts';
+import { screenshot } from '../support/e2e/screenshot.ts';
 
 // The README's pictures of the portal (docs/screenshots/). This file is part of the e2e project
 // only when they are asked for (`npm run screenshots`, E2E_SCREENSHOTS=1; see vitest.config.ts):

@@ -3,9 +3,9 @@ import { getTransactionCount } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalExport } from '../../src/devtools/journal-types.ts';
 import { sendCopy, shortAddress, tokenCopy, walletCopy } from '../../src/copy/index.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { openPortal, type Portal } from './support/browser.ts';
-import { e2e } from './support/context.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { openPortal, type Portal } from '../support/e2e/browser.ts';
+import { e2e } from '../support/e2e/context.ts';
 import {
   browserStorage,
   consoleAndErrors,
@@ -16,8 +16,8 @@ import {
   keyForms,
   recordTraffic,
   type Traffic,
-} from './support/secret-sweep.ts';
-import { toast } from './support/ui.ts';
+} from '../support/e2e/secret-sweep.ts';
+import { toast } from '../support/e2e/ui.ts';
 
 // docs/reliability-and-security.md#sends: the private key typed into the send form is dropped
 // whenever a send stops, not only after a successful one. Each way a private-key send can fail

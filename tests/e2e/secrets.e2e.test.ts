@@ -21,9 +21,9 @@ import {
   walletCopy,
 } from '../../src/copy/index.ts';
 import { uniqueEmail } from '../support/stack/users.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { openPortal, type Portal } from './support/browser.ts';
-import { e2e, gatewayFor } from './support/context.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { openPortal, type Portal } from '../support/e2e/browser.ts';
+import { e2e, gatewayFor } from '../support/e2e/context.ts';
 import {
   browserStorage,
   consoleAndErrors,
@@ -36,8 +36,8 @@ import {
   type BrowserStorage,
   type SentRequest,
   type Traffic,
-} from './support/secret-sweep.ts';
-import { toast } from './support/ui.ts';
+} from '../support/e2e/secret-sweep.ts';
+import { toast } from '../support/e2e/ui.ts';
 
 // Issue 7/7 "Secrets": after a real session — sign-up and sign-in with a
 // password typed into the dialog, a DDEX transfer signed with a private key

@@ -15,10 +15,10 @@ import {
   walletCopy,
 } from '../../src/copy/index.ts';
 import { tokenBalance } from '../support/stack/chain.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { openPortal, type PortalOptions, type WalletSetup } from './support/browser.ts';
-import { e2e } from './support/context.ts';
-import { admin, balanceValue, openSignedIn, openUserMenu } from './support/ui.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { openPortal, type PortalOptions, type WalletSetup } from '../support/e2e/browser.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { admin, balanceValue, openSignedIn, openUserMenu } from '../support/e2e/ui.ts';
 
 // The send form (docs/product.md#send-form, #send-form-order, #send-steps,
 // #send-toasts): what a visitor sees checking, refusing and making a real DDEX

@@ -9,11 +9,11 @@ import { privacyCopy } from '../../src/copy/privacy.ts';
 import { termsCopy } from '../../src/copy/terms.ts';
 import { tradingCopy } from '../../src/copy/trading.ts';
 import { serviceClient } from '../support/stack/users.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { runAxe } from './support/axe.ts';
-import { openPortal, PHONE_VIEWPORT, type PortalOptions } from './support/browser.ts';
-import { gatewayFor } from './support/context.ts';
-import { openSignedIn, openUserMenu } from './support/ui.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { runAxe } from '../support/e2e/axe.ts';
+import { openPortal, PHONE_VIEWPORT, type PortalOptions } from '../support/e2e/browser.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
+import { openSignedIn, openUserMenu } from '../support/e2e/ui.ts';
 
 // The shell of the portal as a person meets it: the header (tabs, theme
 // toggle, notifications, user menu), the footer, the toast and the lazily

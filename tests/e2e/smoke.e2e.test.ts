@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { appCopy } from '../../src/copy/index.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { runAxe } from './support/axe.ts';
-import { openPortal } from './support/browser.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { runAxe } from '../support/e2e/axe.ts';
+import { openPortal } from '../support/e2e/browser.ts';
 
 // Proves the e2e infrastructure: the built portal, served on the local stack,
 // opens in Debian's Chromium with the mock wallet injected.

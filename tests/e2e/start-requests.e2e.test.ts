@@ -1,10 +1,10 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { balanceCopy, portalCopy } from '../../src/copy/index.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { openPortal } from './support/browser.ts';
-import { e2e } from './support/context.ts';
-import { openSignedIn } from './support/ui.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { openPortal } from '../support/e2e/browser.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { openSignedIn } from '../support/e2e/ui.ts';
 
 // No wasted work at start (docs/architecture.md#what-loads-when): a signed-in user with a connected wallet
 // who opens the portal costs one profile read, one notifications read and one

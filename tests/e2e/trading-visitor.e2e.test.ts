@@ -5,10 +5,10 @@ import { readAppConfig } from '../../src/config/app-config.ts';
 import { dexCopy } from '../../src/copy/dex.ts';
 import { appCopy, shellCopy } from '../../src/copy/index.ts';
 import { reserves } from '../support/stack/market.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { openPortal } from './support/browser.ts';
-import { e2e } from './support/context.ts';
-import { connect, openWithWallet } from './support/portal-page.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { openPortal } from '../support/e2e/browser.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { connect, openWithWallet } from '../support/e2e/portal-page.ts';
 
 // The DEX Trading tab before any swap (docs/product.md#dex-trading): the market as anyone sees it,
 // without a wallet, and the swap form of a wallet on another network. Nothing here trades, but

@@ -27,12 +27,12 @@ import {
 } from '../../src/copy/index.ts';
 import { tokenBalance } from '../support/stack/chain.ts';
 import { reserves } from '../support/stack/market.ts';
-import { e2eAccount, type E2eRole } from './support/accounts.ts';
-import type { WalletHandle } from './support/browser.ts';
-import { e2e } from './support/context.ts';
-import { swapsOnTheSharedPool } from './support/pool-lock.ts';
-import { balancesLoaded, connect, openWithWallet } from './support/portal-page.ts';
-import { balanceValue, openSignedIn, openUserMenu } from './support/ui.ts';
+import { e2eAccount, type E2eRole } from '../support/e2e/accounts.ts';
+import type { WalletHandle } from '../support/e2e/browser.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { swapsOnTheSharedPool } from '../support/e2e/pool-lock.ts';
+import { balancesLoaded, connect, openWithWallet } from '../support/e2e/portal-page.ts';
+import { balanceValue, openSignedIn, openUserMenu } from '../support/e2e/ui.ts';
 
 // The DEX Trading tab's swaps (docs/product.md#dex-trading) on the stack's DDEX/WETH Uniswap V2
 // pool, through the mock wallet: a buy, sales with an exact and an unlimited approval, a refusal at

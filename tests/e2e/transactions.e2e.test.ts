@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appCopy, dialogCopy, transactionCopy } from '../../src/copy/index.ts';
-import { runAxe } from './support/axe.ts';
-import { PHONE_VIEWPORT } from './support/browser.ts';
-import { e2e } from './support/context.ts';
-import { admin, openSignedIn, openUserMenu, toast } from './support/ui.ts';
+import { runAxe } from '../support/e2e/axe.ts';
+import { PHONE_VIEWPORT } from '../support/e2e/browser.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { admin, openSignedIn, openUserMenu, toast } from '../support/e2e/ui.ts';
 
 // docs/product.md#history-dialog (type with underscores as spaces, amount or asset_amount,
 // symbol, hash), #calls (20 newest), #notification-and-history-toasts, #constants (hash

@@ -11,9 +11,9 @@ import {
 } from '../../src/copy/index.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { IMAGES } from '../support/stack/avatar-images.ts';
-import type { Portal } from './support/browser.ts';
-import { e2e } from './support/context.ts';
-import { admin, openProfileDialog, openSignedIn, openUserMenu, toast } from './support/ui.ts';
+import type { Portal } from '../support/e2e/browser.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { admin, openProfileDialog, openSignedIn, openUserMenu, toast } from '../support/e2e/ui.ts';
 
 // Issue 7/7 "Untrusted text": what users and the backend write — notification
 // titles and messages, usernames, transaction fields — is shown as text, never

@@ -8,10 +8,10 @@ import {
   walletCopy,
   walletProofCopy,
 } from '../../src/copy/index.ts';
-import { e2eAccount } from './support/accounts.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
 import type { ChainAccount } from '../../stack/chain/index.ts';
-import { openPortal } from './support/browser.ts';
-import { admin, openProfileDialog, openSignedIn, signUpThroughUi, toast } from './support/ui.ts';
+import { openPortal } from '../support/e2e/browser.ts';
+import { admin, openProfileDialog, openSignedIn, signUpThroughUi, toast } from '../support/e2e/ui.ts';
 import type { Page } from 'playwright-core';
 
 // docs/product.md#wallet-sync and #auth-dialog: a wallet is linked to a profile only after it signs

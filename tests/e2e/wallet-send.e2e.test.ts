@@ -15,10 +15,10 @@ import {
   walletCopy,
 } from '../../src/copy/index.ts';
 import { tokenBalance } from '../support/stack/chain.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { openPortal, type Portal } from './support/browser.ts';
-import { e2e } from './support/context.ts';
-import { balanceValue, openSignedIn, toast } from './support/ui.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { openPortal, type Portal } from '../support/e2e/browser.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { balanceValue, openSignedIn, toast } from '../support/e2e/ui.ts';
 
 // 'Send with wallet' (docs/product.md#send-with-wallet): the connected wallet signs and broadcasts
 // the DDEX transfer (eth_sendTransaction; the mock wallet has the local Hardhat node sign for the

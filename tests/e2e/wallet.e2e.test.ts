@@ -2,9 +2,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { readAppConfig } from '../../src/config/app-config.ts';
 import { appCopy, portalCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
-import { e2eAccount } from './support/accounts.ts';
-import { openPortal, type WalletHandle, type WalletSetup } from './support/browser.ts';
-import { e2e } from './support/context.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { openPortal, type WalletHandle, type WalletSetup } from '../support/e2e/browser.ts';
+import { e2e } from '../support/e2e/context.ts';
 
 // The wallet on the portal screen (docs/product.md#wallet-panel, #wallet, #wallet-toasts):
 // connect through the mock EIP-6963 wallet, the 6 + 4 address, copy,

@@ -4,7 +4,7 @@ import { authCopy } from '../../src/copy/index.ts';
 import type { AuthChange, AuthUser, SignUpResult } from '../../src/domain/auth.ts';
 import { authMachine, type AuthFact } from '../../src/machines/auth/auth.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 // The auth machine's generated paths, each step checked against the rules of
 // docs/product.md#auth-dialog, #session and #auth-toasts: what the form holds, what each request

@@ -5,12 +5,12 @@ import { appCopy, authCopy, dialogCopy, shellCopy, shortAddress } from '../../sr
 import type { AuthChange, AuthUser } from '../../src/domain/auth.ts';
 import { authMachine } from '../../src/machines/auth/auth.machine.ts';
 import { PASSWORD, signedInUser, uniqueEmail, type TestUser } from '../support/stack/users.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { gatewayFor, type AppVariant } from '../e2e/support/context.ts';
-import { confirmationLink } from '../e2e/support/mailbox.ts';
-import { openProfileDialog } from '../e2e/support/ui.ts';
-import type { Snapshot } from './support/paths.ts';
-import { describeUiModel } from './ui/index.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { gatewayFor, type AppVariant } from '../support/e2e/context.ts';
+import { confirmationLink } from '../support/e2e/mailbox.ts';
+import { openProfileDialog } from '../support/e2e/ui.ts';
+import type { Snapshot } from '../support/model/paths.ts';
+import { describeUiModel } from '../support/ui/index.ts';
 import {
   acting,
   expireStoredSession,
@@ -27,8 +27,8 @@ import {
   sawNoToast,
   sawToast,
   type StepWorld,
-} from './ui/session.ts';
-import { logInThroughUi, openWorld, walletOf } from './ui/world.ts';
+} from '../support/ui/session.ts';
+import { logInThroughUi, openWorld, walletOf } from '../support/ui/world.ts';
 
 // The auth chart through the portal: the session read as the page starts (from a session an
 // earlier visit stored, an expired one the gateway refuses to refresh, or none), the Login and

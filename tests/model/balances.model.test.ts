@@ -5,7 +5,7 @@ import type { DataProviderFailure } from '../../src/domain/errors.ts';
 import { balancesMachine, type BalanceReading } from '../../src/machines/balances.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 // The wallet panel's two balances (docs/product.md#balances): the generated paths, each step
 // checked for what each fetch is asked, what the panel reads, and the one toast a failed load

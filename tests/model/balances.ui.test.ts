@@ -2,15 +2,15 @@ import type { AnyEventObject } from 'xstate';
 import { expect } from 'vitest';
 import { balanceCopy, portalCopy, walletCopy } from '../../src/copy/index.ts';
 import { balancesMachine } from '../../src/machines/balances.machine.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { e2e } from '../e2e/support/context.ts';
-import { button } from '../e2e/support/portal-page.ts';
-import { balanceValue } from '../e2e/support/ui.ts';
-import type { Snapshot } from './support/paths.ts';
-import { describeUiModel, type UiModelSpec } from './ui/index.ts';
-import { holdNext, holdNextRpc, stopNode, type HeldCall } from './ui/held-calls.ts';
-import { connectWallet, ddexText, payDdex, unlinkWallets } from './ui/transfers.ts';
-import { openWorld, pathUser, seesToast, walletOf, type PortalWorld } from './ui/world.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { button } from '../support/e2e/portal-page.ts';
+import { balanceValue } from '../support/e2e/ui.ts';
+import type { Snapshot } from '../support/model/paths.ts';
+import { describeUiModel, type UiModelSpec } from '../support/ui/index.ts';
+import { holdNext, holdNextRpc, stopNode, type HeldCall } from '../support/ui/held-calls.ts';
+import { connectWallet, ddexText, payDdex, unlinkWallets } from '../support/ui/transfers.ts';
+import { openWorld, pathUser, seesToast, walletOf, type PortalWorld } from '../support/ui/world.ts';
 
 // The two balances of the wallet panel through the portal: the native one from the
 // native-balance function, the DDEX one from the node, each held on its way so 'Loading...' is

@@ -14,9 +14,9 @@ import { botsMachine, botsTags } from '../../src/machines/bots/bots.machine.ts';
 import type { SessionChanged, ToastRequest } from '../../src/machines/shared.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
 import { authUser } from '../support/fixtures.ts';
-import { errorOf, outputOf } from './recorders.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
-import { stableJson } from './support/paths.ts';
+import { errorOf, outputOf } from '../support/model/recorders.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
+import { stableJson } from '../support/model/paths.ts';
 
 // The Trading Bots tab's generated paths: a visitor asked to log in, a user's bots loaded (and
 // loaded again after failures), the form (refused fields, saved, failed), pausing, resuming,

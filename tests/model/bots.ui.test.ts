@@ -9,16 +9,16 @@ import { MAX_BOTS, type Bot, type BotRun } from '../../src/domain/bots.ts';
 import { ruleInWords, runInWords } from '../../src/machines/bots/bot-checks.ts';
 import { botsMachine, type BotsContext, type BotsLoad } from '../../src/machines/bots/bots.machine.ts';
 import { ruleColumns } from '../../src/services/bots/bot-rows.ts';
-import { gatewayFor } from '../e2e/support/context.ts';
-import { button } from '../e2e/support/portal-page.ts';
-import { admin, openUserMenu } from '../e2e/support/ui.ts';
-import { stableJson, type Snapshot } from './support/paths.ts';
-import { routeChannelFeed, type ChannelFeedRoute } from './ui/channel-feed.ts';
-import { describeUiModel, type UiPath } from './ui/index.ts';
-import { pauseClock } from './ui/page-clock.ts';
-import { holdEvery, restTable, type HeldRequests } from './ui/request-queue.ts';
-import { logInThere, recordToastsIn, sawToast, toastCount } from './ui/session.ts';
-import { openWorld, pathUser, type PortalWorld } from './ui/world.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
+import { button } from '../support/e2e/portal-page.ts';
+import { admin, openUserMenu } from '../support/e2e/ui.ts';
+import { stableJson, type Snapshot } from '../support/model/paths.ts';
+import { routeChannelFeed, type ChannelFeedRoute } from '../support/ui/channel-feed.ts';
+import { describeUiModel, type UiPath } from '../support/ui/index.ts';
+import { pauseClock } from '../support/ui/page-clock.ts';
+import { holdEvery, restTable, type HeldRequests } from '../support/ui/request-queue.ts';
+import { logInThere, recordToastsIn, sawToast, toastCount } from '../support/ui/session.ts';
+import { openWorld, pathUser, type PortalWorld } from '../support/ui/world.ts';
 
 // The Trading Bots tab through the portal. Each path is a new user of the stack whose bots are
 // written with the service role before they log in (two of their own, or as many as an account

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { dialogs, dialogsMachine, type DialogsFact } from '../../src/machines/dialogs.machine.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 // Which dialog is open, and the user menu (docs/product.md#menu-and-dialogs): the generated paths,
 // each step checked for what is open and what the root heard. Opening a dialog closes the menu and

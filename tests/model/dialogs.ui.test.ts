@@ -2,11 +2,11 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { appCopy, authCopy, dialogCopy, shellCopy } from '../../src/copy/index.ts';
 import { dialogsMachine, dialogs, type DialogName } from '../../src/machines/dialogs.machine.ts';
-import { button } from '../e2e/support/portal-page.ts';
-import { openUserMenu } from '../e2e/support/ui.ts';
-import { describeUiModel } from './ui/index.ts';
-import { logOutInAnotherTab } from './ui/session.ts';
-import { logInThroughUi, openWorld, pathUser, type PortalWorld } from './ui/world.ts';
+import { button } from '../support/e2e/portal-page.ts';
+import { openUserMenu } from '../support/e2e/ui.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { logOutInAnotherTab } from '../support/ui/session.ts';
+import { logInThroughUi, openWorld, pathUser, type PortalWorld } from '../support/ui/world.ts';
 
 // The dialogs chart through the portal: a signed-in user's menu (its entries open the profile,
 // the history and the two placeholders), the bell that opens the notifications, Escape that

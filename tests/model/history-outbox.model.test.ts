@@ -8,8 +8,8 @@ import {
   type HistoryOutboxFact,
 } from '../../src/machines/send/history-outbox.machine.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
-import { errorOf } from './recorders.ts';
-import { describeModel, type Recorded } from './support/index.ts';
+import { errorOf } from '../support/model/recorders.ts';
+import { describeModel, type Recorded } from '../support/model/index.ts';
 
 const A = `0x${'a1'.repeat(32)}`;
 const B = `0x${'b2'.repeat(32)}`;

@@ -2,13 +2,20 @@ import { expect } from 'vitest';
 import { sendCopy } from '../../src/copy/index.ts';
 import { HISTORY_TRIES, historyOutboxMachine } from '../../src/machines/send/history-outbox.machine.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { admin } from '../e2e/support/ui.ts';
-import type { Snapshot } from './support/paths.ts';
-import { holdNext, type HeldCall } from './ui/held-calls.ts';
-import { describeUiModel } from './ui/index.ts';
-import { announces, connectWallet, fillSendForm, sendForm, unlinkWallets } from './ui/transfers.ts';
-import { logOutThroughUi, openWorld, pathUser, seesNo, seesToast, type PortalWorld } from './ui/world.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { admin } from '../support/e2e/ui.ts';
+import type { Snapshot } from '../support/model/paths.ts';
+import { holdNext, type HeldCall } from '../support/ui/held-calls.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { announces, connectWallet, fillSendForm, sendForm, unlinkWallets } from '../support/ui/transfers.ts';
+import {
+  logOutThroughUi,
+  openWorld,
+  pathUser,
+  seesNo,
+  seesToast,
+  type PortalWorld,
+} from '../support/ui/world.ts';
 
 // A signed-in user's history rows through the portal: each transfer they send with the form is
 // queued once it is confirmed, and record-transaction saves it while the form is free again. The

@@ -16,9 +16,9 @@ import {
 } from '../../src/machines/trading/market.machine.ts';
 import { poolFeeText } from '../../src/machines/trading/swap-checks.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
-import { errorOf, withBigIntJson } from './recorders.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
-import { stableJson } from './support/paths.ts';
+import { errorOf, withBigIntJson } from '../support/model/recorders.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
+import { stableJson } from '../support/model/paths.ts';
 
 // The market card's generated paths: loading, following the chain (blocks, activity, a replayed
 // block, a lost node), the retries of a failed load and a market that is not there. Each step

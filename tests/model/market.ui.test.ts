@@ -3,16 +3,24 @@ import { dexCopy } from '../../src/copy/dex.ts';
 import { tokenCopy } from '../../src/copy/index.ts';
 import { marketMachine, type MarketLoad } from '../../src/machines/trading/market.machine.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
-import { e2e } from '../e2e/support/context.ts';
-import { withBigIntJson } from './recorders.ts';
-import type { Snapshot } from './support/paths.ts';
-import { stopNode } from './ui/held-calls.ts';
-import { describeUiModel } from './ui/index.ts';
-import { pauseClock } from './ui/page-clock.ts';
-import { gateRequests, type RequestGate } from './ui/stack-requests.ts';
-import { blockShown, figure, marketCard, mineBlock, settle, showing, tradingTab } from './ui/trading-tab.ts';
-import { recordNodeTraffic } from './ui/node-traffic.ts';
-import { openWorld, type PortalWorld } from './ui/world.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { withBigIntJson } from '../support/model/recorders.ts';
+import type { Snapshot } from '../support/model/paths.ts';
+import { stopNode } from '../support/ui/held-calls.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { pauseClock } from '../support/ui/page-clock.ts';
+import { gateRequests, type RequestGate } from '../support/ui/stack-requests.ts';
+import {
+  blockShown,
+  figure,
+  marketCard,
+  mineBlock,
+  settle,
+  showing,
+  tradingTab,
+} from '../support/ui/trading-tab.ts';
+import { recordNodeTraffic } from '../support/ui/node-traffic.ts';
+import { openWorld, type PortalWorld } from '../support/ui/world.ts';
 
 // The DEX Trading tab's market card through the portal, as a visitor without a wallet sees it.
 // The tab's calls to the node are held while the market loads, then let go or refused as a

@@ -5,8 +5,8 @@ import { notificationsMachine, type ReadBatch } from '../../src/machines/notific
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { NotificationRow } from '../../src/domain/notifications.ts';
-import { errorOf } from './recorders.ts';
-import { describeModel, type Recorded } from './support/index.ts';
+import { errorOf } from '../support/model/recorders.ts';
+import { describeModel, type Recorded } from '../support/model/index.ts';
 
 const alice: AuthUser = {
   id: 'alice',

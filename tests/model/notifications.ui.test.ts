@@ -3,14 +3,14 @@ import type { AnyEventObject } from 'xstate';
 import { dialogCopy, notificationCopy, shellCopy } from '../../src/copy/index.ts';
 import type { NotificationRow } from '../../src/domain/notifications.ts';
 import { notificationsMachine, type NotificationsContext } from '../../src/machines/notifications.machine.ts';
-import { gatewayFor } from '../e2e/support/context.ts';
-import { admin } from '../e2e/support/ui.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
+import { admin } from '../support/e2e/ui.ts';
 import { authUser } from '../support/fixtures.ts';
-import { routeNotificationFeed, type NotificationFeedRoute } from './ui/feed-socket.ts';
-import { describeUiModel } from './ui/index.ts';
-import { pauseClock } from './ui/page-clock.ts';
-import { holdEvery, restTable, type HeldRequests } from './ui/request-queue.ts';
-import { openWorld, pathUser, seesToast, type PortalWorld } from './ui/world.ts';
+import { routeNotificationFeed, type NotificationFeedRoute } from '../support/ui/feed-socket.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { pauseClock } from '../support/ui/page-clock.ts';
+import { holdEvery, restTable, type HeldRequests } from '../support/ui/request-queue.ts';
+import { openWorld, pathUser, seesToast, type PortalWorld } from '../support/ui/world.ts';
 
 // The bell, the notifications dialog and the live feed through the portal. Rows are written with
 // the service role, as the payment backend writes them; the feed is the page's Realtime socket,

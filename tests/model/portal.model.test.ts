@@ -6,7 +6,7 @@ import { portalMachine, type PortalEvent } from '../../src/machines/portal/porta
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { toastDurations } from '../../src/machines/toast.machine.ts';
 import { PORTAL_INPUT, recordingChild, recordingChildren, type Delivery } from '../support/portal-stubs.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 // The root's own chart: loading until the session and the wallet have settled, the welcome
 // decision, the session (its children started and stopped), the Trading and Bots tabs' actors

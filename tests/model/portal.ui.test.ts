@@ -19,14 +19,14 @@ import {
   type PortalContext,
   type PortalInput,
 } from '../../src/machines/portal/portal.machine.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import type { AppVariant } from '../e2e/support/context.ts';
-import { e2e, gatewayFor } from '../e2e/support/context.ts';
-import { button } from '../e2e/support/portal-page.ts';
-import { admin, balanceValue, openProfileDialog, openUserMenu, toast } from '../e2e/support/ui.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import type { AppVariant } from '../support/e2e/context.ts';
+import { e2e, gatewayFor } from '../support/e2e/context.ts';
+import { button } from '../support/e2e/portal-page.ts';
+import { admin, balanceValue, openProfileDialog, openUserMenu, toast } from '../support/e2e/ui.ts';
 import { authUser } from '../support/fixtures.ts';
-import { describeUiModel, type UiModelSpec } from './ui/index.ts';
-import { gateRequests, under } from './ui/stack-requests.ts';
+import { describeUiModel, type UiModelSpec } from '../support/ui/index.ts';
+import { gateRequests, under } from '../support/ui/stack-requests.ts';
 import {
   logInThroughUi,
   logOutThroughUi,
@@ -34,7 +34,7 @@ import {
   seesToast,
   walletOf,
   type PortalWorld,
-} from './ui/world.ts';
+} from '../support/ui/world.ts';
 
 // The root through the portal: loading (the session read as the page loads, the wallet's silent
 // reconnect held until a step lets it go), the session, and each fact it routes, seen by what the

@@ -5,7 +5,7 @@ import type { AuthUser } from '../../src/domain/auth.ts';
 import type { Profile } from '../../src/domain/profile.ts';
 import { profileLoadMachine, type ProfileLoadFact } from '../../src/machines/profile/profile-load.machine.ts';
 import { profileRow } from '../support/fixtures.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel } from '../support/model/index.ts';
 
 const ada: AuthUser = {
   id: 'u-1',

@@ -7,11 +7,11 @@ import {
   profileLoadMachine,
   type ProfileLoadContext,
 } from '../../src/machines/profile/profile-load.machine.ts';
-import { gatewayFor } from '../e2e/support/context.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
 import { authUser, profileRow } from '../support/fixtures.ts';
-import { describeUiModel } from './ui/index.ts';
-import { updateUserElsewhere } from './ui/other-client.ts';
-import { pauseClock } from './ui/page-clock.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { updateUserElsewhere } from '../support/ui/other-client.ts';
+import { pauseClock } from '../support/ui/page-clock.ts';
 import {
   openProfileDialogNow,
   profileDialog,
@@ -20,9 +20,9 @@ import {
   seesProfileReady,
   storeProfile,
   usernameOf,
-} from './ui/profile-dialog.ts';
-import { holdEvery, restTable, type HeldRequests } from './ui/request-queue.ts';
-import { openWorld, pathUser, seesToast, type PortalWorld } from './ui/world.ts';
+} from '../support/ui/profile-dialog.ts';
+import { holdEvery, restTable, type HeldRequests } from '../support/ui/request-queue.ts';
+import { openWorld, pathUser, seesToast, type PortalWorld } from '../support/ui/world.ts';
 
 // Reading (or creating) the profile through the portal: as the session starts (the portal opens
 // signed in; Edit Profile says 'Loading your profile...', then 'could not be loaded' while the

@@ -10,8 +10,8 @@ import {
 } from '../../src/machines/profile/profile.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { profileRow } from '../support/fixtures.ts';
-import { errorOf, outputOf, reversed } from './recorders.ts';
-import { describeModel, type ModelStep, type Recorded } from './support/index.ts';
+import { errorOf, outputOf, reversed } from '../support/model/recorders.ts';
+import { describeModel, type ModelStep, type Recorded } from '../support/model/index.ts';
 
 // The reader (profileLoad) and the prover (walletProof) stand in as promises: the paths decide
 // what they end with and send what the reader tells this machine (`profileLoad.waiting`) as events. Their own charts are modelled in profile-load.model.test.ts and wallet-proof.model.test.ts.

@@ -6,13 +6,13 @@ import { profileMachine, type ProfileContext } from '../../src/machines/profile/
 import { avatarPublicUrl } from '../../src/services/supabase/avatar-url.ts';
 import { IMAGES } from '../support/stack/avatar-images.ts';
 import { authUser, profileRow } from '../support/fixtures.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { gatewayFor } from '../e2e/support/context.ts';
-import { admin } from '../e2e/support/ui.ts';
-import { holdNextRequest, type HeldRequest } from './ui/hold.ts';
-import { describeUiModel } from './ui/index.ts';
-import { updateUserElsewhere } from './ui/other-client.ts';
-import { pauseClock } from './ui/page-clock.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
+import { admin } from '../support/e2e/ui.ts';
+import { holdNextRequest, type HeldRequest } from '../support/ui/hold.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { updateUserElsewhere } from '../support/ui/other-client.ts';
+import { pauseClock } from '../support/ui/page-clock.ts';
 import {
   openProfileDialogNow,
   profileDialog,
@@ -25,10 +25,10 @@ import {
   seesWallet,
   storeAvatar,
   storeProfile,
-} from './ui/profile-dialog.ts';
-import { holdEvery, restTable, type HeldRequests } from './ui/request-queue.ts';
-import { answerPrompt, signaturesPending } from './ui/wallet-prompt.ts';
-import { openWorld, pathUser, seesToast, walletOf, type PortalWorld } from './ui/world.ts';
+} from '../support/ui/profile-dialog.ts';
+import { holdEvery, restTable, type HeldRequests } from '../support/ui/request-queue.ts';
+import { answerPrompt, signaturesPending } from '../support/ui/wallet-prompt.ts';
+import { openWorld, pathUser, seesToast, walletOf, type PortalWorld } from '../support/ui/world.ts';
 
 // Edit Profile through the portal, opened signed in with the wallet connected (the profile links
 // it with a proof). Every request of the profile to the stack is held on its way until a step

@@ -16,8 +16,8 @@ import {
   type SignedTransfer,
   type TransferResult,
 } from '../../src/services/token/types.ts';
-import { errorOf, outputOf, reversed } from './recorders.ts';
-import { describeModel, type ModelStep, type Recorded } from './support/index.ts';
+import { errorOf, outputOf, reversed } from '../support/model/recorders.ts';
+import { describeModel, type ModelStep, type Recorded } from '../support/model/index.ts';
 
 const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

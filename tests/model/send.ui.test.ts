@@ -4,13 +4,13 @@ import { expect } from 'vitest';
 import { profileCopy, sendCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
 import { sendMachine } from '../../src/machines/send/send.machine.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { e2e } from '../e2e/support/context.ts';
-import { button } from '../e2e/support/portal-page.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { button } from '../support/e2e/portal-page.ts';
 import { authUser } from '../support/fixtures.ts';
-import type { Snapshot } from './support/paths.ts';
-import { holdNext, holdNextRpc, stopNode, stopNodeAfter, type HeldCall } from './ui/held-calls.ts';
-import { describeUiModel, type UiModelSpec, type UiPath } from './ui/index.ts';
+import type { Snapshot } from '../support/model/paths.ts';
+import { holdNext, holdNextRpc, stopNode, stopNodeAfter, type HeldCall } from '../support/ui/held-calls.ts';
+import { describeUiModel, type UiModelSpec, type UiPath } from '../support/ui/index.ts';
 import {
   announces,
   balancesSettled,
@@ -19,7 +19,7 @@ import {
   sendForm,
   takeNonce,
   unlinkWallets,
-} from './ui/transfers.ts';
+} from '../support/ui/transfers.ts';
 import {
   logInThroughUi,
   logOutThroughUi,
@@ -28,7 +28,7 @@ import {
   seesToast,
   walletOf,
   type PortalWorld,
-} from './ui/world.ts';
+} from '../support/ui/world.ts';
 
 // The send form through the portal, on the local chain: each step of a private-key send is a call
 // to the node held on its way (eth_chainId while preparing, eth_estimateGas while signing,

@@ -9,9 +9,9 @@ import { balanceText, quoteFigures, slippageWarning } from '../../src/machines/t
 import type { SwapFact } from '../../src/machines/trading/swap-types.ts';
 import { swapMachine, swapTags } from '../../src/machines/trading/swap.machine.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
-import { errorOf, reversed, withBigIntJson } from './recorders.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
-import { stableJson, childIds } from './support/paths.ts';
+import { errorOf, reversed, withBigIntJson } from '../support/model/recorders.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
+import { stableJson, childIds } from '../support/model/paths.ts';
 
 // The swap form's generated paths: the wallet's routing, typing and its pause, the quote and the
 // checks on it (balance, liquidity, slippage, allowance), the approval, the swap through the

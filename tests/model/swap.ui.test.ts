@@ -8,15 +8,15 @@ import { amountIn } from '../../src/machines/trading/swap-checks.ts';
 import type { SwapContext } from '../../src/machines/trading/swap-types.ts';
 import { swapMachine } from '../../src/machines/trading/swap.machine.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { e2e } from '../e2e/support/context.ts';
-import { swapsOnTheSharedPool } from '../e2e/support/pool-lock.ts';
-import { withBigIntJson } from './recorders.ts';
-import type { Snapshot } from './support/paths.ts';
-import { holdNext, stopNode, type HeldCall } from './ui/held-calls.ts';
-import { describeUiModel } from './ui/index.ts';
-import { pauseClock } from './ui/page-clock.ts';
-import { gateRequests, type RequestGate } from './ui/stack-requests.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { swapsOnTheSharedPool } from '../support/e2e/pool-lock.ts';
+import { withBigIntJson } from '../support/model/recorders.ts';
+import type { Snapshot } from '../support/model/paths.ts';
+import { holdNext, stopNode, type HeldCall } from '../support/ui/held-calls.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { pauseClock } from '../support/ui/page-clock.ts';
+import { gateRequests, type RequestGate } from '../support/ui/stack-requests.ts';
 import {
   cardButton,
   figure,
@@ -27,10 +27,10 @@ import {
   showing,
   swapCard,
   tradingTab,
-} from './ui/trading-tab.ts';
-import { recordNodeTraffic } from './ui/node-traffic.ts';
-import { connectWallet, unlinkWallets } from './ui/transfers.ts';
-import { openWorld, walletOf, type PortalWorld } from './ui/world.ts';
+} from '../support/ui/trading-tab.ts';
+import { recordNodeTraffic } from '../support/ui/node-traffic.ts';
+import { connectWallet, unlinkWallets } from '../support/ui/transfers.ts';
+import { openWorld, walletOf, type PortalWorld } from '../support/ui/world.ts';
 
 // The Trading tab's swap form through the portal, with uiSwap's mock wallet on the local chain
 // and its real DDEX/WETH pool. The tab's calls to the node (viem batches: the mock wallet's own

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { tabMachine, tabs } from '../../src/machines/tab.machine.ts';
-import { describeModel } from './support/index.ts';
+import { describeModel } from '../support/model/index.ts';
 
 // Which page is shown (docs/product.md#tabs-and-pages): after every step, the page asked for last
 // when it is a tab, else 'Page not found.' with the value kept as it was asked for.

@@ -7,9 +7,9 @@ import { privacyCopy } from '../../src/copy/privacy.ts';
 import { termsCopy } from '../../src/copy/terms.ts';
 import { tradingCopy } from '../../src/copy/trading.ts';
 import { tabMachine, tabs, type Tab } from '../../src/machines/tab.machine.ts';
-import { openUserMenu } from '../e2e/support/ui.ts';
-import { describeUiModel } from './ui/index.ts';
-import { openWorld, pathUser } from './ui/world.ts';
+import { openUserMenu } from '../support/e2e/ui.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { openWorld, pathUser } from '../support/ui/world.ts';
 
 // The tab chart through the portal: the tab bar's three tabs and the user menu's pages (FAQ,
 // Privacy, Terms, which only a signed-in user's menu offers). Each page is told apart by its

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { themeMachine } from '../../src/machines/theme.machine.ts';
 import type { ThemeInput, ThemeStoreEvent } from '../../src/machines/theme.machine.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 // Light or dark (docs/product.md#theme): the generated paths, each step checked for the theme the
 // user sees and what the store is told. The first theme depends on the input, so the machine is

@@ -3,8 +3,8 @@ import { expect } from 'vitest';
 import { shellCopy } from '../../src/copy/index.ts';
 import { THEME_KEY } from '../../src/app/provide-portal.ts';
 import { themeMachine, type Theme, type ThemeInput } from '../../src/machines/theme.machine.ts';
-import { describeUiModel } from './ui/index.ts';
-import { openWorld } from './ui/world.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { openWorld } from '../support/ui/world.ts';
 
 // The theme chart through the portal: the header's toggle, the system's colour scheme (the
 // browser's prefers-color-scheme, changed under the running page) and a choice stored by an

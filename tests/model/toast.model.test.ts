@@ -4,7 +4,7 @@ import { appCopy } from '../../src/copy/index.ts';
 import type { ToastAction, ToastRequest } from '../../src/machines/shared.ts';
 import { toastDurations, toastMachine } from '../../src/machines/toast.machine.ts';
 import type { ToastFact } from '../../src/machines/toast.machine.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 // The one toast on screen (docs/product.md#toasts): the generated paths, each step checked for what
 // the toast shows, that a new one replaces the old (the welcome never does), how long it stays,

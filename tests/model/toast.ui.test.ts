@@ -3,11 +3,11 @@ import { expect } from 'vitest';
 import { appCopy, authCopy, dialogCopy, shellCopy, walletCopy } from '../../src/copy/index.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { toastDurations, toastMachine } from '../../src/machines/toast.machine.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { button } from '../e2e/support/portal-page.ts';
-import { toast } from '../e2e/support/ui.ts';
-import { describeUiModel } from './ui/index.ts';
-import { openWorld, type PortalWorld } from './ui/world.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { button } from '../support/e2e/portal-page.ts';
+import { toast } from '../support/e2e/ui.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { openWorld, type PortalWorld } from '../support/ui/world.ts';
 
 // The toaster through the portal, with toasts a visitor really gets: the welcome (shown only if
 // no other toast is on screen when loading finishes) and a refused login. The wallet's silent

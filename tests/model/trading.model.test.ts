@@ -7,8 +7,8 @@ import {
   type TradingFact,
 } from '../../src/machines/trading/trading.machine.ts';
 import { recordingChild, type Delivery } from '../support/portal-stubs.ts';
-import { withBigIntJson } from './recorders.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
+import { withBigIntJson } from '../support/model/recorders.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 // The Trading tab's root on its own: its children are recorders, and every step checks that the
 // fact or page event the path sent reached the swap form as it was, that the market heard nothing,

@@ -4,12 +4,12 @@ import { dexCopy } from '../../src/copy/dex.ts';
 import { tradingCopy } from '../../src/copy/trading.ts';
 import { swapMachine } from '../../src/machines/trading/swap.machine.ts';
 import { tradingMachine } from '../../src/machines/trading/trading.machine.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { e2e } from '../e2e/support/context.ts';
-import { swapsOnTheSharedPool } from '../e2e/support/pool-lock.ts';
-import { withBigIntJson } from './recorders.ts';
-import { describeUiModel } from './ui/index.ts';
-import { pauseClock } from './ui/page-clock.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { swapsOnTheSharedPool } from '../support/e2e/pool-lock.ts';
+import { withBigIntJson } from '../support/model/recorders.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { pauseClock } from '../support/ui/page-clock.ts';
 import {
   blockShown,
   cardButton,
@@ -21,10 +21,10 @@ import {
   showing,
   swapCard,
   tradingTab,
-} from './ui/trading-tab.ts';
-import { recordNodeTraffic } from './ui/node-traffic.ts';
-import { connectWallet, unlinkWallets } from './ui/transfers.ts';
-import { openWorld, walletOf, type PortalWorld } from './ui/world.ts';
+} from '../support/ui/trading-tab.ts';
+import { recordNodeTraffic } from '../support/ui/node-traffic.ts';
+import { connectWallet, unlinkWallets } from '../support/ui/transfers.ts';
+import { openWorld, walletOf, type PortalWorld } from '../support/ui/world.ts';
 
 // The Trading tab's root through the portal: it carries a new block from the market to the swap
 // form, the page's wallet and session to the form, and a swap mined to the portal. Each step is

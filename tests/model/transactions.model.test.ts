@@ -3,8 +3,8 @@ import { transactionCopy } from '../../src/copy/index.ts';
 import { transactionsMachine } from '../../src/machines/transactions.machine.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { TransactionRow } from '../../src/domain/transactions.ts';
-import { errorOf } from './recorders.ts';
-import { describeModel } from './support/index.ts';
+import { errorOf } from '../support/model/recorders.ts';
+import { describeModel } from '../support/model/index.ts';
 
 const alice: AuthUser = {
   id: 'alice',

@@ -2,13 +2,13 @@ import { expect } from 'vitest';
 import { appCopy, authCopy, dialogCopy, transactionCopy } from '../../src/copy/index.ts';
 import type { TransactionRow } from '../../src/domain/transactions.ts';
 import { transactionsMachine } from '../../src/machines/transactions.machine.ts';
-import { button } from '../e2e/support/portal-page.ts';
-import { admin, openUserMenu } from '../e2e/support/ui.ts';
+import { button } from '../support/e2e/portal-page.ts';
+import { admin, openUserMenu } from '../support/e2e/ui.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
 import { authUser } from '../support/fixtures.ts';
-import { describeUiModel } from './ui/index.ts';
-import { holdNext, type HeldCall } from './ui/held-calls.ts';
-import { openWorld, pathUser, seesToast, type PortalWorld } from './ui/world.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { holdNext, type HeldCall } from '../support/ui/held-calls.ts';
+import { openWorld, pathUser, seesToast, type PortalWorld } from '../support/ui/world.ts';
 
 // The history dialog through the portal: a signed-in user opens it from the user menu, the list
 // loads from the stack (held so 'Loading transactions...' can be seen), and a stack that does not

@@ -5,7 +5,7 @@ import type { WalletNonce, WalletProof } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletProofMachine, type WalletProofFact } from '../../src/machines/profile/wallet-proof.machine.ts';
 import { profileRow } from '../support/fixtures.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 // Proving the connected wallet before the profile links it (docs/product.md#wallet-sync): the
 // generated paths, each step checked for what each request is asked, what the profile machine is

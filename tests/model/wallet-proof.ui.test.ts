@@ -2,14 +2,14 @@ import type { Locator } from 'playwright-core';
 import { expect } from 'vitest';
 import { dialogCopy, profileCopy, shortAddress, walletCopy, walletProofCopy } from '../../src/copy/index.ts';
 import { walletProofMachine } from '../../src/machines/profile/wallet-proof.machine.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { gatewayFor } from '../e2e/support/context.ts';
-import { button } from '../e2e/support/portal-page.ts';
-import { admin, openProfileDialog } from '../e2e/support/ui.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
+import { button } from '../support/e2e/portal-page.ts';
+import { admin, openProfileDialog } from '../support/e2e/ui.ts';
 import { profileRow } from '../support/fixtures.ts';
-import { describeUiModel } from './ui/index.ts';
-import { gateRequests, under, type RequestGate } from './ui/stack-requests.ts';
-import { openWorld, pathUser, seesToast, walletOf, type PortalWorld } from './ui/world.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { gateRequests, under, type RequestGate } from '../support/ui/stack-requests.ts';
+import { openWorld, pathUser, seesToast, walletOf, type PortalWorld } from '../support/ui/world.ts';
 
 // The wallet proof through the portal: a signed-in user connects a wallet, the profile asks
 // link-wallet for a nonce, the mock wallet signs the EIP-4361 message and link-wallet checks it.

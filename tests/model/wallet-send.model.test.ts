@@ -6,7 +6,7 @@ import type { WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletSendMachine, walletSendTags } from '../../src/machines/send/wallet-send.machine.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 // 'Send with wallet' (docs/product.md#send-with-wallet): the generated paths, each step checked for
 // the toast it shows (with the words of the failure the path chose), what each request is asked

@@ -3,13 +3,13 @@ import { expect } from 'vitest';
 import { balanceCopy, sendCopy, shortAddress, tokenCopy, walletCopy } from '../../src/copy/index.ts';
 import { walletSendMachine } from '../../src/machines/send/wallet-send.machine.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { e2e } from '../e2e/support/context.ts';
-import { button } from '../e2e/support/portal-page.ts';
-import { balanceValue } from '../e2e/support/ui.ts';
-import { describeUiModel } from './ui/index.ts';
-import { gateRequests, rpcMethod, type RequestGate } from './ui/stack-requests.ts';
-import { openWorld, walletOf, type PortalWorld } from './ui/world.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { button } from '../support/e2e/portal-page.ts';
+import { balanceValue } from '../support/e2e/ui.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { gateRequests, rpcMethod, type RequestGate } from '../support/ui/stack-requests.ts';
+import { openWorld, walletOf, type PortalWorld } from '../support/ui/world.ts';
 
 // 'Send with wallet' through the portal: a visitor's connected mock wallet sends DDEX from
 // uiWalletSender to uiWalletRecipient on the local chain. The token service's calls to the node are

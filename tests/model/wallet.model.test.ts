@@ -5,7 +5,7 @@ import type { AuthUser } from '../../src/domain/auth.ts';
 import type { WalletAccount, WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletMachine, type WalletFact } from '../../src/machines/wallet/wallet.machine.ts';
-import { describeModel, type ModelStep } from './support/index.ts';
+import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 // The wallet machine's generated paths, each step checked against docs/product.md#wallet and
 // #wallet-toasts: the account and chain the panel shows, the toast each step shows (with the

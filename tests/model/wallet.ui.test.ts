@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import { portalCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
 import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { e2e } from '../e2e/support/context.ts';
-import { button } from '../e2e/support/portal-page.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { e2e } from '../support/e2e/context.ts';
+import { button } from '../support/e2e/portal-page.ts';
 import { authUser } from '../support/fixtures.ts';
-import { describeUiModel } from './ui/index.ts';
+import { describeUiModel } from '../support/ui/index.ts';
 import {
   logInThroughUi,
   logOutThroughUi,
@@ -13,7 +13,7 @@ import {
   seesToast,
   walletOf,
   type PortalWorld,
-} from './ui/world.ts';
+} from '../support/ui/world.ts';
 
 // The wallet chart through the portal: the connect buttons, the address with copy and
 // disconnect, the wrong-network banner, and the mock wallet's answers and events.

@@ -4,8 +4,8 @@ import { dataProviderCopy, webhookCopy } from '../../src/copy/index.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { webhooksMachine, type WebhookSummary } from '../../src/machines/webhooks.machine.ts';
 import { TatumServiceError } from '../../src/services/tatum/types.ts';
-import { outputOf } from './recorders.ts';
-import { describeModel, type Recorded } from './support/index.ts';
+import { outputOf } from '../support/model/recorders.ts';
+import { describeModel, type Recorded } from '../support/model/index.ts';
 
 const CALLBACK = 'http://127.0.0.1:54321/functions/v1/process-payments';
 const WALLET = '0x1111111111111111111111111111111111111111';

@@ -3,13 +3,13 @@ import { expect } from 'vitest';
 import { portalCopy, shortAddress, walletCopy, walletProofCopy, webhookCopy } from '../../src/copy/index.ts';
 import { webhooksMachine, type WebhookSummary } from '../../src/machines/webhooks.machine.ts';
 import { TatumServiceError } from '../../src/services/tatum/types.ts';
-import { e2eAccount } from '../e2e/support/accounts.ts';
-import { gatewayFor } from '../e2e/support/context.ts';
-import { button } from '../e2e/support/portal-page.ts';
-import { admin, toast } from '../e2e/support/ui.ts';
-import { describeUiModel } from './ui/index.ts';
-import { gateRequests, under, type RequestGate } from './ui/stack-requests.ts';
-import { openWorld, pathUser, walletOf, type PortalWorld } from './ui/world.ts';
+import { e2eAccount } from '../support/e2e/accounts.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
+import { button } from '../support/e2e/portal-page.ts';
+import { admin, toast } from '../support/e2e/ui.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import { gateRequests, under, type RequestGate } from '../support/ui/stack-requests.ts';
+import { openWorld, pathUser, walletOf, type PortalWorld } from '../support/ui/world.ts';
 
 // The 'Tatum Webhooks (Demo)' section through the portal, against the tatum-webhooks function and
 // the stack's Tatum emulator. Who is at the page decides how the server answers, so each path gets

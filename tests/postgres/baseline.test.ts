@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectAs, inCase, SERVICE, userClaims } from './support/sql.ts';
+import { connectAs, inCase, SERVICE, userClaims } from '../support/postgres/sql.ts';
 
 // What stack/postgres/hosted-baseline.sql promises a migration finds, as a hosted project has it
 // before any migration of ours. The expectations restate the baseline's declarations.

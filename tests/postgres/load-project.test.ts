@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySqlFile, SqlFileError, splitStatements } from '../../stack/postgres/load-project.ts';
-import { connectAs } from './support/sql.ts';
+import { connectAs } from '../support/postgres/sql.ts';
 
 // How stack/postgres/load-project.ts cuts a file into statements and reports a failing one.
 

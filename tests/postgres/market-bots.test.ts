@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectAs, inCase, SERVICE, userClaims, type Case } from './support/sql.ts';
+import { connectAs, inCase, SERVICE, userClaims, type Case } from '../support/postgres/sql.ts';
 
 // Trading bots (migration 20261201000001) on a real PostgreSQL loaded like a hosted project: the
 // owner manages their bots within the rules the table checks, and evaluate_market_swap, which the

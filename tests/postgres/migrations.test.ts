@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectAs } from './support/sql.ts';
+import { connectAs } from '../support/postgres/sql.ts';
 
 // The migrations and the seed as they landed on a real PostgreSQL loaded like a hosted project.
 // The expectations below are copied from what supabase/migrations/*.sql declare (the comments

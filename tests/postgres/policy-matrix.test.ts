@@ -8,8 +8,8 @@ import {
   type SqlProbe,
   type SqlTarget,
   type User,
-} from './support/probes.ts';
-import { ANON, Case, connectAs, inCase, SERVICE, userClaims, type Claims } from './support/sql.ts';
+} from '../support/postgres/probes.ts';
+import { ANON, Case, connectAs, inCase, SERVICE, userClaims, type Claims } from '../support/postgres/sql.ts';
 
 // The policy matrix (tests/support/policy-table.ts) at the SQL level on a real PostgreSQL loaded
 // like a hosted project: every cell is one transaction, rolled back, that makes its target as the

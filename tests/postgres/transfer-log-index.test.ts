@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitStatements } from '../../stack/postgres/load-project.ts';
-import { connectAs, inCase } from './support/sql.ts';
+import { connectAs, inCase } from '../support/postgres/sql.ts';
 
 // One history row per transfer (migration 20261126000001) on a real PostgreSQL loaded like a
 // hosted project: the migration keeps the rows recorded before it, each log of a transaction is a

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Case, connectAs, inCase, SERVICE, userClaims, waitUntilBlocked } from './support/sql.ts';
+import { Case, connectAs, inCase, SERVICE, userClaims, waitUntilBlocked } from '../support/postgres/sql.ts';
 
 // Wallet ownership (migration 20261124000001) on a real PostgreSQL loaded like a hosted project:
 // the profiles guard keeps the wallet and its proof server-owned but lets the owner unlink it, and

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySqlFile, connect, loadProject } from '../../stack/postgres/load-project.ts';
 import { startPostgres, type PostgresServer } from '../../stack/postgres/server.ts';
-import { Case, userClaims } from './support/sql.ts';
+import { Case, userClaims } from '../support/postgres/sql.ts';
 
 // Migration 20261124000001_wallet_proof.sql meets a project that already has profiles: until
 // then the browser wrote a profile's wallet itself, with no proof that its user holds the key, so

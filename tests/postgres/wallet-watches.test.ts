@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Case, connectAs, inCase, SERVICE, userClaims, waitUntilBlocked } from './support/sql.ts';
+import { Case, connectAs, inCase, SERVICE, userClaims, waitUntilBlocked } from '../support/postgres/sql.ts';
 
 // The server's watches of proven wallets (migration 20261202000002) on a real PostgreSQL loaded
 // like a hosted project: every change of a profile's proven wallet queues the addresses it touched,

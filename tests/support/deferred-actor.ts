@@ -3,7 +3,7 @@ import { fromPromise } from 'xstate';
 // A promise actor that a test settles by hand: each invocation is recorded
 // with its invoke id and input, and the test resolves or rejects it when it
 // wants the answer to arrive. Unit tests read the calls in order; the model
-// tests (tests/model/support) settle them by invoke id.
+// tests (tests/support/model) settle them by invoke id.
 
 export type Call<T, I = unknown> = {
   id: string;

@@ -72,10 +72,10 @@ function nameForms(name: string): string[] {
 const quoted = (source: string, name: string) =>
   [`'${name}'`, `"${name}"`, `\`${name}\``].some((form) => source.includes(form));
 
-/** The support module of a test layer whose tests are generated there (tests/model/support/index.ts). */
+/** The support module of a test layer whose tests are generated there (tests/support/model/index.ts). */
 function supportOf(file: string): string[] {
-  const layer = file.split('/').slice(0, 2).join('/');
-  const index = join(ROOT, layer, 'support', 'index.ts');
+  const layer = file.split('/')[1] ?? '';
+  const index = join(ROOT, 'tests', 'support', layer, 'index.ts');
   return existsSync(index) ? [index] : [];
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MachineCoverage } from '../model/support/coverage.ts';
-import { DEFAULT_HEADING, formatCoverage } from '../model/support/table.ts';
+import type { MachineCoverage } from '../support/model/coverage.ts';
+import { DEFAULT_HEADING, formatCoverage } from '../support/model/table.ts';
 
 // The coverage table of generated paths, as the model project prints it (every
 // state and transition or the run fails) and as the UI-driven paths print it

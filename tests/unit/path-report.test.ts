@@ -6,7 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, createMachine } from 'xstate';
 import { loadMachines } from '../../scripts/diagrams.ts';
-import { CHROMIUM_ARGS, chromiumPath, chromiumProblem } from '../e2e/support/chromium.ts';
+import { CHROMIUM_ARGS, chromiumPath, chromiumProblem } from '../support/e2e/chromium.ts';
 import {
   CoverageRecorder,
   allStateIds,
@@ -15,9 +15,9 @@ import {
   readCoverageFiles,
   writeCoverage,
   type CoverageFile,
-} from '../model/support/coverage.ts';
-import { pathsReportData, writePathsReport, type ReportMachine } from '../model/support/report.ts';
-import { renderPathsPage } from '../model/support/report-page.ts';
+} from '../support/model/coverage.ts';
+import { pathsReportData, writePathsReport, type ReportMachine } from '../support/model/report.ts';
+import { renderPathsPage } from '../support/model/report-page.ts';
 
 // The path coverage report (reports/paths/*.html): the data it is drawn from
 // (what a path highlights, what is marked uncovered), the page's escaping, and

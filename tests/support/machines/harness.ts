@@ -13,7 +13,7 @@ import {
   type SnapshotFrom,
 } from 'xstate';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
+import { deferredActor, settle, type Call } from '../deferred-actor.ts';
 
 // machineHarness: the one way a machine test starts (docs/testing.md). The machine runs as the child
 // of a stand-in root that has the portal's system id, so what it reports to the root (`showToast`,

@@ -2,7 +2,7 @@ import { inject } from 'vitest';
 import type { ChainAccount } from '../../../stack/chain/index.ts';
 
 // Which funded account of the contract layer's chain (`inject('chain')`) each contract test file may
-// send from or watch (the e2e layer's roles are tests/e2e/support/accounts.ts). Files run in
+// send from or watch (the e2e layer's roles are tests/support/e2e/accounts.ts). Files run in
 // parallel on one chain: two files sending from one account would race for its nonce, and a
 // balance another file changes cannot be asserted.
 const OWNERS = {

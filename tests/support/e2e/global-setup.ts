@@ -8,8 +8,8 @@ import type { TestProject } from 'vitest/node';
 import { buildPortal, closeServer, holdPort, type HeldPort } from '../../../scripts/lib/portal-build.ts';
 import { startChain } from '../../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../../stack/gateway/index.ts';
-import { settleExitCode } from '../../support/exit-code.ts';
-import { hashPasswordsCheaply } from '../../support/password-hashing.ts';
+import { settleExitCode } from '../exit-code.ts';
+import { hashPasswordsCheaply } from '../password-hashing.ts';
 import { chromiumPath, chromiumProblem } from './chromium.ts';
 import type { AppVariant, E2eApp, E2eContext, E2eGateway, GatewayName } from './context.ts';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ProbesFor } from '../../support/policy-table.ts';
+import type { ProbesFor } from '../policy-table.ts';
 import { answerOf, SERVICE, type Case, type Claims, type Query, type SqlAnswer } from './sql.ts';
 
 // What each cell of the policy matrix (tests/support/policy-table.ts) does at the SQL level: make

@@ -2,11 +2,7 @@ import type { Session } from '@supabase/supabase-js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 import type { ChainAccount } from '../../../stack/chain/index.ts';
-import {
-  mockWalletInitScript,
-  type MockWalletControls,
-  type MockWalletOptions,
-} from '../../support/mock-wallet.ts';
+import { mockWalletInitScript, type MockWalletControls, type MockWalletOptions } from '../mock-wallet.ts';
 import { CHROMIUM_ARGS } from './chromium.ts';
 import { e2e, gatewayFor, type AppVariant } from './context.ts';
 import { seedSession, sessionStorageKey, storedSession } from './session.ts';

@@ -1,5 +1,5 @@
 import type { Page, Request } from 'playwright-core';
-import { e2e } from '../../e2e/support/context.ts';
+import { e2e } from '../e2e/context.ts';
 import { isHeld } from './stack-requests.ts';
 
 // What the page has asked the chain's node and not had answered yet, and its latest calls.

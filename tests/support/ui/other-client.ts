@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { gatewayFor } from '../../e2e/support/context.ts';
+import { gatewayFor } from '../e2e/context.ts';
 import type { PortalWorld } from './world.ts';
 
 // Another client of the signed-in account in the same browser: supabase-js in another tab of the

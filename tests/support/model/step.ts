@@ -7,7 +7,7 @@ import type {
   SnapshotFrom,
 } from 'xstate';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
-import type { MachineHarness } from '../../support/machines/harness.ts';
+import type { MachineHarness } from '../machines/harness.ts';
 
 // What one step of a path did, as the harness saw it: describeModel hands a `ModelStep` to every
 // `states` assertion, so a model test needs no recorders of its own. Everything is read from the

@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 
 // Debian's Chromium, driven by playwright-core through `executablePath`
 // (Playwright's own browser download needs the internet, which CI here does
-// not have). See tests/e2e/support/README.md, and scripts/ensure-chromium.sh,
+// not have). See tests/support/e2e/README.md, and scripts/ensure-chromium.sh,
 // which installs it on a fresh machine before the tests run.
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';

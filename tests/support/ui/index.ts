@@ -6,15 +6,15 @@ import {
   allStateIds,
   allTransitionKeys,
   writeCoverage,
-} from '../support/coverage.ts';
+} from '../model/coverage.ts';
 import {
   coverageOfEdge,
   coverageOfStart,
   defaultSerializeState,
   generatePaths,
   stableJson,
-} from '../support/paths.ts';
-import type { ModelPath, Snapshot } from '../support/paths.ts';
+} from '../model/paths.ts';
+import type { ModelPath, Snapshot } from '../model/paths.ts';
 import { describeFailure, writeFailures, type PathFailure } from './failures.ts';
 import { writeReasons } from './reasons.ts';
 import { coverageOfPaths, generateTours } from './tours.ts';

@@ -1,12 +1,12 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { authCopy } from '../../../src/copy/index.ts';
-import { signedInUser, type TestUser } from '../../support/stack/users.ts';
-import { openPortal, type Portal, type PortalOptions, type WalletHandle } from '../../e2e/support/browser.ts';
-import { gatewayFor, type AppVariant } from '../../e2e/support/context.ts';
-import { button, logIn } from '../../e2e/support/portal-page.ts';
-import { signUpByApi, type SeededUser } from '../../e2e/support/session.ts';
-import { toast } from '../../e2e/support/ui.ts';
+import { signedInUser, type TestUser } from '../stack/users.ts';
+import { openPortal, type Portal, type PortalOptions, type WalletHandle } from '../e2e/browser.ts';
+import { gatewayFor, type AppVariant } from '../e2e/context.ts';
+import { button, logIn } from '../e2e/portal-page.ts';
+import { signUpByApi, type SeededUser } from '../e2e/session.ts';
+import { toast } from '../e2e/ui.ts';
 import type { UiWorld } from './index.ts';
 
 // The world most UI maps act on: the built portal (`full` variant) in a fresh

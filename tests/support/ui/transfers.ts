@@ -13,10 +13,10 @@ import {
 } from '../../../src/copy/index.ts';
 import { walletMachine } from '../../../src/machines/wallet/wallet.machine.ts';
 import type { ChainAccount } from '../../../stack/chain/index.ts';
-import { tokenBalance } from '../../support/stack/chain.ts';
-import { e2e } from '../../e2e/support/context.ts';
-import { button } from '../../e2e/support/portal-page.ts';
-import { admin, balanceValue } from '../../e2e/support/ui.ts';
+import { tokenBalance } from '../stack/chain.ts';
+import { e2e } from '../e2e/context.ts';
+import { button } from '../e2e/portal-page.ts';
+import { admin, balanceValue } from '../e2e/ui.ts';
 import { seesToast, type PortalWorld } from './world.ts';
 
 // What the balances, send and history maps share: connecting the mock wallet

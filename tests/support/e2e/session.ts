@@ -1,11 +1,5 @@
 import type { Session } from '@supabase/supabase-js';
-import {
-  anonClient,
-  PASSWORD,
-  uniqueEmail,
-  type StackInfo,
-  type TestUser,
-} from '../../support/stack/users.ts';
+import { anonClient, PASSWORD, uniqueEmail, type StackInfo, type TestUser } from '../stack/users.ts';
 
 // A user signed in before the portal opens: made through the gateway's auth API from Node, and
 // handed to the page as the session supabase-js would have stored after signing them in there.

@@ -1,5 +1,5 @@
 import type { Page, Request, Route } from 'playwright-core';
-import { e2e } from '../../e2e/support/context.ts';
+import { e2e } from '../e2e/context.ts';
 
 // The page's requests to the stack and to the chain's node, held so the state
 // that waits for them can be seen, then let go (the real answer), failed the

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 
-// How the postgres layer talks to its server (tests/postgres/support/global-setup.ts).
+// How the postgres layer talks to its server (tests/support/postgres/global-setup.ts).
 
 /** The JWT claims of a request, as PostgREST hands them to the database. */
 export type Claims = {

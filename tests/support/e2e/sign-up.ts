@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { authCopy, dialogCopy } from '../../../src/copy/index.ts';
-import { PASSWORD, uniqueEmail, type StackInfo } from '../../support/stack/users.ts';
+import { PASSWORD, uniqueEmail, type StackInfo } from '../stack/users.ts';
 import { sessionStorageKey } from './session.ts';
 
 /**

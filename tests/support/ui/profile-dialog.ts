@@ -4,10 +4,10 @@ import { appCopy, dialogCopy } from '../../../src/copy/index.ts';
 import type { Profile } from '../../../src/domain/profile.ts';
 import type { ProfileContext } from '../../../src/machines/profile/profile.machine.ts';
 import { avatarPublicUrl } from '../../../src/services/supabase/avatar-url.ts';
-import { IMAGES } from '../../support/stack/avatar-images.ts';
-import type { TestUser } from '../../support/stack/users.ts';
-import { gatewayFor } from '../../e2e/support/context.ts';
-import { admin, openUserMenu } from '../../e2e/support/ui.ts';
+import { IMAGES } from '../stack/avatar-images.ts';
+import type { TestUser } from '../stack/users.ts';
+import { gatewayFor } from '../e2e/context.ts';
+import { admin, openUserMenu } from '../e2e/ui.ts';
 
 // Edit Profile as the profile and profile-load maps see it: opened from the user menu whatever
 // the profile's state (the e2e helper waits for a loaded form), and the row the backend holds

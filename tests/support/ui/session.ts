@@ -2,9 +2,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { appCopy, authCopy, dialogCopy } from '../../../src/copy/index.ts';
-import type { TestUser } from '../../support/stack/users.ts';
-import { button, logIn } from '../../e2e/support/portal-page.ts';
-import type { Snapshot } from '../support/paths.ts';
+import type { TestUser } from '../stack/users.ts';
+import { button, logIn } from '../e2e/portal-page.ts';
+import type { Snapshot } from '../model/paths.ts';
 import { holdNextRequest, type HeldRequest } from './hold.ts';
 import type { PortalWorld } from './world.ts';
 

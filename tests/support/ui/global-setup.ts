@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { formatCoverage, mergeCoverage, measureCoverage, readCoverageFiles } from '../support/coverage.ts';
-import type { CoverageOptions } from '../support/coverage.ts';
-import { writePathsReport } from '../support/report.ts';
+import { formatCoverage, mergeCoverage, measureCoverage, readCoverageFiles } from '../model/coverage.ts';
+import type { CoverageOptions } from '../model/coverage.ts';
+import { writePathsReport } from '../model/report.ts';
 import { formatFailures, readFailures } from './failures.ts';
 import { readReasons } from './reasons.ts';
 

@@ -9,8 +9,8 @@ import type {
   InputFrom,
   SnapshotFrom,
 } from 'xstate';
-import { deferredActor, settle, type Call } from '../../support/deferred-actor.ts';
-import { machineHarness } from '../../support/machines/harness.ts';
+import { deferredActor, settle, type Call } from '../deferred-actor.ts';
+import { machineHarness } from '../machines/harness.ts';
 import { CoverageRecorder, writeCoverage } from './coverage.ts';
 import { createModel, defaultSerializeState, generatePaths, stableJson } from './paths.ts';
 import type { ModelPath, Snapshot } from './paths.ts';

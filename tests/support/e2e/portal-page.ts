@@ -8,7 +8,7 @@ import {
   shortAddress,
   walletCopy,
 } from '../../../src/copy/index.ts';
-import { serviceClient, type TestUser } from '../../support/stack/users.ts';
+import { serviceClient, type TestUser } from '../stack/users.ts';
 import { openPortal, type PortalOptions, type WalletSetup } from './browser.ts';
 import { gatewayFor } from './context.ts';
 import { balanceValue } from './ui.ts';

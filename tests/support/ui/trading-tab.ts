@@ -4,7 +4,7 @@ import { dexCopy } from '../../../src/copy/dex.ts';
 import { appCopy, profileCopy, shellCopy } from '../../../src/copy/index.ts';
 import { expect } from 'vitest';
 import { tradingCopy } from '../../../src/copy/trading.ts';
-import { e2e } from '../../e2e/support/context.ts';
+import { e2e } from '../e2e/context.ts';
 import { nodeTrafficOf, untilNodeAnswered } from './node-traffic.ts';
 import { pauseClock } from './page-clock.ts';
 import { logInInAnotherTab } from './session.ts';

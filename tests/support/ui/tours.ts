@@ -7,7 +7,7 @@ import {
   type ModelPath,
   type PathOptions,
   type Snapshot,
-} from '../support/paths.ts';
+} from '../model/paths.ts';
 
 // Tours: paths that go on from where the last step left the page. The generated paths each start a
 // new page at the initial state, and opening one costs far more than a step. A tour covers the same
