@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { balanceCopy, portalCopy } from '../../src/copy/index.ts';
-import { CHROMIUM_ARGS, chromiumPath, chromiumProblem } from '../../tests/e2e/support/chromium.ts';
+import { CHROMIUM_ARGS, chromiumPath, chromiumProblem } from '../../tests/support/e2e/chromium.ts';
 import { mockWalletInitScript, type MockWalletOptions } from '../../tests/support/mock-wallet.ts';
 import { LAYOUT_SHIFT_INIT_SCRIPT, readLayoutShifts, type LayoutShifts } from './layout-shift.ts';
 

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { dialogCopy, shellCopy } from '../../src/copy/index.ts';
-import { signUpOnPage } from '../../tests/e2e/support/sign-up.ts';
+import { signUpOnPage } from '../../tests/support/e2e/sign-up.ts';
 import { serviceClient, type StackInfo } from '../../tests/support/stack/users.ts';
 import { freshPage } from './browser.ts';
 
