@@ -126,7 +126,10 @@ export const botsSetup = setup({
         'output' in event ? withBot(context.bots, event.output as Bot) : context.bots,
     }),
     dropTargetBot: assign(({ context }) => {
-      const { [context.targetId ?? '']: _deleted, ...runs } = context.runs;
+      // The key is named first: StrykerJS 9.6 wraps a destructuring whose computed key it mutates
+      // in blocks that hide `runs` from the return, and the bots' model test then loads nothing.
+      const deleted = context.targetId ?? '';
+      const { [deleted]: _deleted, ...runs } = context.runs;
       return { bots: context.bots.filter((bot) => bot.id !== context.targetId), runs };
     }),
   },
