@@ -66,8 +66,8 @@ async function sendRowsOf(userId: string, txHash: string): Promise<number> {
 
 describeUiModel({
   name: 'history-outbox',
-  // Run as a root here (the page runs it inside send), so what it tells its parent goes nowhere.
-  machine: historyOutboxMachine.provide({ actions: { tellParent: () => {} } }),
+  // The page runs it inside send; the graph's stand-in parent hears what it tells and does nothing.
+  machine: historyOutboxMachine,
   events: {
     // The hash is the transfer's; one payload, as only how many wait tells the states apart.
     'historyOutbox.add': [{ type: 'historyOutbox.add', hash: `0x${'a1'.repeat(32)}` }],

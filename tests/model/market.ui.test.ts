@@ -76,8 +76,8 @@ async function newBlock(world: World): Promise<void> {
 withBigIntJson(() =>
   describeUiModel({
     name: 'market',
-    // Its parent is the trading machine in the portal; here the paths run it as a root.
-    machine: marketMachine.provide({ actions: { tellParent: () => undefined } }),
+    // Its parent is the trading machine in the portal; the graph gives it a stand-in parent.
+    machine: marketMachine,
     events: {
       'xstate.done.actor.loadMarket': [{ type: 'xstate.done.actor.loadMarket', output: loaded }],
       // Only the node that stops answering: the e2e builds all have a router and its pair.

@@ -113,9 +113,9 @@ const causes = {
   'session.userUpdated': async (world: World) => updateUserElsewhere(world, ELSEWHERE),
 };
 
-// The reader runs inside the profile machine in the page; run as the root of the graph, its
-// fact to that parent goes nowhere.
-const machine = profileLoadMachine.provide({ actions: { tellParent: () => undefined } });
+// The reader runs inside the profile machine in the page; the graph runs it under a stand-in
+// parent (tests/support/model/paths.ts), which hears its facts and does nothing with them.
+const machine = profileLoadMachine;
 const serializeState = (state: { value: unknown; context: unknown }) =>
   JSON.stringify({ value: state.value, retrying: contextOf(state).failures > 0 });
 

@@ -203,8 +203,8 @@ swapsOnTheSharedPool();
 withBigIntJson(() =>
   describeUiModel({
     name: 'swap',
-    // Its parent is the trading machine in the portal; here the paths run it as a root.
-    machine: swapMachine.provide({ actions: { tellParent: () => undefined } }),
+    // Its parent is the trading machine in the portal; the graph gives it a stand-in parent.
+    machine: swapMachine,
     input: { expectedChainId: LOCAL, account: trader.address, chainId: LOCAL, signedIn: false },
     events: events(),
     // The views read the state and what was typed; the holdings decide, through the guards, which.

@@ -56,9 +56,9 @@ async function signaturePrompt(world: ProofWorld) {
 
 describeUiModel({
   name: 'wallet-proof',
-  // In the portal its parent is the profile machine, which hears 'walletProof.verifying'; the graph
-  // is explored without a parent, so the fact goes nowhere (the page shows what the profile did).
-  machine: walletProofMachine.provide({ actions: { tellParent: () => undefined } }),
+  // In the portal its parent is the profile machine, which hears 'walletProof.verifying'; the graph's
+  // stand-in parent hears it and does nothing (the page shows what the profile did).
+  machine: walletProofMachine,
   input: { address: linker.address },
   events: {
     'xstate.done.actor.requestWalletNonce': [
