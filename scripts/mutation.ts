@@ -1,4 +1,5 @@
 import { Stryker } from '@stryker-mutator/core';
+import { unreachedFiles } from './lib/mutation-results.ts';
 
 // Mutation testing of src/machines (issue 18): StrykerJS changes the machines' code one mutant at a
 // time and runs the tests that reach it; a mutant that no test notices survives. The options live
@@ -71,6 +72,11 @@ function score(results: readonly MutantResult[]) {
   return { killed, survived, noCoverage, valid, percent: valid === 0 ? 100 : (killed / valid) * 100 };
 }
 
+const LOAD_HINT =
+  'A test file that fails to load under instrumentation runs no test. To see why, run once with ' +
+  '`npx stryker run --mutate <file> --dryRunOnly --cleanTempDir false`, then ' +
+  '`npx vitest related <file> --run --config vitest.mutation.config.ts` inside .stryker-tmp/sandbox-*.';
+
 function minutes(ms: number): string {
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
@@ -89,7 +95,12 @@ async function main(): Promise<number> {
     ...(mutate.length > 0 ? { mutate } : {}),
   };
   const started = Date.now();
-  const results = await new Stryker(options).runMutationTest();
+  const results = await new Stryker(options).runMutationTest().catch((error: unknown) => {
+    if (error instanceof Error && error.message.includes('No tests were executed'))
+      error.message = `${error.message}\n${LOAD_HINT}`;
+    throw error;
+  });
+  const unreached = unreachedFiles(results);
   const { killed, survived, noCoverage, valid, percent } = score(results);
   const verdict = percent >= layer.goal ? 'reaches' : 'is below';
   process.stdout.write(
@@ -99,6 +110,9 @@ async function main(): Promise<number> {
       `  ${killed} killed, ${survived} survived, ${noCoverage} not covered, of ${valid} mutants` +
         ` (static mutants ignored); ${minutes(Date.now() - started)}`,
       `  report: reports/mutation/${layer.report}.html`,
+      ...(unreached.length > 0
+        ? [`  no test reached any mutant of: ${unreached.join(', ')}`, `  ${LOAD_HINT}`]
+        : []),
       '',
     ].join('\n'),
   );
