@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { decodeJwt, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Database } from '../../src/domain/database.types.ts';
-import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import type { Gateway } from '../../stack/gateway/index.ts';
 import { IMAGES } from '../support/stack/avatar-images.ts';
+import { startOwnGateway } from '../support/stack/own-stack.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
 import { subscribed } from '../support/realtime.ts';
 
@@ -20,21 +18,13 @@ import { subscribed } from '../support/realtime.ts';
 
 const chain = inject('chain');
 
-let dataDir: string;
 let gateway: Gateway;
 let user: TestUser;
 const NOTE = 'A note only its owner reads';
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'ddex-jwt-checks-'));
-  gateway = await startGateway({
-    port: 0,
-    dataDir,
-    quietEmail: true,
-    rpcUrl: chain.rpcUrl,
-    chainId: chain.chainId,
-  });
+  gateway = await startOwnGateway('jwt-checks', { rpcUrl: chain.rpcUrl, chainId: chain.chainId });
   user = await signedInUser(gateway, 'jwt-checks');
   const seeded = await serviceClient(gateway)
     .from('user_notifications')
@@ -48,7 +38,6 @@ afterEach(async () => {
 
 afterAll(async () => {
   await gateway?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

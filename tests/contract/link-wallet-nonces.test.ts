@@ -1,7 +1,7 @@
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
-import { callLinkWallet, proofMessage, requestNonce } from '../support/stack/wallets.ts';
+import { fileUsers, serviceClient } from '../support/stack/users.ts';
+import { callLinkWallet, freshWallet, proofMessage, requestNonce } from '../support/stack/wallets.ts';
 
 // The life of a link-wallet nonce, through the unmodified supabase-js as the portal calls it: a
 // user holds one unspent nonce per address at a time, and a nonce is spent only by a proof whose
@@ -11,18 +11,8 @@ const stack = inject('gateway');
 const chain = inject('chain');
 const service = serviceClient(stack);
 
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
-});
-
-const freshWallet = (): PrivateKeyAccount => privateKeyToAccount(generatePrivateKey());
-
-async function user(label: string): Promise<TestUser> {
-  const signedIn = await signedInUser(stack, label);
-  clients.push(signedIn.client);
-  return signedIn;
-}
+const users = fileUsers(stack, service);
+afterEach(() => users.closeChannels());
 
 /** The message for `nonce`, signed by `signer` (the wallet itself unless told otherwise). */
 async function proof(wallet: PrivateKeyAccount, nonce: string, signer = wallet) {
@@ -43,7 +33,7 @@ const refusedWith = (status: number, code: string) => ({
 
 describe('link-wallet nonces', () => {
   it('replaces the user’s unspent nonce for an address when they ask again: the first is refused (proof_nonce)', async () => {
-    const alice = await user('lwn-again');
+    const alice = await users.signIn('lwn-again');
     const wallet = freshWallet();
     const first = await requestNonce(alice.client, wallet.address);
     // Asked again as the wallet may report it, in lower case: the same address.
@@ -60,7 +50,7 @@ describe('link-wallet nonces', () => {
   });
 
   it('keeps the user’s nonce for one address when they ask for another', async () => {
-    const alice = await user('lwn-other');
+    const alice = await users.signIn('lwn-other');
     const [wallet, other] = [freshWallet(), freshWallet()];
     const nonce = await requestNonce(alice.client, wallet.address);
     await requestNonce(alice.client, other.address);
@@ -71,7 +61,7 @@ describe('link-wallet nonces', () => {
   });
 
   it('spends a nonce only once a signature was verified: a bad one is refused, then a good one links', async () => {
-    const alice = await user('lwn-verified');
+    const alice = await users.signIn('lwn-verified');
     const wallet = freshWallet();
     const nonce = await requestNonce(alice.client, wallet.address);
 

@@ -12,12 +12,13 @@ import {
   type Address,
   type Hex,
 } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createLinkWalletHandler } from '../../supabase/functions/link-wallet/handler.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
+import { fileUsers, serviceClient, type TestUser } from '../support/stack/users.ts';
 import {
   callLinkWallet,
+  freshWallet,
   linkWithProof,
   PORTAL_ORIGIN,
   proofMessage,
@@ -38,17 +39,12 @@ const chain = inject('chain');
 const service = serviceClient(stack);
 const FUNCTION_URL = `${stack.url}/functions/v1/link-wallet`;
 
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
-});
-
-const freshWallet = (): PrivateKeyAccount => privateKeyToAccount(generatePrivateKey());
+const users = fileUsers(stack, service);
+afterEach(() => users.closeChannels());
 
 /** A signed-in user who saved a profile (as the portal does at sign-in), without a wallet. */
 async function user(label: string): Promise<TestUser> {
-  const signedIn = await signedInUser(stack, label);
-  clients.push(signedIn.client);
+  const signedIn = await users.signIn(label);
   const { error } = await signedIn.client.from('profiles').upsert({ id: signedIn.id, email: signedIn.email });
   if (error) throw new Error(`profile upsert failed: ${error.message}`);
   return signedIn;
@@ -118,8 +114,7 @@ describe('link-wallet links a proven wallet', () => {
   });
 
   it('links for a user who has no profile row yet', async () => {
-    const newcomer = await signedInUser(stack, 'lw-newcomer');
-    clients.push(newcomer.client);
+    const newcomer = await users.signIn('lw-newcomer');
     const wallet = freshWallet();
     const answer = await linkWithProof(chain, newcomer.client, wallet);
     expect(answer.status).toBe(200);
@@ -395,8 +390,7 @@ describe('the owner’s own profile saves', () => {
     expect((await linkWithProof(chain, alice.client, freshWallet())).status).toBe(200);
     await tryAll();
     // Nor can a new user start with one.
-    const newcomer = await signedInUser(stack, 'lw-forge-new');
-    clients.push(newcomer.client);
+    const newcomer = await users.signIn('lw-forge-new');
     const born = await newcomer.client.from('profiles').insert({ id: newcomer.id, wallet_address: forged });
     expect(born.error?.code).toBe('42501');
   });

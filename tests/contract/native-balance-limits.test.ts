@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import type { Gateway } from '../../stack/gateway/index.ts';
 import type { TatumApi } from '../../supabase/functions/_shared/tatum.ts';
 import {
   createNativeBalanceHandler,
   type RateLimit,
 } from '../../supabase/functions/native-balance/handler.ts';
+import { startOwnGateway } from '../support/stack/own-stack.ts';
 import { anonClient, serviceClient, signedInUser } from '../support/stack/users.ts';
 
 // Whom native-balance counts, how many it lets through, and where it keeps the count. The limits
@@ -57,16 +55,11 @@ describe('native-balance with no limit configured', () => {
   // A stack of its own, started as a project without BALANCE_RATE_LIMIT or BALANCE_RATE_CEILING:
   // its function runs under Deno from index.ts, which picks the defaults. It is called at its own
   // URL, as behind a hosted edge, which appends the client it saw to x-forwarded-for.
-  let dataDir: string;
   let gateway: Gateway;
   let ask: (client: string) => Promise<Response>;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'ddex-balance-defaults-'));
-    gateway = await startGateway({
-      port: 0,
-      dataDir,
-      quietEmail: true,
+    gateway = await startOwnGateway('balance-defaults', {
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
       functionLog: () => {},
@@ -77,7 +70,6 @@ describe('native-balance with no limit configured', () => {
 
   afterAll(async () => {
     await gateway?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('lets a client 30 reads a minute, and refuses the 31st until the minute is over', async () => {

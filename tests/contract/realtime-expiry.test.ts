@@ -1,21 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createClient, type RealtimeChannel } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Database } from '../../src/domain/database.types.ts';
-import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
-import {
-  arrived,
-  notificationsOf,
-  RawSocket,
-  reasonOf,
-  subscribed,
-  type Frame,
-} from '../support/realtime.ts';
+import { ownRealtimeGateway } from '../support/stack/own-realtime.ts';
+import type { Client, TestUser } from '../support/stack/users.ts';
+import { arrived, notificationsOf, reasonOf, subscribed, type Frame } from '../support/realtime.ts';
 
 // A channel lives no longer than the token it joined with, as on hosted Realtime: when the token
 // expires the server pushes a `system` error and closes the channel (`phx_close`), and delivers
@@ -26,28 +16,8 @@ import {
 
 type NotificationRow = Database['public']['Tables']['user_notifications']['Row'];
 
-let gateway: Gateway;
-let dataDir: string;
-let service: Client;
-const clients: Client[] = [];
-const sockets: RawSocket[] = [];
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'ddex-realtime-expiry-'));
-  gateway = await startGateway({ port: 0, dataDir, quietEmail: true, functions: 'node' });
-  service = serviceClient(gateway);
-});
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
-  for (const socket of sockets.splice(0)) socket.close();
-});
-
-afterAll(async () => {
-  await service.removeAllChannels();
-  await gateway.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const own = ownRealtimeGateway('realtime-expiry');
+const { user, openSocket, notify } = own;
 
 /** An access token as lite issues them, for `user`, that expires at `exp` (seconds). */
 function tokenFor(user: TestUser, exp: number): Promise<string> {
@@ -56,7 +26,7 @@ function tokenFor(user: TestUser, exp: number): Promise<string> {
     .setSubject(user.id)
     .setIssuedAt()
     .setExpirationTime(exp)
-    .sign(new TextEncoder().encode(gateway.jwtSecret));
+    .sign(new TextEncoder().encode(own.gateway.jwtSecret));
 }
 
 /** About two seconds from now, in whole seconds as `exp` counts. */
@@ -64,36 +34,13 @@ function soon(): number {
   return Math.ceil(Date.now() / 1000) + 2;
 }
 
-async function user(label: string): Promise<TestUser> {
-  const created = await signedInUser(gateway, label);
-  clients.push(created.client);
-  return created;
-}
-
-async function openSocket(): Promise<RawSocket> {
-  const socket = await RawSocket.open(gateway.url, gateway.anonKey, '2.0.0');
-  sockets.push(socket);
-  return socket;
-}
-
-async function notify(userId: string, title: string): Promise<NotificationRow> {
-  const { data, error } = await service
-    .from('user_notifications')
-    .insert({ user_id: userId, title, message: `message for ${title}` })
-    .select()
-    .single();
-  expect(error).toBeNull();
-  if (!data) throw new Error('insert returned no row');
-  return data;
-}
-
 /** A supabase-js client whose realtime token is whatever `token()` answers, as with a session. */
 async function clientWithToken(token: () => string): Promise<Client> {
-  const client = createClient<Database>(gateway.url, gateway.anonKey, {
+  const client = createClient<Database>(own.gateway.url, own.gateway.anonKey, {
     accessToken: () => Promise.resolve(token()),
     realtime: { transport: WebSocket as never },
   });
-  clients.push(client);
+  own.keep(client);
   // Joins carry the token realtime holds when they are sent: have it before the first.
   await client.realtime.setAuth();
   return client;
@@ -230,7 +177,7 @@ describe('a realtime channel and its token', () => {
     // On SIGNED_OUT supabase-js hands realtime the project key, which it pushes as access_token.
     expect(await owner.client.auth.signOut({ scope: 'local' })).toEqual({ error: null });
     await arrived(
-      () => (owner.client.realtime.accessTokenValue === gateway.anonKey ? true : undefined),
+      () => (owner.client.realtime.accessTokenValue === own.gateway.anonKey ? true : undefined),
       'the key as the realtime token',
     );
     // A join sent after that push: its reply means the server has handled it.

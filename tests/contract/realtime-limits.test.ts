@@ -1,20 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
-import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
-import {
-  arrived,
-  notificationsOf,
-  RawSocket,
-  reasonOf,
-  recordOf,
-  socketUrl,
-  subscribed,
-} from '../support/realtime.ts';
+import { ownRealtimeGateway } from '../support/stack/own-realtime.ts';
+import { arrived, notificationsOf, reasonOf, recordOf, socketUrl, subscribed } from '../support/realtime.ts';
 
 // What one socket may cost the Realtime server: at most 100 channels (hosted Realtime's default
 // max_channels_per_client) and 100 postgres_changes bindings, each refused past that with a reason
@@ -28,54 +16,14 @@ import {
 const MAX_CHANNELS = 100;
 const MAX_BINDINGS = 100;
 
-let gateway: Gateway;
-let dataDir: string;
-let service: Client;
-const clients: Client[] = [];
-const sockets: RawSocket[] = [];
+const own = ownRealtimeGateway('realtime-limits');
+const { user, openSocket, notify } = own;
 const rawSockets: WebSocket[] = [];
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'ddex-realtime-limits-'));
-  gateway = await startGateway({ port: 0, dataDir, quietEmail: true, functions: 'node' });
-  service = serviceClient(gateway);
-});
-
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  await Promise.all(clients.splice(0).map((client) => client.removeAllChannels()));
-  for (const socket of sockets.splice(0)) socket.close();
   for (const socket of rawSockets.splice(0)) socket.terminate();
 });
-
-afterAll(async () => {
-  await service.removeAllChannels();
-  await gateway.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function user(label: string): Promise<TestUser> {
-  const created = await signedInUser(gateway, label);
-  clients.push(created.client);
-  return created;
-}
-
-async function openSocket(): Promise<RawSocket> {
-  const socket = await RawSocket.open(gateway.url, gateway.anonKey, '2.0.0');
-  sockets.push(socket);
-  return socket;
-}
-
-async function notify(userId: string, title: string, message = `message for ${title}`) {
-  const { data, error } = await service
-    .from('user_notifications')
-    .insert({ user_id: userId, title, message })
-    .select('id')
-    .single();
-  expect(error).toBeNull();
-  if (!data) throw new Error('insert returned no row');
-  return data;
-}
 
 /** Distinct bindings on the user's notifications (the same binding twice would be one). */
 function bindings(userId: string, count: number): Record<string, unknown>[] {
@@ -141,7 +89,7 @@ describe('a socket that stops reading', () => {
     ).toMatchObject({ status: 'ok' });
 
     // The slow socket joins 50 channels on the owner's rows, then reads nothing more.
-    const slow = new WebSocket(socketUrl(gateway.url, { apikey: gateway.anonKey, vsn: '2.0.0' }));
+    const slow = new WebSocket(socketUrl(own.gateway.url, { apikey: own.gateway.anonKey, vsn: '2.0.0' }));
     rawSockets.push(slow);
     let replies = 0;
     let changes = 0;
@@ -206,16 +154,16 @@ describe('row-level security checks', () => {
       (await bystander.join('realtime:batch-other', other.accessToken, [binding])).reply.payload,
     ).toMatchObject({ status: 'ok' });
 
-    const checks = vi.spyOn(gateway.pg, 'transaction');
+    const checks = vi.spyOn(own.gateway.pg, 'transaction');
     const id = randomUUID();
-    await gateway.pg.query(
+    await own.gateway.pg.query(
       `insert into public.user_notifications (id, user_id, title) values ($1, $2, 'Batch')`,
       [id, owner.id],
     );
     for (const [i, topic] of ownerTopics.entries()) await (i < 3 ? first : second).changeOf(topic, id);
     // The change has been handed out once the feed has taken it off its queue.
     await expect
-      .poll(async () => (await gateway.pg.query('select 1 from _realtime.changes')).rows.length)
+      .poll(async () => (await own.gateway.pg.query('select 1 from _realtime.changes')).rows.length)
       .toBe(0);
 
     // Two identities subscribed to the table: the owner (five channels, two sockets) and the other.

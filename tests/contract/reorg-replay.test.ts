@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   createPublicClient,
   createWalletClient,
@@ -12,8 +9,9 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChain, type Chain, type ChainAccount } from '../../stack/chain/index.ts';
-import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import type { Chain, ChainAccount } from '../../stack/chain/index.ts';
+import type { Gateway } from '../../stack/gateway/index.ts';
+import { startOwnStack, type OwnStack } from '../support/stack/own-stack.ts';
 import { serviceClient, signedInUser, type TestUser } from '../support/stack/users.ts';
 import { releaseWalletAsServer, setWalletAsServer } from '../support/stack/wallets.ts';
 
@@ -23,28 +21,22 @@ import { releaseWalletAsServer, setWalletAsServer } from '../support/stack/walle
 // follower does, and the history marks it dropped; mined again in a later block and replayed once
 // more, the row is confirmed there. Each correction reaches the user once.
 
-let dataDir: string;
+let stack: OwnStack;
 let chain: Chain;
 let gateway: Gateway;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'ddex-reorg-'));
-  chain = await startChain({ port: 0, dataDir });
-  gateway = await startGateway({
-    port: 0,
-    dataDir,
-    quietEmail: true,
-    tokenAddress: chain.tokenAddress,
-    rpcUrl: chain.rpcUrl,
-    chainId: chain.chainId,
+  stack = await startOwnStack('reorg', (own) => ({
+    tokenAddress: own.tokenAddress,
+    rpcUrl: own.rpcUrl,
+    chainId: own.chainId,
     functions: 'node',
-  });
+  }));
+  ({ chain, gateway } = stack);
 }, 120_000);
 
 afterAll(async () => {
-  await gateway?.close();
-  await chain?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await stack?.close();
 });
 
 const account = (index: number): ChainAccount => {

@@ -2,23 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Ethereum } from '@tatumio/tatum';
-import {
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  formatEther,
-  http,
-  parseEther,
-  parseUnits,
-  type Hex,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { erc20Abi, formatEther, parseEther, parseUnits, type Hex } from 'viem';
 import { getBalance, sendTransaction, waitForTransactionReceipt, writeContract } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
 import { DOC_FEE, DOC_KEYS, SDK_DELIVERY_EXTRAS } from '../support/tatum-documented.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { testAccount } from '../support/stack/accounts.ts';
+import { readerOf, walletOf } from '../support/stack/chain.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
 import { PORTAL_ORIGIN } from '../support/stack/wallets.ts';
 import {
@@ -37,11 +28,8 @@ const chain = inject('chain');
 const sender = testAccount('emulatorSender');
 const recipient = testAccount('emulatorRecipient');
 const reader = testAccount('balanceReader');
-const publicClient = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
-const wallet = createWalletClient({
-  account: privateKeyToAccount(sender.privateKey),
-  transport: http(chain.rpcUrl, { retryCount: 0 }),
-});
+const publicClient = readerOf(chain);
+const wallet = walletOf(chain, sender);
 
 let tatum: Ethereum;
 let receiver: WebhookReceiver;

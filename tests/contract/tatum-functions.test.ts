@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import type { Gateway } from '../../stack/gateway/index.ts';
 import { createTatumApi, type TatumApi } from '../../supabase/functions/_shared/tatum.ts';
 import {
   createNativeBalanceHandler,
@@ -20,6 +17,7 @@ import {
   type Client,
   type TestUser,
 } from '../support/stack/users.ts';
+import { startOwnGateway } from '../support/stack/own-stack.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
 import { setWalletAsServer } from '../support/stack/wallets.ts';
 
@@ -225,15 +223,10 @@ describe('native-balance: a client that asks too often', () => {
   // A stack of its own, with a small limit: every local caller is 127.0.0.1 to the function,
   // so on the shared stack this would hold back every other test file.
   const LIMIT = 3;
-  let dataDir: string;
   let gateway: Gateway;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'ddex-balance-limit-'));
-    gateway = await startGateway({
-      port: 0,
-      dataDir,
-      quietEmail: true,
+    gateway = await startOwnGateway('balance-limit', {
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
       balanceRateLimit: `${LIMIT}/3600`,
@@ -243,7 +236,6 @@ describe('native-balance: a client that asks too often', () => {
 
   afterAll(async () => {
     await gateway?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('answers 429 with Retry-After once the limit is spent, whatever it asks and however it says who it is', async () => {

@@ -1,28 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
-import {
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  http,
-  parseUnits,
-  type Address,
-  type Hex,
-} from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { waitForTransactionReceipt, writeContract } from 'viem/actions';
+import { parseUnits, type Address, type Hex } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { Database } from '../../src/domain/database.types.ts';
 import { createTatumService, TatumServiceError } from '../../src/services/tatum/index.ts';
-import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import type { Gateway } from '../../stack/gateway/index.ts';
 import { walletEventsUrl } from '../../supabase/functions/watch-wallets/handler.ts';
 import { testAccount } from '../support/stack/accounts.ts';
+import { sendDdex } from '../support/stack/chain.ts';
+import { startOwnGateway } from '../support/stack/own-stack.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
 import { startTatumProxy, type TatumProxy } from '../support/tatum-proxy.ts';
-import { linkWithProof, PORTAL_ORIGIN, setWalletAsServer } from '../support/stack/wallets.ts';
+import { freshWallet, linkWithProof, PORTAL_ORIGIN, setWalletAsServer } from '../support/stack/wallets.ts';
 
 // The server watches every proven wallet: a proof (link-wallet, or a Sign in with Ethereum)
 // queues the wallet, the stack's gateway calls watch-wallets as a hosted Database Webhook would,
@@ -117,8 +107,6 @@ function walletOf(account: PrivateKeyAccount) {
     },
   };
 }
-
-const freshWallet = () => privateKeyToAccount(generatePrivateKey());
 
 describe('the server watches each proven wallet', () => {
   it('subscribes a wallet proven with link-wallet, to process-payments under a URL of its own, and records it', async () => {
@@ -252,22 +240,9 @@ describe('watch-wallets, the drain', () => {
 
 describe('a proven wallet’s transfers', () => {
   const sender = testAccount('watchWalletsSender');
-  const publicClient = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
-  const payer = createWalletClient({
-    account: privateKeyToAccount(sender.privateKey),
-    transport: http(chain.rpcUrl, { retryCount: 0 }),
-  });
 
-  async function pay(to: Address, amount: string): Promise<Hex> {
-    const hash = await writeContract(payer, {
-      address: chain.tokenAddress,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [to, parseUnits(amount, 18)],
-      chain: null,
-    });
-    await waitForTransactionReceipt(publicClient, { hash });
-    return hash;
+  function pay(to: Address, amount: string): Promise<Hex> {
+    return sendDdex(chain, sender, { address: to }, parseUnits(amount, 18));
   }
 
   /** What the user sees of transaction `hash` in their history. */
@@ -344,16 +319,11 @@ describe('when Tatum refuses or cannot be reached', () => {
   // functions run in the gateway's process (`--functions node`), the other runtime.
   let proxy: TatumProxy;
   let gateway: Gateway;
-  let dataDir: string;
 
   beforeAll(async () => {
     proxy = await startTatumProxy();
     proxy.mode = 'refusing';
-    dataDir = mkdtempSync(join(tmpdir(), 'ddex-watch-wallets-'));
-    gateway = await startGateway({
-      port: 0,
-      dataDir,
-      quietEmail: true,
+    gateway = await startOwnGateway('watch-wallets', {
       tokenAddress: chain.tokenAddress,
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
@@ -366,7 +336,6 @@ describe('when Tatum refuses or cannot be reached', () => {
   afterAll(async () => {
     await gateway?.close();
     await proxy?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('stays idle when nothing is queued: a claim that finds nothing does not wake the webhook again', async () => {

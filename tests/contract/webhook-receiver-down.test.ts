@@ -1,24 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Ethereum } from '@tatumio/tatum';
-import {
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  getAddress,
-  http,
-  parseUnits,
-  type Hex,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { waitForTransactionReceipt, writeContract } from 'viem/actions';
+import { getAddress, parseUnits, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startChain, type Chain } from '../../stack/chain/index.ts';
-import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
+import type { Chain } from '../../stack/chain/index.ts';
+import type { Gateway } from '../../stack/gateway/index.ts';
+import { sendDdex } from '../support/stack/chain.ts';
+import { startOwnStack, type OwnStack } from '../support/stack/own-stack.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from '../support/stack/users.ts';
 import { closedPort } from '../support/closed-port.ts';
 import { localTatum } from '../support/tatum-sdk.ts';
@@ -98,7 +87,7 @@ async function startFlakyProxy(target: string): Promise<FlakyProxy> {
 
 const txIdOf = (attempt: Attempt): string => (JSON.parse(attempt.body) as { txId: string }).txId;
 
-let dataDir: string;
+let ownStack: OwnStack;
 let chain: Chain;
 let gateway: Gateway;
 let tatum: Ethereum;
@@ -108,17 +97,14 @@ let owner: TestUser;
 let functionUrl: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'ddex-receiver-down-'));
-  chain = await startChain({ port: 0, dataDir });
-  gateway = await startGateway({
-    port: 0,
-    dataDir,
-    quietEmail: true,
-    tokenAddress: chain.tokenAddress,
-    rpcUrl: chain.rpcUrl,
+  const functionsTatumUrl = `http://127.0.0.1:${await closedPort()}/v4/`;
+  ownStack = await startOwnStack('receiver-down', (own) => ({
+    tokenAddress: own.tokenAddress,
+    rpcUrl: own.rpcUrl,
     webhookRetryBaseMs: RETRY_BASE_MS,
-    functionsTatumUrl: `http://127.0.0.1:${await closedPort()}/v4/`,
-  });
+    functionsTatumUrl,
+  }));
+  ({ chain, gateway } = ownStack);
   const stack = { url: gateway.url, anonKey: gateway.anonKey, serviceRoleKey: gateway.serviceRoleKey };
   service = serviceClient(stack);
   functionUrl = `${gateway.url}/functions/v1/process-payments`;
@@ -130,10 +116,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await tatum?.destroy();
   await proxy?.close();
-  await gateway?.close();
-  await chain?.close();
+  await ownStack?.close();
   process.env['TATUM_URL'] = inject('gateway').tatumApiUrl;
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function recordsOf(userId: string) {
@@ -159,22 +143,9 @@ describe('webhooks while the receiver is down', () => {
 
     const sender = chain.accounts[1];
     if (!sender) throw new Error('the chain has no funded sender');
-    const publicClient = createPublicClient({ transport: http(chain.rpcUrl), pollingInterval: 50 });
-    const walletClient = createWalletClient({
-      account: privateKeyToAccount(sender.privateKey),
-      transport: http(chain.rpcUrl),
-    });
     hashes = [];
     for (const amount of TRANSFERS) {
-      const hash = await writeContract(walletClient, {
-        address: chain.tokenAddress,
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [wallet, parseUnits(amount, 18)],
-        chain: null,
-      });
-      await waitForTransactionReceipt(publicClient, { hash });
-      hashes.push(hash);
+      hashes.push(await sendDdex(chain, sender, { address: wallet }, parseUnits(amount, 18)));
     }
 
     const attemptsFor = (hash: Hex) => proxy.attempts.filter((attempt) => txIdOf(attempt) === hash);

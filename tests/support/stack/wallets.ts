@@ -1,5 +1,6 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import type { Address, Hex, LocalAccount } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import type { Database } from '../../../src/domain/database.types.ts';
 import type { Client, FileUsers, TestUser } from './users.ts';
@@ -33,6 +34,14 @@ export type LinkAnswer = {
     message?: string;
   };
 };
+
+/**
+ * A wallet of a fresh random key: signing needs no funds, and no other test file can hold its
+ * address (an address has one owner).
+ */
+export function freshWallet(): PrivateKeyAccount {
+  return privateKeyToAccount(generatePrivateKey());
+}
 
 /** Calls link-wallet as the portal does (functions.invoke with the user's session) and reads any answer. */
 export async function callLinkWallet(client: Client, body: unknown): Promise<LinkAnswer> {
