@@ -81,6 +81,10 @@ export default defineConfig({
           // suits a 2-core machine. A worker count of its own needs a group of its own, which
           // runs after the other layers rather than competing with them.
           maxWorkers: 2,
+          // The files of a worker share its module cache, so one Chromium serves them all (launched
+          // by the first, tests/support/e2e/browser.ts) rather than one launched per file. Each
+          // test still opens a fresh browser context.
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },

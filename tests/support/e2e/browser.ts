@@ -7,9 +7,9 @@ import { CHROMIUM_ARGS } from './chromium.ts';
 import { e2e, gatewayFor, type AppVariant } from './context.ts';
 import { seedSession, sessionStorageKey, storedSession } from './session.ts';
 
-// One Chromium per e2e test file (launched on first use, closed after the
-// file by setup.ts) and one fresh browser context per openPortal(): its own
-// storage, colour scheme and viewport, the mock wallet (and a stored session)
+// One Chromium per e2e worker (launched on first use; the worker's files share
+// it, and it ends with the worker's process) and one fresh browser context per
+// openPortal(): its own storage, colour scheme and viewport, the mock wallet (and a stored session)
 // injected before any page script runs, and every console message and
 // uncaught error collected.
 
@@ -130,11 +130,13 @@ export function launchBrowser(): Promise<Browser> {
   return browserPromise;
 }
 
-export async function closeBrowser(): Promise<void> {
-  const pending = browserPromise;
-  browserPromise = null;
-  const browser = await pending?.catch(() => null);
-  await browser?.close();
+/**
+ * Closes what a test file left open in the worker's browser (a context opened in `beforeAll`), so
+ * that the next file of the worker starts from the bare browser.
+ */
+export async function closeContexts(): Promise<void> {
+  const browser = await browserPromise?.catch(() => null);
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close().catch(() => undefined)));
 }
 
 /**
