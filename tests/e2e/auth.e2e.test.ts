@@ -33,17 +33,24 @@ async function fill(page: Page, email: string, password: string) {
 const signedIn = (page: Page) => page.getByRole('button', { name: authCopy.logout, exact: true });
 
 describe('auth dialog', () => {
-  it('signs up with confirmations off: Signup Successful! and the signed-in portal', async () => {
+  it('requires both fields, then signs up with confirmations off: Signup Successful! and the signed-in portal', async () => {
     const { page, pageErrors } = await openPortal();
     const dialog = await openAuth(page, 'signup');
     const email = uniqueEmail('signup');
 
     expect(await runAxe(page, 'sign-up dialog, light', { include: '[role="dialog"]' })).toEqual([]);
+    const emailField = dialog.getByLabel(dialogCopy.auth.email, { exact: true });
     const password = dialog.getByLabel(dialogCopy.auth.password, { exact: true });
     expect(await password.getAttribute('autocomplete')).toBe('new-password');
-    expect(await dialog.getByLabel(dialogCopy.auth.email, { exact: true }).getAttribute('type')).toBe(
-      'email',
-    );
+    expect(await emailField.getAttribute('type')).toBe('email');
+
+    // Both fields are required (docs/product.md#email-and-password): the browser keeps the form
+    // open on the empty email.
+    expect(await emailField.evaluate((input: HTMLInputElement) => input.required)).toBe(true);
+    expect(await password.evaluate((input: HTMLInputElement) => input.required)).toBe(true);
+    await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
+    expect(await emailField.evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+    await page.getByRole('dialog', { name: authCopy.titleSignUp }).waitFor();
 
     await fill(page, email, PASSWORD);
     await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
@@ -179,18 +186,5 @@ describe('auth dialog', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
     for (let i = 0; i < 8; i += 1) await page.keyboard.press('Tab');
     expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
-  });
-
-  it('requires both fields (docs/product.md#email-and-password)', async () => {
-    const { page } = await openPortal();
-    const dialog = await openAuth(page, 'signup');
-    const email = dialog.getByLabel(dialogCopy.auth.email, { exact: true });
-    const password = dialog.getByLabel(dialogCopy.auth.password, { exact: true });
-    expect(await email.evaluate((input: HTMLInputElement) => input.required)).toBe(true);
-    expect(await password.evaluate((input: HTMLInputElement) => input.required)).toBe(true);
-    await dialog.getByRole('button', { name: authCopy.signUp, exact: true }).click();
-    // The browser keeps the form open on the empty email; nothing was sent.
-    expect(await email.evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
-    await page.getByRole('dialog', { name: authCopy.titleSignUp }).waitFor();
   });
 });

@@ -4,14 +4,11 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { waitForTransactionReceipt, writeContract } from 'viem/actions';
 import { describe, expect, it } from 'vitest';
 import {
-  appCopy,
   shortAddress,
   dialogCopy,
   notificationCopy,
   profileCopy,
-  sendCopy,
   shellCopy,
-  transactionCopy,
   walletCopy,
   webhookCopy,
 } from '../../src/copy/index.ts';
@@ -65,28 +62,6 @@ describe('a payment to a watched wallet', () => {
     // Opening the list marked it read: once it is closed, the dot is gone.
     await page.keyboard.press('Escape');
     await button(page, shellCopy.notifications(0)).waitFor();
-    expect(pageErrors).toEqual([]);
-  });
-
-  it('records a signed-in user’s own send in the transaction history', async () => {
-    const wallet = e2eAccount('historySender');
-    const { page, pageErrors, user } = await openSignedIn('sender', { wallet: { account: wallet } });
-    await button(page, walletCopy.connectYourWallet).click();
-    await page.getByText(shortAddress(wallet.address), { exact: true }).waitFor();
-    // The wallet signs its proof and is linked: only a proven wallet's sends are recorded.
-    await toast(page, profileCopy.createdAndLinked).waitFor();
-
-    await page.getByLabel(sendCopy.recipient, { exact: true }).fill(e2eAccount('sink').address);
-    await page.getByLabel(sendCopy.amount, { exact: true }).fill('1.25');
-    await page.getByLabel(sendCopy.privateKey, { exact: true }).fill(wallet.privateKey);
-    await button(page, sendCopy.submit).click();
-    await toast(page, sendCopy.transferSubmitted).waitFor();
-
-    await button(page, shellCopy.userMenu(user.email.split('@')[0] ?? '')).click();
-    await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
-    const history = page.getByRole('dialog', { name: dialogCopy.transactions.title });
-    await history.getByText(transactionCopy.typeLabel('token_sent'), { exact: true }).waitFor();
-    await history.getByText('-1.25', { exact: false }).waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

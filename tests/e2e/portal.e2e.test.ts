@@ -17,8 +17,6 @@ import {
   authCopy,
   balanceCopy,
   portalCopy,
-  profileCopy,
-  sendCopy,
   shellCopy,
   shortAddress,
   walletCopy,
@@ -47,7 +45,6 @@ import { admin, balanceValue, openSignedIn } from '../support/e2e/ui.ts';
 const viewer = e2eAccount('viewer');
 const balancesAccount = e2eAccount('balances');
 const balancesPayer = e2eAccount('balancesPayer');
-const webhooksAccount = e2eAccount('webhooks');
 
 /** The one toast on screen (status or alert region), by its title. */
 function toast(page: Page, title: string) {
@@ -98,27 +95,6 @@ function chainClients() {
 }
 
 describe('portal screen', () => {
-  it('greets a visitor: heading, Login and Sign Up, the prompt and Connect Wallet; no card or form yet', async () => {
-    const { page, pageErrors } = await openWithWallet({ account: viewer });
-    await page.getByRole('heading', { level: 1, name: appCopy.heading }).waitFor();
-    await button(page, authCopy.login).waitFor();
-    await button(page, authCopy.signUp).waitFor();
-    expect(await button(page, authCopy.logout).count()).toBe(0);
-    await page.getByText(appCopy.visitorPrompt, { exact: true }).waitFor();
-    await expect.poll(() => button(page, walletCopy.connectWallet).isEnabled()).toBe(true);
-    expect(await page.getByText(balanceCopy.native).count()).toBe(0);
-    expect(await page.getByText(webhookCopy.section).count()).toBe(0);
-    expect(await page.getByLabel(sendCopy.recipient).count()).toBe(0);
-
-    // Login and Sign Up open the auth dialog in their mode.
-    await button(page, authCopy.signUp).click();
-    await page.getByRole('dialog', { name: authCopy.titleSignUp }).waitFor();
-    await page.keyboard.press('Escape');
-    await button(page, authCopy.login).click();
-    await page.getByRole('dialog', { name: authCopy.titleLogin }).waitFor();
-    expect(pageErrors).toEqual([]);
-  });
-
   it('shows the wallet card once connected: address, both balances equal to the chain, and the webhook demo', async () => {
     const { page } = await openWithWallet({ account: balancesAccount });
     const { readBalances, payer, reader, tokenAddress } = chainClients();
@@ -190,41 +166,6 @@ describe('portal screen', () => {
     await button(page, portalCopy.refreshBalances).click();
     await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toMatch(/^[\d.]+$/);
     await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toMatch(/^[\d.]+$/);
-  });
-
-  it('runs the webhook demo for a signed-in user’s proven wallet: create, list and delete the first, one operation at a time', async () => {
-    const { page } = await openSignedIn('webhooks', { wallet: { account: webhooksAccount } });
-    // Webhooks watch the caller's own proven wallet: connected while signed in, it signs its proof.
-    await connect(page, webhooksAccount.address, walletCopy.connectYourWallet);
-    await toast(page, profileCopy.createdAndLinked).waitFor();
-    const demo = page.getByRole('region', { name: webhookCopy.section });
-    const buttons = [webhookCopy.create, webhookCopy.list, webhookCopy.deleteFirst].map((name) =>
-      demo.getByRole('button', { name, exact: true }),
-    );
-
-    // While the provider is asked (through the tatum-webhooks function), every demo button waits.
-    const webhooksFunction = `${gatewayFor('full').url}/functions/v1/tatum-webhooks`;
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const held = (url: URL) => url.href.startsWith(webhooksFunction);
-    await page.route(held, async (route) => {
-      await gate;
-      await route.fallback();
-    });
-    await demo.getByRole('button', { name: webhookCopy.create }).click();
-    await toast(page, webhookCopy.creating.title).waitFor();
-    for (const each of buttons) expect(await each.isDisabled()).toBe(true);
-    release();
-    await toast(page, webhookCopy.created).waitFor();
-    await page.getByText(new RegExp(`^ID: \\S+, monitoring ${webhooksAccount.address}$`, 'i')).waitFor();
-    for (const each of buttons) await expect.poll(() => each.isEnabled()).toBe(true);
-
-    await demo.getByRole('button', { name: webhookCopy.list }).click();
-    await toast(page, webhookCopy.active).waitFor();
-    await page.getByText(/^Found [1-9]\d* active webhook\(s\)\. Check the console for details\.$/).waitFor();
-
-    await demo.getByRole('button', { name: webhookCopy.deleteFirst }).click();
-    await toast(page, webhookCopy.deleted).waitFor();
   });
 
   it('opens signed in from a session stored before it loaded, with no request to sign in', async () => {

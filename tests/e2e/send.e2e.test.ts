@@ -1,7 +1,9 @@
 import type { Page } from 'playwright-core';
-import { createPublicClient, formatUnits, http, parseUnits } from 'viem';
+import { createPublicClient, http, parseUnits } from 'viem';
 import { getTransactionCount } from 'viem/actions';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { backoffMs } from '../../src/machines/shared.ts';
+import { toastDurations } from '../../src/machines/toast.machine.ts';
 import {
   appCopy,
   balanceCopy,
@@ -26,7 +28,8 @@ import { admin, balanceValue, openSignedIn, openUserMenu } from '../support/e2e/
 //
 // The first check (docs/product.md#send-form-order), 'Wallet Not Connected', cannot be reached
 // from the page: the form is shown only while a wallet is connected (docs/product.md#send-form), so its
-// refusal is covered by the send machine's unit and model tests instead.
+// refusal is covered by the send machine's unit and model tests instead. The order of the other
+// refusals, a refused key and a plain transfer are send.ui's paths (tests/model/send.ui.test.ts).
 
 const sender = e2eAccount('sender');
 const recipient = e2eAccount('recipient');
@@ -84,86 +87,6 @@ describe('send form', () => {
     for (const field of [fields.recipient, fields.amount, fields.privateKey]) {
       expect(await field.getAttribute('required')).toBeNull();
     }
-  });
-
-  it('refuses in order: Missing Information, then Private Key Required, keeping what was typed', async () => {
-    const { page } = await openConnected({ account: sender });
-    const fields = form(page);
-
-    await fields.submit.click();
-    await toast(page, sendCopy.missingInformation.title).waitFor();
-    await page.getByText(sendCopy.missingInformation.description, { exact: true }).waitFor();
-
-    // Recipient alone is still missing the amount (a key does not skip the rule).
-    await fields.recipient.fill(recipient.address);
-    await fields.privateKey.fill(sender.privateKey);
-    await page.getByRole('button', { name: shellCopy.dismissToast }).click();
-    await toast(page, sendCopy.missingInformation.title).waitFor({ state: 'detached' });
-    await fields.submit.click();
-    await toast(page, sendCopy.missingInformation.title).waitFor();
-    expect(await fields.privateKey.inputValue()).toBe('');
-
-    await fields.amount.fill('1');
-    await fields.submit.click();
-    await toast(page, sendCopy.privateKeyRequired.title).waitFor();
-    await page.getByText(sendCopy.privateKeyRequired.description, { exact: true }).waitFor();
-    expect(await fields.recipient.inputValue()).toBe(recipient.address);
-    expect(await fields.amount.inputValue()).toBe('1');
-  });
-
-  it('makes a real transfer: Broadcasting..., Transfer Submitted with the hash, the recipient paid, the key gone', async () => {
-    const { page, consoleText, pageErrors } = await openConnected({ account: sender });
-    const fields = form(page);
-    await expect
-      .poll(() => balanceValue(page, balanceCopy.token).textContent())
-      .not.toBe(balanceCopy.loading);
-    const before = await tokenBalance(e2e().chain, recipient.address);
-
-    await fields.recipient.fill(recipient.address);
-    await fields.amount.fill('12.5');
-    await fields.privateKey.fill(sender.privateKey);
-
-    // Hold the chain's answers so the busy state can be seen.
-    const { rpcUrl } = e2e().chain;
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.href.startsWith(rpcUrl),
-      async (route) => {
-        await gate;
-        await route.fallback();
-      },
-    );
-    await fields.submit.click();
-    const busy = page.getByRole('button', { name: sendCopy.submitting, exact: true });
-    await busy.waitFor();
-    expect(await busy.isDisabled()).toBe(true);
-    // The key left the page the moment it was handed over.
-    expect(await fields.privateKey.inputValue()).toBe('');
-    release();
-
-    await toast(page, sendCopy.transferSubmitted).waitFor({ timeout: 30_000 });
-    const description = await page.getByText(/^Transaction hash: 0x[0-9a-f]{8}\.\.\.$/).textContent();
-    expect(description).toMatch(/^Transaction hash: 0x[0-9a-f]{8}\.\.\.$/);
-    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(before + parseUnits('12.5', 18));
-
-    // The form is cleared after a transfer, so a second press cannot repeat it.
-    await fields.submit.waitFor();
-    await expect.poll(() => fields.recipient.inputValue()).toBe('');
-    expect(await fields.amount.inputValue()).toBe('');
-    // The sender's balance is refreshed to the chain's.
-    const senderTokens = formatUnits(await tokenBalance(e2e().chain, sender.address), 18);
-    await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toBe(senderTokens);
-
-    // The key is nowhere in the page or its console.
-    const digits = sender.privateKey.slice(2).toLowerCase();
-    expect((await page.content()).toLowerCase()).not.toContain(digits);
-    const values = await page
-      .locator('input')
-      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value.toLowerCase()));
-    expect(values.some((value) => value.includes(digits))).toBe(false);
-    expect(consoleText().toLowerCase()).not.toContain(digits);
-    expect(pageErrors).toEqual([]);
   });
 
   it('a broadcast whose answer is lost names the hash, and the same form then sends nothing twice', async () => {
@@ -237,23 +160,6 @@ describe('send form', () => {
     }
   });
 
-  it('keeps recipient and amount after a refused transfer, dropping only the key', async () => {
-    const { page } = await openConnected({ account: sender });
-    const fields = form(page);
-    const before = await tokenBalance(e2e().chain, recipient.address);
-    await fields.recipient.fill(recipient.address);
-    await fields.amount.fill('3');
-    // Another account's key: the wallet connected is not the one that would sign.
-    await fields.privateKey.fill(recipient.privateKey);
-    await fields.submit.click();
-    await toast(page, sendCopy.invalidTransfer).waitFor();
-    await page.getByText(`${sendCopy.keyMismatch} ${sendCopy.keyCleared}`, { exact: true }).waitFor();
-    expect(await fields.recipient.inputValue()).toBe(recipient.address);
-    expect(await fields.amount.inputValue()).toBe('3');
-    expect(await fields.privateKey.inputValue()).toBe('');
-    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(before);
-  });
-
   it("stops with 'Configuration Error' when no token contract is configured, and shows 'N/A (Config Error)' in red", async () => {
     const { page } = await openConnected({ account: viewer }, { variant: 'noToken' });
     const token = balanceValue(page, balanceCopy.token);
@@ -288,7 +194,7 @@ describe('send form: the history row of a signed-in user', () => {
    * next test can prove it for its own user.
    */
   async function signedInSender() {
-    const portal = await openSignedIn('outbox', { wallet: { account: sender } });
+    const portal = await openSignedIn('outbox', { wallet: { account: sender }, clock: true });
     const userId = portal.user.id;
     onTestFinished(async () => {
       await admin().from('profiles').update({ wallet_address: null }).eq('id', userId);
@@ -301,30 +207,38 @@ describe('send form: the history row of a signed-in user', () => {
   /**
    * record-transaction is down for its first `failures` calls: the first gets no answer, the
    * others a 503. Every later call reaches the real function. The second call is held until
-   * `release()`, so the test can see the form while the save is still under way.
+   * `release()`, so the test can see the form while the save is still under way. `answered(n)`
+   * resolves once the n-th call has had its failure, so the page's clock is moved on only then.
    */
   async function recordTransactionDown(page: Page, failures: number) {
     let calls = 0;
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.pathname.endsWith('/functions/v1/record-transaction'),
-      async (route) => {
-        if (route.request().method() !== 'POST') return route.fallback();
-        calls += 1;
-        const call = calls;
-        if (call === 2) await gate;
-        if (call > failures) return route.fallback();
-        if (call === 1) return route.abort('failed');
-        return route.fulfill({
+    const answered: (() => void)[] = [];
+    const answers = [1, 2, 3].map(() => new Promise<void>((resolve) => answered.push(resolve)));
+    const recordTransaction = (url: URL) => url.pathname.endsWith('/functions/v1/record-transaction');
+    await page.route(recordTransaction, async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      calls += 1;
+      const call = calls;
+      if (call === 2) await gate;
+      if (call > failures) return route.fallback();
+      if (call === 1) await route.abort('failed');
+      else
+        await route.fulfill({
           status: 503,
           contentType: 'application/json',
           headers: { 'access-control-allow-origin': '*' },
           body: JSON.stringify({ error: 'Unavailable', message: 'record-transaction is down' }),
         });
-      },
-    );
-    return { calls: () => calls, release };
+      answered[call - 1]?.();
+    });
+    return {
+      calls: () => calls,
+      release,
+      answered: (call: number) => answers[call - 1],
+      stop: () => page.unroute(recordTransaction),
+    };
   }
 
   /** Sends 0.5 DDEX with the key and returns the hash preview 'Transfer Submitted' shows. */
@@ -348,18 +262,24 @@ describe('send form: the history row of a signed-in user', () => {
     return data;
   };
 
-  it('down for two tries: Saving to history..., then the real function saves exactly one row', async () => {
+  it("saves the row on the third try while the form is free, and after three failed tries says 'Transfer not saved to history', the server's watch recording it still", async () => {
     const { page, userId, pageErrors } = await signedInSender();
-    const down = await recordTransactionDown(page, 2);
-    const preview = await sendHalf(page);
-
-    // The form is free again while the row waits for the backend.
     const saving = page.getByText(sendCopy.savingToHistory, { exact: true });
+
+    // Down for two tries: the tries wait 1 s, then 2 s, on the page's clock.
+    let down = await recordTransactionDown(page, 2);
+    const first = await sendHalf(page);
     await saving.waitFor();
+    await down.answered(1);
+    await page.clock.fastForward(backoffMs(1));
+    await expect.poll(() => down.calls()).toBe(2);
+    // The form is free again while the row waits for the backend.
     await form(page).submit.waitFor();
     expect(await form(page).submit.isDisabled()).toBe(false);
     down.release();
-    await saving.waitFor({ state: 'detached', timeout: 30_000 });
+    await down.answered(2);
+    await page.clock.fastForward(backoffMs(2));
+    await saving.waitFor({ state: 'detached' });
     expect(down.calls()).toBe(3);
     expect(await toast(page, sendCopy.historyNotSaved).count()).toBe(0);
 
@@ -368,7 +288,7 @@ describe('send form: the history row of a signed-in user', () => {
     const rows = (await rowsOf(userId)).filter((row) => row.type === 'token_sent');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ type: 'token_sent', amount: '-0.5', token_symbol: 'DDEX' });
-    expect(rows[0]?.tx_hash.startsWith(preview)).toBe(true);
+    expect(rows[0]?.tx_hash.startsWith(first)).toBe(true);
 
     await openUserMenu(page);
     await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();
@@ -379,27 +299,33 @@ describe('send form: the history row of a signed-in user', () => {
     await sent.first().waitFor();
     expect(await sent.count()).toBe(1);
     expect((await sent.textContent()) ?? '').toContain(transactionCopy.hashPreview(rows[0]?.tx_hash ?? ''));
-    expect(pageErrors).toEqual([]);
-  });
+    await page.keyboard.press('Escape');
+    await history.waitFor({ state: 'detached' });
+    // The first transfer's toast has run out, so the second's is a new one.
+    await page.clock.fastForward(toastDurations.default);
+    await toast(page, sendCopy.transferSubmitted).waitFor({ state: 'detached' });
 
-  it("down for all three tries: 'Transfer not saved to history' names the transfer; the server's watch still records it", async () => {
-    const { page, userId, pageErrors } = await signedInSender();
-    const down = await recordTransactionDown(page, Number.POSITIVE_INFINITY);
-    const preview = await sendHalf(page);
-
-    const saving = page.getByText(sendCopy.savingToHistory, { exact: true });
+    // Down for all three tries.
+    await down.stop();
+    down = await recordTransactionDown(page, Number.POSITIVE_INFINITY);
+    const second = await sendHalf(page);
     await saving.waitFor();
+    await down.answered(1);
+    await page.clock.fastForward(backoffMs(1));
+    await expect.poll(() => down.calls()).toBe(2);
     down.release();
-    await toast(page, sendCopy.historyNotSaved).waitFor({ timeout: 30_000 });
-    await page.getByText(sendCopy.historyNotSavedDescription(preview), { exact: true }).waitFor();
+    await down.answered(2);
+    await page.clock.fastForward(backoffMs(2));
+    await toast(page, sendCopy.historyNotSaved).waitFor();
+    await page.getByText(sendCopy.historyNotSavedDescription(second), { exact: true }).waitFor();
     expect(down.calls()).toBe(3);
     await saving.waitFor({ state: 'detached' });
     // The portal could not save it, but the chain's truth reaches the history all the same: the
     // server watches the proven wallet and records the send from its receipt.
     await expect
-      .poll(async () => (await rowsOf(userId)).filter((row) => row.type === 'token_sent'), {
-        timeout: 10_000,
-      })
+      .poll(async () =>
+        (await rowsOf(userId)).filter((row) => row.type === 'token_sent' && row.tx_hash.startsWith(second)),
+      )
       .toEqual([expect.objectContaining({ amount: '-0.5', token_symbol: 'DDEX' })]);
     expect(pageErrors).toEqual([]);
   });

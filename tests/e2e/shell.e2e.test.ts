@@ -8,11 +8,9 @@ import { appCopy, authCopy, dialogCopy, footerCopy, shellCopy, walletCopy } from
 import { privacyCopy } from '../../src/copy/privacy.ts';
 import { termsCopy } from '../../src/copy/terms.ts';
 import { tradingCopy } from '../../src/copy/trading.ts';
-import { serviceClient } from '../support/stack/users.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { runAxe } from '../support/e2e/axe.ts';
 import { openPortal, PHONE_VIEWPORT, type PortalOptions } from '../support/e2e/browser.ts';
-import { gatewayFor } from '../support/e2e/context.ts';
 import { openSignedIn, openUserMenu } from '../support/e2e/ui.ts';
 
 // The shell of the portal as a person meets it: the header (tabs, theme
@@ -99,14 +97,6 @@ describe('shell', () => {
     await visible(page.getByRole('heading', { name: appCopy.heading }));
     expect(await page.getByText(appCopy.welcome.title).count()).toBe(0);
     expect(pageErrors).toEqual([]);
-  });
-
-  it('dismisses a toast with its dismiss button', async () => {
-    const { page } = await openPortal();
-    const welcome = page.getByRole('status').filter({ hasText: appCopy.welcome.title });
-    await visible(welcome);
-    await welcome.getByRole('button', { name: shellCopy.dismissToast }).click();
-    await hidden(page.getByText(appCopy.welcome.title));
   });
 
   it('switches tabs, highlights the current one and loads each page with its loading message', async () => {
@@ -293,31 +283,6 @@ describe('shell', () => {
     await visible(page.getByRole('button', { name: authCopy.login, exact: true }));
     expect(await page.getByRole('button', { name: shellCopy.notifications(0) }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
-  });
-
-  it('shows the unread dot when a notification arrives and clears it when they are read', async () => {
-    const { page, user, feed } = await openWithMenu();
-    const bell = page.getByRole('button', { name: shellCopy.notifications(0), exact: true });
-    await visible(bell);
-    expect(await page.locator('[data-unread-dot]').count()).toBe(0);
-    // A row inserted before the live feed has joined would wait for the next read.
-    await feed;
-
-    const inserted = await serviceClient(gatewayFor('full'))
-      .from('user_notifications')
-      .insert({ user_id: user.id, title: 'Shell test', message: 'A notification for the header dot.' });
-    expect(inserted.error).toBeNull();
-
-    const unreadBell = page.getByRole('button', { name: shellCopy.notifications(1), exact: true });
-    await visible(unreadBell);
-    await visible(page.locator('[data-unread-dot]'));
-    await unreadBell.click();
-    const dialog = page.getByRole('dialog', { name: dialogCopy.notifications.title });
-    await visible(dialog);
-    await page.keyboard.press('Escape');
-    await hidden(dialog);
-    await visible(bell);
-    expect(await page.locator('[data-unread-dot]').count()).toBe(0);
   });
 
   it('has no serious axe findings on the pages and the open menu in both themes', async () => {

@@ -35,12 +35,12 @@ import { balancesLoaded, connect, openWithWallet } from '../support/e2e/portal-p
 import { balanceValue, openSignedIn, openUserMenu } from '../support/e2e/ui.ts';
 
 // The DEX Trading tab's swaps (docs/product.md#dex-trading) on the stack's DDEX/WETH Uniswap V2
-// pool, through the mock wallet: a buy, sales with an exact and an unlimited approval, a refusal at
-// each wallet step, a swap the router reverts, and a signed-in user's swap in the history and the
-// notifications. Every amount expected is read from the chain (the router's quote, the receipt's
-// Swap log), never from the portal's code. The files that swap take turns with the pool
-// (pool-lock.ts), and these tests run one after the other, so a quote read here is the pool's until
-// the test itself swaps.
+// pool, through the mock wallet: a buy, sales with an exact and an unlimited approval, a swap the
+// router reverts, and a signed-in user's swap in the history and the notifications. A refusal at
+// each wallet step is swap.ui's (tests/model/swap.ui.test.ts). Every amount expected is read from
+// the chain (the router's quote, the receipt's Swap log), never from the portal's code. The files
+// that swap take turns with the pool (pool-lock.ts), and these tests run one after the other, so a
+// quote read here is the pool's until the test itself swaps.
 
 const chain = e2e().chain;
 const { rpcUrl, tokenAddress, uniswap } = chain;
@@ -300,32 +300,6 @@ describe('DEX Trading: swapping through the wallet', () => {
     );
     expect(pageErrors).toEqual([]);
   }, 120_000);
-
-  it('a rejection in the wallet, at the approval and at the swap, says so and moves nothing', async () => {
-    const { page, account, wallet, pageErrors } = await openTrading('tradingRefused');
-    const card = swapCard(page);
-    const start = await holdings(account.address);
-
-    await quoted(page, 'sell', '100');
-    await wallet.rejectNextOf('eth_sendTransaction', 4001);
-    await press(page, wallet, dexCopy.approve);
-    await toastText(page, dexCopy.approvalRejected.title).waitFor();
-    await toastText(page, dexCopy.approvalRejected.description).waitFor();
-    // Back to the form, still asking for the approval.
-    await cardButton(page, dexCopy.approve).waitFor();
-    expect(await holdings(account.address)).toEqual(start);
-
-    await quoted(page, 'buy', '0.1');
-    await wallet.rejectNextOf('eth_sendTransaction', 4001);
-    await press(page, wallet, dexCopy.swap);
-    await card.getByRole('heading', { name: dexCopy.swapRejected.title, exact: true }).waitFor();
-    await card.getByText(dexCopy.swapRejected.description, { exact: true }).waitFor();
-    expect(await holdings(account.address)).toEqual(start);
-    await cardButton(page, dexCopy.backToForm).click();
-    await cardButton(page, dexCopy.swap).waitFor();
-    expect(await card.getByLabel(dexCopy.youPay, { exact: true }).inputValue()).toBe('0.1');
-    expect(pageErrors).toEqual([]);
-  });
 
   it('a swap the price moved away from is reverted by the router: its reason in plain words, nothing swapped', async () => {
     const { page, account, wallet, pageErrors } = await openTrading('tradingRefused');

@@ -115,20 +115,6 @@ describe('wallet proof', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('signs in with Ethereum only when the wallet signs', async () => {
-    const account = e2eAccount('viewer');
-    const { page, wallet } = await openWithWallet(account);
-    await connect(page, account.address);
-    await button(page, authCopy.login).click();
-    const dialog = page.getByRole('dialog', { name: authCopy.titleLogin });
-    await wallet.rejectNextOf('personal_sign');
-    await dialog.getByRole('button', { name: new RegExp(`^${authCopy.continueWithWallet}`) }).click();
-    await toast(page, authCopy.walletSignInFailed).waitFor();
-    expect(await button(page, authCopy.logout).count()).toBe(0);
-    // The dialog stays open for another way in.
-    await dialog.waitFor();
-  });
-
   it('signs nobody in when the dialog was closed before the wallet signed', async () => {
     const account = e2eAccount('viewer');
     const { page, wallet } = await openWithWallet(account);

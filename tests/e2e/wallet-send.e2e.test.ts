@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
-import { createPublicClient, http, parseUnits } from 'viem';
-import { getTransactionCount } from 'viem/actions';
+import { parseUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
 import {
   appCopy,
@@ -22,8 +21,9 @@ import { balanceValue, openSignedIn, toast } from '../support/e2e/ui.ts';
 
 // 'Send with wallet' (docs/product.md#send-with-wallet): the connected wallet signs and broadcasts
 // the DDEX transfer (eth_sendTransaction; the mock wallet has the local Hardhat node sign for the
-// test account), on the local chain. A signed-in user's transfer lands in the history; a rejection
-// sends nothing; a transaction mined with too little gas (as a user editing the gas would) reverts.
+// test account), on the local chain. A signed-in user's transfer lands in the history, and the amount
+// is checked before the wallet is asked. A rejection in the wallet and a transaction mined with too
+// little gas are wallet-send.ui's paths (tests/model/wallet-send.ui.test.ts).
 
 const sender = e2eAccount('walletSender');
 const recipient = e2eAccount('walletRecipient');
@@ -58,11 +58,6 @@ async function connected(): Promise<Portal & { wallet: NonNullable<Portal['walle
 async function ddexShown(page: Page) {
   await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toMatch(/^\d+(\.\d+)?$/);
 }
-
-const nonce = () =>
-  getTransactionCount(createPublicClient({ transport: http(e2e().chain.rpcUrl) }), {
-    address: sender.address,
-  });
 
 describe('Send with wallet', () => {
   it('signed in: waits for the wallet, pays the recipient, and the history shows the transfer', async () => {
@@ -101,43 +96,6 @@ describe('Send with wallet', () => {
     const history = page.getByRole('dialog', { name: dialogCopy.transactions.title });
     await history.getByText(transactionCopy.typeLabel('token_sent'), { exact: true }).waitFor();
     await history.getByText('-2.5', { exact: false }).waitFor();
-    expect(pageErrors).toEqual([]);
-  });
-
-  it('a rejection in the wallet sends nothing and keeps the form', async () => {
-    const { page, wallet, pageErrors } = await connected();
-    const before = await tokenBalance(e2e().chain, recipient.address);
-    const sent = await nonce();
-    const fields = form(page);
-    await fields.recipient.fill(recipient.address);
-    await fields.amount.fill('1');
-    await wallet.rejectNextOf('eth_sendTransaction', 4001);
-    await fields.withWallet.click();
-    await toast(page, sendCopy.walletRejected.title).waitFor();
-    await page.getByText(sendCopy.walletRejected.description, { exact: true }).waitFor();
-    expect(await fields.recipient.inputValue()).toBe(recipient.address);
-    expect(await fields.amount.inputValue()).toBe('1');
-    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(before);
-    expect(await nonce()).toBe(sent);
-    expect(pageErrors).toEqual([]);
-  });
-
-  it('a transaction mined with too little gas reverts: Transfer Failed with its hash, nothing moved', async () => {
-    const { page, wallet, pageErrors } = await connected();
-    const before = await tokenBalance(e2e().chain, recipient.address);
-    const sent = await nonce();
-    const fields = form(page);
-    await fields.recipient.fill(recipient.address);
-    await fields.amount.fill('1');
-    // Enough for the call's intrinsic cost, not for the token's transfer.
-    await wallet.sendWithGasNext(30_000);
-    await fields.withWallet.click();
-    await toast(page, sendCopy.transferFailed).waitFor({ timeout: 30_000 });
-    await page.getByText(new RegExp(`^${tokenCopy.reverted} Transaction hash: 0x[0-9a-f]{64}\\.$`)).waitFor();
-    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(before);
-    // It was mined: the fee is spent and the nonce used.
-    expect(await nonce()).toBe(sent + 1);
-    expect(await fields.amount.inputValue()).toBe('1');
     expect(pageErrors).toEqual([]);
   });
 

@@ -1,9 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { readAppConfig } from '../../src/config/app-config.ts';
-import { appCopy, portalCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { appCopy, portalCopy, shellCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
-import { openPortal, type WalletHandle, type WalletSetup } from '../support/e2e/browser.ts';
+import {
+  openPortal,
+  type PortalOptions,
+  type WalletHandle,
+  type WalletSetup,
+} from '../support/e2e/browser.ts';
 import { e2e } from '../support/e2e/context.ts';
 
 // The wallet on the portal screen (docs/product.md#wallet-panel, #wallet, #wallet-toasts):
@@ -13,14 +19,16 @@ import { e2e } from '../support/e2e/context.ts';
 
 const viewer = e2eAccount('viewer');
 const viewerAlt = e2eAccount('viewerAlt');
+/** How long after 'Wallet Connected!' a visitor is advised to log in. */
+const LOGIN_HINT_DELAY_MS = Number(walletMachine.implementations.delays['loginHintDelay']);
 
 /** The one toast on screen (status or alert region), by its title. */
 function toast(page: Page, title: string) {
   return page.locator('[role="status"], [role="alert"]').getByText(title, { exact: true });
 }
 
-async function openWithWallet(setup: WalletSetup) {
-  const portal = await openPortal({ wallet: setup });
+async function openWithWallet(setup: WalletSetup, options: Omit<PortalOptions, 'wallet'> = {}) {
+  const portal = await openPortal({ ...options, wallet: setup });
   const { wallet } = portal;
   if (!wallet) throw new Error('the portal opened without the mock wallet');
   return { ...portal, wallet };
@@ -37,7 +45,7 @@ async function connect(page: Page, address: string) {
 
 describe('wallet', () => {
   it('connects from the visitor prompt, showing the address shortened 6 + 4 with the full one for assistive tech', async () => {
-    const { page, wallet } = await openWithWallet({ account: viewer });
+    const { page, wallet } = await openWithWallet({ account: viewer }, { clock: true });
     await page.getByText(appCopy.visitorPrompt, { exact: true }).waitFor();
     // The button comes once the portal has looked for the wallet (its own requests answered).
     await connectButton(page).waitFor();
@@ -60,8 +68,9 @@ describe('wallet', () => {
     expect(await page.getByTitle(viewer.address, { exact: true }).count()).toBe(1);
     expect(await page.getByText(viewer.address, { exact: true }).count()).toBe(1);
     expect(await page.getByText(appCopy.visitorPrompt).count()).toBe(0);
-    // A visitor is advised to log in once the first toast has been read.
-    await toast(page, walletCopy.loginRecommended.title).waitFor({ timeout: 10_000 });
+    // A visitor is advised to log in once the first toast has been read: 5 s on the page's clock.
+    await page.clock.fastForward(LOGIN_HINT_DELAY_MS);
+    await toast(page, walletCopy.loginRecommended.title).waitFor();
   });
 
   it('copies the full address to the clipboard, and says so when the clipboard refuses', async () => {
@@ -106,28 +115,31 @@ describe('wallet', () => {
     expect(await toast(page, walletCopy.connected).count()).toBe(0);
   });
 
-  const failures: [string, (wallet: WalletHandle) => Promise<void>, string][] = [
-    ['the user rejects the request (4001)', (wallet) => wallet.rejectNext(4001), walletCopy.denied],
-    ['a request is already pending (-32002)', (wallet) => wallet.pendingNext(), walletCopy.pending],
-    [
-      'the wallet fails otherwise',
-      (wallet) => wallet.rejectNext(-32603, 'Internal wallet failure.'),
-      'Internal wallet failure.',
-    ],
-  ];
-  for (const [what, arrange, description] of failures) {
-    it(`says why the connection failed when ${what}`, async () => {
-      const { page, wallet } = await openWithWallet({ account: viewer });
-      await expect.poll(() => connectButton(page).isEnabled()).toBe(true);
+  it('says why the connection failed: the user rejects the request (4001), a request is already pending (-32002), the wallet fails otherwise', async () => {
+    const { page, wallet } = await openWithWallet({ account: viewer });
+    const failures: [string, (wallet: WalletHandle) => Promise<void>, string][] = [
+      ['the user rejects the request (4001)', (mock) => mock.rejectNext(4001), walletCopy.denied],
+      ['a request is already pending (-32002)', (mock) => mock.pendingNext(), walletCopy.pending],
+      [
+        'the wallet fails otherwise',
+        (mock) => mock.rejectNext(-32603, 'Internal wallet failure.'),
+        'Internal wallet failure.',
+      ],
+    ];
+    for (const [what, arrange, description] of failures) {
+      await expect.poll(() => connectButton(page).isEnabled(), { message: what }).toBe(true);
       await arrange(wallet);
       await connectButton(page).click();
       await toast(page, walletCopy.connectionFailed).waitFor();
       await page.getByText(description, { exact: true }).waitFor();
       // Nothing connected; the button is ready for another try.
-      await expect.poll(() => connectButton(page).isEnabled()).toBe(true);
-      expect(await page.getByText(appCopy.visitorPrompt).count()).toBe(1);
-    });
-  }
+      await expect.poll(() => connectButton(page).isEnabled(), { message: what }).toBe(true);
+      expect(await page.getByText(appCopy.visitorPrompt).count(), what).toBe(1);
+      // Dismissed, so the next failure's toast is a new one.
+      await page.getByRole('button', { name: shellCopy.dismissToast }).click();
+      await toast(page, walletCopy.connectionFailed).waitFor({ state: 'detached' });
+    }
+  });
 
   it('says MetaMask is not installed in a browser without a wallet', async () => {
     const { page } = await openPortal({ wallet: false });

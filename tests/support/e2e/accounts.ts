@@ -29,12 +29,8 @@ const ROLES = {
   /** payment-notification.e2e: the signed-in user's watched wallet, and who pays it. */
   notified: 7,
   notifier: 8,
-  /** payment-notification.e2e: a signed-in user's send, recorded in history, to `sink`. */
-  historySender: 9,
   /** Only receives (nobody asserts its balance). */
   sink: 10,
-  /** Tatum webhooks: the address subscribed. */
-  webhooks: 11,
   /** faults.e2e: the wallet whose send is cancelled mid-way (it never sends). */
   faults: 12,
   /** secrets.e2e: a real send, its key swept for afterwards; pays `sink`. */
