@@ -1,10 +1,11 @@
 import { beforeEach, expect } from 'vitest';
-import type { AnyEventObject, AnyMachineSnapshot, SnapshotFrom } from 'xstate';
+import type { AnyEventObject, SnapshotFrom } from 'xstate';
 import { authCopy } from '../../src/copy/index.ts';
 import type { AuthChange, AuthUser, SignUpResult } from '../../src/domain/auth.ts';
 import { authMachine, type AuthFact } from '../../src/machines/auth/auth.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import { describeModel, type ModelStep } from '../support/model/index.ts';
+import { ada, authUser } from '../support/fixtures.ts';
+import { describeModel, inState, type ModelStep } from '../support/model/index.ts';
 
 // The auth machine's generated paths, each step checked against the rules of
 // docs/product.md#auth-dialog, #session and #auth-toasts: what the form holds, what each request
@@ -13,28 +14,12 @@ import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 type Snapshot = SnapshotFrom<typeof authMachine>;
 
-/** `matches` for a dotted state path, as the model's `states` keys name states. */
-const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
-
-const ada: AuthUser = {
-  id: 'u-1',
-  email: 'ada@example.com',
-  emailConfirmedAt: '2024-01-01',
-  web3Address: null,
-  metadata: {},
-};
 /** Ada again, as a USER_UPDATED change carries her after an edit of her account. */
 const adaRenamed: AuthUser = { ...ada, metadata: { username: 'ada_l' } };
 const bob: AuthUser = { ...ada, id: 'u-2', email: 'bob@example.com' };
 const unconfirmed: AuthUser = { ...ada, emailConfirmedAt: null };
 /** Signed in with Ethereum: no email, the address instead. */
-const satoshi: AuthUser = {
-  id: 'u-3',
-  email: null,
-  emailConfirmedAt: null,
-  web3Address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  metadata: {},
-};
+const satoshi = authUser('u-3', null, { web3Address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
 
 const failures = {
   signIn: new Error('Invalid login credentials'),

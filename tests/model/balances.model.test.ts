@@ -1,20 +1,17 @@
 import { expect } from 'vitest';
-import type { AnyMachineSnapshot, SnapshotFrom } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
 import { balanceCopy, dataProviderCopy, tokenCopy } from '../../src/copy/index.ts';
 import type { DataProviderFailure } from '../../src/domain/errors.ts';
 import { balancesMachine, type BalanceReading } from '../../src/machines/balances.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
-import { describeModel, type ModelStep } from '../support/model/index.ts';
+import { describeModel, inState, type ModelStep } from '../support/model/index.ts';
 
 // The wallet panel's two balances (docs/product.md#balances): the generated paths, each step
 // checked for what each fetch is asked, what the panel reads, and the one toast a failed load
 // shows, worded for the failure the path chose.
 
 type Snapshot = SnapshotFrom<typeof balancesMachine>;
-
-/** `matches` for a dotted state path, as the model's `states` keys name states. */
-const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
 
 const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
 const NATIVE = { balance: '0.75', asset: 'ETH' };

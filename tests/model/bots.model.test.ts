@@ -13,7 +13,7 @@ import type { BotsLoad } from '../../src/machines/bots/bots-types.ts';
 import { botsMachine, botsTags } from '../../src/machines/bots/bots.machine.ts';
 import type { SessionChanged, ToastRequest } from '../../src/machines/shared.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
-import { authUser } from '../support/fixtures.ts';
+import { authUser, botRow } from '../support/fixtures.ts';
 import { errorOf, outputOf } from '../support/model/recorders.ts';
 import { describeModel, type ModelStep } from '../support/model/index.ts';
 import { stableJson } from '../support/model/paths.ts';
@@ -28,36 +28,16 @@ type Snapshot = SnapshotFrom<typeof botsMachine>;
 
 const ALICE = 'alice';
 const BOB = 'bob';
-const CREATED = '2026-01-01T00:00:00Z';
 
-const breakout: Bot = {
-  id: 'b1',
-  name: 'Breakout',
-  rule: { kind: 'priceAbove', level: 0.0021 },
-  cooldownMinutes: 15,
-  status: 'active',
-  lastFiredAt: null,
-  createdAt: CREATED,
-};
-const whale: Bot = {
-  id: 'b2',
-  name: 'Whale watch',
-  rule: { kind: 'largeSwap', minDdex: 10_000 },
-  cooldownMinutes: 60,
-  status: 'paused',
-  lastFiredAt: '2026-01-02T00:00:00Z',
-  createdAt: CREATED,
-};
+const breakout = botRow('b1', 'Breakout', { kind: 'priceAbove', level: 0.0021 });
+const whale = botRow(
+  'b2',
+  'Whale watch',
+  { kind: 'largeSwap', minDdex: 10_000 },
+  { cooldownMinutes: 60, status: 'paused', lastFiredAt: '2026-01-02T00:00:00Z' },
+);
 /** What the backend answers a create with (the form's 'Dip' below 0.0019), and an edit of Breakout. */
-const dip: Bot = {
-  id: 'b3',
-  name: 'Dip',
-  rule: { kind: 'priceBelow', level: 0.0019 },
-  cooldownMinutes: 15,
-  status: 'active',
-  lastFiredAt: null,
-  createdAt: CREATED,
-};
+const dip = botRow('b3', 'Dip', { kind: 'priceBelow', level: 0.0019 });
 const renamed: Bot = { ...breakout, name: 'Dip' };
 const run: BotRun = {
   id: 'r1',

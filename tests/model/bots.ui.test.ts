@@ -1,5 +1,5 @@
 import type { SessionChanged } from '../../src/machines/shared.ts';
-import { authUser } from '../support/fixtures.ts';
+import { authUser, botRow } from '../support/fixtures.ts';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
@@ -54,34 +54,20 @@ const runOf = (n: number): BotRun => ({
 /** Breakout's runs when it has `count`, newest first. */
 const runsUpTo = (count: number) => Array.from({ length: count }, (_, index) => runOf(count - index));
 
-const breakout: Bot = {
-  id: 'b1',
-  name: 'Breakout',
-  rule: { kind: 'priceAbove', level: 1000 },
-  cooldownMinutes: 15,
-  status: 'active',
-  lastFiredAt: runOf(1).blockTime,
-  createdAt: CREATED,
-};
-const whale: Bot = {
-  id: 'b2',
-  name: 'Whale watch',
-  rule: { kind: 'largeSwap', minDdex: 1e12 },
-  cooldownMinutes: 60,
-  status: 'paused',
-  lastFiredAt: null,
-  createdAt: CREATED,
-};
+const breakout = botRow(
+  'b1',
+  'Breakout',
+  { kind: 'priceAbove', level: 1000 },
+  { lastFiredAt: runOf(1).blockTime, createdAt: CREATED },
+);
+const whale = botRow(
+  'b2',
+  'Whale watch',
+  { kind: 'largeSwap', minDdex: 1e12 },
+  { cooldownMinutes: 60, status: 'paused', createdAt: CREATED },
+);
 /** What the form makes of a new bot named Moonshot above 5000, and an edit of Breakout's name. */
-const moonshot: Bot = {
-  id: 'b3',
-  name: 'Moonshot',
-  rule: { kind: 'priceAbove', level: 5000 },
-  cooldownMinutes: 15,
-  status: 'active',
-  lastFiredAt: null,
-  createdAt: CREATED,
-};
+const moonshot = botRow('b3', 'Moonshot', { kind: 'priceAbove', level: 5000 }, { createdAt: CREATED });
 const renamed: Bot = { ...breakout, name: moonshot.name };
 
 const loaded: BotsLoad = { bots: [breakout, whale], runs: { b1: runsUpTo(1) } };

@@ -2,7 +2,7 @@ import { beforeEach, expect } from 'vitest';
 import type { EventObject, SnapshotFrom } from 'xstate';
 import { tokenCopy } from '../../src/copy/index.ts';
 import { dexCopy } from '../../src/copy/dex.ts';
-import type { Market, MarketHistory, PoolState, PricePoint, Trade } from '../../src/domain/dex.ts';
+import type { MarketHistory, PoolState, PricePoint, Trade } from '../../src/domain/dex.ts';
 import {
   chartSeries,
   marketFigures,
@@ -16,6 +16,7 @@ import {
 } from '../../src/machines/trading/market.machine.ts';
 import { poolFeeText } from '../../src/machines/trading/swap-checks.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
+import { E18, market } from '../support/machines/fixtures.ts';
 import { errorOf, withBigIntJson } from '../support/model/recorders.ts';
 import { describeModel, type ModelStep } from '../support/model/index.ts';
 import { stableJson } from '../support/model/paths.ts';
@@ -30,20 +31,10 @@ import { stableJson } from '../support/model/paths.ts';
 
 type Snapshot = SnapshotFrom<typeof marketMachine>;
 
-const E18 = 10n ** 18n;
-const ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const T0 = 1_700_000_000;
 /** The block the market loads at, and the next one, whose activity the watch reports. */
 const LOADED = 500;
 const NEXT = 501;
-const market: Market = {
-  router: ADDRESS,
-  factory: ADDRESS,
-  weth: ADDRESS,
-  pair: ADDRESS,
-  token: ADDRESS,
-  feeBps: 30,
-};
 /** 10 ETH and 20000.123456789 DDEX. */
 const loadedPool: PoolState = {
   reserveEth: 10n * E18,

@@ -3,18 +3,12 @@ import type { EventObject } from 'xstate';
 import { notificationCopy } from '../../src/copy/index.ts';
 import { notificationsMachine, type ReadBatch } from '../../src/machines/notifications.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import type { AuthUser } from '../../src/domain/auth.ts';
 import type { NotificationRow } from '../../src/domain/notifications.ts';
+import { authUser } from '../support/fixtures.ts';
 import { errorOf } from '../support/model/recorders.ts';
-import { describeModel, type Recorded } from '../support/model/index.ts';
+import { describeModel, type EventAssertion } from '../support/model/index.ts';
 
-const alice: AuthUser = {
-  id: 'alice',
-  email: 'alice@example.com',
-  emailConfirmedAt: null,
-  web3Address: null,
-  metadata: {},
-};
+const alice = authUser('alice');
 const unread: NotificationRow = {
   id: 'n1',
   user_id: 'alice',
@@ -76,12 +70,7 @@ const isUnread = (rows: NotificationRow[], id: string) => rows.some((row) => row
 const pending = (snapshot: Snapshot) => [snapshot.context.queuedReads, snapshot.context.sendingReads];
 
 /** What a step must have done with the event it took (docs/product.md#notifications). */
-function afterEvent(
-  event: EventObject,
-  previous: Snapshot,
-  snapshot: Snapshot,
-  shown: Recorded<ToastRequest>[],
-): void {
+const afterEvent: EventAssertion<Snapshot> = (event, previous, snapshot, shown) => {
   const rows = previous.context.notifications;
   switch (event.type) {
     case 'notifications.changed': {
@@ -137,7 +126,7 @@ function afterEvent(
     }
     default:
   }
-}
+};
 
 /** The rows this step turned read. */
 let nowRead: string[] = [];

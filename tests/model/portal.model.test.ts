@@ -1,12 +1,13 @@
 import { beforeEach, expect } from 'vitest';
-import type { AnyActorRef, AnyEventObject, AnyMachineSnapshot, SnapshotFrom } from 'xstate';
+import type { AnyActorRef, AnyEventObject, SnapshotFrom } from 'xstate';
 import { appCopy, transactionCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import { portalMachine, type PortalEvent } from '../../src/machines/portal/portal.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { toastDurations } from '../../src/machines/toast.machine.ts';
+import { authUser } from '../support/fixtures.ts';
 import { PORTAL_INPUT, recordingChild, recordingChildren, type Delivery } from '../support/portal-stubs.ts';
-import { describeModel, type ModelStep } from '../support/model/index.ts';
+import { describeModel, inState, type ModelStep } from '../support/model/index.ts';
 
 // The root's own chart: loading until the session and the wallet have settled, the welcome
 // decision, the session (its children started and stopped), the Trading and Bots tabs' actors
@@ -16,16 +17,7 @@ import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 type Snapshot = SnapshotFrom<typeof portalMachine>;
 
-/** `matches` for a dotted state path, as the model's `states` keys name states. */
-const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
-
-const user: AuthUser = {
-  id: 'u1',
-  email: 'ada@example.com',
-  emailConfirmedAt: 'now',
-  web3Address: null,
-  metadata: {},
-};
+const user = authUser('u1', 'ada@example.com', { emailConfirmedAt: 'now' });
 const bob: AuthUser = { ...user, id: 'u2', email: 'bob@example.com' };
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const OTHER_ADDRESS = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';

@@ -21,10 +21,11 @@ import {
 } from '../../src/machines/portal/portal.machine.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import type { AppVariant } from '../support/e2e/context.ts';
-import { e2e, gatewayFor } from '../support/e2e/context.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
 import { button } from '../support/e2e/portal-page.ts';
 import { admin, balanceValue, openProfileDialog, openUserMenu, toast } from '../support/e2e/ui.ts';
 import { authUser } from '../support/fixtures.ts';
+import { LOCAL, LOCAL_CHAIN, MAINNET } from '../support/model/ui-chains.ts';
 import { describeUiModel, type UiModelSpec } from '../support/ui/index.ts';
 import { gateRequests, under } from '../support/ui/stack-requests.ts';
 import {
@@ -44,8 +45,6 @@ import {
 
 const account = e2eAccount('uiPortal');
 const other = e2eAccount('viewerAlt');
-const LOCAL = e2e().chain.chainId;
-const MAINNET = 1;
 const GATEWAY = gatewayFor('full').url;
 /** Where a visitor's test transfer goes: an address no test owns (tokens sent there are burnt). */
 const BURN = '0x000000000000000000000000000000000000dead';
@@ -122,7 +121,7 @@ function portalSpec(variant: AppVariant): UiModelSpec<typeof portalMachine, Root
   const input: PortalInput = {
     theme: { stored: null, systemPrefersDark: false },
     auth: { clientAvailable: true },
-    expectedChain: { id: LOCAL, name: 'Hardhat (local)' },
+    expectedChain: LOCAL_CHAIN,
     tokenConfigured: variant !== 'noToken',
     tabs: { trading: variant !== 'noToken', bots: true },
   };

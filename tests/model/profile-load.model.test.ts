@@ -4,16 +4,10 @@ import { profileCopy } from '../../src/copy/index.ts';
 import type { AuthUser } from '../../src/domain/auth.ts';
 import type { Profile } from '../../src/domain/profile.ts';
 import { profileLoadMachine, type ProfileLoadFact } from '../../src/machines/profile/profile-load.machine.ts';
-import { profileRow } from '../support/fixtures.ts';
+import { ada, profileRow } from '../support/fixtures.ts';
 import { describeModel } from '../support/model/index.ts';
+import { endings } from '../support/model/recorders.ts';
 
-const ada: AuthUser = {
-  id: 'u-1',
-  email: 'ada@example.com',
-  emailConfirmedAt: '2024-01-01',
-  web3Address: null,
-  metadata: {},
-};
 const renamed: AuthUser = { ...ada, email: 'lovelace@example.com' };
 const row = (fields: Partial<Profile> = {}) => profileRow(ada, fields);
 const found = row();
@@ -38,13 +32,8 @@ function model(refetch: boolean) {
     maxPaths: 60,
     events: {
       'session.userUpdated': [{ type: 'session.userUpdated', user: renamed }],
-      'xstate.done.actor.fetchProfile': [
-        { type: 'xstate.done.actor.fetchProfile', output: found },
-        { type: 'xstate.done.actor.fetchProfile', output: null },
-      ],
-      'xstate.error.actor.fetchProfile': [{ type: 'xstate.error.actor.fetchProfile', error: offline }],
-      'xstate.done.actor.createProfile': [{ type: 'xstate.done.actor.createProfile', output: created }],
-      'xstate.error.actor.createProfile': [{ type: 'xstate.error.actor.createProfile', error: offline }],
+      ...endings('fetchProfile', { done: [found, null], error: [offline] }),
+      ...endings('createProfile', { done: [created], error: [offline] }),
     },
     // The product's waits, not the machine's: a longer one would leave the path waiting.
     delays: { profileRetry: ({ context }) => RETRY_MS[context.failures - 1] ?? 10_000 },

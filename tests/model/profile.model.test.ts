@@ -9,22 +9,16 @@ import {
   type ProfileInput,
 } from '../../src/machines/profile/profile.machine.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
-import { profileRow } from '../support/fixtures.ts';
-import { errorOf, outputOf, reversed } from '../support/model/recorders.ts';
-import { describeModel, type ModelStep, type Recorded } from '../support/model/index.ts';
+import { ada, profileRow } from '../support/fixtures.ts';
+import { ALICE } from '../support/machines/fixtures.ts';
+import { endings, errorOf, outputOf, reversed } from '../support/model/recorders.ts';
+import { describeModel, type EventAssertion, type ModelStep } from '../support/model/index.ts';
 
 // The reader (profileLoad) and the prover (walletProof) stand in as promises: the paths decide
 // what they end with and send what the reader tells this machine (`profileLoad.waiting`) as events. Their own charts are modelled in profile-load.model.test.ts and wallet-proof.model.test.ts.
 
-const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
+/** Another account: its own address here, which the paths' names carry. */
 const BOB = '0xabcdef1234567890abcdef1234567890abcdef12';
-const ada: AuthUser = {
-  id: 'u-1',
-  email: 'ada@example.com',
-  emailConfirmedAt: '2024-01-01',
-  web3Address: null,
-  metadata: {},
-};
 const adaWithWallet: AuthUser = { ...ada, metadata: { wallet_address: ALICE } };
 const row = (fields: Partial<Profile> = {}) => profileRow(ada, { wallet_verified_at: null, ...fields });
 const proven = row({ wallet_address: ALICE, wallet_verified_at: '2026-03-03T00:00:00Z' });
@@ -99,12 +93,7 @@ const holds = (profile: Profile | null, address: string) =>
 const busy = (snapshot: Snapshot) => !snapshot.matches('ready');
 
 /** What a step must have done with the event it took (docs/product.md#profile, #wallet-sync). */
-function afterEvent(
-  event: EventObject,
-  previous: Snapshot,
-  snapshot: Snapshot,
-  shown: Recorded<ToastRequest>[],
-): void {
+const afterEvent: EventAssertion<Snapshot> = (event, previous, snapshot, shown) => {
   const was = previous.context;
   const { context } = snapshot;
   switch (event.type) {
@@ -216,7 +205,7 @@ function afterEvent(
       break;
     default:
   }
-}
+};
 
 /** Trimmed, and none when empty: every profile field is optional. */
 const field = (text: string | undefined) => (text ?? '').trim() || null;
@@ -246,39 +235,27 @@ const events = {
     { type: 'profile.uploadAvatar', file: png({ type: 'image/webp' }) },
     { type: 'profile.uploadAvatar', file: png({ size: 3 * 1024 * 1024 }) },
   ],
-  'xstate.done.actor.profileLoad': [
-    { type: 'xstate.done.actor.profileLoad', output: { profile: row(), created: false } },
-    { type: 'xstate.done.actor.profileLoad', output: { profile: row(), created: true } },
-    {
-      type: 'xstate.done.actor.profileLoad',
-      output: { profile: row({ wallet_address: ALICE }), created: false },
-    },
-    { type: 'xstate.done.actor.profileLoad', output: { profile: proven, created: false } },
-    // A re-read failed: the profile on show stays.
-    { type: 'xstate.done.actor.profileLoad', output: null },
-  ],
-  'xstate.done.actor.walletProof': [
-    { type: 'xstate.done.actor.walletProof', output: { profile: proven } },
-    // Refused or failed: the prover has shown why.
-    { type: 'xstate.done.actor.walletProof', output: null },
-  ],
-  'xstate.done.actor.clearWallet': [{ type: 'xstate.done.actor.clearWallet', output: row() }],
-  'xstate.error.actor.clearWallet': [{ type: 'xstate.error.actor.clearWallet', error: offline }],
-  'xstate.done.actor.saveProfile': [
-    { type: 'xstate.done.actor.saveProfile', output: row({ full_name: 'Ada Lovelace' }) },
+  ...endings('profileLoad', {
+    done: [
+      { profile: row(), created: false },
+      { profile: row(), created: true },
+      { profile: row({ wallet_address: ALICE }), created: false },
+      { profile: proven, created: false },
+      // A re-read failed: the profile on show stays.
+      null,
+    ],
+  }),
+  // Refused or failed (null): the prover has shown why.
+  ...endings('walletProof', { done: [{ profile: proven }, null] }),
+  ...endings('clearWallet', { done: [row()], error: [offline] }),
+  ...endings('saveProfile', {
     // The uploaded avatar saved: whatever the profile held before it is replaced.
-    { type: 'xstate.done.actor.saveProfile', output: row({ avatar_url: AVATAR_URL }) },
-  ],
-  'xstate.error.actor.saveProfile': [{ type: 'xstate.error.actor.saveProfile', error: offline }],
-  'xstate.done.actor.updateMetadata': [{ type: 'xstate.done.actor.updateMetadata', output: undefined }],
-  'xstate.error.actor.updateMetadata': [{ type: 'xstate.error.actor.updateMetadata', error: offline }],
-  'xstate.done.actor.uploadAvatar': [
-    { type: 'xstate.done.actor.uploadAvatar', output: AVATAR_URL },
-    { type: 'xstate.done.actor.uploadAvatar', output: null },
-  ],
-  'xstate.error.actor.uploadAvatar': [{ type: 'xstate.error.actor.uploadAvatar', error: offline }],
-  'xstate.done.actor.removeAvatar': [{ type: 'xstate.done.actor.removeAvatar', output: true }],
-  'xstate.error.actor.removeAvatar': [{ type: 'xstate.error.actor.removeAvatar', error: offline }],
+    done: [row({ full_name: 'Ada Lovelace' }), row({ avatar_url: AVATAR_URL })],
+    error: [offline],
+  }),
+  ...endings('updateMetadata', { done: [undefined], error: [offline] }),
+  ...endings('uploadAvatar', { done: [AVATAR_URL, null], error: [offline] }),
+  ...endings('removeAvatar', { done: [true], error: [offline] }),
 };
 
 function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as written') {

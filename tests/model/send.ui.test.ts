@@ -5,10 +5,10 @@ import { profileCopy, sendCopy, shortAddress, walletCopy } from '../../src/copy/
 import { sendMachine } from '../../src/machines/send/send.machine.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
-import { e2e } from '../support/e2e/context.ts';
 import { button } from '../support/e2e/portal-page.ts';
 import { authUser } from '../support/fixtures.ts';
 import type { Snapshot } from '../support/model/paths.ts';
+import { LOCAL } from '../support/model/ui-chains.ts';
 import { holdNext, holdNextRpc, stopNode, stopNodeAfter, type HeldCall } from '../support/ui/held-calls.ts';
 import { describeUiModel, type UiModelSpec, type UiPath } from '../support/ui/index.ts';
 import {
@@ -40,7 +40,6 @@ import {
 
 const sender = e2eAccount('uiSender');
 const recipient = e2eAccount('uiRecipient');
-const LOCAL = e2e().chain.chainId;
 
 const AMOUNT = '1';
 /** Below the form's minimum: refused before anything is signed. */

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { AnyEventObject, AnyMachineSnapshot, EventObject, SnapshotFrom } from 'xstate';
+import type { AnyEventObject, EventObject, SnapshotFrom } from 'xstate';
 import { tokenCopy } from '../../src/copy/index.ts';
 import { dexCopy } from '../../src/copy/dex.ts';
 import type { DexCall, Holdings, Quote, SwapResult } from '../../src/domain/dex.ts';
@@ -10,7 +10,7 @@ import type { SwapFact } from '../../src/machines/trading/swap-types.ts';
 import { swapMachine, swapTags } from '../../src/machines/trading/swap.machine.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
 import { errorOf, reversed, withBigIntJson } from '../support/model/recorders.ts';
-import { describeModel, type ModelStep } from '../support/model/index.ts';
+import { describeModel, inState, type ModelStep } from '../support/model/index.ts';
 import { stableJson, childIds } from '../support/model/paths.ts';
 
 // The swap form's generated paths: the wallet's routing, typing and its pause, the quote and the
@@ -24,9 +24,6 @@ import { stableJson, childIds } from '../support/model/paths.ts';
 // must be in and what it must say.
 
 type Snapshot = SnapshotFrom<typeof swapMachine>;
-
-/** `matches` for a dotted state path, as the model's `states` keys name states. */
-const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
 
 const E18 = 10n ** 18n;
 const CHAIN = 31337;

@@ -6,7 +6,9 @@ import {
   type TradingEvent,
   type TradingFact,
 } from '../../src/machines/trading/trading.machine.ts';
+import { E18, HASH } from '../support/machines/fixtures.ts';
 import { recordingChild, type Delivery } from '../support/portal-stubs.ts';
+import { WALLET } from '../support/transfer-fixtures.ts';
 import { withBigIntJson } from '../support/model/recorders.ts';
 import { describeModel, type ModelStep } from '../support/model/index.ts';
 
@@ -16,9 +18,6 @@ import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 type Snapshot = SnapshotFrom<typeof tradingMachine>;
 
-const E18 = 10n ** 18n;
-const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const HASH = `0x${'cd'.repeat(32)}` as const;
 const input = { expectedChainId: 31337, signedIn: false, account: WALLET, chainId: 31337 };
 
 /** What the children were started with and told, in order. */

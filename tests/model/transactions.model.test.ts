@@ -1,31 +1,13 @@
 import { beforeEach, expect } from 'vitest';
 import { transactionCopy } from '../../src/copy/index.ts';
 import { transactionsMachine } from '../../src/machines/transactions.machine.ts';
-import type { AuthUser } from '../../src/domain/auth.ts';
 import type { TransactionRow } from '../../src/domain/transactions.ts';
+import { authUser, transactionRow } from '../support/fixtures.ts';
 import { errorOf } from '../support/model/recorders.ts';
 import { describeModel } from '../support/model/index.ts';
 
-const alice: AuthUser = {
-  id: 'alice',
-  email: 'alice@example.com',
-  emailConfirmedAt: null,
-  web3Address: null,
-  metadata: {},
-};
-const row: TransactionRow = {
-  id: 't1',
-  user_id: 'alice',
-  created_at: '2025-01-01T00:00:00Z',
-  type: 'token_transfer',
-  status: 'submitted',
-  amount: '1',
-  asset_amount: null,
-  token_symbol: 'DDEX',
-  asset_symbol: null,
-  tx_hash: '0xabc',
-  transaction_hash: null,
-};
+const alice = authUser('alice');
+const row = transactionRow('t1');
 
 type Snapshot = ReturnType<typeof transactionsMachine.transition>;
 

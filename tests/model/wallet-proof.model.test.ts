@@ -1,20 +1,17 @@
 import { expect } from 'vitest';
-import type { AnyEventObject, AnyMachineSnapshot, SnapshotFrom } from 'xstate';
+import type { AnyEventObject, SnapshotFrom } from 'xstate';
 import { authCopy, profileCopy, walletCopy, walletProofCopy } from '../../src/copy/index.ts';
 import type { WalletNonce, WalletProof } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletProofMachine, type WalletProofFact } from '../../src/machines/profile/wallet-proof.machine.ts';
 import { profileRow } from '../support/fixtures.ts';
-import { describeModel, type ModelStep } from '../support/model/index.ts';
+import { describeModel, inState, type ModelStep } from '../support/model/index.ts';
 
 // Proving the connected wallet before the profile links it (docs/product.md#wallet-sync): the
 // generated paths, each step checked for what each request is asked, what the profile machine is
 // told, and the one toast a failure shows, worded for the refusal the path chose.
 
 type Snapshot = SnapshotFrom<typeof walletProofMachine>;
-
-/** `matches` for a dotted state path, as the model's `states` keys name states. */
-const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
 
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const LINKED = profileRow(

@@ -1,21 +1,18 @@
 import { expect } from 'vitest';
-import type { AnyEventObject, AnyMachineSnapshot, SnapshotFrom } from 'xstate';
+import type { AnyEventObject, SnapshotFrom } from 'xstate';
 import { sendCopy, tokenCopy, walletCopy } from '../../src/copy/index.ts';
 import type { TokenProblem } from '../../src/domain/errors.ts';
 import type { WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletSendMachine, walletSendTags } from '../../src/machines/send/wallet-send.machine.ts';
 import { TokenServiceError } from '../../src/services/token/types.ts';
-import { describeModel, type ModelStep } from '../support/model/index.ts';
+import { describeModel, inState, type ModelStep } from '../support/model/index.ts';
 
 // 'Send with wallet' (docs/product.md#send-with-wallet): the generated paths, each step checked for
 // the toast it shows (with the words of the failure the path chose), what each request is asked
 // and the outcome the send machine is left with.
 
 type Snapshot = SnapshotFrom<typeof walletSendMachine>;
-
-/** `matches` for a dotted state path, as the model's `states` keys name states. */
-const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
 
 const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

@@ -1,11 +1,12 @@
 import { beforeEach, expect } from 'vitest';
-import type { AnyEventObject, AnyMachineSnapshot, SnapshotFrom } from 'xstate';
+import type { AnyEventObject, SnapshotFrom } from 'xstate';
 import { walletCopy } from '../../src/copy/index.ts';
-import type { AuthUser } from '../../src/domain/auth.ts';
 import type { WalletAccount, WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletMachine, type WalletFact } from '../../src/machines/wallet/wallet.machine.ts';
-import { describeModel, type ModelStep } from '../support/model/index.ts';
+import { authUser } from '../support/fixtures.ts';
+import { ALICE, BOB, OTHER_CHAIN, SEPOLIA } from '../support/machines/fixtures.ts';
+import { describeModel, inState, type ModelStep } from '../support/model/index.ts';
 
 // The wallet machine's generated paths, each step checked against docs/product.md#wallet and
 // #wallet-toasts: the account and chain the panel shows, the toast each step shows (with the
@@ -13,20 +14,7 @@ import { describeModel, type ModelStep } from '../support/model/index.ts';
 
 type Snapshot = SnapshotFrom<typeof walletMachine>;
 
-/** `matches` for a dotted state path, as the model's `states` keys name states. */
-const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);
-
-const SEPOLIA = { id: 11155111, name: 'Sepolia' };
-const OTHER_CHAIN = 1;
-const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
-const BOB = '0xb0b0000000000000000000000000000000000b0b';
-const ada: AuthUser = {
-  id: 'u-1',
-  email: 'ada@example.com',
-  emailConfirmedAt: null,
-  web3Address: null,
-  metadata: {},
-};
+const ada = authUser('u-1', 'ada@example.com');
 
 /**
  * The ways a connect and a network switch can be refused, and the words each gets under its

@@ -2,9 +2,9 @@ import { expect } from 'vitest';
 import { portalCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
 import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
-import { e2e } from '../support/e2e/context.ts';
 import { button } from '../support/e2e/portal-page.ts';
 import { authUser } from '../support/fixtures.ts';
+import { LOCAL_CHAIN, MAINNET } from '../support/model/ui-chains.ts';
 import { describeUiModel } from '../support/ui/index.ts';
 import {
   logInThroughUi,
@@ -21,8 +21,6 @@ import {
 
 const viewer = e2eAccount('viewer').address;
 const other = e2eAccount('viewerAlt').address;
-const LOCAL = { id: e2e().chain.chainId, name: 'Hardhat (local)' };
-const MAINNET = 1;
 const signedIn = authUser('ui-wallet');
 
 type Output = { address?: string; chainId?: number } | null;
@@ -42,7 +40,7 @@ async function releaseWallet(world: PortalWorld) {
 describeUiModel({
   name: 'wallet',
   machine: walletMachine,
-  input: { expectedChain: LOCAL },
+  input: { expectedChain: LOCAL_CHAIN },
   events: {
     'xstate.done.actor.discover': [
       { type: 'xstate.done.actor.discover', output: { available: true } },
@@ -50,13 +48,13 @@ describeUiModel({
     ],
     'xstate.done.actor.silentReconnect': [
       { type: 'xstate.done.actor.silentReconnect', output: null },
-      { type: 'xstate.done.actor.silentReconnect', output: { address: viewer, chainId: LOCAL.id } },
+      { type: 'xstate.done.actor.silentReconnect', output: { address: viewer, chainId: LOCAL_CHAIN.id } },
     ],
     'xstate.error.actor.silentReconnect': [
       { type: 'xstate.error.actor.silentReconnect', error: { code: 'rejected', message: null } },
     ],
     'xstate.done.actor.requestAccounts': [
-      { type: 'xstate.done.actor.requestAccounts', output: { address: viewer, chainId: LOCAL.id } },
+      { type: 'xstate.done.actor.requestAccounts', output: { address: viewer, chainId: LOCAL_CHAIN.id } },
       { type: 'xstate.done.actor.requestAccounts', output: { address: viewer, chainId: MAINNET } },
     ],
     'xstate.error.actor.requestAccounts': [
@@ -77,7 +75,7 @@ describeUiModel({
       { type: 'provider.accountsChanged', accounts: [other] },
     ],
     'provider.chainChanged': [
-      { type: 'provider.chainChanged', chainId: LOCAL.id },
+      { type: 'provider.chainChanged', chainId: LOCAL_CHAIN.id },
       { type: 'provider.chainChanged', chainId: MAINNET },
     ],
   },
@@ -100,8 +98,8 @@ describeUiModel({
             account: viewer as `0x${string}`,
             otherAccounts: [other as `0x${string}`],
             connected: reconnects,
-            chainId: onMainnet ? MAINNET : LOCAL.id,
-            knownChainIds: [LOCAL.id, MAINNET],
+            chainId: onMainnet ? MAINNET : LOCAL_CHAIN.id,
+            knownChainIds: [LOCAL_CHAIN.id, MAINNET],
             // The silent reconnect waits, so 'reconnecting' can be seen; its step lets it go.
             holdFirst: true,
           },
@@ -145,7 +143,7 @@ describeUiModel({
       await expect
         .poll(() => banner(world).getByRole('button', { name: walletCopy.switchNetwork }).isEnabled())
         .toBe(true);
-      await banner(world).getByText(walletCopy.wrongNetwork(LOCAL.name)).waitFor();
+      await banner(world).getByText(walletCopy.wrongNetwork(LOCAL_CHAIN.name)).waitFor();
     },
     'connected.network.switching': async (world) => {
       await expect

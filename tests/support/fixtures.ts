@@ -1,3 +1,5 @@
+import type { Bot, BotRule } from '../../src/domain/bots.ts';
+import type { TransactionRow } from '../../src/domain/transactions.ts';
 import type { AuthUser, Profile } from '../../src/services/supabase/types.ts';
 
 // A profile row as the database returns one for `user`: every field at its default
@@ -32,7 +34,49 @@ export function profileRow(user: Pick<AuthUser, 'id' | 'email'>, fields: Partial
   };
 }
 
-/** A signed-in user as the auth service reports one: e-mail unconfirmed, no wallet, no metadata. */
-export function authUser(id: string, email = `${id}@example.com`): AuthUser {
-  return { id, email, emailConfirmedAt: null, web3Address: null, metadata: {} };
+/**
+ * A signed-in user as the auth service reports one: e-mail unconfirmed, no wallet, no metadata;
+ * then `fields`.
+ */
+export function authUser(
+  id: string,
+  email: string | null = `${id}@example.com`,
+  fields: Partial<AuthUser> = {},
+): AuthUser {
+  return { id, email, emailConfirmedAt: null, web3Address: null, metadata: {}, ...fields };
+}
+
+/** Ada, her e-mail confirmed: the user the auth, profile-load and profile machines' tests sign in. */
+export const ada: AuthUser = authUser('u-1', 'ada@example.com', { emailConfirmedAt: '2024-01-01' });
+
+/** Row `id` of Alice's history as the backend lists it: a 1 DDEX transfer, submitted; then `fields`. */
+export function transactionRow(id: string, fields: Partial<TransactionRow> = {}): TransactionRow {
+  return {
+    id,
+    user_id: 'alice',
+    created_at: '2025-01-01T00:00:00Z',
+    type: 'token_transfer',
+    status: 'submitted',
+    amount: '1',
+    asset_amount: null,
+    token_symbol: 'DDEX',
+    asset_symbol: null,
+    tx_hash: `0x${id}`,
+    transaction_hash: null,
+    ...fields,
+  };
+}
+
+/** A bot as the backend returns one: active, a 15-minute cooldown, never fired; then `fields`. */
+export function botRow(id: string, name: string, rule: BotRule, fields: Partial<Bot> = {}): Bot {
+  return {
+    id,
+    name,
+    rule,
+    cooldownMinutes: 15,
+    status: 'active',
+    lastFiredAt: null,
+    createdAt: '2026-01-01T00:00:00Z',
+    ...fields,
+  };
 }

@@ -3,6 +3,7 @@ import type {
   AnyActorLogic,
   AnyActorRef,
   AnyEventObject,
+  AnyMachineSnapshot,
   AnyStateMachine,
   ContextFrom,
   EventObject,
@@ -16,7 +17,7 @@ import { createModel, defaultSerializeState, generatePaths, stableJson } from '.
 import type { ModelPath, Snapshot } from './paths.ts';
 import { stepReader, type ModelStep } from './step.ts';
 
-export type { ModelStep, Recorded } from './step.ts';
+export type { EventAssertion, ModelStep, Recorded } from './step.ts';
 
 // describeModel: generated paths for one machine, each run on a machineHarness
 // (tests/support/machines/harness.ts). See README.md in this folder for the why and the how.
@@ -232,3 +233,6 @@ export function describeModel<TMachine extends AnyStateMachine>(spec: ModelSpec<
     }
   });
 }
+
+/** `matches` for a dotted state path, as the model's `states` keys name states. */
+export const inState = (snapshot: AnyMachineSnapshot, path: string): boolean => snapshot.matches(path);

@@ -15,6 +15,22 @@ export function outputOf(event: EventObject): unknown {
 }
 
 /**
+ * The payloads of how actor `id` ends, for `describeModel`'s `events`: an `xstate.done.actor.<id>`
+ * for each output, then an `xstate.error.actor.<id>` for each error.
+ */
+export function endings(
+  id: string,
+  { done = [], error = [] }: { done?: readonly unknown[]; error?: readonly unknown[] },
+): Record<string, AnyEventObject[]> {
+  const doneType = `xstate.done.actor.${id}`;
+  const errorType = `xstate.error.actor.${id}`;
+  const events: Record<string, AnyEventObject[]> = {};
+  if (done.length > 0) events[doneType] = done.map((output) => ({ type: doneType, output }));
+  if (error.length > 0) events[errorType] = error.map((cause) => ({ type: errorType, error: cause }));
+  return events;
+}
+
+/**
  * The payloads with each event's list reversed. The paths take one payload per transition (the
  * first that reaches it), so a second model with the lists reversed meets the others: a row
  * created rather than read, a user signing out rather than in.

@@ -16,6 +16,17 @@ import type { MachineHarness } from '../machines/harness.ts';
 /** Something the machine did, with the event it was taking when it did it. */
 export type Recorded<Params> = { params: Params; event: EventObject };
 
+/**
+ * What a step must have done with one event it took: the event, the snapshots the step began and
+ * ended in, and the toasts the machine itself showed in the step (a model's `afterEvent`).
+ */
+export type EventAssertion<TSnapshot> = (
+  event: EventObject,
+  previous: TSnapshot,
+  snapshot: TSnapshot,
+  shown: Recorded<ToastRequest>[],
+) => void;
+
 export type ModelStep<TMachine extends AnyStateMachine = AnyStateMachine> = {
   /** The snapshot the step began in; undefined on the first step (the start). */
   before: SnapshotFrom<TMachine> | undefined;

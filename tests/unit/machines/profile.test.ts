@@ -19,22 +19,13 @@ import {
 } from '../../../src/machines/profile/profile.machine.ts';
 import type { SignProofInput } from '../../../src/machines/profile/wallet-proof.machine.ts';
 import { settle } from '../../support/deferred-actor.ts';
-import { profileRow } from '../../support/fixtures.ts';
+import { ada, profileRow } from '../../support/fixtures.ts';
+import { ALICE, BOB } from '../../support/machines/fixtures.ts';
 import { machineHarness } from '../../support/machines/harness.ts';
 
 // Reading and creating the row, its retries and their toasts are the child's (profile-load.test.ts),
 // and so are proving a wallet and its refusals (wallet-proof.test.ts); here they are checked only
 // as far as this machine depends on them.
-
-const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
-const BOB = '0xb0b0000000000000000000000000000000000b0b';
-const ada: AuthUser = {
-  id: '11111111-aaaa-4aaa-8aaa-111111111111',
-  email: 'ada@example.com',
-  emailConfirmedAt: '2024-01-01T00:00:00Z',
-  web3Address: null,
-  metadata: {},
-};
 
 /** What the fake upsert answers: the current row with the upsert applied, as the database would. */
 const applied = (base: Profile, upsert: ProfileUpsert): Profile => ({ ...base, ...upsert });

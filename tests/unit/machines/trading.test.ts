@@ -1,7 +1,7 @@
 import { authUser } from '../../support/fixtures.ts';
 import { describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
-import type { DexCall, Holdings, Market, Quote, SwapResult } from '../../../src/domain/dex.ts';
+import type { DexCall, Holdings, Quote, SwapResult } from '../../../src/domain/dex.ts';
 import type { Hex } from '../../../src/domain/token.ts';
 import type { MarketEvent, MarketLoad } from '../../../src/machines/trading/market.machine.ts';
 import type {
@@ -17,29 +17,19 @@ import {
   type TradingInput,
 } from '../../../src/machines/trading/trading.machine.ts';
 import { lastCall, settle } from '../../support/deferred-actor.ts';
+import { E18, HASH, market } from '../../support/machines/fixtures.ts';
 import { machineHarness } from '../../support/machines/harness.ts';
+import { WALLET } from '../../support/transfer-fixtures.ts';
 
 // The Trading tab's root with its real children, market and swap, on fake services: a block the
 // market's watch reports reaches the swap form, the page's wallet and session reach it too, and a
 // swap mined is emitted for the portal to refresh balances and history.
 
-const E18 = 10n ** 18n;
 const CHAIN = 31337;
-const WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
-const HASH = `0x${'cd'.repeat(32)}` as const;
-const market: Market = {
-  router: ADDRESS,
-  factory: ADDRESS,
-  weth: ADDRESS,
-  pair: ADDRESS,
-  token: ADDRESS,
-  feeBps: 30,
-};
 const pool = { reserveEth: 100n * E18, reserveToken: 200_000n * E18, blockNumber: 5n };
 const quote: Quote = { side: 'buy', amountIn: E18, amountOut: 1990n * E18, priceImpactBps: 50, pool };
 const holdings: Holdings = { eth: 10n * E18, token: 0n, allowance: 0n };
-const call: DexCall = { from: WALLET, to: ADDRESS, data: '0x7ff36ab5', value: E18 };
+const call: DexCall = { from: WALLET, to: market.router, data: '0x7ff36ab5', value: E18 };
 const result: SwapResult = {
   hash: HASH,
   side: 'buy',

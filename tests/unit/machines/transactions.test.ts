@@ -4,27 +4,11 @@ import { transactionsMachine } from '../../../src/machines/transactions.machine.
 import type { AuthUser } from '../../../src/domain/auth.ts';
 import type { TransactionRow } from '../../../src/domain/transactions.ts';
 import { lastCall, settle } from '../../support/deferred-actor.ts';
-import { authUser } from '../../support/fixtures.ts';
+import { authUser, transactionRow } from '../../support/fixtures.ts';
 import { machineHarness } from '../../support/machines/harness.ts';
 
 const alice = authUser('alice');
 const bob = authUser('bob');
-
-function txRow(id: string, userId = 'alice'): TransactionRow {
-  return {
-    id,
-    user_id: userId,
-    created_at: '2025-01-01T00:00:00Z',
-    type: 'token_transfer',
-    status: 'submitted',
-    amount: '1',
-    asset_amount: null,
-    token_symbol: 'DDEX',
-    asset_symbol: null,
-    tx_hash: `0x${id}`,
-    transaction_hash: null,
-  };
-}
 
 function setup(user: AuthUser = alice) {
   const h = machineHarness(transactionsMachine, { input: { user } });
@@ -42,7 +26,7 @@ describe('transactions machine', () => {
     actor.send({ type: 'transactions.open' });
     expect(actor.getSnapshot().value).toBe('loading');
     expect(lastCall().input).toEqual({ userId: 'alice' });
-    lastCall().resolve([txRow('t2'), txRow('t1')]);
+    lastCall().resolve([transactionRow('t2'), transactionRow('t1')]);
     await settle();
     expect(actor.getSnapshot().value).toBe('ready');
     expect(actor.getSnapshot().context.rows.map((r) => r.id)).toEqual(['t2', 't1']);
@@ -57,7 +41,7 @@ describe('transactions machine', () => {
   it('shows the fetch error with the message and keeps the rows it had', async () => {
     const { actor, toasts, lastCall } = setup();
     actor.send({ type: 'transactions.open' });
-    lastCall().resolve([txRow('t1')]);
+    lastCall().resolve([transactionRow('t1')]);
     await settle();
 
     actor.send({ type: 'transactions.open' });
@@ -88,7 +72,7 @@ describe('transactions machine', () => {
     const { actor, calls, lastCall } = setup();
     actor.send({ type: 'transactions.refresh' });
     expect(calls).toHaveLength(1);
-    lastCall().resolve([txRow('t1')]);
+    lastCall().resolve([transactionRow('t1')]);
     await settle();
 
     actor.send({ type: 'transactions.refresh' });
@@ -99,7 +83,7 @@ describe('transactions machine', () => {
 
     actor.send({ type: 'transactions.refresh' });
     expect(calls).toHaveLength(3);
-    lastCall().resolve([txRow('t2'), txRow('t1')]);
+    lastCall().resolve([transactionRow('t2'), transactionRow('t1')]);
     await settle();
     expect(actor.getSnapshot().context.rows.map((r) => r.id)).toEqual(['t2', 't1']);
   });
@@ -109,8 +93,8 @@ describe('transactions machine', () => {
     actor.send({ type: 'transactions.open' });
     actor.send({ type: 'transactions.refresh' });
     expect(calls).toHaveLength(2);
-    calls[1]?.resolve([txRow('new')]);
-    calls[0]?.resolve([txRow('old')]);
+    calls[1]?.resolve([transactionRow('new')]);
+    calls[0]?.resolve([transactionRow('old')]);
     await settle();
     expect(actor.getSnapshot().context.rows.map((r) => r.id)).toEqual(['new']);
   });

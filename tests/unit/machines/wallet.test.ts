@@ -10,19 +10,11 @@ import {
 } from '../../../src/machines/wallet/wallet.machine.ts';
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { lastCall, settle } from '../../support/deferred-actor.ts';
+import { authUser } from '../../support/fixtures.ts';
+import { ALICE, BOB, OTHER_CHAIN, SEPOLIA } from '../../support/machines/fixtures.ts';
 import { machineHarness } from '../../support/machines/harness.ts';
 
-const SEPOLIA = { id: 11155111, name: 'Sepolia' };
-const OTHER_CHAIN = 1;
-const ALICE = '0x1234567890abcdef1234567890abcdef1234abcd';
-const BOB = '0xb0b0000000000000000000000000000000000b0b';
-const ada: AuthUser = {
-  id: 'u-1',
-  email: 'ada@example.com',
-  emailConfirmedAt: null,
-  web3Address: null,
-  metadata: {},
-};
+const ada = authUser('u-1', 'ada@example.com');
 
 function start() {
   const h = machineHarness(walletMachine, {
