@@ -57,6 +57,9 @@ describe('checkDraft', () => {
     expect(checkDraft(draft({ name: '   ', level: '1' }))).toEqual({
       problems: { name: problems.nameMissing },
     });
+    expect(checkDraft(draft({ name: ' X ', level: '1' }))).toEqual({
+      fields: { name: 'X', rule: { kind: 'priceAbove', level: 1 }, cooldownMinutes: 15 },
+    });
     expect('fields' in checkDraft(draft({ name: 'a'.repeat(60), level: '1' }))).toBe(true);
     expect('fields' in checkDraft(draft({ name: `${'a'.repeat(59)}🚀`, level: '1' }))).toBe(true);
     expect(checkDraft(draft({ name: 'a'.repeat(61), level: '1' }))).toEqual({
@@ -172,12 +175,15 @@ describe('words', () => {
 
   it('names the windows as the titles do', () => {
     expect(WINDOW_PRESETS.map(windowInWords)).toEqual(['15 min', '30 min', '1 h', '4 h', '12 h', '24 h']);
+    // A window that is not a whole number of hours stays in minutes.
+    expect(windowInWords(90)).toBe('90 min');
   });
 
   it('writes numbers as plain decimals', () => {
-    expect([1e-7, 2.5e-18, 1e21, 0.0021, 123.45, -1e-7].map(plainDecimal)).toEqual([
+    expect([1e-7, 2.5e-18, 1.25e-7, 1e21, 0.0021, 123.45, -1e-7].map(plainDecimal)).toEqual([
       '0.0000001',
       '0.0000000000000000025',
+      '0.000000125',
       '1000000000000000000000',
       '0.0021',
       '123.45',

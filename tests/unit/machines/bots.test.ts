@@ -35,6 +35,8 @@ function setup(userId: string | null = 'alice') {
   const h = machineHarness(botsMachine, { input: { userId }, callbacks: ['botsFeed'] });
   const loads = h.calls<BotsLoad, { userId: string }>('loadBots');
   const saves = h.calls<Bot, { id: string | null; fields: BotFields }>('saveBot');
+  const statuses = h.calls<Bot, { id: string; status: Bot['status'] }>('setBotStatus');
+  const deletes = h.calls<unknown, { id: string }>('deleteBot');
   const feeds = () => h.callback('botsFeed').runs as Feed[];
   const { actor, clock, snapshot } = h;
   const lastLoad = () => lastCall(loads, 'loadBots');
@@ -50,6 +52,8 @@ function setup(userId: string | null = 'alice') {
     toasts: h.toasts,
     loads,
     saves,
+    statuses,
+    deletes,
     get feeds() {
       return feeds();
     },
@@ -78,6 +82,14 @@ describe('bots machine: sessions', () => {
     expect(h.snapshot().hasTag(botsTags.loading)).toBe(true);
     expect(h.loads.map((call) => call.input)).toEqual([{ userId: 'alice' }]);
     expect(h.feeds.map((feed) => feed.input.userId)).toEqual(['alice']);
+  });
+
+  it('keeps a visitor signed out when the session changes without a user', () => {
+    const h = setup(null);
+    h.actor.send({ type: 'session.changed', user: null });
+    expect(h.snapshot().hasTag(botsTags.signedOut)).toBe(true);
+    expect(h.loads).toHaveLength(0);
+    expect(h.feeds).toHaveLength(0);
   });
 
   it('forgets the bots and stops the feed on a sign-out', async () => {
@@ -178,6 +190,18 @@ describe('bots machine: live feed', () => {
     expect(h.loads).toHaveLength(3);
   });
 
+  it('keeps a live feed when it says again that it is subscribed', async () => {
+    const h = setup();
+    await ready(h);
+    const feed = h.lastFeed();
+    feed.emit({ type: 'bots.feedStatus', status: 'SUBSCRIBED' });
+    await ready(h);
+    feed.emit({ type: 'bots.feedStatus', status: 'SUBSCRIBED' });
+    expect(feed.stopped).toBe(false);
+    expect(h.snapshot().hasTag(botsTags.reconnecting)).toBe(false);
+    expect(h.feeds).toHaveLength(1);
+  });
+
   it('subscribes again after 1, 2, 5, then every 10 s, and reads what it missed once it is up', async () => {
     const h = setup();
     await ready(h);
@@ -235,6 +259,20 @@ describe('bots machine: the form', () => {
     expect(h.snapshot().context.draft).toEqual(EMPTY_BOT_DRAFT);
   });
 
+  it("says 'Bot Not Created' when a new bot's save fails", async () => {
+    const h = setup();
+    await ready(h);
+    h.actor.send({ type: 'bots.create' });
+    h.actor.send({ type: 'bots.field', name: 'name', value: 'Dip' });
+    h.actor.send({ type: 'bots.field', name: 'level', value: '0.0019' });
+    h.actor.send({ type: 'bots.submit' });
+    h.saves[0]?.reject(new BackendError('Too many bots', 'bot_limit'));
+    await settle();
+    expect(h.toasts).toEqual([
+      { title: botCopy.createFailed, description: 'Too many bots', variant: 'destructive' },
+    ]);
+  });
+
   it('keeps the form as typed when the save fails', async () => {
     const h = setup();
     await ready(h);
@@ -250,5 +288,104 @@ describe('bots machine: the form', () => {
     expect(h.toasts).toEqual([
       { title: botCopy.saveFailed, description: botCopy.botGone, variant: 'destructive' },
     ]);
+  });
+});
+
+describe('bots machine: pausing, resuming and deleting', () => {
+  const whale: Bot = { ...breakout, id: 'b2', name: 'Whale watch', status: 'paused' };
+  const run = {
+    id: 'r1',
+    botId: 'b1',
+    txHash: `0x${'ab'.repeat(32)}`,
+    blockTime: '2026-01-02T00:00:00Z',
+    priceBefore: 0.002,
+    priceAfter: 0.00213,
+    ddexAmount: 1234.5,
+    side: 'buy',
+  } as const;
+  const two: BotsLoad = {
+    bots: [breakout, whale],
+    runs: { b1: [run], b2: [{ ...run, id: 'r2', botId: 'b2' }] },
+  };
+
+  it('pauses an active bot and resumes it, each under its name', async () => {
+    const h = setup();
+    await ready(h, two);
+    h.actor.send({ type: 'bots.pause', id: breakout.id });
+    expect(h.statuses.map((call) => call.input)).toEqual([{ id: breakout.id, status: 'paused' }]);
+    h.statuses[0]?.resolve({ ...breakout, status: 'paused' });
+    await settle();
+    h.actor.send({ type: 'bots.resume', id: breakout.id });
+    expect(h.statuses[1]?.input).toEqual({ id: breakout.id, status: 'active' });
+    h.statuses[1]?.resolve(breakout);
+    await settle();
+    expect(h.toasts).toEqual([
+      { title: botCopy.paused, description: botCopy.pausedDescription('Breakout') },
+      { title: botCopy.resumed, description: botCopy.resumedDescription('Breakout') },
+    ]);
+    expect(h.snapshot().context.bots).toEqual([breakout, whale]);
+  });
+
+  it('takes no press for a bot not in the list, nor a pause of a paused bot or a resume of an active one', async () => {
+    const h = setup();
+    await ready(h, two);
+    for (const type of ['bots.pause', 'bots.resume', 'bots.edit', 'bots.delete'] as const) {
+      h.actor.send({ type, id: 'gone' });
+    }
+    h.actor.send({ type: 'bots.pause', id: whale.id });
+    h.actor.send({ type: 'bots.resume', id: breakout.id });
+    expect(h.list('idle')).toBe(true);
+    expect(h.statuses).toHaveLength(0);
+    // The buttons still take a press that applies.
+    h.actor.send({ type: 'bots.resume', id: whale.id });
+    expect(h.statuses.map((call) => call.input)).toEqual([{ id: whale.id, status: 'active' }]);
+  });
+
+  it("says which was refused, a pause or a resume, in the backend's words", async () => {
+    const h = setup();
+    await ready(h, two);
+    h.actor.send({ type: 'bots.resume', id: whale.id });
+    h.statuses[0]?.reject(new BackendError('permission denied for table bots', '42501'));
+    await settle();
+    h.actor.send({ type: 'bots.pause', id: breakout.id });
+    h.statuses[1]?.reject(new BackendError('Failed to fetch', 'network_error'));
+    await settle();
+    expect(h.toasts).toEqual([
+      {
+        title: botCopy.resumeFailed,
+        description: 'permission denied for table bots',
+        variant: 'destructive',
+      },
+      { title: botCopy.pauseFailed, description: 'Failed to fetch', variant: 'destructive' },
+    ]);
+  });
+
+  it('deletes a bot with its runs once confirmed, and names it', async () => {
+    const h = setup();
+    await ready(h, two);
+    h.actor.send({ type: 'bots.delete', id: breakout.id });
+    expect(h.snapshot().hasTag(botsTags.confirmingDelete)).toBe(true);
+    h.actor.send({ type: 'bots.confirmDelete' });
+    expect(h.deletes.map((call) => call.input)).toEqual([{ id: breakout.id }]);
+    h.deletes[0]?.resolve(undefined);
+    await settle();
+    expect(h.toasts).toEqual([
+      { title: botCopy.deleted, description: botCopy.deletedDescription('Breakout') },
+    ]);
+    expect(h.snapshot().context).toMatchObject({ bots: [whale], runs: { b2: two.runs.b2 } });
+    expect(h.snapshot().context.runs).not.toHaveProperty(breakout.id);
+  });
+
+  it('shows the fallback words for a failure that carries none', async () => {
+    const h = setup();
+    await ready(h, two);
+    h.actor.send({ type: 'bots.delete', id: whale.id });
+    h.actor.send({ type: 'bots.confirmDelete' });
+    h.deletes[0]?.reject(null);
+    await settle();
+    expect(h.toasts).toEqual([
+      { title: botCopy.deleteFailed, description: botCopy.failedFallback, variant: 'destructive' },
+    ]);
+    expect(h.snapshot().context.bots).toEqual([breakout, whale]);
   });
 });

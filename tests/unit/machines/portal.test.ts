@@ -9,7 +9,13 @@ import {
 import type { ToastRequest } from '../../../src/machines/shared.ts';
 import { toastDurations } from '../../../src/machines/toast.machine.ts';
 import { machineHarness } from '../../support/machines/harness.ts';
-import { PORTAL_INPUT, recordingChildren, type Delivery, type Started } from '../../support/portal-stubs.ts';
+import {
+  PORTAL_INPUT,
+  recordingChild,
+  recordingChildren,
+  type Delivery,
+  type Started,
+} from '../../support/portal-stubs.ts';
 
 // The root tells its children what the others reported (README's table),
 // starts and stops the session's children, and decides the welcome toast.
@@ -33,7 +39,16 @@ function start() {
     input: PORTAL_INPUT,
     actors: recordingChildren(log),
   });
-  return { send: (event: PortalEvent) => h.send(event), snapshot: h.snapshot };
+  return {
+    send: (event: PortalEvent) => h.send(event),
+    snapshot: h.snapshot,
+    /** Shows a tab whose root actor has loaded: a recorder logging as the tab's id. */
+    async open(tab: 'trading' | 'bots') {
+      const shown: PortalEvent = { type: 'tab.shown', tab };
+      h.send(shown);
+      await h.answer(tab === 'trading' ? 'loadTrading' : 'loadBots', recordingChild(tab, log));
+    },
+  };
 }
 
 /** What the root sent a child, after it started. */
@@ -231,5 +246,32 @@ describe('portal: transfers, dialogs and toasts', () => {
     const portal = start();
     portal.send({ type: 'toast.actionPressed', action: { type: 'wallet.switchNetwork' } });
     expect(sentTo('wallet')).toContainEqual({ type: 'wallet.switchNetwork' });
+  });
+});
+
+describe('portal: the tabs with actors of their own', () => {
+  it('tells the open trading tab the session and the wallet, and the open bots tab the session', async () => {
+    const portal = start();
+    await portal.open('trading');
+    portal.send({ type: 'auth.signedIn', user });
+    portal.send({ type: 'wallet.connected', address: ADDRESS, chainId: 31337 });
+    expect(sentTo('trading')).toEqual([
+      { type: 'session.changed', user },
+      { type: 'wallet.changed', address: ADDRESS, chainId: 31337 },
+    ]);
+
+    await portal.open('bots');
+    portal.send({ type: 'auth.signedOut' });
+    expect(startsOf('bots')).toEqual([{ userId: user.id }]);
+    expect(sentTo('bots')).toEqual([{ type: 'session.changed', user: null }]);
+  });
+
+  it("keeps the trading tab's actor when its tab is selected again", async () => {
+    const portal = start();
+    await portal.open('trading');
+    const trading = portal.snapshot().context.trading;
+    portal.send({ type: 'tab.shown', tab: 'trading' });
+    expect(portal.snapshot().context.trading).toBe(trading);
+    expect(startsOf('trading')).toHaveLength(1);
   });
 });

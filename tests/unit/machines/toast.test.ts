@@ -127,12 +127,14 @@ describe('toast machine', () => {
     expect(shown()).toBeNull();
   });
 
-  it('ignores an action press on a toast without an action', () => {
+  it('ignores an action press on a toast without an action, and still hides it on dismiss', () => {
     const { actor, reported, show, shown } = start();
     show(failed);
     actor.send({ type: 'toast.action' });
     expect(reported).toEqual([]);
     expect(shown()?.title).toBe(failed.title);
+    actor.send({ type: 'toast.dismiss' });
+    expect(shown()).toBeNull();
   });
 
   it('ignores dismiss and action presses while nothing is shown', () => {
