@@ -72,9 +72,12 @@ function nameForms(name: string): string[] {
 const quoted = (source: string, name: string) =>
   [`'${name}'`, `"${name}"`, `\`${name}\``].some((form) => source.includes(form));
 
-/** The support module of a test layer whose tests are generated there (tests/support/model/index.ts). */
+/**
+ * The support module of a test layer whose tests are generated there: tests/support/model/index.ts
+ * for the model paths, tests/support/ui/index.ts for the UI paths (`<map> through the UI`).
+ */
 function supportOf(file: string): string[] {
-  const layer = file.split('/')[1] ?? '';
+  const layer = file.endsWith('.ui.test.ts') ? 'ui' : (file.split('/')[1] ?? '');
   const index = join(ROOT, 'tests', 'support', layer, 'index.ts');
   return existsSync(index) ? [index] : [];
 }
