@@ -1,19 +1,12 @@
 import { describe, expect } from 'vitest';
 import type { EventObject, SnapshotFrom } from 'xstate';
 import { botCopy } from '../../src/copy/bots.ts';
-import {
-  EMPTY_BOT_DRAFT,
-  MAX_BOTS,
-  type Bot,
-  type BotDraft,
-  type BotFields,
-  type BotRun,
-} from '../../src/domain/bots.ts';
+import { EMPTY_BOT_DRAFT, MAX_BOTS, type Bot, type BotDraft, type BotFields } from '../../src/domain/bots.ts';
 import type { BotsLoad } from '../../src/machines/bots/bots-types.ts';
 import { botsMachine, botsTags } from '../../src/machines/bots/bots.machine.ts';
 import type { SessionChanged, ToastRequest } from '../../src/machines/shared.ts';
 import { BackendError } from '../../src/services/supabase/types.ts';
-import { authUser, botRow } from '../support/fixtures.ts';
+import { authUser, botRow, botRun } from '../support/fixtures.ts';
 import { errorOf, outputOf } from '../support/model/recorders.ts';
 import { describeModel, type ModelStep } from '../support/model/index.ts';
 import { stableJson } from '../support/model/paths.ts';
@@ -39,16 +32,7 @@ const whale = botRow(
 /** What the backend answers a create with (the form's 'Dip' below 0.0019), and an edit of Breakout. */
 const dip = botRow('b3', 'Dip', { kind: 'priceBelow', level: 0.0019 });
 const renamed: Bot = { ...breakout, name: 'Dip' };
-const run: BotRun = {
-  id: 'r1',
-  botId: 'b1',
-  txHash: `0x${'ab'.repeat(32)}`,
-  blockTime: '2026-01-02T00:00:00Z',
-  priceBefore: 0.002,
-  priceAfter: 0.00213,
-  ddexAmount: 1234.5,
-  side: 'buy',
-};
+const run = botRun('r1', 'b1');
 const loaded: BotsLoad = { bots: [breakout, whale], runs: { b1: [run] } };
 /** As many bots as an account may have. */
 const full: BotsLoad = {

@@ -1,4 +1,4 @@
-import type { Bot, BotRule } from '../../src/domain/bots.ts';
+import type { Bot, BotRule, BotRun } from '../../src/domain/bots.ts';
 import type { TransactionRow } from '../../src/domain/transactions.ts';
 import type { AuthUser, Profile } from '../../src/services/supabase/types.ts';
 
@@ -63,6 +63,21 @@ export function transactionRow(id: string, fields: Partial<TransactionRow> = {})
     asset_symbol: null,
     tx_hash: `0x${id}`,
     transaction_hash: null,
+    ...fields,
+  };
+}
+
+/** A run of bot `botId`: a buy that moved the price from 0.002 to 0.00213; then `fields`. */
+export function botRun(id: string, botId: string, fields: Partial<BotRun> = {}): BotRun {
+  return {
+    id,
+    botId,
+    txHash: `0x${'ab'.repeat(32)}`,
+    blockTime: '2026-01-02T00:00:00Z',
+    priceBefore: 0.002,
+    priceAfter: 0.00213,
+    ddexAmount: 1234.5,
+    side: 'buy',
     ...fields,
   };
 }

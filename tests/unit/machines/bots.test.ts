@@ -1,4 +1,4 @@
-import { authUser } from '../../support/fixtures.ts';
+import { authUser, botRun } from '../../support/fixtures.ts';
 import { describe, expect, it } from 'vitest';
 import { botCopy } from '../../../src/copy/bots.ts';
 import { EMPTY_BOT_DRAFT, type Bot, type BotFields } from '../../../src/domain/bots.ts';
@@ -293,16 +293,7 @@ describe('bots machine: the form', () => {
 
 describe('bots machine: pausing, resuming and deleting', () => {
   const whale: Bot = { ...breakout, id: 'b2', name: 'Whale watch', status: 'paused' };
-  const run = {
-    id: 'r1',
-    botId: 'b1',
-    txHash: `0x${'ab'.repeat(32)}`,
-    blockTime: '2026-01-02T00:00:00Z',
-    priceBefore: 0.002,
-    priceAfter: 0.00213,
-    ddexAmount: 1234.5,
-    side: 'buy',
-  } as const;
+  const run = botRun('r1', 'b1');
   const two: BotsLoad = {
     bots: [breakout, whale],
     runs: { b1: [run], b2: [{ ...run, id: 'r2', botId: 'b2' }] },
