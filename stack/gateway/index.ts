@@ -32,6 +32,7 @@ import { createRpcClient } from '../../supabase/functions/_shared/rpc.ts';
 import { createTatumApi } from '../../supabase/functions/_shared/tatum.ts';
 import { marketPair } from '../../supabase/functions/_shared/uniswap-pair.ts';
 import { createClaimsResolver, createRestTokenCheck } from './claims.ts';
+import { exclusiveKysely } from './exclusive-transactions.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
 import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
 import { functionNames, relayTo, startDenoFunction, type DenoFunction } from '../functions/deno.ts';
@@ -136,6 +137,8 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   const secrets = await loadOrCreateSecrets(options.dataDir);
 
   const connection = await createPgliteConnection({ url: join(options.dataDir, 'pg') });
+  // Each request's transaction holds the one connection until it ends (exclusive-transactions.ts).
+  connection.kysely = exclusiveKysely(connection.driver);
   const mailbox = options.quietEmail ? new InMemoryEmailDriver() : null;
   const siteUrl = options.siteUrl ?? 'http://127.0.0.1:5173';
   // lite writes the confirmation link on the site URL (the app), where hosted
