@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Makes sure the browser the e2e tests drive is here (docs: tests/support/e2e/README.md):
-# Debian's Chromium at /usr/bin/chromium,
-# or the binary CHROMIUM_PATH names. When it is missing and this machine can
-# install packages (root, or sudo without a password, and apt-get), it installs
-# Debian's `chromium`; otherwise it stops with one line naming what to install.
-# It never lets the browser tests be skipped.
+# Makes sure the browsers are here (docs: tests/support/e2e/README.md): Debian's
+# chromium-headless-shell at /usr/bin/chromium-headless-shell, which the browser
+# tests drive, and Debian's chromium at /usr/bin/chromium, whose paints the
+# benchmark measures; or the one binary CHROMIUM_PATH names. When one is missing
+# and this machine can install packages (root, or sudo without a password, and
+# apt-get), it installs Debian's package; otherwise it stops with one line naming
+# what to install. It never lets the browser tests be skipped.
 set -euo pipefail
 
-path="${CHROMIUM_PATH:-/usr/bin/chromium}"
-
-if [ -x "$path" ]; then
-  exit 0
+if [ -n "${CHROMIUM_PATH:-}" ]; then
+  if [ -x "$CHROMIUM_PATH" ]; then
+    exit 0
+  fi
+  echo "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable Chromium: fix it, or unset it and install Debian's with 'apt-get install -y chromium-headless-shell chromium'." >&2
+  exit 1
 fi
 
-if [ -n "${CHROMIUM_PATH:-}" ]; then
-  echo "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable Chromium: fix it, or unset it and install Debian's with 'apt-get install -y chromium'." >&2
-  exit 1
+missing=()
+[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+if [ "${#missing[@]}" -eq 0 ]; then
+  exit 0
 fi
 
 as_root=()
@@ -28,17 +33,19 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 if ! command -v apt-get >/dev/null 2>&1 || [ "${as_root[0]:-}" = none ]; then
-  echo "The e2e tests need Chromium at $path: install Debian's with 'sudo apt-get install -y chromium', or set CHROMIUM_PATH to a Chromium binary." >&2
+  echo "The browser tests need Debian's ${missing[*]}: install with 'sudo apt-get install -y ${missing[*]}', or set CHROMIUM_PATH to a Chromium binary." >&2
   exit 1
 fi
 
-echo "Chromium is missing: installing Debian's chromium package (apt-get) for the e2e tests..." >&2
+echo "Installing Debian's ${missing[*]} (apt-get) for the browser tests and the benchmark..." >&2
 export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get update -qq >&2
-"${as_root[@]}" apt-get install -y -qq chromium >&2
+"${as_root[@]}" apt-get install -y -qq "${missing[@]}" >&2
 
-if [ ! -x "$path" ]; then
-  echo "apt-get installed chromium but $path is still missing: install Chromium by hand, or set CHROMIUM_PATH." >&2
-  exit 1
-fi
-echo "Installed $("$path" --version 2>/dev/null || echo chromium) at $path." >&2
+for path in /usr/bin/chromium-headless-shell /usr/bin/chromium; do
+  if [ ! -x "$path" ]; then
+    echo "apt-get ran but $path is still missing: install it by hand, or set CHROMIUM_PATH." >&2
+    exit 1
+  fi
+done
+echo "Installed $(/usr/bin/chromium-headless-shell --version 2>/dev/null || echo chromium-headless-shell) and $(/usr/bin/chromium --version 2>/dev/null || echo chromium)." >&2

@@ -1,17 +1,23 @@
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { balanceCopy, portalCopy } from '../../src/copy/index.ts';
-import { CHROMIUM_ARGS, chromiumPath, chromiumProblem } from '../../tests/support/e2e/chromium.ts';
+import {
+  CHROMIUM_ARGS,
+  FULL_CHROMIUM_PATH,
+  chromiumPath,
+  chromiumProblem,
+} from '../../tests/support/e2e/chromium.ts';
 import { mockWalletInitScript, type MockWalletOptions } from '../../tests/support/mock-wallet.ts';
 import { LAYOUT_SHIFT_INIT_SCRIPT, readLayoutShifts, type LayoutShifts } from './layout-shift.ts';
 
-// Headless Chromium as the e2e layer drives it (Debian's, loopback only), and
-// the page measurements the benchmark takes with it.
+// Headless Chromium with the e2e layer's flags (Debian's, loopback only), and the page measurements
+// the benchmark takes with it. The full browser, not the tests' headless shell: the paints measured
+// are those of the browser a person runs.
 
 const VIEWPORT = { width: 1280, height: 800 };
 
 export async function launchChromium(): Promise<Browser> {
-  const path = chromiumPath();
+  const path = chromiumPath(process.env, FULL_CHROMIUM_PATH);
   const problem = chromiumProblem(path);
   if (problem) throw new Error(problem);
   return chromium.launch({ executablePath: path, args: CHROMIUM_ARGS });
