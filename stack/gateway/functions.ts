@@ -1,4 +1,5 @@
-import { MAX_JSON_BODY, readBodyLimited } from '../../supabase/functions/_shared/body.ts';
+import { MAX_JSON_BODY } from '../../supabase/functions/_shared/body.ts';
+import { readBoundedBody } from './body-bounds.ts';
 import { ClaimsError, createSessionVerifier } from './claims.ts';
 import { json } from './http.ts';
 
@@ -6,8 +7,8 @@ import { json } from './http.ts';
 // deployed as Supabase Edge Functions: in this process, or a Deno process per
 // function (stack/functions/deno.ts). Before a function runs, the gateway reads
 // the body, counting its bytes: past 64 KB (a declared Content-Length at once, a
-// chunked body as it streams in) it answers 413 and reads no further, so no body
-// is ever buffered whole. Then it checks the caller's JWT the way the hosted
+// chunked body as it streams in) it answers 413 and keeps nothing more, so no body
+// is ever buffered whole (body-bounds.ts). Then it checks the caller's JWT the way the hosted
 // platform does for a function deployed with `verify_jwt` (supabase/config.toml):
 // a missing Bearer token, or one that is no session token of the project's Auth
 // (claims.ts), is a 401 and the function never sees the request.
@@ -53,12 +54,12 @@ export function createFunctionsHandler(
     // (@hono/node-server) draining up to 64 MB of it.
     let received = request;
     if (request.body !== null) {
-      const body = await readBodyLimited(request, MAX_JSON_BODY);
+      const body = await readBoundedBody(request, MAX_JSON_BODY);
       if ('tooLarge' in body) return json(413, { code: 'too_large', message: TOO_LARGE });
       received = new Request(request.url, {
         method: request.method,
         headers: request.headers,
-        // readBodyLimited allocates them itself: an ArrayBuffer, never a shared one.
+        // readBoundedBody allocates them itself: an ArrayBuffer, never a shared one.
         body: body.bytes as Uint8Array<ArrayBuffer>,
         signal: request.signal,
       });

@@ -33,6 +33,7 @@ import { createTatumApi } from '../../supabase/functions/_shared/tatum.ts';
 import { marketPair } from '../../supabase/functions/_shared/uniswap-pair.ts';
 import { createClaimsResolver, createRestTokenCheck } from './claims.ts';
 import { exclusiveKysely } from './exclusive-transactions.ts';
+import { bodyBoundFor, boundedRequest } from './body-bounds.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
 import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
 import { functionNames, relayTo, startDenoFunction, type DenoFunction } from '../functions/deno.ts';
@@ -94,6 +95,10 @@ export type GatewayOptions = {
    * function's own default (30/60) when absent. Every local caller is 127.0.0.1 to it.
    */
   balanceRateLimit?: string;
+  /** How long a client may take to send a request's headers (default 10 s); then 408 and closed. */
+  headersTimeoutMs?: number;
+  /** How long a client may take to send a whole request, body included (default 30 s). */
+  requestTimeoutMs?: number;
 };
 
 export type FunctionsRuntime = 'deno' | 'node';
@@ -205,7 +210,11 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     json(503, { error: 'Starting', message: 'Functions are starting' });
   let tatum: TatumEmulator | null = null;
 
-  const server = await listen(options.port, async (request, peerAddress) => {
+  const timeouts = {
+    headersMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  };
+  const server = await listen(options.port, timeouts, async (request, peerAddress) => {
     // Routed on the path as lite's router reads it (percent-escapes decoded), so an escaped letter
     // (/%72est/v1/…) cannot reach lite's REST without the token check below.
     const path = routingPath(new URL(request.url).pathname);
@@ -218,16 +227,22 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       else headers.delete('x-forwarded-for');
       return withCors(new Request(request, { headers }), functions);
     }
+    // lite's configuration, schema and data path, which it serves without any key: a hosted
+    // project has no such routes.
+    if (path === '/_system' || path.startsWith('/_system/')) return json(404, { message: 'Not found' });
+    // The emulator counts its bodies itself, and refuses them in Tatum's error shape.
     if (path.startsWith('/tatum/v4/')) return tatum ? tatum.handle(request) : notServed(path);
+    const bounded = await boundedRequest(request, bodyBoundFor(path));
+    if (bounded instanceof Response) return withCors(request, async () => bounded);
     // lite answers auth preflights without Access-Control-Allow-Headers, which
     // browsers need for supabase-js's content-type, apikey and authorization.
-    if (path.startsWith('/auth/v1/')) return withCors(request, (r) => app.fetch(r, { peerAddress }));
+    if (path.startsWith('/auth/v1/')) return withCors(bounded, (r) => app.fetch(r, { peerAddress }));
     // lite lets some bearer tokens through that PostgREST refuses (claims.ts says which).
     if (path.startsWith('/rest/v1/') && request.method !== 'OPTIONS') {
-      const refusal = await restTokenRefusal(request);
-      if (refusal) return withCors(request, async () => refusal);
+      const refusal = await restTokenRefusal(bounded);
+      if (refusal) return withCors(bounded, async () => refusal);
     }
-    return app.fetch(request, { peerAddress });
+    return app.fetch(bounded, { peerAddress });
   });
   const port = (server.address() as AddressInfo).port;
   apiUrl = `http://127.0.0.1:${port}`;
@@ -493,8 +508,12 @@ function notServed(path: string): Response {
   });
 }
 
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
 function listen(
   port: number,
+  timeouts: { headersMs: number; requestMs: number },
   fetch: (request: Request, peerAddress: string | null) => Promise<Response>,
 ): Promise<Server> {
   return new Promise((resolveServer, reject) => {
@@ -502,6 +521,12 @@ function listen(
       {
         port,
         hostname: '127.0.0.1',
+        // Node answers 408 and closes a connection past either; it looks every interval.
+        serverOptions: {
+          headersTimeout: timeouts.headersMs,
+          requestTimeout: Math.max(timeouts.requestMs, timeouts.headersMs),
+          connectionsCheckingInterval: Math.min(1000, Math.max(50, timeouts.headersMs / 4)),
+        },
         fetch: async (request, env: { incoming?: { socket?: { remoteAddress?: string } } }) => {
           try {
             return await fetch(request, env.incoming?.socket?.remoteAddress ?? null);

@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { readBodyLimited } from '../../supabase/functions/_shared/body.ts';
+import { readBoundedBody } from './body-bounds.ts';
 import { withClaims } from './as-role.ts';
 import { bearerOf, ClaimsError, type Claims, type ClaimsResolver } from './claims.ts';
 import { json } from './http.ts';
@@ -98,7 +98,7 @@ export function createStorageHandler(deps: {
     const limit = Math.min(Number(bucket.file_size_limit ?? GLOBAL_FILE_SIZE_LIMIT), GLOBAL_FILE_SIZE_LIMIT);
     // Counted as it arrives, declared length or not: a chunked body is cut off once past the
     // limit (and the multipart envelope's room) instead of being held whole first.
-    const body = await readBodyLimited(request, limit + MULTIPART_SLACK);
+    const body = await readBoundedBody(request, limit + MULTIPART_SLACK);
     if ('tooLarge' in body) return tooLarge(limit);
     const parsed = await readUpload(request.headers, body.bytes);
     if (typeof parsed === 'string') return storageError(400, 'InvalidRequest', parsed);
@@ -354,7 +354,7 @@ function decoded(segment: string): string | null {
 
 /** A small JSON body (remove and list), or undefined when it is none or too large. */
 async function jsonBody(request: Request): Promise<unknown> {
-  const body = await readBodyLimited(request, MAX_JSON_REQUEST);
+  const body = await readBoundedBody(request, MAX_JSON_REQUEST);
   if ('tooLarge' in body) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(body.bytes)) as unknown;
@@ -385,7 +385,7 @@ async function readUpload(headers: Headers, body: Uint8Array): Promise<Upload | 
   if (type.toLowerCase().startsWith('multipart/form-data')) {
     let form: FormData;
     try {
-      // readBodyLimited's bytes are a fresh ArrayBuffer of their own, never a shared one.
+      // readBoundedBody's bytes are a fresh ArrayBuffer of their own, never a shared one.
       const bytes = body as Uint8Array<ArrayBuffer>;
       form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
     } catch {
