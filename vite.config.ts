@@ -10,6 +10,7 @@ import {
   policyFromHeadersFile,
   withPolicyMeta,
 } from './scripts/lib/content-security-policy.ts';
+import { buildEnvProblem } from './scripts/lib/build-env.ts';
 import { styledIds } from './scripts/lib/styled-ids.ts';
 import type { RawEnv } from './src/config/app-config.ts';
 import { cssVariables } from './src/ui/theme.ts';
@@ -19,6 +20,16 @@ const viteEnv = (config: ResolvedConfig): RawEnv =>
   Object.fromEntries(
     Object.entries(config.env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   );
+
+/** Stops a build given a VITE_ value that must not ship (scripts/lib/build-env.ts). */
+const refuseForbiddenEnv = (): Plugin => ({
+  name: 'ddex-refuse-forbidden-env',
+  apply: 'build',
+  configResolved(config) {
+    const problem = buildEnvProblem(viteEnv(config));
+    if (problem) throw new Error(problem);
+  },
+});
 
 /**
  * The first screen in index.html (src/prerender.tsx): its HTML in #root and its styles in <head>,
@@ -115,7 +126,7 @@ const contentSecurityPolicy = (): Plugin => {
 };
 
 export default defineConfig({
-  plugins: [styledIds(), react(), prerenderFirstScreen(), contentSecurityPolicy()],
+  plugins: [refuseForbiddenEnv(), styledIds(), react(), prerenderFirstScreen(), contentSecurityPolicy()],
   define: {
     // Vite turns `process.env` into `{}` in browser code. The Tatum SDK reads its REST base from
     // process.env.TATUM_URL (there is no option for it), which the Tatum service sets on

@@ -6,6 +6,7 @@ import { afterFirstCommit } from './app/first-paint.ts';
 import type { PortalActor } from './ui/portal-context.tsx';
 import { providePortal, THEME_KEY } from './app/provide-portal.ts';
 import { readAppConfig } from './config/app-config.ts';
+import { buildEnv } from './config/build-env.ts';
 import { browserInspector, combineInspectors, inspectRequested } from './devtools/inspector.ts';
 import { createJournal } from './devtools/journal.ts';
 import type { JournalExport } from './devtools/journal-types.ts';
@@ -23,7 +24,7 @@ import { loadSendForm } from './ui/portal/send-form-loader.ts';
 // reads the configuration, makes the services, provides them to the portal's
 // statecharts and starts the actor system.
 
-const config = readAppConfig(import.meta.env);
+const config = readAppConfig(buildEnv());
 for (const problem of config.problems) console.warn(`[config] ${problem}`);
 
 // supabase-js, viem's RPC code and the Tatum service are imported on their first call (the session

@@ -7,7 +7,7 @@ import { describe, expect, inject, it } from 'vitest';
 // in the Edge Functions. This searches every file of every production build the e2e setup made
 // (its three variants) for the key value the stack's functions hold and for the SDK's marks.
 
-const { appDirs, tatumApiKeys } = inject('bundleScan');
+const { appDirs, tatumApiKeys, unreadValues } = inject('bundleScan');
 
 /** Strings only the Tatum SDK (or a request carrying a Tatum key) puts in a bundle. */
 const SDK_MARKS = [
@@ -53,6 +53,10 @@ describe('the production build holds no Tatum key and no Tatum SDK', () => {
     expect(files.some((file) => file.endsWith('index.html'))).toBe(true);
     expect(files.filter((file) => file.endsWith('.js')).length).toBeGreaterThan(3);
     expect(await search(appDirs, SDK_MARKS)).toEqual([]);
+  });
+
+  it('ships no VITE_ value the portal does not read, as a key left over in a .env', async () => {
+    expect(await search(appDirs, unreadValues)).toEqual([]);
   });
 
   it('would find the SDK: its marks are in its own code', async () => {

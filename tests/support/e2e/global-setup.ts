@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -100,8 +101,10 @@ export default async function setup(project: TestProject) {
       VITE_CONTACT_EMAIL: 'contact@ddex.example',
       VITE_PRODUCT_SITE: 'https://ddex.example',
     });
+    // A VITE_ value the portal does not read, as a key left over in a .env: no build may carry it.
+    const unreadValue = `unread-${randomUUID()}`;
     const plan: Record<AppVariant, { gateway: GatewayName; env: Record<string, string> }> = {
-      full: { gateway: 'main', env: envFor(gateways.main, true) },
+      full: { gateway: 'main', env: { ...envFor(gateways.main, true), VITE_LEFT_OVER: unreadValue } },
       noToken: { gateway: 'main', env: envFor(gateways.main, false) },
       confirmEmail: { gateway: 'confirmEmail', env: envFor(gateways.confirmEmail, true) },
     };
@@ -142,6 +145,7 @@ export default async function setup(project: TestProject) {
     project.provide('bundleScan', {
       appDirs: variants.map(outDir),
       tatumApiKeys: [mainGateway.tatumApiKey, confirmGateway.tatumApiKey],
+      unreadValues: [unreadValue],
     });
     if (process.env['E2E_TIMINGS'] === '1') {
       const seconds = (from: number) => ((performance.now() - from) / 1000).toFixed(1);
@@ -192,6 +196,6 @@ async function serveMailboxes(
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    bundleScan: { appDirs: string[]; tatumApiKeys: string[] };
+    bundleScan: { appDirs: string[]; tatumApiKeys: string[]; unreadValues: string[] };
   }
 }
