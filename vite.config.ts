@@ -3,11 +3,13 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, runnerImport, type Plugin, type ResolvedConfig } from 'vite';
 import {
+  FRAME_HEADER,
   HEADERS_FILE,
   headersFile,
   pagePolicy,
   POLICY_HEADER,
   policyFromHeadersFile,
+  trustedInlineScripts,
   withPolicyMeta,
 } from './scripts/lib/content-security-policy.ts';
 import { buildEnvProblem } from './scripts/lib/build-env.ts';
@@ -85,10 +87,12 @@ const prerenderFirstScreen = (): Plugin => {
  */
 const contentSecurityPolicy = (): Plugin => {
   let env: RawEnv = {};
+  let root = '.';
   return {
     name: 'ddex-content-security-policy',
     configResolved(config) {
       env = viteEnv(config);
+      root = config.root;
     },
     generateBundle: {
       // After Vite has written index.html (scripts, preloads, the prerendered page): the hashes are of the final page.
@@ -98,7 +102,8 @@ const contentSecurityPolicy = (): Plugin => {
         if (page?.type !== 'asset')
           return this.error('the build has no index.html for its Content-Security-Policy');
         const html = typeof page.source === 'string' ? page.source : new TextDecoder().decode(page.source);
-        const policy = pagePolicy(env, html);
+        const source = readFileSync(resolve(root, 'index.html'), 'utf8');
+        const policy = pagePolicy(env, html, trustedInlineScripts(source, html));
         page.source = withPolicyMeta(html, policy.meta);
         this.emitFile({ type: 'asset', fileName: HEADERS_FILE, source: headersFile(policy.header) });
       },
@@ -114,8 +119,10 @@ const contentSecurityPolicy = (): Plugin => {
         } catch {
           // No build in outDir (yet): served without the header, said once below.
         }
-        if (policy) response.setHeader(POLICY_HEADER, policy);
-        else if (!warned) {
+        if (policy) {
+          response.setHeader(POLICY_HEADER, policy);
+          response.setHeader(FRAME_HEADER, 'DENY');
+        } else if (!warned) {
           warned = true;
           server.config.logger.warn(`No ${POLICY_HEADER} in ${file}: serving without the header.`);
         }

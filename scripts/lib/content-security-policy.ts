@@ -17,6 +17,8 @@ export type Directive = { name: string; sources: string[] };
 
 /** Directives a browser ignores in a <meta> policy (and warns about in the console). */
 const HEADER_ONLY = new Set(['frame-ancestors', 'report-uri', 'sandbox']);
+/** The older header that keeps the page out of frames. */
+export const FRAME_HEADER = 'X-Frame-Options';
 
 /** The origins the built app talks to, as main.tsx wires its services from the same configuration. */
 export function configuredOrigins(env: RawEnv): { connect: string[]; images: string[] } {
@@ -91,9 +93,36 @@ export function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
+/**
+ * The inline scripts the policy may trust: exactly those of the source index.html (the theme
+ * script), found again in the built page. Anything a plugin or the prerender wrote into the page
+ * stops the build instead of being trusted by hash without anybody reading it.
+ */
+export function trustedInlineScripts(sourceHtml: string, builtHtml: string): string[] {
+  const expected = inlineScriptHashes(sourceHtml);
+  const found = inlineScriptHashes(builtHtml);
+  if (found.length !== expected.length) {
+    throw new Error(
+      `The built index.html has ${found.length} inline scripts where index.html has ${expected.length} ` +
+        '(the theme script): a plugin wrote a script into the page. Load it from a file instead.',
+    );
+  }
+  const strange = found.filter((hash, index) => hash !== expected[index]);
+  if (strange.length > 0) {
+    throw new Error(
+      `The built index.html has an inline script that is not the one index.html has: ${strange.join(' ')}`,
+    );
+  }
+  return found;
+}
+
 /** The header and <meta> forms of a page's policy. */
-export function pagePolicy(env: RawEnv, html: string): { header: string; meta: string } {
-  const directives = policyDirectives(env, inlineScriptHashes(html));
+export function pagePolicy(
+  env: RawEnv,
+  html: string,
+  scriptHashes: string[] = inlineScriptHashes(html),
+): { header: string; meta: string } {
+  const directives = policyDirectives(env, scriptHashes);
   return {
     header: serializePolicy(directives),
     meta: serializePolicy(directives.filter(({ name }) => !HEADER_ONLY.has(name))),
@@ -122,6 +151,8 @@ export function headersFile(policy: string): string {
     '# Send it as a header with every response (docs/deploy.md, "Content-Security-Policy").',
     '/*',
     `  ${POLICY_HEADER}: ${policy}`,
+    // What frame-ancestors 'none' says, for browsers that read only this header.
+    `  ${FRAME_HEADER}: DENY`,
     '',
   ].join('\n');
 }

@@ -135,6 +135,8 @@ describe('Content-Security-Policy', () => {
     expect(policy.get('base-uri')).toEqual(["'self'"]);
     expect(policy.get('form-action')).toEqual(["'self'"]);
     expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+    // The same for browsers that know only the older header.
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
     for (const [name, sources] of policy) {
       for (const source of sources) {
         expect(source, name).not.toMatch(/\*|^(https?|wss?|blob):?$|'unsafe-eval'/);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   headersFile,
   inlineScriptHashes,
+  trustedInlineScripts,
   pagePolicy,
   parsePolicy,
   policyDirectives,
@@ -156,9 +157,22 @@ describe('Content-Security-Policy', () => {
     const { header } = pagePolicy(LOCAL, PAGE);
     const file = headersFile(header);
     const lines = file.split('\n').filter((line) => line && !line.startsWith('#'));
-    expect(lines).toEqual(['/*', `  Content-Security-Policy: ${header}`]);
+    // frame-ancestors has no <meta> form, and older browsers read only X-Frame-Options.
+    expect(lines).toEqual(['/*', `  Content-Security-Policy: ${header}`, '  X-Frame-Options: DENY']);
     expect(policyFromHeadersFile(file)).toBe(header);
     expect(policyFromHeadersFile(file.replace(/\n/g, '\r\n'))).toBe(header);
     expect(policyFromHeadersFile('/*\n  X-Frame-Options: DENY\n')).toBeNull();
+  });
+
+  it('trusts in the built page exactly the inline scripts index.html has: the theme script', () => {
+    const source = PAGE;
+    expect(trustedInlineScripts(source, PAGE)).toEqual([sha256(THEME_SCRIPT)]);
+    // A plugin that wrote a script of its own into the page: the build stops, naming what it found.
+    const injected = PAGE.replace('</body>', '<script>window.__state = {}</script></body>');
+    expect(() => trustedInlineScripts(source, injected)).toThrow(
+      'The built index.html has 2 inline scripts where index.html has 1 (the theme script)',
+    );
+    const changed = PAGE.replace(THEME_SCRIPT, "document.documentElement.dataset.theme = 'light';");
+    expect(() => trustedInlineScripts(source, changed)).toThrow(/not the one index\.html has/);
   });
 });
