@@ -149,6 +149,7 @@ export const walletProofCopy = {
     proof_expired: 'The signature expired before it was checked. Connect the wallet again to retry.',
     proof_replayed: 'The signature was already used. Connect the wallet again to retry.',
     wallet_taken: 'This wallet is already linked to another account.',
+    too_many_nonces: 'You tried to link too many wallets in a short time. Try again in a few minutes.',
     proof_domain: 'The signature was made for another website, so it was refused.',
     proof_chain: 'The signature was made for another network, so it was refused.',
     proof_signature: 'The signature was not made by this wallet, so it was refused.',

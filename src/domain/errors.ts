@@ -92,7 +92,9 @@ export type WalletProofRefusalCode =
   | 'proof_nonce'
   /** The nonce was already used. */
   | 'proof_replayed'
-  | 'wallet_taken';
+  | 'wallet_taken'
+  /** Nonces asked for too many wallets in a short time (429). */
+  | 'too_many_nonces';
 
 /** The backend adapter's BackendError, as any layer may read it: `message` is the server's own. */
 export type BackendFailure = {

@@ -1,6 +1,7 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { fileUsers, serviceClient } from '../support/stack/users.ts';
+import { NONCE_LIMIT } from '../../supabase/functions/link-wallet/handler.ts';
 import { callLinkWallet, freshWallet, proofMessage, requestNonce } from '../support/stack/wallets.ts';
 
 // The life of a link-wallet nonce, through the unmodified supabase-js as the portal calls it: a
@@ -73,5 +74,28 @@ describe('link-wallet nonces', () => {
     const linked = await callLinkWallet(alice.client, await proof(wallet, nonce));
     expect(linked.status).toBe(200);
     expect(linked.body.profile).toMatchObject({ id: alice.id, wallet_address: wallet.address });
+  });
+
+  it('gives a user nonces for at most 5 wallets in 10 minutes, then 429 too_many_nonces with when to retry', async () => {
+    const alice = await users.signIn('lwn-limit');
+    const wallets = Array.from({ length: NONCE_LIMIT }, () => freshWallet());
+    for (const wallet of wallets) await requestNonce(alice.client, wallet.address);
+    // Asking again for one of them replaces its nonce: no new wallet, nothing more counted.
+    await requestNonce(alice.client, wallets[0]?.address ?? '');
+    const refused = await callLinkWallet(alice.client, { address: freshWallet().address });
+    expect(refused).toEqual({
+      status: 429,
+      body: {
+        error: expect.any(String),
+        code: 'too_many_nonces',
+        message: expect.any(String),
+        retryAfter: expect.any(Number),
+      },
+    });
+    expect(refused.body.retryAfter).toBeGreaterThan(0);
+    expect(refused.body.retryAfter).toBeLessThanOrEqual(10 * 60);
+    // Another user is not held back by Alice's requests.
+    const bob = await users.signIn('lwn-limit-other');
+    await expect(requestNonce(bob.client, freshWallet().address)).resolves.toMatch(/^[A-Za-z0-9]+$/);
   });
 });

@@ -318,12 +318,12 @@ describe('wallet proofs (link-wallet)', () => {
     expect(forged.message).not.toBe('');
   });
 
-  it("refuses a nonce for another account's wallet with wallet_taken (409)", async () => {
+  it("refuses to link another account's wallet with wallet_taken (409)", async () => {
     const owner = await member('svc-link-owner');
     const wallet = freshWallet();
     await setWalletAsServer(admin, owner.id, wallet.address, true);
     const { service } = await member('svc-link-thief');
-    const taken = await refusal(service.requestWalletNonce(wallet.address));
+    const taken = await refusal(service.linkWallet(await proofOf(service, wallet)));
     expect(taken).toMatchObject({ code: 'wallet_taken', status: 409 });
     expect(walletProofRefusal(taken)).toBe(walletProofCopy.refused.wallet_taken);
   });

@@ -197,6 +197,7 @@ describe('wallet proofs (docs/product.md#wallet-sync)', () => {
     proof_nonce: walletProofCopy.refused.proof_nonce,
     proof_replayed: walletProofCopy.refused.proof_replayed,
     wallet_taken: 'This wallet is already linked to another account.',
+    too_many_nonces: walletProofCopy.refused.too_many_nonces,
   };
 
   it.each(Object.entries(REFUSALS))("words link-wallet's %s, not in the function's words", (code, words) => {

@@ -56,6 +56,7 @@ export type LinkWalletCode =
   | 'proof_signature'
   | 'proof_nonce'
   | 'proof_replayed'
+  | 'too_many_nonces'
   | 'chain_unavailable'
   | 'link_failed';
 
@@ -72,6 +73,7 @@ const REFUSALS: Record<LinkWalletCode, { status: number; error: string }> = {
   proof_signature: { status: 403, error: 'Signature not valid' },
   proof_nonce: { status: 403, error: 'Unknown nonce' },
   proof_replayed: { status: 403, error: 'Proof already used' },
+  too_many_nonces: { status: 429, error: 'Too many requests' },
   chain_unavailable: { status: 502, error: 'Chain unavailable' },
   link_failed: { status: 500, error: 'Linking failed' },
 };
@@ -79,6 +81,12 @@ const REFUSALS: Record<LinkWalletCode, { status: number; error: string }> = {
 const UNIQUE_VIOLATION = '23505';
 /** Expired nonces are kept this long, so a late link hears "expired" rather than "unknown". */
 const NONCE_RETENTION_MS = 24 * 60 * 60 * 1000;
+/**
+ * How many wallets one user may ask nonces for within a nonce's lifetime: a person proves one
+ * wallet, sometimes a few; more is somebody filling the table (asking again for the same wallet
+ * replaces its nonce and is not counted).
+ */
+export const NONCE_LIMIT = 5;
 
 const TAKEN =
   'This wallet is already linked to another account. Unlink it there first, or connect another wallet';
@@ -88,6 +96,8 @@ class Refusal extends Error {
   constructor(
     readonly code: LinkWalletCode,
     message: string,
+    /** Seconds until asking again can succeed (429 only): in the body and as Retry-After. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
   }
@@ -139,8 +149,36 @@ export function createLinkWalletHandler(deps: LinkWalletDeps): (request: Request
     if (holders.data.length > 0) throw new Refusal('wallet_taken', TAKEN);
   };
 
+  /**
+   * Refuses a user who already holds NONCE_LIMIT nonces issued within a nonce's lifetime, saying
+   * when the oldest of them stops counting.
+   */
+  const refuseIfTooMany = async (userId: string, issuedAt: Date): Promise<void> => {
+    const since = new Date(issuedAt.getTime() - NONCE_TTL_MS);
+    const recent = await supabase
+      .from('wallet_link_nonces')
+      .select('issued_at')
+      .eq('user_id', userId)
+      .gt('issued_at', since.toISOString())
+      .order('issued_at', { ascending: true })
+      .limit(NONCE_LIMIT);
+    if (recent.error) throw new Error(`counting the user's nonces failed: ${recent.error.message}`);
+    const oldest = recent.data[0]?.issued_at;
+    if (recent.data.length < NONCE_LIMIT || !oldest) return;
+    const retryAfter = Math.max(
+      1,
+      Math.ceil((Date.parse(oldest) + NONCE_TTL_MS - issuedAt.getTime()) / 1000),
+    );
+    throw new Refusal(
+      'too_many_nonces',
+      `You asked to prove ${NONCE_LIMIT} wallets in the last ${NONCE_TTL_MS / 60_000} minutes; try again in ${Math.ceil(retryAfter / 60)} minutes`,
+      retryAfter,
+    );
+  };
+
+  // Whether another account holds the address is said only when linking, to a proof of the
+  // wallet: a nonce is given for any address, so asking for one tells nobody who owns what.
   const issueNonce = async (userId: string, address: Address): Promise<Response> => {
-    await refuseIfTaken(address, userId);
     const issuedAt = now();
     const purged = await supabase
       .from('wallet_link_nonces')
@@ -155,6 +193,7 @@ export function createLinkWalletHandler(deps: LinkWalletDeps): (request: Request
       .ilike('address', address)
       .is('used_at', null);
     if (replaced.error) throw new Error(`replacing the earlier nonce failed: ${replaced.error.message}`);
+    await refuseIfTooMany(userId, issuedAt);
     const nonce = newNonce();
     const expiresAt = new Date(issuedAt.getTime() + NONCE_TTL_MS).toISOString();
     const stored = await supabase.from('wallet_link_nonces').insert({
@@ -314,7 +353,15 @@ export function createLinkWalletHandler(deps: LinkWalletDeps): (request: Request
     try {
       return await handle(request);
     } catch (error) {
-      if (error instanceof Refusal) return refusal(error.code, error.message);
+      if (error instanceof Refusal) {
+        if (error.retryAfter === null) return refusal(error.code, error.message);
+        const { status, error: title } = REFUSALS[error.code];
+        return reply(
+          status,
+          { error: title, code: error.code, message: error.message, retryAfter: error.retryAfter },
+          { 'retry-after': String(error.retryAfter) },
+        );
+      }
       // One line of the error itself: viem's full messages quote the call's arguments (the
       // signature among them), and its causes the RPC URL, whose path may hold a provider's key.
       logError('link-wallet', 'failed', error);

@@ -32,6 +32,8 @@ export type LinkAnswer = {
     error?: string;
     code?: string;
     message?: string;
+    /** Seconds until asking again can succeed (429 too_many_nonces). */
+    retryAfter?: number;
   };
 };
 
