@@ -1,4 +1,4 @@
-import type { LimitedBody } from '../../supabase/functions/_shared/body.ts';
+import { joinChunks, type LimitedBody } from '../../supabase/functions/_shared/body.ts';
 import { json } from './http.ts';
 
 // The bodies the gateway hands to lite (auth, REST, lite's other routes), read here first and counted as they arrive: past the route's limit (a declared Content-Length at
@@ -57,13 +57,7 @@ export async function readBoundedBody(request: Request, maxBytes: number): Promi
     }
   }
   if (total > maxBytes || declared > maxBytes) return { tooLarge: true };
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { bytes };
+  return { bytes: joinChunks(chunks, total) };
 }
 
 /** The request with its body read into memory, or the 413 that refuses it. */

@@ -27,13 +27,18 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     }
     chunks.push(value);
   }
+  return { bytes: joinChunks(chunks, total) };
+}
+
+/** The chunks of a body, `total` bytes in all, as one fresh array. */
+export function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
   const bytes = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return { bytes };
+  return bytes;
 }
 
 /** The body as UTF-8 text, or null when it is past the limit. */
