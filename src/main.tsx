@@ -94,7 +94,12 @@ const recorder = createJournal();
 
 // `?inspect`: Stately's browser inspector. It opens stately.ai (online only) and its SDK is loaded
 // on demand; without the flag nothing of it runs or downloads (src/devtools/inspector.ts).
-const stately = inspectRequested(window.location.search) ? browserInspector() : null;
+// A production build asks the person once before anything streams (inspect-consent.ts).
+const askToStream = async () =>
+  (await import('./devtools/inspect-consent.ts')).askToInspect((question) => window.confirm(question));
+const stately = inspectRequested(window.location.search)
+  ? browserInspector(import.meta.env.DEV ? undefined : askToStream)
+  : null;
 
 // The DEX Trading tab's machines and the DEX service load with the tab, when the portal first shows
 // it; a swap is sent through this page's wallet service, one prompt at a time with everything else.

@@ -89,9 +89,28 @@ export function deferredInspector(
   };
 }
 
-/** Stately's browser inspector, loaded on demand (see the note at the top: it needs stately.ai). */
-export function browserInspector(): { inspect: (event: InspectionEvent) => void; ready: Promise<void> } {
-  return deferredInspector(async () => {
+/**
+ * An inspector loaded only once `consent` says yes; on no, `load` never runs and every event,
+ * buffered or later, goes nowhere.
+ */
+export function consentedInspector(
+  consent: () => Promise<boolean>,
+  load: () => Promise<Inspect>,
+): { inspect: (event: InspectionEvent) => void; ready: Promise<void> } {
+  const nowhere: Inspect = () => undefined;
+  return deferredInspector(async () => ((await consent()) ? load() : nowhere));
+}
+
+/**
+ * Stately's browser inspector, loaded on demand (see the note at the top: it needs stately.ai).
+ * `consent` is asked first: a production build asks the person, since anybody can send a link
+ * with `?inspect` (main.tsx); a development build streams at once.
+ */
+export function browserInspector(consent: () => Promise<boolean> = async () => true): {
+  inspect: (event: InspectionEvent) => void;
+  ready: Promise<void>;
+} {
+  return consentedInspector(consent, async () => {
     const { createBrowserInspector } = await import('@statelyai/inspect');
     return createBrowserInspector({
       // Nothing the journal would not hold leaves for stately.ai: the journal's redaction, on events and contexts.

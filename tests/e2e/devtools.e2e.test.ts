@@ -4,6 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { JournalExport } from '../../src/devtools/journal-types.ts';
 import { appCopy, authCopy, dialogCopy, shellCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { inspectConsent } from '../../src/devtools/inspect-consent.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { MACHINE_IDS } from '../../src/devtools/panel/types.ts';
 import { TAKEN_CLASS } from '../../src/devtools/panel/diagram.ts';
@@ -109,6 +110,24 @@ async function passesAxe(page: Page, panel: Locator, colorScheme: 'light' | 'dar
 }
 
 describe('developer panel', () => {
+  it('asks once before ?inspect streams anything from this production build, and on no the portal runs as usual', async () => {
+    const questions: string[] = [];
+    const { page, context, externalRequests } = await openPortal({
+      path: '/?inspect',
+      beforeLoad: (opened) =>
+        opened.on('dialog', (dialog) => {
+          questions.push(`${dialog.type()}: ${dialog.message()}`);
+          void dialog.dismiss();
+        }),
+    });
+    await page.getByRole('button', { name: walletCopy.connectWallet, exact: true }).click();
+    await page.getByText(walletCopy.notInstalled).waitFor();
+    expect(questions).toEqual([`confirm: ${inspectConsent}`]);
+    // Declined: no inspector window was opened, and nothing tried to leave the machine.
+    expect(context.pages()).toEqual([page]);
+    expect(externalRequests).toEqual([]);
+  });
+
   it('is absent without ?devtools, opens from the keyboard and closes on Escape, says why a file cannot be replayed, and passes axe, light', async () => {
     // Without the flag: no toggle, and its chunk is never requested.
     const { page, externalRequests } = await openPortal();

@@ -2,10 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup, type InspectionEvent } from 'xstate';
 import {
   combineInspectors,
+  consentedInspector,
   deferredInspector,
   inspectRequested,
   queryFlag,
 } from '../../src/devtools/inspector.ts';
+import { askToInspect, inspectConsent } from '../../src/devtools/inspect-consent.ts';
 import { devtoolsEnabled } from '../../src/devtools/panel/gate.ts';
 
 // The `?inspect` / `?devtools` flags, and how several inspectors share the
@@ -52,6 +54,47 @@ describe('query flags', () => {
     ['?devtools=false', false, false],
   ])('developer panel with %j (development build: %s): %s', (search, dev, expected) => {
     expect(devtoolsEnabled(search, dev)).toBe(expected);
+  });
+});
+
+describe('?inspect in a production build', () => {
+  /** A person answering the browser's question, who says `answer` and remembers what was asked. */
+  const person = (answer: boolean) => {
+    const asked: string[] = [];
+    return { asked, confirm: (question: string) => (asked.push(question), answer) };
+  };
+  const event = (type: string) => ({ type: '@xstate.event', event: { type } }) as unknown as InspectionEvent;
+
+  it('asks once, naming what leaves the page, where it goes and what is taken out', () => {
+    const yes = person(true);
+    expect(askToInspect(yes.confirm)).toBe(true);
+    expect(yes.asked).toEqual([inspectConsent]);
+    expect(inspectConsent).toMatch(/stately\.ai/);
+    expect(inspectConsent).toMatch(/wallet address/);
+    expect(inspectConsent).toMatch(/Passwords, private keys/);
+    expect(askToInspect(person(false).confirm)).toBe(false);
+  });
+
+  it('streams nothing and loads nothing when the person says no', async () => {
+    const load = vi.fn(async () => () => undefined);
+    const inspector = consentedInspector(async () => false, load);
+    inspector.inspect(event('before'));
+    await inspector.ready;
+    inspector.inspect(event('after'));
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('streams every event, those before the answer too, when the person says yes', async () => {
+    const seen: string[] = [];
+    const inspector = consentedInspector(
+      async () => true,
+      async () => (received: InspectionEvent) =>
+        seen.push((received as { event: { type: string } }).event.type),
+    );
+    inspector.inspect(event('before'));
+    await inspector.ready;
+    inspector.inspect(event('after'));
+    expect(seen).toEqual(['before', 'after']);
   });
 });
 
