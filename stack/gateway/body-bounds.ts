@@ -1,4 +1,4 @@
-import { joinChunks, type LimitedBody } from '../../supabase/functions/_shared/body.ts';
+import { readBodyLimited, type LimitedBody } from '../../supabase/functions/_shared/body.ts';
 import { json } from './http.ts';
 
 // The bodies the gateway hands to lite (auth, REST, lite's other routes), read here first and counted as they arrive: past the route's limit (a declared Content-Length at
@@ -33,31 +33,11 @@ function sizeText(bytes: number): string {
 export const REFUSED_BODY_DRAIN = 1024 * 1024;
 
 /**
- * The body in memory, or `tooLarge` as soon as it passes `maxBytes` (a declared Content-Length at
- * once). What follows the limit is read on and dropped up to REFUSED_BODY_DRAIN, never kept.
+ * The body in memory, or `tooLarge` when it passes `maxBytes`. What follows the limit is read on
+ * and dropped up to REFUSED_BODY_DRAIN, never kept; a declared length past both is refused unread.
  */
-export async function readBoundedBody(request: Request, maxBytes: number): Promise<LimitedBody> {
-  if (!request.body) return { bytes: new Uint8Array(0) };
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes + REFUSED_BODY_DRAIN) {
-    await request.body.cancel().catch(() => {});
-    return { tooLarge: true };
-  }
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total <= maxBytes) chunks.push(value);
-    else if (total > maxBytes + REFUSED_BODY_DRAIN) {
-      await reader.cancel().catch(() => {});
-      return { tooLarge: true };
-    }
-  }
-  if (total > maxBytes || declared > maxBytes) return { tooLarge: true };
-  return { bytes: joinChunks(chunks, total) };
+export function readBoundedBody(request: Request, maxBytes: number): Promise<LimitedBody> {
+  return readBodyLimited(request, maxBytes, { drainBytes: REFUSED_BODY_DRAIN });
 }
 
 /** The request with its body read into memory, or the 413 that refuses it. */

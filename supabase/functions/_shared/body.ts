@@ -7,9 +7,16 @@ export const MAX_JSON_BODY = 64 * 1024;
 
 export type LimitedBody = { bytes: Uint8Array } | { tooLarge: true };
 
-export async function readBodyLimited(request: Request, maxBytes: number): Promise<LimitedBody> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > maxBytes) {
+export async function readBodyLimited(
+  request: Request,
+  maxBytes: number,
+  options: { drainBytes?: number } = {},
+): Promise<LimitedBody> {
+  // What is read past the limit is dropped, up to `drainBytes` more (none by default): a server can
+  // let a client that sent a little too much finish sending before it answers.
+  const drain = options.drainBytes ?? 0;
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes + drain) {
     await request.body?.cancel().catch(() => {});
     return { tooLarge: true };
   }
@@ -21,12 +28,13 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > maxBytes) {
+    if (total <= maxBytes) chunks.push(value);
+    else if (total > maxBytes + drain) {
       await reader.cancel().catch(() => {});
       return { tooLarge: true };
     }
-    chunks.push(value);
   }
+  if (total > maxBytes || declared > maxBytes) return { tooLarge: true };
   return { bytes: joinChunks(chunks, total) };
 }
 
