@@ -1,5 +1,6 @@
 import { readAppConfig, type RawEnv } from '../../src/config/app-config.ts';
 import { isAddress, isZeroAddress } from '../../stack/address.ts';
+import { forbiddenBuildKeys } from './build-env.ts';
 
 // What `npm run deploy:check` asks of a hosted configuration, key by key, before
 // anything is deployed: the app's VITE_* keys (built into the bundle) and the
@@ -84,6 +85,14 @@ export function checkAppKeys(env: RawEnv): Problem[] {
   }
   hostedUrl('VITE_BLOCK_EXPLORER_URL', '', false);
   hostedUrl('VITE_PRODUCT_SITE', '', false);
+  // What the build refuses (build-env.ts): Tatum's key belongs to the functions.
+  for (const key of forbiddenBuildKeys(env)) {
+    problems.push({
+      key,
+      message:
+        'is set: the build refuses it, as a VITE_ value ships in the bundle; Tatum is reached through the functions (TATUM_API_KEY)',
+    });
+  }
   // The app's own reading of the same keys (what the bundle will do with them).
   for (const line of readAppConfig(env).problems) {
     const key = /^(VITE_[A-Z_]+)/.exec(line)?.[1] ?? 'app';

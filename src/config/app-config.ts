@@ -73,11 +73,6 @@ export function readAppConfig(env: RawEnv): AppConfig {
   const tokenAddress = contract('VITE_DDEX_TOKEN_ADDRESS');
   const uniswapRouter = contract('VITE_UNISWAP_V2_ROUTER');
 
-  // The Tatum key belongs to the Edge Functions (TATUM_API_KEY); a VITE_ value ships in the bundle.
-  for (const key of ['VITE_TATUM_API_KEY', 'VITE_TATUM_API_URL']) {
-    if (text(key) !== null) problems.push(`${key} is no longer read: Tatum is reached through the functions`);
-  }
-
   let contactEmail = text('VITE_CONTACT_EMAIL') ?? DEFAULT_CONTACT;
   if (!/^[^\s@]+@[^\s@]+$/.test(contactEmail)) {
     problems.push(`VITE_CONTACT_EMAIL is not an email address: "${contactEmail}"`);

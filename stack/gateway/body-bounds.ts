@@ -1,12 +1,13 @@
 import { readBodyLimited, type LimitedBody } from '../../supabase/functions/_shared/body.ts';
 import { json } from './http.ts';
 
-// The bodies the gateway hands to lite (auth, REST, lite's other routes), read here first and counted as they arrive: past the route's limit (a declared Content-Length at
-// once, a chunked body as it streams in) the answer is 413 and nothing more is kept. lite and the
+// The bodies the gateway hands on (to lite: auth, REST, its other routes; to the functions), read
+// here first and counted as they arrive: past the route's limit (a declared Content-Length at once,
+// a chunked body as it streams in) the answer is 413 and nothing more is kept. lite and the
 // Sign in with Ethereum grant read a whole body before looking at it, and one process serves the
 // database, auth, realtime and the functions: a few bodies of hundreds of megabytes in parallel
-// would end all of it. The functions, storage and the Tatum emulator count their own bodies with
-// this reader or their own (functions.ts, storage.ts, tatum/).
+// would end all of it. Storage and the Tatum emulator answer in their own error shapes, with this
+// reader or their own (storage.ts, tatum/).
 
 /** Auth's requests are a few fields of JSON: an email, a password, a signed message of up to 20 KB. */
 export const AUTH_BODY_LIMIT = 64 * 1024;

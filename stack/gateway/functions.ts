@@ -1,5 +1,5 @@
 import { MAX_JSON_BODY } from '../../supabase/functions/_shared/body.ts';
-import { readBoundedBody } from './body-bounds.ts';
+import { boundedRequest } from './body-bounds.ts';
 import { ClaimsError, createSessionVerifier } from './claims.ts';
 import { json } from './http.ts';
 
@@ -26,8 +26,6 @@ export type JwtCheck = {
   verifies(name: string): boolean;
 };
 
-const TOO_LARGE = `The request body is larger than ${MAX_JSON_BODY / 1024} KB, the limit for a function`;
-
 export function createFunctionsHandler(
   functions: Record<string, FunctionHandler>,
   jwt: JwtCheck,
@@ -52,18 +50,8 @@ export function createFunctionsHandler(
     if (!handler) return json(404, { error: 'Function not found', message: `No function named "${name}"` });
     // The body before the token: a refusal sent before the body was read would leave the server
     // (@hono/node-server) draining up to 64 MB of it.
-    let received = request;
-    if (request.body !== null) {
-      const body = await readBoundedBody(request, MAX_JSON_BODY);
-      if ('tooLarge' in body) return json(413, { code: 'too_large', message: TOO_LARGE });
-      received = new Request(request.url, {
-        method: request.method,
-        headers: request.headers,
-        // readBoundedBody allocates them itself: an ArrayBuffer, never a shared one.
-        body: body.bytes as Uint8Array<ArrayBuffer>,
-        signal: request.signal,
-      });
-    }
+    const received = await boundedRequest(request, { limit: MAX_JSON_BODY, route: 'a function' });
+    if (received instanceof Response) return received;
     if (jwt.verifies(name)) {
       const why = await refusal(received);
       if (why) return json(401, { code: 401, message: why });

@@ -28,17 +28,13 @@ describe('app configuration', () => {
     });
   });
 
-  it('reads no Tatum key or URL, and says so when a .env still sets them', () => {
+  it('reads no Tatum key or URL (the build refuses them: build-env.test.ts)', () => {
     const config = readAppConfig({
       VITE_TATUM_API_KEY: 't-key',
       VITE_TATUM_API_URL: 'https://api.tatum.io/v4/',
     });
     expect(config).not.toHaveProperty('tatum');
     expect(JSON.stringify(config)).not.toContain('t-key');
-    expect(config.problems).toEqual([
-      'VITE_TATUM_API_KEY is no longer read: Tatum is reached through the functions',
-      'VITE_TATUM_API_URL is no longer read: Tatum is reached through the functions',
-    ]);
   });
 
   it('treats nothing set as the spec’s demo: no backend, Sepolia, no token', () => {

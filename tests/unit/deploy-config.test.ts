@@ -66,6 +66,11 @@ describe('deploy:check, the app keys', () => {
     expect(keysOf(problems)).toContain(key);
     expect(problems.find((problem) => problem.key === key)?.message).toMatch(message);
   });
+  it('refuses a VITE_TATUM_ value, which the build would refuse too', () => {
+    const problems = checkAppKeys({ ...APP, VITE_TATUM_API_KEY: 't-key', VITE_TATUM_API_URL: ' ' });
+    expect(keysOf(problems)).toEqual(['VITE_TATUM_API_KEY']);
+    expect(problems[0]?.message).toMatch(/the build refuses it/);
+  });
 });
 
 describe('deploy:check, the functions’ secrets', () => {
