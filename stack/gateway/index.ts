@@ -39,6 +39,7 @@ import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
 import { functionNames, relayTo, startDenoFunction, type DenoFunction } from '../functions/deno.ts';
 import { json, withCors } from './http.ts';
 import { startChangeFeed } from './realtime/feed.ts';
+import type { RealtimeLimits } from './realtime/limits.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { createStorageHandler } from './storage.ts';
@@ -95,6 +96,8 @@ export type GatewayOptions = {
    * function's own default (30/60) when absent. Every local caller is 127.0.0.1 to it.
    */
   balanceRateLimit?: string;
+  /** Caps on Realtime sockets and on one change's RLS checks (realtime/limits.ts has the defaults). */
+  realtimeLimits?: Partial<RealtimeLimits>;
   /** How long a client may take to send a request's headers (default 10 s); then 408 and closed. */
   headersTimeoutMs?: number;
   /** How long a client may take to send a whole request, body included (default 30 s). */
@@ -118,6 +121,8 @@ export type Gateway = {
   mailbox: InMemoryEmailDriver | null;
   /** How the Edge Functions run, and (under Deno) each one's own server, behind the gateway. */
   functions: { runtime: FunctionsRuntime; urls: Record<string, string> };
+  /** How many Realtime sockets are open: what the socket caps count. */
+  realtimeSockets(): number;
   close(): Promise<void>;
 };
 
@@ -378,7 +383,13 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   try {
     feed = await startChangeFeed(pg);
     startedParts.push(() => feed.stop());
-    realtime = attachRealtime({ server, pg, feed, resolveClaims });
+    realtime = attachRealtime({
+      server,
+      pg,
+      feed,
+      resolveClaims,
+      ...(options.realtimeLimits ? { limits: options.realtimeLimits } : {}),
+    });
     startedParts.push(() => realtime.close());
     if (options.rpcUrl) {
       const emulator = await startTatumEmulator({
@@ -425,6 +436,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       runtime: options.functions ?? 'deno',
       urls: Object.fromEntries(denoFunctions.map((fn) => [fn.name, fn.url])),
     },
+    realtimeSockets: () => realtime.connectionCount(),
     close: () => {
       closing ??= (async () => {
         await walletWatches?.stop();

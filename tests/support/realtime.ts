@@ -109,8 +109,12 @@ export class RawSocket {
     });
   }
 
-  static async open(baseUrl: string, apikey: string, vsn: Vsn): Promise<RawSocket> {
-    const ws = new WebSocket(socketUrl(baseUrl, { apikey, vsn }));
+  /**
+   * A socket on `baseUrl`. `from` is the loopback address it connects from (127.0.0.2, …), so a
+   * test can be several clients at different addresses while all traffic stays on this machine.
+   */
+  static async open(baseUrl: string, apikey: string, vsn: Vsn, from?: string): Promise<RawSocket> {
+    const ws = new WebSocket(socketUrl(baseUrl, { apikey, vsn }), from ? { localAddress: from } : {});
     const socket = new RawSocket(ws, vsn);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());

@@ -24,3 +24,37 @@ export const SLOW_CONSUMER = {
   code: 1008,
   reason: `Reading too slowly: over ${MAX_BUFFERED_BYTES / 1024 / 1024} MiB waiting to be sent`,
 } as const;
+
+/**
+ * What all sockets together may cost: how many may be open from one address, with one API key and
+ * in all, and for how many identities one change is checked against RLS (each check is a
+ * transaction on the gateway's one database connection). The key cap is hosted Realtime's
+ * concurrent connections on the Pro plan (500); the total leaves as many again for other keys;
+ * one address gets at most 200 of them. Every local client is 127.0.0.1, so locally the address
+ * cap is the one that counts: it leaves room for `npm run bench:load`'s 100 users.
+ */
+export type RealtimeLimits = {
+  socketsPerAddress: number;
+  socketsPerKey: number;
+  socketsTotal: number;
+  checksPerChange: number;
+};
+
+export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
+  socketsPerAddress: 200,
+  socketsPerKey: 500,
+  socketsTotal: 1000,
+  checksPerChange: 100,
+};
+
+/** A socket past one of the caps is accepted and closed at once with this (1008, policy violation). */
+export const tooManySockets = (cap: 'address' | 'key' | 'total', limit: number) => ({
+  code: 1008,
+  reason: `ConnectionRateLimitReached: Too many connections ${
+    cap === 'address' ? 'from one address' : cap === 'key' ? 'with one API key' : 'in all'
+  } (at most ${limit})`,
+});
+
+/** The system message of a channel closed because a change had more identities to check. */
+export const checkLimitReached = (limit: number) =>
+  `ChangeCheckLimitReached: This change had more subscribers to check than allowed (at most ${limit}); rejoin to receive changes again`;

@@ -6,7 +6,10 @@ import { ClaimsError, type Claims, type ClaimsResolver } from '../claims.ts';
 import type { Change, ChangeFeed } from './feed.ts';
 import { matchesFilter, parseFilter, type RowFilter } from './filters.ts';
 import { EXP_REQUIRED, expiredMessage, expiresAt, isExpired, RECHECK_MS } from './expiry.ts';
+import { shareChecks, socketRefusal } from './admission.ts';
 import {
+  checkLimitReached,
+  DEFAULT_REALTIME_LIMITS,
   MAX_BINDINGS_PER_SOCKET,
   MAX_BUFFERED_BYTES,
   MAX_CHANNELS_PER_SOCKET,
@@ -14,15 +17,18 @@ import {
   SLOW_CONSUMER,
   TOO_MANY_BINDINGS,
   TOO_MANY_CHANNELS,
+  type RealtimeLimits,
 } from './limits.ts';
 import { decode, encode, encodeWithPayload, parseVsn, type PhxMessage, type Vsn } from './protocol.ts';
-import { createTableInfo, visibilityOf } from './visibility.ts';
+import { createTableInfo, identityKey, visibilityOf } from './visibility.ts';
 
 // The Realtime endpoint for postgres_changes: Phoenix channels over a
 // websocket at /realtime/v1/websocket, fed by the change queue, delivering a
 // row only to subscribers whose claims let them select it, for as long as
 // their token lasts. One socket's channels, bindings and unsent bytes are
-// bounded (limits.ts), so one client cannot hold up everyone else's changes.
+// bounded, and so are the sockets per address, per key and in all and the RLS
+// checks of one change (limits.ts, admission.ts), so one client cannot hold up
+// everyone else's changes.
 
 const PATH = '/realtime/v1/websocket';
 const MAX_FRAME_BYTES = 1024 * 1024;
@@ -38,6 +44,9 @@ type Binding = {
 
 type Identity = { token: string | null; claims: Claims; expiresAt: number | null };
 
+/** A channel some of whose bindings match a change. */
+type Target = { connection: Connection; channel: Channel; identity: Identity; ids: number[] };
+
 type Channel = {
   topic: string;
   joinRef: string | null;
@@ -51,6 +60,8 @@ type Connection = {
   socket: WebSocket;
   vsn: Vsn;
   apikey: string;
+  /** The peer's address, as the socket-per-address cap counts it. */
+  address: string;
   channels: Map<string, Channel>;
   /** Frames received and not handled yet. */
   pending: number;
@@ -65,8 +76,10 @@ export function attachRealtime(deps: {
   pg: PGlite;
   feed: ChangeFeed;
   resolveClaims: ClaimsResolver;
+  limits?: Partial<RealtimeLimits>;
 }): RealtimeServer {
   const { server, pg, feed, resolveClaims } = deps;
+  const limits: RealtimeLimits = { ...DEFAULT_REALTIME_LIMITS, ...deps.limits };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const connections = new Set<Connection>();
   const tableInfo = createTableInfo(pg);
@@ -324,9 +337,11 @@ export function attachRealtime(deps: {
 
   async function deliver(change: Change) {
     const row = change.type === 'DELETE' ? change.oldRecord : change.record;
-    // Who wants the change, before any database work.
-    const targets: { connection: Connection; channel: Channel; identity: Identity; ids: number[] }[] = [];
+    // Who wants the change, before any database work, socket by socket.
+    const bySocket: Target[][] = [];
     for (const connection of connections) {
+      const wanting: Target[] = [];
+      bySocket.push(wanting);
       for (const channel of connection.channels.values()) {
         // A token may expire before its timer runs (a busy event loop): it never gets another row.
         const expiry = channel.identity.expiresAt;
@@ -343,8 +358,17 @@ export function attachRealtime(deps: {
               matchesFilter(b.filter, row),
           )
           .map((b) => b.id);
-        if (ids.length > 0) targets.push({ connection, channel, identity: channel.identity, ids });
+        if (ids.length > 0) wanting.push({ connection, channel, identity: channel.identity, ids });
       }
+    }
+    const { checked: targets, over } = shareChecks(
+      bySocket,
+      ({ identity }) => (identity.claims.role === 'service_role' ? null : identityKey(identity.claims)),
+      limits.checksPerChange,
+    );
+    // Past the budget a channel would silently miss the change: it is closed, saying why.
+    for (const { connection, channel } of over) {
+      shutDown(connection, channel, checkLimitReached(limits.checksPerChange));
     }
     if (targets.length === 0) return;
     const info = await tableInfo(change.schema, change.table);
@@ -393,10 +417,14 @@ export function attachRealtime(deps: {
     resolveClaims(apikey, null).then(
       () =>
         wss.handleUpgrade(request, socket, head, (ws) => {
+          const origin = { address: request.socket.remoteAddress ?? '', apikey: apikey ?? '' };
+          // Checked and counted in one step, so sockets opening at once cannot all pass a cap.
+          const refusal = socketRefusal(connections, origin, limits);
+          if (refusal) return ws.close(refusal.code, refusal.reason);
           const connection: Connection = {
             socket: ws,
             vsn,
-            apikey: apikey ?? '',
+            ...origin,
             channels: new Map(),
             pending: 0,
             dropped: false,

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Gateway } from '../../../stack/gateway/index.ts';
 import { RawSocket } from '../realtime.ts';
-import { startOwnGateway } from './own-stack.ts';
+import { startOwnGateway, type OwnGatewayOptions } from './own-stack.ts';
 import { serviceClient, signedInUser, type Client, type TestUser } from './users.ts';
 
 // Realtime tests on a gateway of the file's own (own-stack.ts), for what the shared one cannot
@@ -16,8 +16,11 @@ export type OwnRealtime = {
   readonly service: Client;
   /** A fresh signed-in user, whose channels are removed after the test. */
   user(label: string): Promise<TestUser>;
-  /** A raw Realtime socket (protocol 2.0.0) with the anon key, closed after the test. */
-  openSocket(): Promise<RawSocket>;
+  /**
+   * A raw Realtime socket (protocol 2.0.0), closed after the test: with the anon key unless `key`
+   * says 'service', from 127.0.0.1 unless `from` names another loopback address.
+   */
+  openSocket(options?: { key?: 'anon' | 'service'; from?: string }): Promise<RawSocket>;
   /** A client the test made itself, whose channels are removed after the test. */
   keep(client: Client): Client;
   /** Inserts a notification for `userId` as the server does; the new row's id. */
@@ -28,7 +31,7 @@ export type OwnRealtime = {
  * Starts the file's own gateway before its tests and stops it after them (Vitest hooks registered
  * here, so call it at the top of the file); the accessors fail clearly before it has started.
  */
-export function ownRealtimeGateway(name: string): OwnRealtime {
+export function ownRealtimeGateway(name: string, options: OwnGatewayOptions = {}): OwnRealtime {
   let started: { gateway: Gateway; service: Client } | undefined;
   const clients: Client[] = [];
   const sockets: RawSocket[] = [];
@@ -43,7 +46,7 @@ export function ownRealtimeGateway(name: string): OwnRealtime {
   };
 
   beforeAll(async () => {
-    const gateway = await startOwnGateway(name, { functions: 'node' });
+    const gateway = await startOwnGateway(name, { functions: 'node', ...options });
     started = { gateway, service: serviceClient(gateway) };
   });
 
@@ -69,9 +72,10 @@ export function ownRealtimeGateway(name: string): OwnRealtime {
       keep(created.client);
       return created;
     },
-    async openSocket() {
+    async openSocket({ key = 'anon', from } = {}) {
       const { gateway } = running();
-      const socket = await RawSocket.open(gateway.url, gateway.anonKey, '2.0.0');
+      const apikey = key === 'service' ? gateway.serviceRoleKey : gateway.anonKey;
+      const socket = await RawSocket.open(gateway.url, apikey, '2.0.0', from);
       sockets.push(socket);
       return socket;
     },
