@@ -56,7 +56,7 @@ export const summaries: Record<string, string> = {
     "The root of the DEX Trading tab, a child of the portal while the tab is shown: it runs market and swap side by side, hands each new block and the root's wallet and session changes to swap, and reports trading.swapConfirmed (the portal refreshes the balances) and trading.swapRecorded (the history).",
   market:
     'The DDEX/WETH market: the pair, its reserves, the last 20 trades and the price chart, loaded once (tried again after 1, 2, 5, then every 10 s) and then followed block by block; no pair or router ends it as unavailable.',
-  swap: 'The swap form: ETH → DDEX or DDEX → ETH on a quote refreshed as the user types (after a pause) and on every block, the checks of balance, liquidity, slippage and allowance, the approval a sale needs, then the swap through the wallet to its confirmed, rejected, reverted or failed outcome.',
+  swap: 'The swap form: ETH → DDEX or DDEX → ETH on a quote refreshed as the user types (after a pause) and on every block, the checks of balance, liquidity, slippage and allowance, the approval a sale needs, a slippage tolerance above 5 % confirmed before the wallet is asked, then the swap through the wallet to its confirmed, rejected, reverted or failed outcome.',
   bots: "The Trading Bots tab: a visitor is asked to log in; a signed-in user's bots with their newest runs, loaded (tried again after 1, 2, 5, then every 10 s), created and edited through a checked form, paused, resumed and deleted one at a time, and read again whenever the live feed (with the same back-off) reports a change.",
 };
 

@@ -49,6 +49,12 @@ export const dexCopy = {
   needsApproval: 'Selling DDEX needs your approval first: it lets the router take the DDEX you sell.',
   slippageWarning: 'Your slippage tolerance is above 1 %: the swap may fill at a noticeably worse price.',
   slippageRefused: 'A slippage tolerance above 50 % is refused: the swap could lose most of what you pay.',
+  /** Asked after 'Swap' when the slippage tolerance is above 5 %, before the wallet is asked. */
+  highSlippageTitle: (tolerance: string) => `Swap with a ${tolerance} slippage tolerance?`,
+  highSlippageDescription: (minimum: string) =>
+    `Above 5 %, the swap may fill far below the quote: you accept as little as ${minimum}. A tolerance this high also lets others trade just before you and keep the difference.`,
+  confirmHighSlippage: 'Swap anyway',
+  cancel: 'Cancel',
   quoteFailed: 'No quote',
   waitingForWallet: 'Waiting for your wallet...',
   approving: 'Approving DDEX...',

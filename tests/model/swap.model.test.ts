@@ -71,14 +71,17 @@ const holdings = {
   { held: Holdings; then: Record<'buy' | 'sell', string>; shows: Record<'buy' | 'sell', string> }
 >;
 /**
- * The slippage tolerances typed: the default, one that warns, one just past the 50 % refused; with
- * the least output each accepts of the quote's 2000 DDEX (2000 × 0.995, × 0.98, × 0.4999).
+ * The slippage tolerances typed: the default, one that warns, one above 5 % that 'Swap' asks the
+ * person to confirm first, one just past the 50 % refused; with the least output each accepts of
+ * the quote's 2000 DDEX (2000 × 0.995, × 0.98, × 0.9, × 0.4999).
  */
 const slippages = {
-  '0.5': { warns: false, refused: false, minimum: 1990n * E18, shows: '1990 DDEX' },
-  '2': { warns: true, refused: false, minimum: 1960n * E18, shows: '1960 DDEX' },
-  '50.01': { warns: false, refused: true, minimum: 9998n * 10n ** 17n, shows: '999.8 DDEX' },
+  '0.5': { warns: false, confirms: false, refused: false, minimum: 1990n * E18, shows: '1990 DDEX' },
+  '2': { warns: true, confirms: false, refused: false, minimum: 1960n * E18, shows: '1960 DDEX' },
+  '10': { warns: true, confirms: true, refused: false, minimum: 1800n * E18, shows: '1800 DDEX' },
+  '50.01': { warns: false, confirms: false, refused: true, minimum: 9998n * 10n ** 17n, shows: '999.8 DDEX' },
 } as const;
+const slippageOf = (s: Snapshot) => slippages[s.context.slippageText as keyof typeof slippages];
 /** The amounts typed, and the words refusing those refused. */
 const amounts: Record<string, ((side: 'buy' | 'sell') => string) | null> = {
   '1': null,
@@ -217,6 +220,16 @@ function everyStep(snapshot: Snapshot, { before, events, toasts: shown, facts }:
   if (events.some((event) => event.type === 'xstate.done.actor.confirmApproval'))
     expect(context.holdings).toEqual({ ...from.context.holdings, allowance: E18 });
   if (inForm(snapshot)) expectForm(snapshot);
+  // 'Swap' on a tolerance above 5 % asks first; at most 5 % it goes to the wallet at once.
+  if (events.some((event) => event.type === 'swap.submit') && inState(before, 'form.quoted.ready'))
+    expect(snapshot.value).toEqual(
+      slippageOf(before).confirms ? 'confirmingHighSlippage' : { swapping: 'preparing' },
+    );
+  // Cancelled: the form again as it was, every field and the quote kept, nothing asked meanwhile.
+  if (events.some((event) => event.type === 'swap.cancel')) {
+    expect(snapshot.value).toEqual({ form: { quoted: 'ready' } });
+    expect(context).toEqual(before.context);
+  }
   // A busy form is locked: what the user typed stays as it was.
   if (busy(before) && busy(snapshot))
     expect(context).toMatchObject({ side: before.context.side, amountText: before.context.amountText });
@@ -264,6 +277,11 @@ function expectForm(snapshot: Snapshot) {
 const states = {
   '*': everyStep,
   noWallet: (s: Snapshot) => expect(s.context.account).toBeNull(),
+  // The question before the wallet: on a quote, at a tolerance that asks, with nothing ordered yet.
+  confirmingHighSlippage: (s: Snapshot) => {
+    expect(slippageOf(s).confirms).toBe(true);
+    expect(s.context).toMatchObject({ quote, order: null, call: null, hash: null });
+  },
   wrongNetwork: (s: Snapshot) => expect(s.context.chainId).not.toBe(CHAIN),
   // The router is asked for the amount typed, for the account connected.
   'form.quoting': (s: Snapshot, { inputOf }: Step) =>
@@ -285,7 +303,7 @@ const states = {
       side: s.context.side,
       account: WALLET,
       amountIn: E18,
-      minAmountOut: slippages[s.context.slippageText as keyof typeof slippages].minimum,
+      minAmountOut: slippageOf(s).minimum,
       deadlineMinutes: 20,
     }),
   'swapping.waitingForWallet': (_: Snapshot, { inputOf }: Step) =>
@@ -348,7 +366,7 @@ function payloads(signedIn: boolean): Record<string, AnyEventObject[]> {
       { type: 'swap.side', side: 'buy' },
     ],
     'swap.amount': [...Object.keys(amounts), ''].map((text) => ({ type: 'swap.amount', text })),
-    'swap.slippage': ['50.01', '2', '0.5'].map((text) => ({ type: 'swap.slippage', text })),
+    'swap.slippage': ['50.01', '10', '2', '0.5'].map((text) => ({ type: 'swap.slippage', text })),
     'swap.deadline': [
       { type: 'swap.deadline', minutes: 0 },
       { type: 'swap.deadline', minutes: 20 },

@@ -9,6 +9,8 @@ import type { SwapContext, SwapInput, SwapOrder } from './swap-types.ts';
 
 /** Above this slippage tolerance (1 %) the form warns. */
 export const SLIPPAGE_WARNING_BPS = 100;
+/** Above this one (5 %) 'Swap' asks the person to confirm the tolerance before the wallet is asked. */
+export const SLIPPAGE_CONFIRM_BPS = 500;
 /** Above this one (50 %) it refuses to swap. */
 export const SLIPPAGE_LIMIT_BPS = 5000;
 /** The deadline's range in minutes: up to three days. */
@@ -97,6 +99,12 @@ export function slippageRefused(form: Pick<Form, 'slippageText'>): boolean {
   return bps !== null && bps > SLIPPAGE_LIMIT_BPS;
 }
 
+/** A slippage tolerance above 5 % and up to 50 %: the swap waits for the person's confirmation. */
+export function slippageNeedsConfirmation(form: Pick<Form, 'slippageText'>): boolean {
+  const bps = parseSlippage(form.slippageText);
+  return bps !== null && bps > SLIPPAGE_CONFIRM_BPS && bps <= SLIPPAGE_LIMIT_BPS;
+}
+
 /** The least output accepted: the quote less the slippage tolerance, rounded down. */
 export function minimumReceived(amountOut: bigint, slippageBps: number): bigint {
   const kept = BigInt(Math.max(0, 10_000 - slippageBps));
@@ -168,6 +176,19 @@ export function quoteFigures(quote: Quote, slippageText: string): QuoteFigures {
 
 /** The pool's fee as the form shows it ('0.3 %'). */
 export const poolFeeText = (feeBps: number): string => dexCopy.percent(bpsText(feeBps));
+
+/** The question before a swap with a tolerance above 5 %: the tolerance, and the least output it accepts. */
+export function highSlippageWords(context: Pick<SwapContext, 'slippageText' | 'quote'>) {
+  const bps = parseSlippage(context.slippageText) ?? 0;
+  const { quote } = context;
+  const minimum = quote
+    ? amountText(minimumReceived(quote.amountOut, bps), assetsOf(quote.side).receives)
+    : '';
+  return {
+    title: dexCopy.highSlippageTitle(dexCopy.percent(bpsText(bps))),
+    description: dexCopy.highSlippageDescription(minimum),
+  };
+}
 
 /** What 'Swap' asks for, fixed when pressed: the amount, and the quote less the slippage tolerance. */
 export function swapOrder(context: SwapContext): SwapOrder {

@@ -58,6 +58,9 @@ export type SwapEvent =
   | { type: 'swap.unlimited'; on: boolean }
   | { type: 'swap.approve' }
   | { type: 'swap.submit' }
+  /** The answers to the question a tolerance above 5 % asks after 'Swap': go on, or back to the form. */
+  | { type: 'swap.confirmSlippage' }
+  | { type: 'swap.cancel' }
   /** Back to the form after an outcome. */
   | { type: 'swap.dismiss' }
   // From the trading machine.

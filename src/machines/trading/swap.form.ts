@@ -1,5 +1,5 @@
 import { assign, spawnChild, stopChild } from 'xstate';
-import { quoteInput, formProblem, swapOrder } from './swap-checks.ts';
+import { quoteInput, formProblem } from './swap-checks.ts';
 import { swapSetup } from './swap.setup.ts';
 
 // The swap machine's `form`: the amount typed, checked and quoted, re-quoted after a pause and on
@@ -108,10 +108,11 @@ export const formState = swapSetup.createStateConfig({
         needsApproval: { on: { 'swap.approve': '#swap.approving' } },
         ready: {
           on: {
-            'swap.submit': {
-              target: '#swap.swapping',
-              actions: assign({ order: ({ context }) => swapOrder(context) }),
-            },
+            // A tolerance above 5 % is confirmed first (swap.machine.ts), before the wallet is asked.
+            'swap.submit': [
+              { guard: 'highSlippage', target: '#swap.confirmingHighSlippage' },
+              { target: '#swap.swapping', actions: 'takeOrder' },
+            ],
           },
         },
       },

@@ -16,12 +16,14 @@ import { initialSwapContext } from './swap-checks.ts';
 //   routing → noWallet | wrongNetwork | form
 //   form: empty | invalid | debouncing → quoting → quoted.{insufficientBalance, slippageRefused,
 //         needsApproval, ready} | insufficientLiquidity | quoteFailed
+//   ready → (a tolerance above 5 %) confirmingHighSlippage → swapping, or back to the quote
 //   approving / swapping: preparing (the call is built) → waitingForWallet → pending (the hash)
 //   → confirmed (the amounts the pair's events report) | rejected | reverted | failed → form
 //
-// Slippage above 50 % is refused (quoted.slippageRefused); above 1 % the view only warns
-// (`slippageWarning` in swap-checks.ts). An approval's outcome is a toast and the form again; a
-// swap's outcome stays until dismissed. A transaction under way is followed to its outcome first.
+// Slippage above 50 % is refused (quoted.slippageRefused); above 5 % 'Swap' asks the person to
+// confirm it before the wallet is asked (`slippageNeedsConfirmation`); above 1 % the view only
+// warns (`slippageWarning` in swap-checks.ts). An approval's outcome is a toast and the form again;
+// a swap's outcome stays until dismissed. A transaction under way is followed to its outcome first.
 
 export type { SwapFact, SwapInput } from './swap-types.ts';
 
@@ -48,6 +50,17 @@ export const swapMachine = swapSetup.createMachine({
     noWallet: {},
     wrongNetwork: {},
     form: formState,
+    /**
+     * 'Swap' pressed with a slippage tolerance above 5 % (and up to 50 %): nothing is asked of the
+     * wallet until the person confirms. The fields are locked and the quote is not refreshed, so
+     * what is confirmed is what was on screen; cancelling finds the form as it was left.
+     */
+    confirmingHighSlippage: {
+      on: {
+        'swap.confirmSlippage': { target: 'swapping', actions: 'takeOrder' },
+        'swap.cancel': '#swap.form.quoted',
+      },
+    },
     approving: approvingState,
     swapping: swappingState,
     /** Mined: `result` holds the amounts the pair's events report. */

@@ -11,7 +11,9 @@ import {
   formProblem,
   insufficientBalance,
   needsApproval,
+  slippageNeedsConfirmation,
   slippageRefused,
+  swapOrder,
 } from './swap-checks.ts';
 import type {
   ApprovalCallInput,
@@ -77,6 +79,8 @@ export const swapSetup = setup({
       quote: null,
       problem: ({ event }) => ('error' in event ? dexFailureWords(event.error) : null),
     }),
+    /** Fixes what the swap asks for, as 'Swap' is pressed (or the high tolerance confirmed). */
+    takeOrder: assign({ order: ({ context }) => swapOrder(context) }),
     takeWallet: assign(({ event }) =>
       event.type === 'wallet.changed' ? { account: event.address, chainId: event.chainId } : {},
     ),
@@ -88,6 +92,7 @@ export const swapSetup = setup({
     formInvalid: ({ context }) => formProblem(context) !== null,
     insufficientBalance: ({ context }) => insufficientBalance(context),
     slippageRefused: ({ context }) => slippageRefused(context),
+    highSlippage: ({ context }) => slippageNeedsConfirmation(context),
     needsApproval: ({ context }) => needsApproval(context),
     signedIn: ({ context }) => context.signedIn,
     insufficientLiquidity: ({ event }) =>

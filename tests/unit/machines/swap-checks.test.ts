@@ -5,6 +5,7 @@ import {
   amountBlank,
   balanceText,
   formProblem,
+  highSlippageWords,
   impactLevel,
   insufficientBalance,
   minimumReceived,
@@ -13,6 +14,7 @@ import {
   parseSlippage,
   poolFeeText,
   quoteFigures,
+  slippageNeedsConfirmation,
   slippageRefused,
   slippageWarning,
   swapOrder,
@@ -73,6 +75,38 @@ describe('the slippage tolerance', () => {
     expect(at('50')).toEqual({ warn: true, refuse: false });
     expect(at('50.01')).toEqual({ warn: false, refuse: true });
     expect(at('x')).toEqual({ warn: false, refuse: false });
+  });
+
+  it('asks for a confirmation above 5 % and up to 50 %', () => {
+    const asks = (slippageText: string) => slippageNeedsConfirmation({ slippageText });
+    expect(asks('5')).toBe(false);
+    expect(asks('5.00')).toBe(false);
+    expect(asks('5.01')).toBe(true);
+    expect(asks('10')).toBe(true);
+    expect(asks('50')).toBe(true);
+    // Past 50 % the swap is refused: nothing to confirm.
+    expect(asks('50.01')).toBe(false);
+    expect(asks('x')).toBe(false);
+  });
+
+  it('words the confirmation with the tolerance and the least output it accepts', () => {
+    const quote: Quote = {
+      side: 'buy',
+      amountIn: E18,
+      amountOut: 2000n * E18,
+      priceImpactBps: 10,
+      pool: { reserveEth: 1n, reserveToken: 1n, blockNumber: 1n },
+    };
+    expect(highSlippageWords({ slippageText: ' 12.5 ', quote })).toEqual({
+      title: dexCopy.highSlippageTitle(dexCopy.percent('12.5')),
+      description: dexCopy.highSlippageDescription('1750 DDEX'),
+    });
+    expect(
+      highSlippageWords({ slippageText: '10', quote: { ...quote, side: 'sell', amountOut: E18 } }),
+    ).toEqual({
+      title: dexCopy.highSlippageTitle(dexCopy.percent('10')),
+      description: dexCopy.highSlippageDescription('0.9 ETH'),
+    });
   });
 
   it('sets the least output accepted: the quote less the tolerance, rounded down', () => {

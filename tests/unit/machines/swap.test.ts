@@ -629,6 +629,118 @@ describe('swap machine: swapping', () => {
   });
 });
 
+describe('swap machine: a slippage tolerance above 5 %', () => {
+  /** A buy of 1 ETH quoted at 2000 DDEX with the tolerance typed, ready to swap. */
+  async function readyWith(slippageText: string) {
+    const h = start();
+    h.send({ type: 'swap.slippage', text: slippageText });
+    type(h, '1');
+    await answer(h, quoteOf('buy', E18, 2000n * E18));
+    expect(h.state()).toEqual({ form: { quoted: 'ready' } });
+    return h;
+  }
+
+  it('asks the person to confirm it before the wallet is asked anything', async () => {
+    const h = await readyWith('10');
+    h.send({ type: 'swap.submit' });
+    expect(h.state()).toBe('confirmingHighSlippage');
+    expect(h.calls.swapCall).toEqual([]);
+    expect(h.calls.send).toEqual([]);
+    expect(h.toasts).toEqual([]);
+    expect(h.context().order).toBeNull();
+    // Nothing changes under the question: the fields are locked, a block asks for no new quote.
+    h.send({ type: 'swap.amount', text: '2' });
+    h.send({ type: 'swap.slippage', text: '1' });
+    h.send({ type: 'market.block', blockNumber: 6n });
+    expect(h.state()).toBe('confirmingHighSlippage');
+    expect(h.context()).toMatchObject({ amountText: '1', slippageText: '10' });
+    expect(h.calls.quote).toHaveLength(1);
+  });
+
+  it('swaps at once at exactly 5 %, as below it', async () => {
+    for (const text of ['5', '5.00', '2']) {
+      const h = await readyWith(text);
+      h.send({ type: 'swap.submit' });
+      expect(h.state(), text).toEqual({ swapping: 'preparing' });
+      expect(h.calls.swapCall).toHaveLength(1);
+    }
+  });
+
+  it('asks just above 5 % and up to 50 %, and never past the 50 % refused', async () => {
+    for (const text of ['5.01', '50']) {
+      const h = await readyWith(text);
+      h.send({ type: 'swap.submit' });
+      expect(h.state(), text).toBe('confirmingHighSlippage');
+    }
+    const h = start();
+    h.send({ type: 'swap.slippage', text: '50.01' });
+    type(h, '1');
+    await answer(h, quoteOf('buy', E18, 2000n * E18));
+    h.send({ type: 'swap.submit' });
+    expect(h.state()).toEqual({ form: { quoted: 'slippageRefused' } });
+  });
+
+  it('goes on as a press of Swap would once confirmed: the same order, then the wallet', async () => {
+    const h = await readyWith('10');
+    h.send({ type: 'swap.deadline', minutes: 5 });
+    h.clock.increment(100);
+    await answer(h, quoteOf('buy', E18, 2000n * E18));
+    h.send({ type: 'swap.submit' });
+    expect(h.state()).toBe('confirmingHighSlippage');
+    expect(h.calls.swapCall).toEqual([]);
+    h.send({ type: 'swap.confirmSlippage' });
+    expect(h.state()).toEqual({ swapping: 'preparing' });
+    expect(h.calls.swapCall.map((call) => call.input)).toEqual([
+      { side: 'buy', account: WALLET, amountIn: E18, minAmountOut: 1800n * E18, deadlineMinutes: 5 },
+    ]);
+    lastCall(h.calls.swapCall).resolve(swapCall);
+    await settle();
+    expect(h.state()).toEqual({ swapping: 'waitingForWallet' });
+    expect(h.calls.send.map((call) => call.input)).toEqual([swapCall]);
+    expect(h.toasts).toEqual([dexCopy.swapPrompt]);
+    lastCall(h.calls.send).resolve(HASH);
+    await settle();
+    lastCall(h.calls.confirmSwap).resolve(mined(1800n * E18));
+    await settle();
+    expect(h.state()).toEqual({ confirmed: 'done' });
+  });
+
+  it('goes back to the form on cancel, with everything typed and the quote kept, the wallet not asked', async () => {
+    const h = start();
+    h.send({ type: 'swap.side', side: 'sell' });
+    h.send({ type: 'swap.unlimited', on: true });
+    h.send({ type: 'swap.deadline', minutes: 7 });
+    h.send({ type: 'swap.slippage', text: '12.5' });
+    type(h, '50');
+    await answer(h, quoteOf('sell', 50n * E18, E18 / 40n));
+    const typed = { ...h.context() };
+    h.send({ type: 'swap.submit' });
+    expect(h.state()).toBe('confirmingHighSlippage');
+    h.send({ type: 'swap.cancel' });
+    expect(h.state()).toEqual({ form: { quoted: 'ready' } });
+    expect(h.context()).toEqual(typed);
+    expect(h.calls.quote).toHaveLength(1);
+    expect(h.calls.swapCall).toEqual([]);
+    expect(h.calls.send).toEqual([]);
+    expect(h.toasts).toEqual([]);
+    // A lower tolerance then swaps without the question.
+    h.send({ type: 'swap.slippage', text: '5' });
+    h.clock.increment(100);
+    await answer(h, quoteOf('sell', 50n * E18, E18 / 40n));
+    h.send({ type: 'swap.submit' });
+    expect(h.state()).toEqual({ swapping: 'preparing' });
+  });
+
+  it('leaves the question for the new wallet when the wallet changes', async () => {
+    const h = await readyWith('10');
+    h.send({ type: 'swap.submit' });
+    h.send({ type: 'wallet.changed', address: WALLET, chainId: 1 });
+    expect(h.state()).toBe('wrongNetwork');
+    expect(h.calls.swapCall).toEqual([]);
+    expect(h.context().slippageText).toBe('10');
+  });
+});
+
 describe('swap machine: the words of a failure', () => {
   it('words each problem of the DEX service', () => {
     const words = (problem: ConstructorParameters<typeof DexServiceError>[0]) =>

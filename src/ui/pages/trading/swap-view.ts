@@ -15,7 +15,10 @@ export type SwapButtonView = { label: string; action: SwapAction; busy: boolean 
 
 const disabled = (label: string, busy = false): SwapButtonView => ({ label, action: null, busy });
 
-/** The button, or null while a swap's outcome is shown instead of the form. */
+/**
+ * The button, or null while a swap's outcome is shown instead of the form, or the question a
+ * slippage tolerance above 5 % asks (HighSlippageQuestion.tsx) is shown instead of the button.
+ */
 export function swapButton(snapshot: SwapSnapshot, chainName: string): SwapButtonView | null {
   if (snapshot.matches('noWallet'))
     return { label: dexCopy.connectWallet, action: 'wallet.connect', busy: false };
