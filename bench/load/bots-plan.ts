@@ -23,7 +23,8 @@ const LEVEL_SPREAD = 0.14;
 const MAX_SWAP_ETH = 1;
 const MIN_SWAP_ETH = 0.1;
 const MOVE_PCT = [0.5, 30] as const;
-const LARGE_SWAP_DDEX = [200, 9_000] as const;
+/** Sizes a large-swap bot watches for: from the project’s floor (bot_settings, 1,000 DDEX) up. */
+const LARGE_SWAP_DDEX = [1_000, 9_000] as const;
 const WINDOWS = [15, 30, 60, 240, 720, 1440] as const;
 
 export type BotSpec = {

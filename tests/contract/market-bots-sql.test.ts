@@ -106,3 +106,29 @@ describe('evaluate_market_swap on the local stack', () => {
     expect(prices.data).toEqual([]);
   });
 });
+
+describe('the bots’ limits on the local stack', () => {
+  it('refuses a large-swap rule below the floor, with the words the portal shows', async () => {
+    const refused = await owner.client
+      .from('bots')
+      .insert({ name: 'Minnow', kind: 'large_swap', min_ddex: 999 })
+      .select()
+      .single();
+    // lite answers with its own code and the server's words after 'error: '; hosted PostgREST
+    // with the SQLSTATE (tests/postgres/market-bots.test.ts).
+    expect(refused.error?.message).toMatch(/A large-swap bot needs a swap size of at least 1000 DDEX$/);
+    const bots = await owner.client.from('bots').select('name');
+    expect(bots.data).toEqual([{ name: 'Lite breakout' }]);
+  });
+
+  it('keeps them to the service role: a client, signed in or not, neither reads nor changes them', async () => {
+    for (const client of [owner.client, anonClient(stack)]) {
+      const read = await client.from('bot_settings').select('*');
+      expect(read.data ?? []).toEqual([]);
+      await client.from('bot_settings').update({ max_active_bots: 1 }).eq('id', true);
+    }
+    const settings = await service.from('bot_settings').select('max_active_bots, large_swap_min_ddex');
+    expect(settings.error).toBeNull();
+    expect(settings.data).toEqual([{ max_active_bots: 10_000, large_swap_min_ddex: 1000 }]);
+  });
+});

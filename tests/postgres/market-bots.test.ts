@@ -405,6 +405,93 @@ describe('bots', () => {
     });
   });
 
+  /** The owner's change of a bot, as the portal makes it; the refusal's code and message, if any. */
+  const ownerUpdate = (tx: Case, owner: User, bot: string, set: string, params: unknown[] = []) =>
+    tx.attempt(async () => {
+      await tx.request(userClaims(owner), (query) =>
+        query(`update public.bots set ${set} where id = $1`, [bot, ...params]),
+      );
+      return { error: null, rows: 1 };
+    });
+  const ownerInsert = (tx: Case, owner: User, fields: BotFields) =>
+    tx.attempt(async () => {
+      await createBot(tx, owner, fields);
+      return { error: null, rows: 1 };
+    });
+
+  it('runs at most the project’s number of active bots: a new or resumed one past it is refused, a paused one is not counted', async () => {
+    await inCase(db, async (tx) => {
+      const [owner, other] = [freshUser(), freshUser()];
+      await signUp(tx.query, owner);
+      await signUp(tx.query, other);
+      // The default leaves room for the load bench's 2,000 bots many times over.
+      const { rows } = await tx.query<{ max: number }>(
+        'select max_active_bots as max from public.bot_settings',
+      );
+      expect(rows).toEqual([{ max: 10_000 }]);
+      // The service role sets it: here, two more than are active now.
+      const cap = await tx.request(SERVICE, async (query) => {
+        const { rows: set } = await query<{ max: number }>(
+          `update public.bot_settings
+              set max_active_bots = (select count(*) from public.bots where status = 'active') + 2
+            returning max_active_bots as max`,
+        );
+        return set[0]?.max ?? 0;
+      });
+      const refusal = {
+        code: '23514',
+        message: `The portal can run at most ${cap} active bots at once; try again later`,
+      };
+
+      await createBot(tx, owner, above('0.0021', 'First'));
+      const asleep = await createBot(tx, owner, { ...above('0.0021', 'Asleep'), status: 'paused' });
+      const second = await createBot(tx, owner, above('0.0021', 'Second'));
+      // Full: a new active bot, anyone's, and a resume are refused; a paused bot may still be made.
+      expect((await ownerInsert(tx, owner, above('0.0021', 'Third'))).error).toEqual(refusal);
+      expect((await ownerInsert(tx, other, above('0.0021', 'Theirs'))).error).toEqual(refusal);
+      expect((await ownerUpdate(tx, owner, asleep, `status = 'active'`)).error).toEqual(refusal);
+      await createBot(tx, other, { ...above('0.0021', 'Theirs'), status: 'paused' });
+      // An active bot's other changes go through; pausing one makes room for a resume.
+      expect((await ownerUpdate(tx, owner, second, `name = 'Renamed', level = 0.003`)).error).toBeNull();
+      expect((await ownerUpdate(tx, owner, second, `status = 'paused'`)).error).toBeNull();
+      expect((await ownerUpdate(tx, owner, asleep, `status = 'active'`)).error).toBeNull();
+      expect((await botOf(tx, asleep))?.['status']).toBe('active');
+    });
+  });
+
+  it('refuses a large-swap rule below the project’s floor, new or edited, and keeps an older one', async () => {
+    await inCase(db, async (tx) => {
+      const owner = freshUser();
+      await signUp(tx.query, owner);
+      const whale = (min: string) => ({ name: 'Whale', kind: 'large_swap', min_ddex: min });
+      const { rows } = await tx.query('select large_swap_min_ddex as floor from public.bot_settings');
+      expect(rows).toEqual([{ floor: '1000' }]);
+      const refusal = { code: '23514', message: 'A large-swap bot needs a swap size of at least 1000 DDEX' };
+
+      expect((await ownerInsert(tx, owner, whale('999.999'))).error).toEqual(refusal);
+      const bot = await createBot(tx, owner, whale('1000'));
+      expect((await ownerUpdate(tx, owner, bot, 'min_ddex = 500')).error).toEqual(refusal);
+      const price = await createBot(tx, owner, above('0.0021'));
+      expect(
+        (await ownerUpdate(tx, owner, price, `kind = 'large_swap', level = null, min_ddex = 10`)).error,
+      ).toEqual(refusal);
+
+      // A bot saved under a lower floor keeps its rule through a rename and a pause.
+      await tx.request(SERVICE, (query) => query('update public.bot_settings set large_swap_min_ddex = 100'));
+      const older = await createBot(tx, owner, whale('200'));
+      await tx.request(SERVICE, (query) =>
+        query('update public.bot_settings set large_swap_min_ddex = 1000'),
+      );
+      expect((await ownerUpdate(tx, owner, older, `name = 'Older whale'`)).error).toBeNull();
+      expect((await ownerUpdate(tx, owner, older, `status = 'paused'`)).error).toBeNull();
+      expect(await botOf(tx, older)).toMatchObject({
+        name: 'Older whale',
+        min_ddex: '200',
+        status: 'paused',
+      });
+    });
+  });
+
   it('holds exactly the columns of its kind, within their bounds, and a trimmed name', async () => {
     await inCase(db, async (tx) => {
       const owner = freshUser();

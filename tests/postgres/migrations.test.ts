@@ -37,6 +37,9 @@ const TABLE_GRANTS: Record<string, Record<Role, string[]>> = {
   // API role may read or write.
   'public.wallet_watches': { anon: [], authenticated: [], service_role: ALL },
   'public.wallet_watch_jobs': { anon: [], authenticated: [], service_role: ALL },
+  // 20261203000001_bot_limits.sql: the bots' project-wide limits, one row the service role reads
+  // and changes, and no API role sees.
+  'public.bot_settings': { anon: [], authenticated: [], service_role: ['SELECT', 'UPDATE'] },
 };
 
 /** 20261121000002: authenticated may update these columns of user_notifications and no other. */
@@ -252,7 +255,7 @@ describe('migrations on PostgreSQL', () => {
     expect(new Set(policies.flatMap(({ roles }) => roles))).toEqual(new Set(['authenticated']));
   });
 
-  it('guards server-owned fields with triggers (20261121000001, …02, …07, 20261201000001), caps bots, links web3 wallets (20261124000001) and queues proven-wallet changes (20261202000002)', async () => {
+  it('guards server-owned fields with triggers (20261121000001, …02, …07, 20261201000001), caps bots (…, 20261203000001), links web3 wallets (20261124000001) and queues proven-wallet changes (20261202000002)', async () => {
     const triggers = await rowsOf<{ table: string; name: string }>(
       `select tgrelid::regclass::text as table, tgname as name from pg_trigger
        where not tgisinternal and tgrelid in ('public.profiles'::regclass,
@@ -263,6 +266,7 @@ describe('migrations on PostgreSQL', () => {
       { table: 'auth.identities', name: 'link_web3_wallet' },
       { table: 'bots', name: 'bots_cap' },
       { table: 'bots', name: 'bots_guard' },
+      { table: 'bots', name: 'bots_limits' },
       { table: 'profiles', name: 'profiles_guard' },
       { table: 'profiles', name: 'queue_wallet_watch' },
       { table: 'user_notifications', name: 'user_notifications_guard' },
@@ -277,6 +281,23 @@ describe('migrations on PostgreSQL', () => {
               has_function_privilege('authenticated', $1::regprocedure, 'EXECUTE') as authenticated
        from pg_proc p where p.oid = $1::regprocedure`,
       [LINK_WEB3_WALLET],
+    );
+    expect(row).toEqual({
+      owner: 'postgres',
+      security_definer: true,
+      config: ['search_path=""'],
+      anon: false,
+      authenticated: false,
+    });
+  });
+
+  it('limits the bots with a security definer function of postgres that no API role may call (20261203000001)', async () => {
+    const [row] = await rowsOf(
+      `select pg_get_userbyid(p.proowner) as owner, p.prosecdef as security_definer,
+              p.proconfig as config,
+              has_function_privilege('anon', p.oid, 'EXECUTE') as anon,
+              has_function_privilege('authenticated', p.oid, 'EXECUTE') as authenticated
+       from pg_proc p where p.oid = 'public.bots_limits()'::regprocedure`,
     );
     expect(row).toEqual({
       owner: 'postgres',

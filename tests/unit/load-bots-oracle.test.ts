@@ -232,4 +232,16 @@ describe('the bots plan', () => {
     expect(Math.min(...levels)).toBeLessThan(0.0002 * 0.9);
     expect(Math.max(...levels)).toBeGreaterThan(0.0002 * 1.1);
   });
+
+  it('sizes every large-swap bot at or above the project’s floor, so none is refused', () => {
+    const users = 100;
+    const sizes = Array.from({ length: users }, (_, user) => botsOf(user, users, 0.0002))
+      .flat()
+      .filter((b) => b.kind === 'large_swap')
+      .map((b) => b.min_ddex ?? 0);
+    expect(sizes).toHaveLength(200);
+    // bot_settings.large_swap_min_ddex (20261203000001_bot_limits.sql).
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(1000);
+    expect(new Set(sizes).size).toBe(200);
+  });
 });

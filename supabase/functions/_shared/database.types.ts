@@ -293,6 +293,24 @@ export type Database = {
         Update: Partial<Database['public']['Tables']['market_prices']['Insert']>;
         Relationships: [];
       };
+      // 20261203000001: the bots' project-wide limits, one row (id true) that only the service
+      // role reads and changes.
+      bot_settings: {
+        Row: {
+          id: boolean;
+          max_active_bots: number;
+          large_swap_min_ddex: Numeric;
+          updated_at: string;
+        };
+        Insert: {
+          id?: boolean;
+          max_active_bots?: number;
+          large_swap_min_ddex?: Numeric;
+          updated_at?: string;
+        };
+        Update: Partial<Database['public']['Tables']['bot_settings']['Insert']>;
+        Relationships: [];
+      };
       // 20261202000002: the server's own Tatum subscription of each proven wallet (lower-case
       // address); no API role may read it.
       wallet_watches: {
