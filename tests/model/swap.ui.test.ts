@@ -4,7 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { AnyEventObject } from 'xstate';
 import { expect } from 'vitest';
 import { dexCopy } from '../../src/copy/dex.ts';
-import { amountIn } from '../../src/machines/trading/swap-checks.ts';
+import { amountIn, highSlippageWords } from '../../src/machines/trading/swap-checks.ts';
 import type { SwapContext } from '../../src/machines/trading/swap-types.ts';
 import { swapMachine } from '../../src/machines/trading/swap.machine.ts';
 import { DexServiceError } from '../../src/services/dex/types.ts';
@@ -295,6 +295,18 @@ withBigIntJson(() =>
         await button(world, dexCopy.approve, true);
       },
       'form.quoted.ready': (world) => button(world, dexCopy.swap, true),
+      // The question in place of 'Swap', over the locked form: the tolerance typed and the minimum
+      // received under the quote, two answers, and nothing asked of the wallet yet.
+      confirmingHighSlippage: async (world, state) => {
+        await heading(world, highSlippageWords(contextOf(state)).title);
+        const minimum = await figure(card(world), dexCopy.minimumReceived).textContent();
+        await warning(world, dexCopy.highSlippageDescription(minimum ?? ''));
+        await button(world, dexCopy.confirmHighSlippage, true);
+        await button(world, dexCopy.cancel, true);
+        expect(await cardButton(world.page, dexCopy.swap).count()).toBe(0);
+        expect(await field(world, dexCopy.slippageTolerance).isDisabled()).toBe(true);
+        expect(await promptOpen(world)).toBe(false);
+      },
       'form.insufficientLiquidity': async (world) => {
         await warning(world, dexCopy.insufficientLiquidity);
         await button(world, dexCopy.insufficientLiquidityShort, false);
@@ -444,6 +456,12 @@ withBigIntJson(() =>
       'swap.submit': async (world) => {
         await cardButton(world.page, dexCopy.swap).click();
       },
+      'swap.confirmSlippage': async (world) => {
+        await cardButton(world.page, dexCopy.confirmHighSlippage).click();
+      },
+      'swap.cancel': async (world) => {
+        await cardButton(world.page, dexCopy.cancel).click();
+      },
       'xstate.done.actor.sendApproval': releaseWallet,
       'xstate.error.actor.sendApproval': async (world, event) => {
         const wallet = walletOf(world);
@@ -589,7 +607,7 @@ function events(): Record<string, AnyEventObject[]> {
       { type: 'swap.side', side: 'buy' },
     ],
     'swap.amount': [FITS, TOO_MUCH, '1,5', ONE_WEI, ''].map((text) => ({ type: 'swap.amount', text })),
-    'swap.slippage': ['50.01', '0.5'].map((text) => ({ type: 'swap.slippage', text })),
+    'swap.slippage': ['50.01', '0.5', '10'].map((text) => ({ type: 'swap.slippage', text })),
     'swap.deadline': [
       { type: 'swap.deadline', minutes: 0 },
       { type: 'swap.deadline', minutes: 20 },
