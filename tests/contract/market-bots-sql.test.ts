@@ -65,8 +65,15 @@ describe('evaluate_market_swap on the local stack', () => {
         ),
     );
     const swap = crossing();
-    expect(await service.rpc('evaluate_market_swap', swap)).toMatchObject({ error: null, data: 1 });
-    expect(await service.rpc('evaluate_market_swap', swap)).toMatchObject({ error: null, data: 0 });
+    // One batch, and none left after it; a repeat fires nothing.
+    expect(await service.rpc('evaluate_market_swap', swap)).toMatchObject({
+      error: null,
+      data: [{ fired: 1, next_bot: null }],
+    });
+    expect(await service.rpc('evaluate_market_swap', swap)).toMatchObject({
+      error: null,
+      data: [{ fired: 0, next_bot: null }],
+    });
 
     const runs = await runsSeenBy(owner);
     expect(runs.error).toBeNull();

@@ -86,12 +86,21 @@ async function createBot(tx: Case, owner: User, fields: BotFields): Promise<stri
 
 const above = (level: string, name = 'Above') => ({ name, kind: 'price_above', level });
 
-/** The market-bots function's call for one swap, with its display texts (the numbers by default). */
-const EVALUATE = `select public.evaluate_market_swap(p_pair => $1, p_tx_hash => $2, p_log_index => $3,
-  p_block_number => $4, p_block_time => $5, p_price_before => $6, p_price_after => $7,
-  p_ddex_amount => $8, p_side => $9, p_price_before_text => $10, p_price_after_text => $11,
-  p_amount_text => $12) as fired`;
-const argsOf = (s: Swap, texts = [s.before, s.after, s.amount]) => [
+/**
+ * The market-bots function's call for one batch of a swap's bots: the swap, its display texts
+ * (the numbers by default), which rules ('all', 'price' or 'size') and the bot the last batch
+ * ended at (null: the first batch).
+ */
+const EVALUATE = `select fired, next_bot from public.evaluate_market_swap(p_pair => $1, p_tx_hash => $2,
+  p_log_index => $3, p_block_number => $4, p_block_time => $5, p_price_before => $6,
+  p_price_after => $7, p_ddex_amount => $8, p_side => $9, p_price_before_text => $10,
+  p_price_after_text => $11, p_amount_text => $12, p_rules => $13, p_after_bot => $14)`;
+type Rules = 'all' | 'price' | 'size';
+type Batch = { fired: number; next_bot: string | null };
+const argsOf = (
+  s: Swap,
+  { texts = [s.before, s.after, s.amount], rules = 'all', after = null }: EvaluateOptions = {},
+) => [
   PAIR,
   s.txHash,
   s.logIndex,
@@ -102,12 +111,28 @@ const argsOf = (s: Swap, texts = [s.before, s.after, s.amount]) => [
   s.amount,
   s.side,
   ...texts,
+  rules,
+  after,
 ];
+type EvaluateOptions = { texts?: string[]; rules?: Rules; after?: string | null };
 
-/** Evaluates a swap as the service role; how many bots it fired. */
-async function evaluate(tx: Case, s: Swap, texts?: string[]): Promise<number> {
-  const { rows } = await tx.request(SERVICE, (query) => query<{ fired: number }>(EVALUATE, argsOf(s, texts)));
-  return rows[0]?.fired ?? -1;
+/** One batch of a swap's evaluation, as the service role: how many bots it fired, and where it ended. */
+async function evaluateBatch(tx: Case, s: Swap, options: EvaluateOptions = {}): Promise<Batch> {
+  const { rows } = await tx.request(SERVICE, (query) => query<Batch>(EVALUATE, argsOf(s, options)));
+  if (rows.length !== 1 || !rows[0]) throw new Error(`a batch answered ${rows.length} rows`);
+  return rows[0];
+}
+
+/** Evaluates a swap as market-bots does, batch after batch until none is left; how many bots it fired. */
+async function evaluate(tx: Case, s: Swap, options: Omit<EvaluateOptions, 'after'> = {}): Promise<number> {
+  let fired = 0;
+  let after: string | null = null;
+  do {
+    const batch = await evaluateBatch(tx, s, { ...options, after });
+    fired += batch.fired;
+    after = batch.next_bot;
+  } while (after !== null);
+  return fired;
 }
 
 /** A bot's runs and their notifications, oldest first, as the superuser reads them. */
@@ -248,8 +273,108 @@ describe('evaluate_market_swap', () => {
       const bot = await createBot(tx, owner, { name: 'Whale', kind: 'large_swap', min_ddex: '10000' });
       expect(await evaluate(tx, swap(later(), '0.002', '0.00199', { amount: '9999.99' }))).toBe(0);
       const big = swap(later(1), '0.002', '0.0019', { amount: '12345', side: 'sell' });
-      expect(await evaluate(tx, big, ['0.002', '0.0019', '12,345'])).toBe(1);
+      expect(await evaluate(tx, big, { texts: ['0.002', '0.0019', '12,345'] })).toBe(1);
       expect(await titlesOf(tx, bot)).toEqual(['Large swap: 12,345 DDEX sold']);
+    });
+  });
+
+  it('never fires a large-swap bot on a swap below the project’s floor, whatever rule it was saved with', async () => {
+    await inCase(db, async (tx) => {
+      const owner = freshUser();
+      await signUp(tx.query, owner);
+      await tx.request(SERVICE, (query) => query('update public.bot_settings set large_swap_min_ddex = 100'));
+      const older = await createBot(tx, owner, { name: 'Older whale', kind: 'large_swap', min_ddex: '200' });
+      await tx.request(SERVICE, (query) =>
+        query('update public.bot_settings set large_swap_min_ddex = 1000'),
+      );
+      expect(await evaluate(tx, swap(later(), '0.002', '0.00199', { amount: '999.99' }))).toBe(0);
+      expect(await evaluate(tx, swap(later(1), '0.002', '0.00199', { amount: '1000', side: 'sell' }))).toBe(
+        1,
+      );
+      expect(await titlesOf(tx, older)).toEqual(['Large swap: 1000 DDEX sold']);
+    });
+  });
+
+  it('weighs only the rules it is asked for: the price rules, recorded in the history, or the large-swap rules', async () => {
+    await inCase(db, async (tx) => {
+      const owner = freshUser();
+      await signUp(tx.query, owner);
+      const price = await createBot(tx, owner, above('0.0021'));
+      const large = await createBot(tx, owner, { name: 'Whale', kind: 'large_swap', min_ddex: '5000' });
+      const move = await createBot(tx, owner, {
+        name: 'Move',
+        kind: 'price_move',
+        move_pct: 5,
+        window_minutes: 15,
+      });
+      const history = async () =>
+        (
+          await tx.query<{ tx_hash: string }>('select tx_hash from public.market_prices where pair = $1', [
+            PAIR,
+          ])
+        ).rows.map(({ tx_hash }) => tx_hash);
+
+      // One swap, weighed for its size alone: only the large-swap bot hears of it, and the price
+      // history does not hold it.
+      const sized = swap(later(), '0.002', '0.0022', { amount: '6000' });
+      expect(await evaluate(tx, sized, { rules: 'size' })).toBe(1);
+      expect([await runsOf(tx, price), await runsOf(tx, move)]).toEqual([[], []]);
+      expect(await history()).toEqual([]);
+      // The same move weighed for its price: the price bots fire, the large-swap one is not asked.
+      const priced = swap(later(1), '0.002', '0.0022', { amount: '6000' });
+      expect(await evaluate(tx, priced, { rules: 'price' })).toBe(2);
+      expect(await titlesOf(tx, price)).toEqual(['DDEX above 0.0021 ETH']);
+      expect(await titlesOf(tx, move)).toEqual(['DDEX up 10 % in 15 min']);
+      expect((await runsOf(tx, large)).map(({ tx_hash }) => tx_hash)).toEqual([sized.txHash]);
+      expect(await history()).toEqual([priced.txHash]);
+      const unknown = await tx.attempt(async () => {
+        await evaluateBatch(tx, swap(later(2), '0.002', '0.0022'), { rules: 'every' as Rules });
+        return { error: null, rows: 1 };
+      });
+      expect(unknown.error?.code).toBe('22023');
+    });
+  });
+
+  it('evaluates a swap in batches of the set size, and a redelivery after a failed batch fires the rest once', async () => {
+    await inCase(db, async (tx) => {
+      const owner = freshUser();
+      await signUp(tx.query, owner);
+      const { rows } = await tx.query('select evaluation_batch_size as size from public.bot_settings');
+      expect(rows).toEqual([{ size: 200 }]);
+      await tx.request(SERVICE, (query) => query('update public.bot_settings set evaluation_batch_size = 2'));
+      const bots: string[] = [];
+      for (let n = 1; n <= 5; n++) bots.push(await createBot(tx, owner, above('0.0021', `Bot ${n}`)));
+      bots.sort();
+      const crossing = swap(later(), '0.002', '0.0022');
+
+      // Each call weighs the next two bots after the last one it was given, and says where it ended.
+      expect(await evaluateBatch(tx, crossing)).toEqual({ fired: 2, next_bot: bots[1] });
+      // The second batch's transaction fails: nothing of it stays.
+      await tx.query('savepoint failed_batch');
+      expect(await evaluateBatch(tx, crossing, { after: bots[1] })).toEqual({ fired: 2, next_bot: bots[3] });
+      await tx.query('rollback to savepoint failed_batch');
+
+      // Tatum delivers again: the first batch adds nothing, the rest fire once.
+      const batches: Batch[] = [];
+      let after: string | null = null;
+      do {
+        const batch = await evaluateBatch(tx, crossing, { after });
+        batches.push(batch);
+        after = batch.next_bot;
+      } while (after !== null);
+      expect(batches).toEqual([
+        { fired: 0, next_bot: bots[1] },
+        { fired: 2, next_bot: bots[3] },
+        { fired: 1, next_bot: null },
+      ]);
+      for (const bot of bots) expect(await titlesOf(tx, bot)).toEqual(['DDEX above 0.0021 ETH']);
+      const notices = await tx.query(
+        'select count(*)::int as count from public.user_notifications where user_id = $1',
+        [owner.id],
+      );
+      expect(notices.rows).toEqual([{ count: 5 }]);
+      // A delivery after all of it adds nothing, batch after batch.
+      expect(await evaluate(tx, crossing)).toBe(0);
     });
   });
 

@@ -73,8 +73,9 @@ const LINK_WEB3_WALLET = 'public.link_web3_wallet()';
 const SERVICE_ONLY_FUNCTIONS = [
   'public.forget_tatum_subscription(uuid, text)',
   'public.take_rate_limit(text, integer, integer)',
-  // 20261201000001: the market-bots function's evaluation of a swap.
-  'public.evaluate_market_swap(text, text, integer, bigint, timestamptz, numeric, numeric, numeric, text, text, text, text)',
+  // 20261203000002 (first 20261201000001): the market-bots function's evaluation of a swap, a
+  // batch of bots at a time.
+  'public.evaluate_market_swap(text, text, integer, bigint, timestamptz, numeric, numeric, numeric, text, text, text, text, text, uuid)',
   // 20261202000002: the watch-wallets function's queue and watches.
   'public.claim_wallet_watches(text, integer, integer)',
   'public.finish_wallet_watch(text, uuid, text)',

@@ -913,7 +913,7 @@ export function createProbes(stack: StackInfo, users: PolicyUsers) {
             p_amount_text: '1',
           });
           return fromPostgrest(
-            { ...result, data: typeof result.data === 'number' && result.data > 0 ? [{}] : [] },
+            { ...result, data: (result.data?.[0]?.fired ?? 0) > 0 ? [{}] : [] },
             () => true,
           );
         },

@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, parseUnits, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
-import type { SwapEvaluation } from '../../supabase/functions/market-bots/evaluate.ts';
+import type { EvaluatedBatch, SwapEvaluation } from '../../supabase/functions/market-bots/evaluate.ts';
 import { createMarketBotsHandler } from '../../supabase/functions/market-bots/handler.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { chunked } from '../support/streams.ts';
@@ -92,8 +92,14 @@ function fakeNode(answers: NodeAnswers = {}) {
 // Every answer here comes before a database is needed, or from the evaluation stand-in.
 const noDatabase = null as unknown as SupabaseClient<Database>;
 
-function handlerWith(node = fakeNode(), fired = 1) {
+/**
+ * The handler on `node`, with an evaluation that records each batch it is asked for and answers
+ * `batches` in turn (a number: that many fired, none left; an Error: that batch fails), then 1
+ * fired, none left.
+ */
+function handlerWith(node = fakeNode(), batches: (EvaluatedBatch | Error | number)[] = []) {
   const evaluated: SwapEvaluation[] = [];
+  const answers = [...batches];
   const handle = createMarketBotsHandler({
     webhookSecret: SECRET,
     supabase: noDatabase,
@@ -104,7 +110,9 @@ function handlerWith(node = fakeNode(), fired = 1) {
     fetch: node.fetch,
     evaluate: async (swap) => {
       evaluated.push(swap);
-      return fired;
+      const answer = answers.shift() ?? 1;
+      if (answer instanceof Error) throw answer;
+      return typeof answer === 'number' ? { fired: answer, nextBot: null } : answer;
     },
   });
   return { handle, evaluated, node };
@@ -243,8 +251,38 @@ describe('market-bots evaluates each Swap of the pair once per delivery', () => 
       p_price_before_text: '0.0001',
       p_price_after_text: '0.00010202',
       p_amount_text: '1,000',
+      p_rules: 'all',
+      p_after_bot: null,
     };
     expect(evaluated).toEqual([expected, expected, expected]);
+  });
+
+  it('asks for the bots a batch at a time, each its own call, until none is left; a failed batch is a 500 and the next delivery starts over', async () => {
+    const bot = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const { handle, evaluated } = handlerWith(fakeNode(), [
+      { fired: 2, nextBot: bot(2) },
+      new Error('evaluating the swap failed: canceling statement due to statement timeout'),
+      // The redelivery: the first batch's bots fired already; the rest fire now.
+      { fired: 0, nextBot: bot(2) },
+      { fired: 2, nextBot: bot(4) },
+      { fired: 1, nextBot: null },
+    ]);
+    const failed = await handle(await delivery(wethLeg));
+    expect(failed.status).toBe(500);
+    const again = await handle(await delivery(wethLeg));
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ received: true, swaps: 1, fired: 3 });
+    expect(evaluated.map((batch) => batch.p_after_bot)).toEqual([null, bot(2), null, bot(2), bot(4)]);
+  });
+
+  it('answers 500 when a batch ends where it started or before, rather than asking forever', async () => {
+    const bot = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const { handle, evaluated } = handlerWith(fakeNode(), [
+      { fired: 0, nextBot: bot(2) },
+      { fired: 0, nextBot: bot(2) },
+    ]);
+    expect((await handle(await delivery(wethLeg))).status).toBe(500);
+    expect(evaluated).toHaveLength(2);
   });
 
   it('answers 500 while the node has no receipt, so Tatum delivers again', async () => {

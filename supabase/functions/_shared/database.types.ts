@@ -300,12 +300,15 @@ export type Database = {
           id: boolean;
           max_active_bots: number;
           large_swap_min_ddex: Numeric;
+          /** 20261203000002: bots weighed per call of evaluate_market_swap. */
+          evaluation_batch_size: number;
           updated_at: string;
         };
         Insert: {
           id?: boolean;
           max_active_bots?: number;
           large_swap_min_ddex?: Numeric;
+          evaluation_batch_size?: number;
           updated_at?: string;
         };
         Update: Partial<Database['public']['Tables']['bot_settings']['Insert']>;
@@ -436,8 +439,10 @@ export type Database = {
         Args: { p_bucket: string; p_limit: number; p_window_seconds: number };
         Returns: number;
       };
-      // 20261201000001: the number of bots the swap fired, 0 on a repeat. Prices are ETH per
-      // DDEX; the *_text arguments are the display texts the notification shows.
+      // 20261203000002: one batch of the bots a swap meets (bot_settings.evaluation_batch_size,
+      // after p_after_bot): how many it fired, 0 on a repeat, and the last bot it weighed when the
+      // batch was full (null: none left). Prices are ETH per DDEX; the *_text arguments are the
+      // display texts the notification shows; p_rules 'all', 'price' or 'size'.
       evaluate_market_swap: {
         Args: {
           p_pair: string;
@@ -452,8 +457,10 @@ export type Database = {
           p_price_before_text: string;
           p_price_after_text: string;
           p_amount_text: string;
+          p_rules?: 'all' | 'price' | 'size';
+          p_after_bot?: string | null;
         };
-        Returns: number;
+        Returns: { fired: number; next_bot: string | null }[];
       };
       // 20261202000002: the watch-wallets function's claims on the queue (each due address once,
       // leased for p_lease_seconds), their end (p_error null: done), and forgetting a watch.

@@ -6,7 +6,7 @@ import { logError } from '../_shared/log.ts';
 import { createRpcClient } from '../_shared/rpc.ts';
 import { readSignedEvent } from '../_shared/signed-event.ts';
 import { marketOf } from '../_shared/uniswap-pair.ts';
-import { evaluator, type EvaluateSwap } from './evaluate.ts';
+import { evaluateAll, evaluator, type EvaluateBatch } from './evaluate.ts';
 import { amountText, priceText } from './price-text.ts';
 import { blockTime, readReceipt } from './swap-receipt.ts';
 import { swapPrices } from './swap-prices.ts';
@@ -16,9 +16,9 @@ import { swapPrices } from './swap-prices.ts';
 // and DDEX out, or the reverse); neither carries the price, and both name the same swap. So the
 // delivery is trusted for its transaction hash only: the receipt is read from the chain, and every
 // Swap of the pair in it is evaluated under its own log index, whichever transfer was delivered
-// and however often. evaluate_market_swap makes a repeat add nothing. It is a plain Web-API
-// handler so the same module runs on Supabase Edge Functions (Deno, see index.ts) and on the
-// local stack (Node).
+// and however often, a batch of bots at a time. evaluate_market_swap makes a repeat add nothing.
+// It is a plain Web-API handler so the same module runs on Supabase Edge Functions (Deno, see
+// index.ts) and on the local stack (Node).
 
 export type MarketBotsDeps = {
   /** The secret Tatum signs x-payload-hash with. */
@@ -34,8 +34,8 @@ export type MarketBotsDeps = {
   /** Tatum's name of the one chain whose deliveries count (TATUM_CHAIN), e.g. 'ethereum-sepolia'. */
   chain: string;
   fetch?: typeof fetch;
-  /** Stands in for evaluate_market_swap (tests); by default the rpc through `supabase`. */
-  evaluate?: EvaluateSwap;
+  /** Stands in for one batch of evaluate_market_swap (tests); by default the rpc through `supabase`. */
+  evaluate?: EvaluateBatch;
 };
 
 const nothing = (headers: Record<string, string> = {}) =>
@@ -102,7 +102,7 @@ export function createMarketBotsHandler(deps: MarketBotsDeps): (request: Request
       let fired = 0;
       for (const swap of swaps) {
         fired += await timed('evaluate', () =>
-          evaluate({
+          evaluateAll(evaluate, {
             p_pair: found.pair,
             p_tx_hash: txHash,
             p_log_index: swap.logIndex,
@@ -115,6 +115,7 @@ export function createMarketBotsHandler(deps: MarketBotsDeps): (request: Request
             p_price_before_text: priceText(swap.priceBefore),
             p_price_after_text: priceText(swap.priceAfter),
             p_amount_text: amountText(swap.ddexAmount),
+            p_rules: 'all',
           }),
         );
       }

@@ -890,8 +890,8 @@ export function createSqlProbes(users: MatrixUsers) {
           answerOf(
             await tx.request(caller, (query) =>
               query(
-                `select public.evaluate_market_swap($1, $2, 0, 1, now(), 999999, 1000001, 1, 'buy',
-                   '999999', '1000001', '1') as fired`,
+                `select fired from public.evaluate_market_swap($1, $2, 0, 1, now(), 999999, 1000001, 1,
+                   'buy', '999999', '1000001', '1')`,
                 [MATRIX_PAIR, target.value],
               ),
             ),
