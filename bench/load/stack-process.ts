@@ -31,6 +31,9 @@ async function main(dataDir: string): Promise<void> {
     rpcUrl: chain.rpcUrl,
     // As `npm run stack` does: market-bots is served and the pair subscribed to it.
     uniswapRouter: chain.uniswap.router,
+    // The limit stays on, sized for the simulated users (up to 200 in a knee run), who all sign up
+    // and in from 127.0.0.1 within the ramp.
+    authRateLimit: '1000/300',
   });
   const tap = await startMarketTap(gateway.pg, `${gateway.url}/functions/v1/market-bots`);
   const market: MarketDescription = {

@@ -39,6 +39,7 @@ import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
 import { functionNames, relayTo, startDenoFunction, type DenoFunction } from '../functions/deno.ts';
 import { json, withCors } from './http.ts';
 import { startChangeFeed } from './realtime/feed.ts';
+import { authRateLimitOf, createAuthRateLimiter } from './auth-rate-limit.ts';
 import type { RealtimeLimits } from './realtime/limits.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
@@ -96,6 +97,12 @@ export type GatewayOptions = {
    * function's own default (30/60) when absent. Every local caller is 127.0.0.1 to it.
    */
   balanceRateLimit?: string;
+  /**
+   * Sign-ups and sign-ins per address, `<requests>/<seconds>`: supabase/config.toml's
+   * `[auth.rate_limit] sign_in_sign_ups` per 5 minutes when absent (auth-rate-limit.ts). Every local client is 127.0.0.1, so stacks that sign many users
+   * up (tests, benchmarks) set a larger one.
+   */
+  authRateLimit?: string;
   /** Caps on Realtime sockets and on one change's RLS checks (realtime/limits.ts has the defaults). */
   realtimeLimits?: Partial<RealtimeLimits>;
   /** How long a client may take to send a request's headers (default 10 s); then 408 and closed. */
@@ -141,6 +148,12 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     // lite's migrator reads ./supabase/migrations relative to the working directory.
     throw new Error(`Start the gateway from the project folder (${PROJECT_DIR}), not ${process.cwd()}.`);
   }
+  const authRateLimit =
+    options.authRateLimit === undefined
+      ? authRateLimitOf(readFileSync(join(PROJECT_DIR, 'supabase', 'config.toml'), 'utf8'))
+      : parseRateLimit(options.authRateLimit);
+  if (authRateLimit === null) throw new Error('authRateLimit must be <requests>/<seconds>');
+  const authLimiter = createAuthRateLimiter(authRateLimit);
   if (options.fresh) rmSync(options.dataDir, { recursive: true, force: true });
   const isNew = !existsSync(join(options.dataDir, 'pg'));
   mkdirSync(options.dataDir, { recursive: true });
@@ -241,7 +254,10 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     if (bounded instanceof Response) return withCors(request, async () => bounded);
     // lite answers auth preflights without Access-Control-Allow-Headers, which
     // browsers need for supabase-js's content-type, apikey and authorization.
-    if (path.startsWith('/auth/v1/')) return withCors(bounded, (r) => app.fetch(r, { peerAddress }));
+    if (path.startsWith('/auth/v1/')) {
+      const refusal = authLimiter(bounded, peerAddress);
+      return withCors(bounded, refusal ? async () => refusal : (r) => app.fetch(r, { peerAddress }));
+    }
     // lite lets some bearer tokens through that PostgREST refuses (claims.ts says which).
     if (path.startsWith('/rest/v1/') && request.method !== 'OPTIONS') {
       const refusal = await restTokenRefusal(bounded);

@@ -6,6 +6,7 @@ import { startChain, type Chain, type ChainAccount } from '../../stack/chain/ind
 import { startGateway } from '../../stack/gateway/index.ts';
 import { settleExitCode } from './exit-code.ts';
 import { hashPasswordsCheaply } from './password-hashing.ts';
+import { TEST_AUTH_RATE_LIMIT } from './stack/auth-limit.ts';
 
 // Starts the local stack as `npm run stack` does (a chain with DDEX, then the
 // gateway watching it) with empty data on free ports for the contract tests,
@@ -26,6 +27,7 @@ export default async function setup(project: TestProject) {
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
     uniswapRouter: chain.uniswap.router,
+    authRateLimit: TEST_AUTH_RATE_LIMIT,
   });
   if (!gateway.tatumApiUrl) throw new Error('the gateway started without its Tatum emulator');
   project.provide('gateway', {

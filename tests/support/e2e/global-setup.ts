@@ -11,6 +11,7 @@ import { startChain } from '../../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../../stack/gateway/index.ts';
 import { settleExitCode } from '../exit-code.ts';
 import { hashPasswordsCheaply } from '../password-hashing.ts';
+import { TEST_AUTH_RATE_LIMIT } from '../stack/auth-limit.ts';
 import { chromiumPath, chromiumProblem } from './chromium.ts';
 import type { AppVariant, E2eApp, E2eContext, E2eGateway, GatewayName } from './context.ts';
 
@@ -69,6 +70,7 @@ export default async function setup(project: TestProject) {
         chainId: chain.chainId,
         // Every browser of the run is 127.0.0.1 to native-balance: one client, many tests.
         balanceRateLimit: '1000/60',
+        authRateLimit: TEST_AUTH_RATE_LIMIT,
       });
       cleanups.push(() => gateway.close());
       return gateway;

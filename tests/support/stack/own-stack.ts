@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChain, type Chain } from '../../../stack/chain/index.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../../../stack/gateway/index.ts';
+import { TEST_AUTH_RATE_LIMIT } from './auth-limit.ts';
 
 // A stack of one contract test file's own, for what the shared one (tests/support/gateway-setup.ts)
 // cannot be: tokens signed with its JWT secret, a chain to rewind, functions that reach Tatum
@@ -26,7 +27,13 @@ function removeDataDir(dataDir: string): void {
 }
 
 function startGatewayIn(dataDir: string, options: OwnGatewayOptions): Promise<Gateway> {
-  return startGateway({ port: 0, dataDir, quietEmail: true, ...options });
+  return startGateway({
+    port: 0,
+    dataDir,
+    quietEmail: true,
+    authRateLimit: TEST_AUTH_RATE_LIMIT,
+    ...options,
+  });
 }
 
 /**
