@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import {
   createPublicClient,
   createWalletClient,
+  decodeFunctionData,
   erc20Abi,
   formatUnits,
   http,
@@ -35,8 +36,9 @@ import { balancesLoaded, connect, openWithWallet } from '../support/e2e/portal-p
 import { balanceValue, openSignedIn, openUserMenu } from '../support/e2e/ui.ts';
 
 // The DEX Trading tab's swaps (docs/product.md#dex-trading) on the stack's DDEX/WETH Uniswap V2
-// pool, through the mock wallet: a buy, sales with an exact and an unlimited approval, a swap the
-// router reverts, and a signed-in user's swap in the history and the notifications. A refusal at
+// pool, through the mock wallet: a buy, a buy whose high slippage tolerance is confirmed first,
+// sales with an exact and an unlimited approval, a swap the router reverts, and a signed-in user's
+// swap in the history and the notifications. A refusal at
 // each wallet step is swap.ui's (tests/model/swap.ui.test.ts). Every amount expected is read from
 // the chain (the router's quote, the receipt's Swap log), never from the portal's code. The files
 // that swap take turns with the pool (pool-lock.ts), and these tests run one after the other, so a
@@ -253,6 +255,54 @@ describe('DEX Trading: swapping through the wallet', () => {
     await expect
       .poll(() => balanceValue(page, balanceCopy.token).textContent())
       .toBe(formatUnits(before + ddexOut, 18));
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('asks before a swap with a 10 % slippage tolerance: cancelled, the wallet is not asked; confirmed, the swap goes through', async () => {
+    const { page, account, wallet, pageErrors } = await openTrading('tradingHighSlippage');
+    const card = swapCard(page);
+    const sends = async () =>
+      (await wallet.requests()).filter((method) => method === 'eth_sendTransaction').length;
+    const start = await holdings(account.address);
+    await card.getByLabel(dexCopy.slippageTolerance, { exact: true }).fill('10');
+    const quote = await quoted(page, 'buy', '0.1');
+    await card.getByText(dexCopy.slippageWarning, { exact: true }).waitFor();
+    // The router is to guarantee the quote less 10 %.
+    const minimum = (quote * 9n) / 10n;
+
+    // 'Swap' asks first, with the tolerance and the least it accepts, and the wallet is not asked.
+    await cardButton(page, dexCopy.swap).click();
+    const question = card.getByRole('group', { name: dexCopy.highSlippageTitle(dexCopy.percent('10')) });
+    await question.waitFor();
+    await question
+      .getByText(dexCopy.highSlippageDescription(dexCopy.amountOf(shown(minimum), dexCopy.ddex)), {
+        exact: true,
+      })
+      .waitFor();
+    expect(await cardButton(page, dexCopy.swap).count()).toBe(0);
+    expect(await sends()).toBe(0);
+
+    // Cancel: the form as it was left, and still nothing asked of the wallet or sent.
+    await cardButton(page, dexCopy.cancel).click();
+    await cardButton(page, dexCopy.swap).waitFor();
+    expect(await question.count()).toBe(0);
+    expect(await card.getByLabel(dexCopy.slippageTolerance, { exact: true }).inputValue()).toBe('10');
+    expect(await card.getByLabel(dexCopy.youPay, { exact: true }).inputValue()).toBe('0.1');
+    expect(await sends()).toBe(0);
+    expect(await holdings(account.address)).toEqual(start);
+
+    // 'Swap' again and 'Swap anyway': the wallet is asked once, and the swap goes through.
+    await cardButton(page, dexCopy.swap).click();
+    await question.waitFor();
+    await press(page, wallet, dexCopy.confirmHighSlippage);
+    const hash = await outcome(page, dexCopy.swapConfirmed);
+    const { receipt, ethIn, ddexOut } = await swapOf(hash);
+    expect(receipt.status).toBe('success');
+    expect(ethIn).toBe(parseEther('0.1'));
+    expect(ddexOut).toBe(quote);
+    const sent = await reader.getTransaction({ hash });
+    expect(decodeFunctionData({ abi: routerAbi, data: sent.input }).args[0]).toBe(minimum);
+    expect(await sends()).toBe(1);
     expect(pageErrors).toEqual([]);
   });
 

@@ -83,6 +83,8 @@ const ROLES = {
   tradingRefused: 38,
   /** A signed-in user's proven wallet: its swap goes into the history and is notified. */
   tradingHistory: 39,
+  /** Buys with a 10 % slippage tolerance: the question first, cancelled, then confirmed (a free index). */
+  tradingHighSlippage: 9,
   /**
    * profile.ui: the account its wallet switches to, proven for the profile's user. A shared viewer
    * would not do: link-wallet refuses a nonce for an address another file's user holds.
