@@ -1,15 +1,19 @@
 // What the bots load phase expects, worked out from the burst's own receipts and nothing the
 // server wrote, and how the server's runs and notifications compare with it. The rules are
-// supabase/migrations/20261201000001_market_bots.sql's (evaluate_market_swap), in exact integer
-// arithmetic on the prices the receipts give:
+// evaluate_market_swap's (supabase/migrations/20261203000002_bot_evaluation_batches.sql) as
+// market-bots asks for them, in exact integer arithmetic on the prices the receipts give:
+//   - the price rules see each transaction's move once: from the price before its first swap of
+//     the pair to the price after its last, under the last Swap's key; the large-swap rule sees
+//     each swap (a transaction of one swap is both);
 //   - price_above fires when before < level ≤ after, price_below when before > level ≥ after;
-//   - large_swap when the swap moved at least min_ddex DDEX;
+//   - large_swap when the swap moved at least min_ddex DDEX, and at least the project's floor
+//     (bot_settings.large_swap_min_ddex, 1,000 DDEX unless the service role changed it);
 //   - price_move when the price after is at least move_pct % away from the lowest or the highest
-//     price of its window: the before and after prices of the swaps in [t − window, t] up to this
-//     one, and this swap's before;
+//     price of its window: the before and after prices of the moves in [t − window, t] up to this
+//     one, and this move's before;
 //   - a swap counts only from the second its bot was armed, and a bot fires at most once per
 //     cooldown around any of its runs.
-// The emulator delivers swaps in order, so the swaps are replayed here in (block, log) order,
+// The emulator delivers swaps in order, so the moves are replayed here in (block, log) order,
 // each seeing every earlier one: the order in which the server first evaluated them.
 
 /** Prices are ETH per DDEX as integers at this scale, cut off as market-bots cuts them off. */
@@ -109,6 +113,9 @@ function movedBy(after: bigint, reference: bigint, pct: bigint, pctScale: number
 
 const MOVE_PCT_SCALE = 6;
 
+/** bot_settings.large_swap_min_ddex as the migration sets it, in DDEX base units. */
+export const LARGE_SWAP_FLOOR = 1_000n * 10n ** BigInt(DDEX_SCALE);
+
 function satisfies(bot: BotFact, swap: SwapFact, earlier: readonly SwapFact[]): boolean {
   switch (bot.kind) {
     case 'price_above': {
@@ -120,7 +127,7 @@ function satisfies(bot: BotFact, swap: SwapFact, earlier: readonly SwapFact[]): 
       return swap.before > level && level >= swap.after;
     }
     case 'large_swap':
-      return scaled(bot.minDdex ?? '', DDEX_SCALE) <= swap.ddex;
+      return scaled(bot.minDdex ?? '', DDEX_SCALE) <= swap.ddex && LARGE_SWAP_FLOOR <= swap.ddex;
     case 'price_move': {
       const from = swap.blockTime - (bot.windowMinutes ?? 0) * 60;
       const prices = [swap.before];
@@ -139,13 +146,51 @@ function satisfies(bot: BotFact, swap: SwapFact, earlier: readonly SwapFact[]): 
 
 const inOrder = (a: SwapFact, b: SwapFact) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
 
+const PRICE_KINDS: ReadonlySet<BotKind> = new Set(['price_above', 'price_below', 'price_move']);
+
+/**
+ * What each bot kind is weighed on: every swap for large_swap; for the price kinds one move per
+ * transaction, priced from before its first swap to after its last, under the last Swap's key
+ * (its DDEX the net amount, as market-bots sends it; no price rule reads it).
+ */
+type Weighing = { swap: SwapFact; price: boolean; size: boolean };
+
+function weighings(swaps: readonly SwapFact[]): Weighing[] {
+  const ordered = [...swaps].sort(inOrder);
+  const byTx = new Map<string, SwapFact[]>();
+  for (const swap of ordered) {
+    const tx = swap.txHash.toLowerCase();
+    byTx.set(tx, [...(byTx.get(tx) ?? []), swap]);
+  }
+  return ordered.flatMap((swap): Weighing[] => {
+    const ofTx = byTx.get(swap.txHash.toLowerCase()) ?? [swap];
+    const first = ofTx[0] ?? swap;
+    if (ofTx.length === 1) return [{ swap, price: true, size: true }];
+    if (swap !== ofTx.at(-1)) return [{ swap, price: false, size: true }];
+    const net = ofTx.reduce((sum, s) => (s.side === 'buy' ? sum + s.ddex : sum - s.ddex), 0n);
+    const move: SwapFact = {
+      ...swap,
+      before: first.before,
+      ddex: net < 0n ? -net : net,
+      side: net > 0n || (net === 0n && swap.after > first.before) ? 'buy' : 'sell',
+    };
+    return [
+      { swap, price: false, size: true },
+      { swap: move, price: true, size: false },
+    ];
+  });
+}
+
 /** The swaps (swapKey) each bot should have fired on, in order; bots that fire on none are absent. */
 export function expectedFirings(bots: readonly BotFact[], swaps: readonly SwapFact[]): Map<string, string[]> {
-  const ordered = [...swaps].sort(inOrder);
   const fired = new Map<string, { key: string; time: number }[]>();
-  ordered.forEach((swap, index) => {
-    const earlier = ordered.slice(0, index);
+  const moves: SwapFact[] = [];
+  for (const { swap, price, size } of weighings(swaps)) {
+    // The price history holds the moves before this one (the window reads it).
+    const earlier = [...moves];
+    if (price) moves.push(swap);
     for (const bot of bots) {
+      if (PRICE_KINDS.has(bot.kind) ? !price : !size) continue;
       // Armed to the second: blocks carry whole seconds.
       if (Math.floor(bot.armedAtMs / 1000) > swap.blockTime) continue;
       const runs = fired.get(bot.id) ?? [];
@@ -154,7 +199,7 @@ export function expectedFirings(bots: readonly BotFact[], swaps: readonly SwapFa
       if (!satisfies(bot, swap, earlier)) continue;
       fired.set(bot.id, [...runs, { key: swapKey(swap.txHash, swap.logIndex), time: swap.blockTime }]);
     }
-  });
+  }
   return new Map([...fired].map(([id, runs]) => [id, runs.map((run) => run.key)]));
 }
 

@@ -11,6 +11,7 @@ import { subscribed, WAIT_MS } from '../support/realtime.ts';
 import { testAccount } from '../support/stack/accounts.ts';
 import { readerOf } from '../support/stack/chain.ts';
 import { approveRouter, buy, priceAt, sell, type Market } from '../support/stack/market.ts';
+import { sellAndBuyBack } from '../support/stack/sell-and-buy-back.ts';
 import { fileUsers, serviceClient, type TestUser } from '../support/stack/users.ts';
 
 // market-bots and the bots its owners create: a swap on a Uniswap V2 market of this file's own
@@ -64,12 +65,16 @@ afterEach(() => users.closeChannels());
 
 /**
  * The address events the pair's subscription gets for a transaction, as the emulator builds them:
- * one per token transfer to or from the pair, incoming positive, the other side as counterAddress.
+ * one per token transfer to or from the pair, incoming positive, the other side as counterAddress;
+ * and the pair's Swap logs, in order.
  */
 async function pairEvents(hash: Hex) {
   const receipt = await publicClient.getTransactionReceipt({ hash });
   const pair = market.pair.toLowerCase();
-  const swap = receipt.logs.find((log) => log.topics[0] === SWAP_TOPIC && log.address.toLowerCase() === pair);
+  const swaps = receipt.logs.filter(
+    (log) => log.topics[0] === SWAP_TOPIC && log.address.toLowerCase() === pair,
+  );
+  const [swap] = swaps;
   if (!swap) throw new Error('no Swap log of the pair');
   const events = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs })
     .filter((log) => log.args.from.toLowerCase() === pair || log.args.to.toLowerCase() === pair)
@@ -88,10 +93,17 @@ async function pairEvents(hash: Hex) {
         subscriptionType: 'ADDRESS_EVENT',
       };
     });
+  // Each swap moves one of each token through the pair.
   expect(events.map((event) => event.asset).sort()).toEqual(
-    [market.weth.toLowerCase(), chain.tokenAddress.toLowerCase()].sort(),
+    swaps.flatMap(() => [market.weth.toLowerCase(), chain.tokenAddress.toLowerCase()]).sort(),
   );
-  return { events, swapLogIndex: swap.logIndex, blockNumber: receipt.blockNumber };
+  return {
+    events,
+    swapLogIndex: swap.logIndex,
+    lastSwapLogIndex: swaps.at(-1)?.logIndex,
+    swaps: swaps.length,
+    blockNumber: receipt.blockNumber,
+  };
 }
 
 /** A delivery as Tatum makes it: the body, signed under `secret` (null: unsigned). */
@@ -221,6 +233,79 @@ describe('market-bots fires the bots a swap crosses, once', () => {
     expect(await notificationsOf(alice.id)).toHaveLength(1);
     expect((await alice.client.from('bot_runs').select('id')).data).toHaveLength(1);
     expect(await notificationsOf(bob.id)).toEqual([]);
+  });
+});
+
+describe('market-bots weighs a transaction’s price move once, from before its first swap to after its last', () => {
+  /** A bot of `owner` on the price, created through the owner's own session. */
+  async function priceBot(owner: TestUser, name: string, kind: 'price_above' | 'price_below', level: number) {
+    const { data, error } = await owner.client.from('bots').insert({ name, kind, level }).select().single();
+    if (error) throw new Error(`creating the bot failed: ${error.message}`);
+    return data;
+  }
+  /** Every leg of the transaction delivered, one after another; the answers. */
+  async function deliverAll(hash: Hex) {
+    const { events } = await pairEvents(hash);
+    const answers = [];
+    for (const event of events) answers.push(await answerOf(await deliver(event)));
+    return answers;
+  }
+  const typed = (price: number) => Number(price.toPrecision(6));
+
+  it('fires no price bot on a swap and a swap back in one transaction, and a bot the net move crosses once', async () => {
+    const carol = await users.signIn('bots-carol');
+    const trades = await sellAndBuyBack(chain, market, trader);
+
+    // 20 DDEX sold into this 1,000-DDEX pool takes the price about 4 % down; buying back with all
+    // the WETH brings it back to within the fees. Each swap alone crosses one of these levels.
+    const start = await priceAt(chain, market);
+    const dip = await priceBot(carol, 'Dip', 'price_below', typed(start * 0.98));
+    const rebound = await priceBot(carol, 'Rebound', 'price_above', typed(start * 0.99));
+    const roundTrip = await trades.trade(parseUnits('20', 18), 10_000n);
+    const trip = await pairEvents(roundTrip);
+    expect(trip.swaps).toBe(2);
+    const [before, after] = [
+      await priceAt(chain, market, trip.blockNumber - 1n),
+      await priceAt(chain, market, trip.blockNumber),
+    ];
+    expect(after).toBeGreaterThan(typed(start * 0.99));
+    expect(after).toBeLessThan(before);
+    for (const answer of await deliverAll(roundTrip)) {
+      expect(answer).toEqual({ received: true, swaps: 2, fired: 0 });
+    }
+    expect(await notificationsOf(carol.id)).toEqual([]);
+    for (const bot of [dip, rebound]) {
+      expect((await carol.client.from('bots').delete().eq('id', bot.id)).error).toBeNull();
+    }
+
+    // Sold 20 DDEX and bought back with a quarter of the WETH: about 3 % down in all.
+    const level = typed((await priceAt(chain, market)) * 0.985);
+    const net = await priceBot(carol, 'Net', 'price_below', level);
+    const down = await trades.trade(parseUnits('20', 18), 2_500n);
+    const move = await pairEvents(down);
+    const [from, to] = [
+      await priceAt(chain, market, move.blockNumber - 1n),
+      await priceAt(chain, market, move.blockNumber),
+    ];
+    expect(from > level && level >= to).toBe(true);
+    const answers = await deliverAll(down);
+    expect(answers.reduce((sum, answer) => sum + answer.fired, 0)).toBe(1);
+
+    const notices = await notificationsOf(carol.id);
+    expect(notices.map(({ title }) => title)).toEqual([`DDEX below ${level} ETH`]);
+    const runs = await carol.client.from('bot_runs').select('*');
+    expect(runs.data).toEqual([
+      expect.objectContaining({
+        bot_id: net.id,
+        tx_hash: down.toLowerCase(),
+        // Under the transaction's last Swap, priced before its first and after its last.
+        log_index: move.lastSwapLogIndex,
+        side: 'sell',
+        notification_id: notices[0]?.id,
+      }),
+    ]);
+    expect(Number(runs.data?.[0]?.price_before)).toBeCloseTo(from, 12);
+    expect(Number(runs.data?.[0]?.price_after)).toBeCloseTo(to, 12);
   });
 });
 

@@ -125,6 +125,43 @@ describe('the oracle', () => {
     expect(expected.get('move late')).toEqual([key(c)]);
   });
 
+  it('weighs a transaction of several swaps once for the price, under its last Swap, and each swap for its size', () => {
+    // A sell to 0.000190 and a buy back to 0.000199 in one transaction, then a later buy.
+    const sellFirst = swap('0.000200', '0.000190', 0, '12000');
+    const buyBack = {
+      ...swap('0.000190', '0.000199', 0, '11000'),
+      txHash: sellFirst.txHash,
+      blockNumber: sellFirst.blockNumber,
+      logIndex: 7,
+    };
+    const next = swap('0.000199', '0.000202', 60, '100');
+    const bots = [
+      // Crossed by each swap alone, never by the transaction's move.
+      bot('dip', { kind: 'price_below', level: '0.000195' }),
+      bot('rebound', { kind: 'price_above', level: '0.000195' }),
+      bot('swing', { kind: 'price_move', movePct: '4', windowMinutes: 15 }),
+      // Crossed by the transaction's move, at its last Swap.
+      bot('net', { kind: 'price_below', level: '0.0001995' }),
+      // Each swap is weighed for its size.
+      bot('large', { kind: 'large_swap', minDdex: '10000' }),
+      bot('larger', { kind: 'large_swap', minDdex: '11500' }),
+    ];
+    const expected = expectedFirings(bots, [next, buyBack, sellFirst]);
+    expect(expected.has('dip')).toBe(false);
+    expect(expected.has('rebound')).toBe(false);
+    expect(expected.has('swing')).toBe(false);
+    expect(expected.get('net')).toEqual([key(buyBack)]);
+    expect(expected.get('large')).toEqual([key(sellFirst)]);
+    expect(expected.get('larger')).toEqual([key(sellFirst)]);
+  });
+
+  it('fires no large-swap bot on a swap below the project’s floor, whatever its rule', () => {
+    const small = swap('0.000200', '0.000201', 0, '999');
+    const floor = swap('0.000201', '0.000202', 20 * 60, '1000');
+    const expected = expectedFirings([bot('older', { kind: 'large_swap', minDdex: '200' })], [small, floor]);
+    expect(expected.get('older')).toEqual([key(floor)]);
+  });
+
   describe('judging what the server recorded', () => {
     const up = swap('0.000200', '0.000210', 0);
     const down = swap('0.000210', '0.000195', 30);

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/domain/database.types.ts';
 import type { EvaluatedBatch, SwapEvaluation } from '../../supabase/functions/market-bots/evaluate.ts';
 import { createMarketBotsHandler } from '../../supabase/functions/market-bots/handler.ts';
+import { amountText, priceText } from '../../supabase/functions/market-bots/price-text.ts';
+import { ratio } from '../../supabase/functions/market-bots/swap-prices.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
 import { chunked } from '../support/streams.ts';
 
@@ -255,6 +257,71 @@ describe('market-bots evaluates each Swap of the pair once per delivery', () => 
       p_after_bot: null,
     };
     expect(evaluated).toEqual([expected, expected, expected]);
+  });
+
+  it('weighs the price rules once per transaction, from before its first swap to after its last, and the large-swap rule on each swap', async () => {
+    // A sell of 1,000 DDEX for 0.1 ETH, then a buy of 500 DDEX for 0.05 ETH, in one transaction
+    // (10 ETH / 100,000 DDEX before): 500 DDEX sold in all.
+    const logsOf = (first: number, reserves: [string, string], amounts: [bigint, bigint, bigint, bigint]) => [
+      {
+        address: PAIR,
+        topics: encodeEventTopics({ abi: pairAbi, eventName: 'Sync' }),
+        data: words([eth(reserves[0]), eth(reserves[1])]),
+        logIndex: `0x${first.toString(16)}`,
+        removed: false,
+      },
+      {
+        address: PAIR,
+        topics: encodeEventTopics({
+          abi: pairAbi,
+          eventName: 'Swap',
+          args: { sender: ROUTER as Hex, to: WALLET as Hex },
+        }),
+        data: words(amounts),
+        logIndex: `0x${(first + 1).toString(16)}`,
+        removed: false,
+      },
+    ];
+    const receipt = {
+      status: '0x1',
+      blockNumber: `0x${BLOCK.toString(16)}`,
+      logs: [
+        ...logsOf(3, ['9.9', '101000'], [0n, eth('1000'), eth('0.1'), 0n]),
+        ...logsOf(5, ['9.95', '100500'], [eth('0.05'), 0n, 0n, eth('500')]),
+      ],
+    };
+    const { handle, evaluated } = handlerWith(fakeNode({ receipt }));
+    const response = await handle(await delivery(wethLeg));
+    expect(await response.json()).toEqual({ received: true, swaps: 2, fired: 3 });
+
+    const [start, dip, end] = ['0.0001', ratio(eth('9.9'), eth('101000')), ratio(eth('9.95'), eth('100500'))];
+    const weighed = (
+      logIndex: number,
+      before: string,
+      after: string,
+      amount: string,
+      side: 'buy' | 'sell',
+    ) => ({
+      p_pair: PAIR,
+      p_tx_hash: TX,
+      p_log_index: logIndex,
+      p_block_number: BLOCK,
+      p_block_time: new Date(BLOCK_SECONDS * 1000).toISOString(),
+      p_price_before: before,
+      p_price_after: after,
+      p_ddex_amount: amount,
+      p_side: side,
+      p_price_before_text: priceText(before),
+      p_price_after_text: priceText(after),
+      p_amount_text: amountText(amount),
+      p_after_bot: null,
+    });
+    expect(evaluated).toEqual([
+      { ...weighed(4, start, dip, '1000', 'sell'), p_rules: 'size' },
+      { ...weighed(6, dip, end, '500', 'buy'), p_rules: 'size' },
+      // The price rules see the move of the whole transaction, under its last Swap: 500 DDEX sold.
+      { ...weighed(6, start, end, '500', 'sell'), p_rules: 'price' },
+    ]);
   });
 
   it('asks for the bots a batch at a time, each its own call, until none is left; a failed batch is a 500 and the next delivery starts over', async () => {

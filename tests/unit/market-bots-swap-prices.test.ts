@@ -1,7 +1,12 @@
 import { encodeAbiParameters, encodeEventTopics, erc20Abi, parseAbi, parseUnits, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { amountText, significant } from '../../supabase/functions/market-bots/price-text.ts';
-import { PRICE_DECIMALS, swapPrices } from '../../supabase/functions/market-bots/swap-prices.ts';
+import {
+  PRICE_DECIMALS,
+  swapPrices,
+  transactionMove,
+  type Side,
+} from '../../supabase/functions/market-bots/swap-prices.ts';
 import { decodeSync, SYNC_TOPIC } from '../../supabase/functions/_shared/swap-log.ts';
 import type { RawLog, Receipt } from '../../supabase/functions/_shared/transfer-log.ts';
 
@@ -208,6 +213,42 @@ describe('swapPrices: each Swap of the pair, priced from its own Sync', () => {
   it('matches the pair whatever the letter case', () => {
     const receipt = receiptOf(buyWethFirst([eth('10.1'), eth('99000')], eth('0.1'), eth('1000')));
     expect(swapPrices(receipt, PAIR.toUpperCase().replace('0X', '0x'), true)).toHaveLength(1);
+  });
+});
+
+describe('transactionMove: a transaction’s swaps as the price rules see them', () => {
+  const swapOf = (
+    logIndex: number,
+    priceBefore: string,
+    priceAfter: string,
+    ddexAmount: string,
+    side: Side,
+  ) => ({
+    logIndex,
+    priceBefore,
+    priceAfter,
+    ddexAmount,
+    side,
+  });
+
+  it('prices it from before its first swap to after its last, under the last Swap, with the net DDEX', () => {
+    const sell = swapOf(4, '0.0001', '0.000098', '1000.5', 'sell');
+    const buyBack = swapOf(6, '0.000098', '0.000099', '400.25', 'buy');
+    expect(transactionMove([sell, buyBack])).toEqual(swapOf(6, '0.0001', '0.000099', '600.25', 'sell'));
+    expect(transactionMove([buyBack, swapOf(9, '0.000099', '0.0001', '700', 'buy')])).toEqual(
+      swapOf(9, '0.000098', '0.0001', '1100.25', 'buy'),
+    );
+    // One swap is its own move.
+    expect(transactionMove([sell])).toEqual(sell);
+  });
+
+  it('takes the side the price went when no DDEX moved in all, and refuses no swap', () => {
+    const out = swapOf(1, '0.0001', '0.000098', '5', 'sell');
+    expect(transactionMove([out, swapOf(3, '0.000098', '0.000100000001', '5', 'buy')]).side).toBe('buy');
+    expect(transactionMove([out, swapOf(3, '0.000098', '0.0000999', '5', 'buy')])).toEqual(
+      swapOf(3, '0.0001', '0.0000999', '0', 'sell'),
+    );
+    expect(() => transactionMove([])).toThrow(/needs a swap/);
   });
 });
 

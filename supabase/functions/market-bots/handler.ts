@@ -6,17 +6,18 @@ import { logError } from '../_shared/log.ts';
 import { createRpcClient } from '../_shared/rpc.ts';
 import { readSignedEvent } from '../_shared/signed-event.ts';
 import { marketOf } from '../_shared/uniswap-pair.ts';
-import { evaluateAll, evaluator, type EvaluateBatch } from './evaluate.ts';
+import { evaluateAll, evaluator, type EvaluateBatch, type Rules } from './evaluate.ts';
 import { amountText, priceText } from './price-text.ts';
 import { blockTime, readReceipt } from './swap-receipt.ts';
-import { swapPrices } from './swap-prices.ts';
+import { swapPrices, transactionMove, type SwapPrice } from './swap-prices.ts';
 
 // market-bots receives Tatum address-event webhooks for the DDEX/WETH pair and runs the users'
 // bots against each swap. A swap reaches the pair's subscription as two token transfers (WETH in
 // and DDEX out, or the reverse); neither carries the price, and both name the same swap. So the
 // delivery is trusted for its transaction hash only: the receipt is read from the chain, and every
 // Swap of the pair in it is evaluated under its own log index, whichever transfer was delivered
-// and however often, a batch of bots at a time. evaluate_market_swap makes a repeat add nothing.
+// and however often, a batch of bots at a time; the price rules see the transaction's move as a
+// whole, once. evaluate_market_swap makes a repeat add nothing.
 // It is a plain Web-API handler so the same module runs on Supabase Edge Functions (Deno, see
 // index.ts) and on the local stack (Node).
 
@@ -99,8 +100,18 @@ export function createMarketBotsHandler(deps: MarketBotsDeps): (request: Request
       // Liquidity added or taken out moves the price too, but no bot watches it: no Swap, nothing to do.
       if (swaps.length === 0) return nothing(serverTiming());
       const time = await timed('rpc', () => blockTime(rpc, blockNumber));
+      // A swap alone is weighed for every rule. Several in one transaction are weighed each for
+      // its size, and together, once, for the price: a swap and a swap back in one transaction
+      // never fire a price bot on the swing between them.
+      const weighings: { swap: SwapPrice; rules: Rules }[] =
+        swaps.length === 1
+          ? swaps.map((swap) => ({ swap, rules: 'all' }))
+          : [
+              ...swaps.map((swap) => ({ swap, rules: 'size' as const })),
+              { swap: transactionMove(swaps), rules: 'price' },
+            ];
       let fired = 0;
-      for (const swap of swaps) {
+      for (const { swap, rules } of weighings) {
         fired += await timed('evaluate', () =>
           evaluateAll(evaluate, {
             p_pair: found.pair,
@@ -115,7 +126,7 @@ export function createMarketBotsHandler(deps: MarketBotsDeps): (request: Request
             p_price_before_text: priceText(swap.priceBefore),
             p_price_after_text: priceText(swap.priceAfter),
             p_amount_text: amountText(swap.ddexAmount),
-            p_rules: 'all',
+            p_rules: rules,
           }),
         );
       }

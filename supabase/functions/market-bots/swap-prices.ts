@@ -71,6 +71,42 @@ export function swapPrices(receipt: Receipt, pair: string, wethIs0: boolean): Sw
   return prices;
 }
 
+/**
+ * What a transaction did to the pair's price, for the price rules: from before its first swap to
+ * after its last, under the last Swap's log; its DDEX the net amount, bought when more came out
+ * of the pair than went in. A swap and a swap back in one transaction (a contract's, a multicall)
+ * so move the price by what is left of them, never by the swing between. `swaps` in log order,
+ * at least one.
+ */
+export function transactionMove(swaps: readonly SwapPrice[]): SwapPrice {
+  const first = swaps[0];
+  const last = swaps.at(-1);
+  if (first === undefined || last === undefined) throw new Error('a transaction’s move needs a swap');
+  // DDEX out of the pair, in its smallest unit: positive for a buy.
+  const net = swaps.reduce((sum, swap) => {
+    const amount = units(swap.ddexAmount, DDEX_DECIMALS);
+    return swap.side === 'buy' ? sum + amount : sum - amount;
+  }, 0n);
+  return {
+    logIndex: last.logIndex,
+    priceBefore: first.priceBefore,
+    priceAfter: last.priceAfter,
+    ddexAmount: formatUnits(net < 0n ? -net : net, DDEX_DECIMALS),
+    // No DDEX moved in all: the side the price went.
+    side:
+      net > 0n ||
+      (net === 0n && units(last.priceAfter, PRICE_DECIMALS) > units(first.priceBefore, PRICE_DECIMALS))
+        ? 'buy'
+        : 'sell',
+  };
+}
+
+/** A plain decimal of at most `decimals` places (as formatUnits writes it) in its smallest unit. */
+function units(decimal: string, decimals: number): bigint {
+  const [whole = '0', fraction = ''] = decimal.split('.');
+  return BigInt(whole + fraction.padEnd(decimals, '0'));
+}
+
 /** numerator / denominator as a plain decimal, cut off after PRICE_DECIMALS places. */
 export function ratio(numerator: bigint, denominator: bigint): string {
   const scaled = (numerator * 10n ** BigInt(PRICE_DECIMALS)) / denominator;
