@@ -69,3 +69,14 @@ export function readBoolean(env: NodeJS.ProcessEnv, key: string, fallback: boole
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new SettingsError(`${key} must be true or false, got "${env[key] ?? ''}".`);
 }
+
+/**
+ * What a start afresh prints once: a wallet that used the old chain still counts its nonces and
+ * every transaction it sends is refused until its activity is cleared. It gives the same steps as
+ * the portal's toast for that refusal (walletCopy.nonceAhead).
+ */
+export function freshChainNotice(flags: Pick<StackFlags, 'fresh'>): string | null {
+  return flags.fresh
+    ? "  Fresh chain: a wallet that used the old one is ahead of it, and what it sends is refused until you clear the wallet's activity for this network (MetaMask: Settings, Advanced, Clear activity tab data)."
+    : null;
+}

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChain, type Chain } from './chain/index.ts';
 import { startGateway, type Gateway } from './gateway/index.ts';
-import { parseFlags, readPorts, SettingsError } from './settings.ts';
+import { freshChainNotice, parseFlags, readPorts, SettingsError } from './settings.ts';
 
 // `npm run stack` starts the backend; `npm start` also starts the Vite app.
 // When everything is ready it writes .local/stack.json and prints a banner;
@@ -106,6 +106,7 @@ async function main(): Promise<void> {
       `  Bots      ${gateway.url}/functions/v1/market-bots  (the pair's swaps, through the emulator's subscription)`,
       `  Email confirmations ${flags.emailConfirmations ? 'on' : 'off'}`,
       `  Details   ${descriptionPath}`,
+      freshChainNotice(flags),
       '  Ctrl-C stops everything.',
       '',
     ]

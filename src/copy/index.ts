@@ -101,6 +101,8 @@ export const walletCopy = {
   connectYourWallet: 'Connect Your Wallet',
   connecting: 'Connecting...',
   notInstalled: 'MetaMask is not installed. Please install the MetaMask browser extension.',
+  nonceAhead:
+    "Nothing was sent: your wallet is ahead of this chain (it was restarted). Clear the wallet's activity for this network, then try again (MetaMask: Settings, Advanced, Clear activity tab data).",
   denied: 'Connection denied. Please approve the connection request in MetaMask.',
   pending: 'Connection request already pending. Please check MetaMask.',
   connectionFailed: 'Wallet Connection Failed',

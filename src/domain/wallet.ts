@@ -30,6 +30,8 @@ export type WalletErrorCode =
   | 'invalid-answer'
   /** The wallet is on another chain than the portal's, so a transaction it sent would go there. */
   | 'wrong-chain'
+  /** The node refused the wallet's nonce as past the account's next one: the chain was started afresh. */
+  | 'nonce-ahead'
   | 'unknown';
 
 /**
@@ -47,6 +49,7 @@ const WALLET_ERROR_CODES: ReadonlySet<string> = new Set<WalletErrorCode>([
   'no-account',
   'invalid-answer',
   'wrong-chain',
+  'nonce-ahead',
   'unknown',
 ]);
 

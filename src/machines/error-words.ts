@@ -123,6 +123,7 @@ const SIGNING_WORDS: Record<WalletErrorCode, string> = {
   'no-account': walletCopy.noAccount,
   'invalid-answer': walletCopy.invalidAnswer,
   'wrong-chain': walletProofCopy.walletFailed,
+  'nonce-ahead': walletProofCopy.walletFailed,
   unknown: walletProofCopy.walletFailed,
 };
 
@@ -214,6 +215,7 @@ const SENDING_WORDS: Record<WalletErrorCode, string> = {
   'wrong-chain': sendCopy.walletWrongChain,
   'no-account': walletCopy.noAccount,
   'invalid-answer': walletCopy.invalidAnswer,
+  'nonce-ahead': walletCopy.nonceAhead,
   unknown: sendCopy.walletSendFailed,
 };
 

@@ -121,4 +121,20 @@ describe('Send with wallet', () => {
     }
     expect(await wallet.requests()).not.toContain('eth_sendTransaction');
   });
+
+  it('a wallet ahead of a chain started afresh: says what happened and how to clear it, and nothing is sent', async () => {
+    const { page, wallet } = await connected();
+    const before = await tokenBalance(e2e().chain, recipient.address);
+    const fields = form(page);
+    await fields.recipient.fill(recipient.address);
+    await fields.amount.fill('1');
+    await wallet.sendWithNonceAheadNext(5);
+    await fields.withWallet.click();
+
+    await toast(page, sendCopy.transferFailed).waitFor();
+    await page.getByText(walletCopy.nonceAhead, { exact: true }).waitFor();
+    // Not 'may have been sent': the node refused it, so the form is free again at once.
+    expect(await page.getByText(sendCopy.mayHaveBeenSent, { exact: true }).count()).toBe(0);
+    expect(await tokenBalance(e2e().chain, recipient.address)).toBe(before);
+  });
 });

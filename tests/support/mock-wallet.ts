@@ -64,6 +64,12 @@ export type MockWalletControls = {
    * broadcast the signed transaction would.
    */
   sendWithGasNext(gas: number): void;
+  /**
+   * The next eth_sendTransaction goes out with a nonce `ahead` past the chain's, as from a wallet
+   * that remembers a chain since started afresh. The node refuses it ('Nonce too high…'), and the
+   * mock passes that on as MetaMask does: inside -32603 'Internal JSON-RPC error.', as `data`.
+   */
+  sendWithNonceAheadNext(ahead: number): void;
   /** The next request waits until the returned function is called, like a prompt left open. */
   holdNext(): () => void;
   /** The next request of this method waits until the returned function is called; others pass. */
@@ -102,6 +108,7 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
   const nextFailureOf = new Map<string, { code: number; message: string }>();
   let switch4902Once = false;
   let gasNext: number | null = null;
+  let nonceAheadNext: number | null = null;
   let hold: Promise<void> | null = null;
   const holdOf = new Map<string, Promise<void>>();
   let rpcId = 0;
@@ -180,6 +187,18 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
         connected = false;
         return null;
       case 'eth_sendTransaction': {
+        if (nonceAheadNext !== null) {
+          const ahead = nonceAheadNext;
+          nonceAheadNext = null;
+          const call = firstParam(params);
+          const used = Number(await forward('eth_getTransactionCount', [call.from, 'pending']));
+          try {
+            return await forward(method, [{ ...call, nonce: toHex(used + ahead) }]);
+          } catch (error) {
+            const { code, message } = error as { code?: unknown; message?: unknown };
+            throw providerError(-32603, 'Internal JSON-RPC error.', { code, message });
+          }
+        }
         if (gasNext === null) return forward(method, params);
         const gas = gasNext;
         gasNext = null;
@@ -267,6 +286,9 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
     },
     sendWithGasNext(gas) {
       gasNext = gas;
+    },
+    sendWithNonceAheadNext(ahead) {
+      nonceAheadNext = ahead;
     },
     holdNext() {
       let release = () => {};

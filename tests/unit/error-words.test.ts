@@ -174,6 +174,11 @@ describe('wallet failures', () => {
     expect(describeError({ code: 'invalid-answer', message: null })).toBe(walletCopy.invalidAnswer);
   });
 
+  it('tells a wallet ahead of a chain started afresh how to clear it', () => {
+    const ahead = { code: 'nonce-ahead', message: null } as const;
+    expect(walletSendWords(ahead)).toBe(walletCopy.nonceAhead);
+  });
+
   it("passes on the wallet's own words for an unknown failure, and has none without them", () => {
     expect(describeError({ code: 'unknown', message: 'wallet locked' })).toBe('wallet locked');
     expect(describeError({ code: 'unknown', message: null })).toBeNull();

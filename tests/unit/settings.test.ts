@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFlags, readPorts, SettingsError } from '../../stack/settings.ts';
+import { walletCopy } from '../../src/copy/index.ts';
+import { freshChainNotice, parseFlags, readPorts, SettingsError } from '../../stack/settings.ts';
 
 describe('stack settings', () => {
   it('uses the default ports and honours overrides', () => {
@@ -47,5 +48,16 @@ describe('stack settings', () => {
     expect(() => parseFlags([], { STACK_EMAIL_CONFIRMATIONS: 'maybe' })).toThrow(
       /STACK_EMAIL_CONFIRMATIONS must be true or false/,
     );
+  });
+});
+
+describe('a start afresh', () => {
+  it("tells once how to clear a wallet that used the old chain, with the portal's own steps", () => {
+    const notice = freshChainNotice(parseFlags(['--fresh'], {}));
+    const steps = (text: string) => /\((MetaMask: [^)]+)\)/.exec(text)?.[1];
+    expect(notice).not.toBeNull();
+    expect(steps(notice ?? '')).toBeDefined();
+    expect(steps(notice ?? '')).toBe(steps(walletCopy.nonceAhead));
+    expect(freshChainNotice(parseFlags([], {}))).toBeNull();
   });
 });

@@ -600,6 +600,34 @@ describe('toWalletError', () => {
     expect(toWalletError(wrapped)).toEqual({ code: 'unrecognized-chain', message: null });
   });
 
+  it("recognises a node's 'nonce too high' however the wallet wraps it", () => {
+    const node =
+      "Nonce too high. Expected nonce to be 0 but got 3. Note that transactions can't be queued when automining.";
+    const ahead = { code: 'nonce-ahead', message: null };
+    // MetaMask passes the node's refusal on inside -32603 'Internal JSON-RPC error.'.
+    expect(
+      toWalletError({
+        code: -32603,
+        message: 'Internal JSON-RPC error.',
+        data: { code: -32000, message: node },
+      }),
+    ).toEqual(ahead);
+    // A wallet that passes it on as it is, and one that wraps it as MetaMask Mobile wraps 4902.
+    expect(toWalletError({ code: -32000, message: node })).toEqual(ahead);
+    expect(
+      toWalletError({ code: -32603, message: 'Internal error', data: { originalError: { message: node } } }),
+    ).toEqual(ahead);
+    // viem's sentence for the same refusal from a node.
+    expect(
+      toWalletError(new Error('Nonce provided for the transaction is higher than the next one expected.')),
+    ).toEqual(ahead);
+    // A nonce too low is another story (a replaced transaction), and stays the wallet's words.
+    expect(toWalletError({ code: -32000, message: 'Nonce too low' })).toEqual({
+      code: 'unknown',
+      message: 'Nonce too low',
+    });
+  });
+
   it('keeps its own errors and reads thrown text', () => {
     expect(toWalletError({ code: 'pending', message: null })).toEqual({ code: 'pending', message: null });
     expect(toWalletError('wallet locked')).toEqual({ code: 'unknown', message: 'wallet locked' });

@@ -51,10 +51,16 @@ const INPUT_REASONS: ReadonlySet<string> = new Set([
 
 /**
  * The wallet failures that prove it broadcast nothing: refused by the user, on another chain, absent,
- * or busy with another request. Anything else (an answer that is not a hash, an internal error, a
+ * busy with another request, or refused by the node for a nonce past the account's. Anything else (an answer that is not a hash, an internal error, a
  * relay's timeout) can come after the wallet broadcast the transfer.
  */
-const NOTHING_SENT: ReadonlySet<string> = new Set(['rejected', 'wrong-chain', 'not-installed', 'pending']);
+const NOTHING_SENT: ReadonlySet<string> = new Set([
+  'rejected',
+  'wrong-chain',
+  'not-installed',
+  'pending',
+  'nonce-ahead',
+]);
 
 const reasonOf = (error: unknown): string | undefined => {
   const reason =

@@ -57,12 +57,13 @@ const DEX_SENDING_WORDS: Record<WalletErrorCode, string> = {
   'wrong-chain': dexCopy.walletWrongChain,
   'no-account': walletCopy.noAccount,
   'invalid-answer': walletCopy.invalidAnswer,
+  'nonce-ahead': walletCopy.nonceAhead,
   unknown: dexCopy.walletFailed,
 };
 
 /**
- * The wallet failures that prove it broadcast nothing: refused, on another chain, absent, or busy
- * with another request. Any other (an answer that is not a hash, a relay's timeout) can come after
+ * The wallet failures that prove it broadcast nothing: refused, on another chain, absent, busy
+ * with another request, or refused by the node for a nonce past the account's. Any other (an answer that is not a hash, a relay's timeout) can come after
  * the wallet broadcast the transaction.
  */
 const DEX_NOTHING_SENT: ReadonlySet<WalletErrorCode> = new Set<WalletErrorCode>([
@@ -70,6 +71,7 @@ const DEX_NOTHING_SENT: ReadonlySet<WalletErrorCode> = new Set<WalletErrorCode>(
   'wrong-chain',
   'not-installed',
   'pending',
+  'nonce-ahead',
 ]);
 
 /** The words for a failed DEX step: the service's problem, the wallet's failure, else as any failure. */

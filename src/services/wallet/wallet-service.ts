@@ -27,6 +27,12 @@ const PROVIDER_CODES: ReadonlyMap<number, WalletErrorCode> = new Map([
   [-32002, 'pending'],
   [4902, 'unrecognized-chain'],
 ]);
+/**
+ * A node's refusal of a nonce past the account's next one: Hardhat's and Geth's 'nonce too high',
+ * viem's sentence for it. A wallet sends it when it remembers a chain since started afresh.
+ */
+const NONCE_AHEAD = /nonce too high|nonce provided for the transaction is higher/i;
+
 const walletError = (code: WalletErrorCode, message: string | null = null): WalletError => ({
   code,
   message,
@@ -46,7 +52,8 @@ const textOf = (value: unknown): string | null =>
 /**
  * Maps anything a request threw to a WalletError. Wrapped errors keep the wallet's as `cause`
  * (viem's do, should a caller pass one), and MetaMask Mobile wraps 4902 in a -32603 as
- * `data.originalError`, so the whole chain is searched for a known code. For 'unknown' the
+ * `data.originalError`, so the whole chain is searched for a known code (and for a node's 'nonce
+ * too high', which a wallet passes on in its message or its `data`). For 'unknown' the
  * message is the wallet's own (the innermost error that is not viem's, which are recognised by
  * their `shortMessage`); viem's sentence serves only when the failure started in viem.
  */
@@ -62,6 +69,10 @@ export function toWalletError(error: unknown): WalletError {
     for (const candidate of [current.code, nested.code]) {
       if (!code && typeof candidate === 'number') code = PROVIDER_CODES.get(candidate);
     }
+    // MetaMask passes the node's refusal on as `data` of its -32603, MetaMask Mobile as originalError.
+    const said = [current.message, isObject(current.data) ? current.data.message : null, nested.message];
+    if (!code && said.some((text) => typeof text === 'string' && NONCE_AHEAD.test(text)))
+      code = 'nonce-ahead';
     if (typeof current.shortMessage === 'string') viemText ??= textOf(current.shortMessage);
     else walletText = textOf(current.message);
     current = current.cause;

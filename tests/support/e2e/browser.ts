@@ -78,6 +78,8 @@ export type WalletHandle = {
   failSwitchWith4902Once(): Promise<void>;
   /** The next eth_sendTransaction goes out with this gas limit (too little: mined, and it fails). */
   sendWithGasNext(gas: number): Promise<void>;
+  /** The next transaction goes out with a nonce this far ahead of the chain's (the mock's control). */
+  sendWithNonceAheadNext(ahead: number): Promise<void>;
   /** The next request waits, like a prompt left open, until the returned function is awaited. */
   holdNext(): Promise<() => Promise<void>>;
   /**
@@ -258,6 +260,7 @@ function walletHandle(page: Page, setup: WalletSetup): WalletHandle {
     pendingNext: () => call('pendingNext'),
     failSwitchWith4902Once: () => call('failSwitchWith4902Once'),
     sendWithGasNext: (gas) => call('sendWithGasNext', gas),
+    sendWithNonceAheadNext: (ahead) => call('sendWithNonceAheadNext', ahead),
     holdNext: async () => {
       await call('holdNext');
       return async () => {

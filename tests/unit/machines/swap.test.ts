@@ -762,6 +762,8 @@ describe('swap machine: the words of a failure', () => {
     expect(dexSendWords(rejected)).toBe(dexCopy.walletRejected);
     expect(dexSendWords({ code: 'wrong-chain', message: null })).toBe(dexCopy.walletWrongChain);
     expect(dexSendWords({ code: 'not-installed', message: null })).toBe(walletCopy.notInstalled);
+    // The node refused the wallet's nonce: nothing was sent, and the words say how to clear it.
+    expect(dexSendWords({ code: 'nonce-ahead', message: null })).toBe(walletCopy.nonceAhead);
     expect(dexSendWords({ code: 'invalid-answer', message: null })).toBe(
       `${walletCopy.invalidAnswer} ${dexCopy.walletMaybeSent}`,
     );
