@@ -15,6 +15,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { erc20Abi, pairAbi, routerAbi } from '../../src/services/dex/abi.ts';
 import { isAddress } from '../../stack/address.ts';
 import { priceOf, PRICE_SCALE, type SwapFact } from './bots-oracle.ts';
+import { legOf } from './market-tap.ts';
 import type { StackDescription } from './stack.ts';
 
 // The chain side of the bots load phase: the stack's DDEX/WETH market, traded by a few of the
@@ -49,8 +50,11 @@ export function marketOf(description: StackDescription): MarketDescription {
   return market as MarketDescription;
 }
 
-/** The (up to two) address events a swap owes the pair's subscription, as the emulator builds them. */
-export type Leg = { logIndex: number; body: string };
+/**
+ * The (up to two) address events a swap owes the pair's subscription, as the emulator builds them;
+ * `leg` names each as the market tap does (legOf).
+ */
+export type Leg = { leg: string; body: string };
 
 export type MinedSwap = {
   hash: Hex;
@@ -130,20 +134,18 @@ export function connectMarket(market: MarketDescription, tokenAddress: string) {
       .map((log) => {
         const incoming = log.args.to.toLowerCase() === pair;
         const amount = formatUnits(log.args.value, 18);
-        return {
-          logIndex: log.logIndex,
-          body: JSON.stringify({
-            address: pair,
-            amount: incoming ? amount : `-${amount}`,
-            asset: log.address.toLowerCase(),
-            blockNumber: Number(receipt.blockNumber),
-            counterAddress: (incoming ? log.args.from : log.args.to).toLowerCase(),
-            txId: receipt.transactionHash,
-            type: 'fungible',
-            chain: DELIVERED_CHAIN,
-            subscriptionType: 'ADDRESS_EVENT',
-          }),
-        };
+        const body = JSON.stringify({
+          address: pair,
+          amount: incoming ? amount : `-${amount}`,
+          asset: log.address.toLowerCase(),
+          blockNumber: Number(receipt.blockNumber),
+          counterAddress: (incoming ? log.args.from : log.args.to).toLowerCase(),
+          txId: receipt.transactionHash,
+          type: 'fungible',
+          chain: DELIVERED_CHAIN,
+          subscriptionType: 'ADDRESS_EVENT',
+        });
+        return { leg: legOf(body) ?? '', body };
       });
 
   const deadline = async () => (await client.getBlock()).timestamp + DEADLINE_SECONDS;

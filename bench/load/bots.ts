@@ -213,12 +213,12 @@ export async function runBotsPhase(
   // Settled: every leg of every swap answered 2xx by market-bots, as the tap saw the emulator send
   // it, and nothing left owed in the emulator's books (it writes a delivery down after the answer).
   const mined = swaps.filter((swap): swap is MinedSwap => swap !== undefined);
-  const legs = mined.flatMap((swap) => swap.legs.map((leg) => `${swap.hash.toLowerCase()}:${leg.logIndex}`));
+  const legs = mined.flatMap((swap) => swap.legs.map(({ leg }) => leg));
   const settled = async () => {
     const deadline = performance.now() + SETTLE_TIMEOUT_MS;
     for (;;) {
       const seen = await tapped();
-      const answered = new Set(seen.filter((e) => e.status === 200).map((e) => `${e.txId}:${e.logIndex}`));
+      const answered = new Set(seen.filter((e) => e.status === 200).map((e) => e.leg));
       const unanswered = legs.filter((leg) => !answered.has(leg)).length;
       const books = unanswered === 0 ? await getJson<BookedDelivery[]>(`${market.tapUrl}/books`) : null;
       const done = books !== null && books.every((row) => row.delivered);
@@ -243,11 +243,11 @@ export async function runBotsPhase(
   const verdict = judge({ bots, swaps: mined.flatMap((swap) => swap.facts), runs, notifications });
 
   // The emulator's deliveries, split by the leg of its swap it delivered first and the other one.
-  const firstLeg = new Map<string, number | null>();
+  const firstLeg = new Map<string, string | null>();
   const firstAnswered = new Map<string, number>();
   for (const entry of [...seen].sort((a, b) => a.startedAt - b.startedAt)) {
     const tx = entry.txId ?? '';
-    if (!firstLeg.has(tx)) firstLeg.set(tx, entry.logIndex);
+    if (!firstLeg.has(tx)) firstLeg.set(tx, entry.leg);
     if (entry.status === 200 && !firstAnswered.has(tx)) firstAnswered.set(tx, entry.startedAt + entry.ms);
   }
   const sample = (entry: TappedDelivery): DeliverySample => ({
@@ -256,7 +256,7 @@ export async function runBotsPhase(
     serverTiming: entry.serverTiming,
     fired: entry.fired,
   });
-  const isFirst = (entry: TappedDelivery) => firstLeg.get(entry.txId ?? '') === entry.logIndex;
+  const isFirst = (entry: TappedDelivery) => firstLeg.get(entry.txId ?? '') === entry.leg;
   const facts = mined.flatMap((swap) => swap.facts).sort((a, b) => a.blockNumber - b.blockNumber);
   const endPrice = facts.at(-1)?.after ?? startPrice;
   const blockSeconds = (facts.at(-1)?.blockTime ?? 0) - (facts[0]?.blockTime ?? 0);

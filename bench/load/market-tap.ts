@@ -14,7 +14,8 @@ import type { PGlite } from '@electric-sql/pglite';
 
 export type TappedDelivery = {
   txId: string | null;
-  logIndex: number | null;
+  /** Which leg of its transaction the body is (legOf). */
+  leg: string | null;
   /** Epoch milliseconds when the request started, and how long until its answer was read. */
   startedAt: number;
   ms: number;
@@ -26,7 +27,7 @@ export type TappedDelivery = {
 
 export type BookedDelivery = {
   txId: string | null;
-  logIndex: number | null;
+  leg: string | null;
   attempts: number;
   delivered: boolean;
   /** Epoch milliseconds. */
@@ -34,16 +35,32 @@ export type BookedDelivery = {
   deliveredAt: number | null;
 };
 
-function eventOf(body: unknown): { txId: string | null; logIndex: number | null } {
+type EventFields = { txId?: unknown; asset?: unknown; amount?: unknown };
+
+function parsed(body: unknown): EventFields | null {
   try {
-    const parsed = JSON.parse(String(body)) as { txId?: unknown; logIndex?: unknown };
-    return {
-      txId: typeof parsed.txId === 'string' ? parsed.txId.toLowerCase() : null,
-      logIndex: typeof parsed.logIndex === 'number' ? parsed.logIndex : null,
-    };
+    const fields: unknown = JSON.parse(String(body));
+    return typeof fields === 'object' && fields !== null ? (fields as EventFields) : null;
   } catch {
-    return { txId: null, logIndex: null };
+    return null;
   }
+}
+
+/**
+ * Which leg of its transaction an address event is: its transaction, token and signed amount.
+ * Tatum's documented body names no log, so that is what tells a swap's two legs apart (and the
+ * bench's own copies from the emulator's). null for a body that is no address event.
+ */
+export function legOf(body: unknown): string | null {
+  const fields = parsed(body);
+  const { txId, asset, amount } = fields ?? {};
+  if (typeof txId !== 'string' || typeof asset !== 'string' || typeof amount !== 'string') return null;
+  return `${txId.toLowerCase()}:${asset.toLowerCase()}:${amount}`;
+}
+
+function eventOf(body: unknown): { txId: string | null; leg: string | null } {
+  const txId = parsed(body)?.txId;
+  return { txId: typeof txId === 'string' ? txId.toLowerCase() : null, leg: legOf(body) };
 }
 
 /** Times every POST to `url` made through this process's fetch; returns what it saw so far. */

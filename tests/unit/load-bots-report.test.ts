@@ -7,6 +7,7 @@ import {
   parseServerTiming,
   type BotsFigures,
 } from '../../bench/load/bots-report.ts';
+import { legOf } from '../../bench/load/market-tap.ts';
 import { summarize } from '../../bench/load/metrics.ts';
 
 // The bots load phase's figures (bench/load/bots-report.ts): the evaluation time is read from
@@ -97,5 +98,32 @@ describe('bots load figures', () => {
       /\| bench: both legs at once \| 1 \| 0 \| 30 \| 30 \| 30 \| 8\.3 \| 8\.3 \| 8\.3 \| 0 \|/,
     );
     expect(section).toMatch(/\| 40 \| 7 \| 7 \| 7 \| 7 \| 0 \| 0 \| 0 \| 0 \| 0 \|/);
+  });
+});
+
+describe('the market tap', () => {
+  // The emulator's body, exactly as Tatum documents it: no log index.
+  const emulated = {
+    address: '0x5d70af5e2015d0f76892f8a100d176423420b7db',
+    amount: '-2463.08',
+    asset: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+    blockNumber: 12,
+    counterAddress: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    txId: `0x${'AB'.repeat(32)}`,
+    type: 'fungible',
+    chain: 'ethereum-sepolia',
+    subscriptionType: 'ADDRESS_EVENT',
+  };
+
+  it('names a leg alike in the emulator’s body and the bench’s own, though neither names its log', () => {
+    const own = { ...emulated, txId: emulated.txId.toLowerCase(), mempool: false };
+    expect(legOf(JSON.stringify(emulated))).toEqual(legOf(JSON.stringify(own)));
+    expect(legOf(JSON.stringify(emulated))).toBe(
+      `0x${'ab'.repeat(32)}:0x5fbdb2315678afecb367f032d93f642f64180aa3:-2463.08`,
+    );
+    // The swap's other leg is another.
+    const weth = { ...emulated, asset: '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512', amount: '0.5' };
+    expect(legOf(JSON.stringify(weth))).not.toEqual(legOf(JSON.stringify(emulated)));
+    expect(legOf('{"txId":')).toBeNull();
   });
 });
