@@ -220,6 +220,7 @@ describe('wallet proofs (docs/product.md#wallet-sync)', () => {
     'no-account': walletCopy.noAccount,
     'invalid-answer': walletCopy.invalidAnswer,
     'wrong-chain': walletProofCopy.walletFailed,
+    'nonce-ahead': walletProofCopy.walletFailed,
     unknown: walletProofCopy.walletFailed,
   };
 
