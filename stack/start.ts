@@ -42,6 +42,7 @@ async function main(): Promise<void> {
       uniswapRouter: chain.uniswap.router,
       functions: flags.functions,
       chainId: chain.chainId,
+      faucetPrivateKey: chain.faucet.privateKey,
       functionLog: (line) => console.log(line),
     });
   } catch (error) {

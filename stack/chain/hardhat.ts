@@ -33,10 +33,13 @@ function internals(): HardhatInternals {
 export const HARDHAT_MNEMONIC = 'test test test test test test test test test test test junk';
 export const LOCAL_CHAIN_ID = 31337;
 /**
- * Accounts the node unlocks and funds from the mnemonic: Hardhat's 20, and 24 more so each test
- * file that sends or links a wallet has accounts of its own.
+ * Accounts the node unlocks and funds from the mnemonic: Hardhat's 20, 24 more so each test file
+ * that sends or links a wallet has accounts of its own, and the faucet's.
  */
-export const ACCOUNT_COUNT = 44;
+export const ACCOUNT_COUNT = 45;
+
+/** The account the local faucet pays from (FAUCET_PRIVATE_KEY): no test and no user sends from it. */
+export const FAUCET_ACCOUNT_INDEX = 44;
 
 /**
  * `genesis`: the time of the first block, for a replay that keeps the journal's block times (its

@@ -16,6 +16,7 @@ import { isAddress } from '../address.ts';
 import {
   ACCOUNT_COUNT,
   createHardhatProvider,
+  FAUCET_ACCOUNT_INDEX,
   HARDHAT_MNEMONIC,
   LOCAL_CHAIN_ID,
   serveJsonRpc,
@@ -36,6 +37,8 @@ export type Chain = {
   /** The DDEX/WETH market (stack/chain/uniswap.ts). */
   uniswap: UniswapDeployment;
   accounts: ChainAccount[];
+  /** The account the faucet pays from (one of `accounts`, used by nothing else). */
+  faucet: ChainAccount;
   close(): Promise<void>;
 };
 
@@ -67,6 +70,8 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
   const accounts = testAccounts();
   const [deployer] = accounts;
   if (!deployer) throw new Error('no deployer account');
+  const faucet = accounts[FAUCET_ACCOUNT_INDEX];
+  if (!faucet) throw new Error('no faucet account');
 
   const transport = custom(provider);
   const publicClient = createPublicClient({ transport });
@@ -100,6 +105,7 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     tokenAddress,
     uniswap,
     accounts,
+    faucet,
     close: () => server.close(),
   };
 }

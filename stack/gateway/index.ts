@@ -1,3 +1,4 @@
+import type { Address, Hex } from 'viem';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +41,8 @@ import { functionNames, relayTo, startDenoFunction, type DenoFunction } from '..
 import { json, withCors } from './http.ts';
 import { startChangeFeed } from './realtime/feed.ts';
 import { authRateLimitOf, createAuthRateLimiter } from './auth-rate-limit.ts';
+import { HCAPTCHA_TEST_KEYS, hcaptchaSiteverify } from './hcaptcha-siteverify.ts';
+import { createFaucetHandler } from '../../supabase/functions/faucet/handler.ts';
 import type { RealtimeLimits } from './realtime/limits.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
@@ -103,6 +106,11 @@ export type GatewayOptions = {
    * up (tests, benchmarks) set a larger one.
    */
   authRateLimit?: string;
+  /**
+   * The faucet wallet's key (the faucet function's FAUCET_PRIVATE_KEY): a funded test account of the
+   * chain that nothing else sends from. Without it, or without the chain, the faucet is not served.
+   */
+  faucetPrivateKey?: Hex | null;
   /** Caps on Realtime sockets and on one change's RLS checks (realtime/limits.ts has the defaults). */
   realtimeLimits?: Partial<RealtimeLimits>;
   /** How long a client may take to send a request's headers (default 10 s); then 408 and closed. */
@@ -248,6 +256,8 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     // lite's configuration, schema and data path, which it serves without any key: a hosted
     // project has no such routes.
     if (path === '/_system' || path.startsWith('/_system/')) return json(404, { message: 'Not found' });
+    // hCaptcha's siteverify, for the faucet's human check (it bounds its small form itself).
+    if (path === '/hcaptcha/siteverify') return hcaptchaSiteverify(request);
     // The emulator counts its bodies itself, and refuses them in Tatum's error shape.
     if (path.startsWith('/tatum/v4/')) return tatum ? tatum.handle(request) : notServed(path);
     const bounded = await boundedRequest(request, bodyBoundFor(path));
@@ -278,6 +288,16 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     'native-balance': !!options.rpcUrl,
     'market-bots': !!(options.rpcUrl && options.tokenAddress && options.uniswapRouter),
     'watch-wallets': !!options.rpcUrl,
+    faucet: !!(options.rpcUrl && options.tokenAddress && options.chainId && options.faucetPrivateKey),
+  };
+  // The faucet's settings as a hosted project sets them, with hCaptcha's test keys against the
+  // stack's own siteverify (hcaptcha-siteverify.ts), and a little ETH for gas on the local chain.
+  const faucetSettings = {
+    FAUCET_AMOUNT: '100',
+    FAUCET_ETH_AMOUNT: '0.1',
+    HCAPTCHA_SECRET: HCAPTCHA_TEST_KEYS.secret,
+    HCAPTCHA_SITEKEY: HCAPTCHA_TEST_KEYS.siteKey,
+    HCAPTCHA_VERIFY_URL: `${apiUrl}/hcaptcha/siteverify`,
   };
   const tatumApiUrl = options.rpcUrl ? `${apiUrl}/tatum/v4/` : null;
   const functionsTatumUrl = options.functionsTatumUrl ?? tatumApiUrl;
@@ -310,6 +330,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       TATUM_CHAIN: 'ethereum-sepolia',
       ...(functionsTatumUrl ? { TATUM_API_KEY: secrets.tatumApiKey, TATUM_API_URL: functionsTatumUrl } : {}),
       ...(options.balanceRateLimit ? { BALANCE_RATE_LIMIT: options.balanceRateLimit } : {}),
+      ...(options.faucetPrivateKey ? { FAUCET_PRIVATE_KEY: options.faucetPrivateKey, ...faucetSettings } : {}),
     };
     try {
       for (const name of functionNames().filter(served)) {
@@ -376,6 +397,22 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         uniswapRouter: options.uniswapRouter,
         tokenAddress: options.tokenAddress,
         chain: DEFAULT_TATUM_CHAIN,
+      });
+    }
+    if (options.rpcUrl && options.tokenAddress && options.chainId && options.faucetPrivateKey) {
+      handlers['faucet'] = createFaucetHandler({
+        supabase: functionsClient,
+        rpcUrl: options.rpcUrl,
+        chainId: options.chainId,
+        tokenAddress: options.tokenAddress as Address,
+        faucetKey: options.faucetPrivateKey,
+        amount: faucetSettings.FAUCET_AMOUNT,
+        ethAmount: faucetSettings.FAUCET_ETH_AMOUNT,
+        human: {
+          secret: faucetSettings.HCAPTCHA_SECRET,
+          siteKey: faucetSettings.HCAPTCHA_SITEKEY,
+          verifyUrl: faucetSettings.HCAPTCHA_VERIFY_URL,
+        },
       });
     }
     if (options.rpcUrl && options.chainId) {

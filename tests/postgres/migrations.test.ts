@@ -40,6 +40,8 @@ const TABLE_GRANTS: Record<string, Record<Role, string[]>> = {
   // 20261203000001_bot_limits.sql: the bots' project-wide limits, one row the service role reads
   // and changes, and no API role sees.
   'public.bot_settings': { anon: [], authenticated: [], service_role: ['SELECT', 'UPDATE'] },
+  // 20261205000001_faucet.sql: the faucet's claims, which only the faucet function touches.
+  'public.faucet_claims': { anon: [], authenticated: [], service_role: ALL },
 };
 
 /** 20261121000002: authenticated may update these columns of user_notifications and no other. */
@@ -80,6 +82,8 @@ const SERVICE_ONLY_FUNCTIONS = [
   'public.claim_wallet_watches(text, integer, integer)',
   'public.finish_wallet_watch(text, uuid, text)',
   'public.forget_wallet_watch(text)',
+  // 20261205000001: the faucet function's claims.
+  'public.take_faucet_claim(uuid, text, text, interval)',
 ];
 
 /** Every policy the migrations create: [table, name, command], all for the role authenticated. */
@@ -242,6 +246,36 @@ describe('migrations on PostgreSQL', () => {
         `select public.take_rate_limit('pg-other', 3, 3600) as wait`,
       );
       expect(other?.wait).toBe(0);
+    } finally {
+      await db.query('rollback');
+    }
+  });
+
+  it('gives one faucet claim per account and per address in the cooldown, and says when the next may be (20261205000001)', async () => {
+    await db.query('begin');
+    try {
+      const [one, two] = await rowsOf<{ id: string }>(
+        `insert into auth.users (id, email) values (gen_random_uuid(), 'faucet-a@example.com'),
+           (gen_random_uuid(), 'faucet-b@example.com') returning id`,
+      );
+      await db.query('set local role service_role');
+      const take = async (user: string | undefined, address: string) =>
+        (
+          await rowsOf<{ claim_id: string | null; next_claim_at: Date }>(
+            `select * from public.take_faucet_claim($1, $2, '100', interval '24 hours')`,
+            [user, address],
+          )
+        )[0];
+      const first = await take(one?.id, '0xAAAA000000000000000000000000000000000001');
+      expect(first?.claim_id).not.toBeNull();
+      // The same account for another address, and the same address (any case) for another account.
+      const sameAccount = await take(one?.id, '0xaaaa000000000000000000000000000000000002');
+      const sameAddress = await take(two?.id, '0xaaaa000000000000000000000000000000000001');
+      for (const refused of [sameAccount, sameAddress]) {
+        expect(refused?.claim_id).toBeNull();
+        expect(refused?.next_claim_at.getTime()).toBe(first?.next_claim_at.getTime());
+      }
+      expect((await take(two?.id, '0xaaaa000000000000000000000000000000000003'))?.claim_id).not.toBeNull();
     } finally {
       await db.query('rollback');
     }

@@ -28,6 +28,7 @@ export default async function setup(project: TestProject) {
     chainId: chain.chainId,
     uniswapRouter: chain.uniswap.router,
     authRateLimit: TEST_AUTH_RATE_LIMIT,
+    faucetPrivateKey: chain.faucet.privateKey,
   });
   if (!gateway.tatumApiUrl) throw new Error('the gateway started without its Tatum emulator');
   project.provide('gateway', {

@@ -365,6 +365,28 @@ export type Database = {
         Update: Partial<Database['public']['Tables']['wallet_watch_jobs']['Insert']>;
         Relationships: [];
       };
+      // 20261205000001: the faucet's claims, one per account and address per cooldown; no API role
+      // may read it.
+      faucet_claims: {
+        Row: {
+          id: string;
+          user_id: string;
+          address: string;
+          claimed_at: string;
+          amount: string;
+          tx_hash: string | null;
+        };
+        Insert: {
+          id?: string;
+          user_id: string;
+          address: string;
+          claimed_at?: string;
+          amount: string;
+          tx_hash?: string | null;
+        };
+        Update: Partial<Database['public']['Tables']['faucet_claims']['Insert']>;
+        Relationships: [];
+      };
     };
     Views: { [_ in never]: never };
     Functions: {
@@ -475,6 +497,11 @@ export type Database = {
       forget_wallet_watch: {
         Args: { p_address: string };
         Returns: boolean;
+      };
+      // 20261205000001: a faucet claim taken (claim_id) or the time the next may be (claim_id null).
+      take_faucet_claim: {
+        Args: { p_user_id: string; p_address: string; p_amount: string; p_cooldown: string };
+        Returns: { claim_id: string | null; next_claim_at: string }[];
       };
     };
     Enums: { [_ in never]: never };

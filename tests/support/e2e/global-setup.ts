@@ -71,6 +71,7 @@ export default async function setup(project: TestProject) {
         // Every browser of the run is 127.0.0.1 to native-balance: one client, many tests.
         balanceRateLimit: '1000/60',
         authRateLimit: TEST_AUTH_RATE_LIMIT,
+        faucetPrivateKey: chain.faucet.privateKey,
       });
       cleanups.push(() => gateway.close());
       return gateway;
