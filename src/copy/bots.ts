@@ -98,7 +98,7 @@ export const botCopy = {
     levelInvalid: 'Enter the price level as a positive decimal number of ETH, such as 0.0021.',
     movePctInvalid: `Enter the move as a percentage from ${BOT_BOUNDS.movePct.min} to ${BOT_BOUNDS.movePct.max}, such as 5.`,
     windowInvalid: 'Choose one of the windows: 15 min, 30 min, 1 h, 4 h, 12 h or 24 h.',
-    minDdexInvalid: 'Enter the swap size as a positive decimal number of DDEX, such as 10000.',
+    minDdexInvalid: `Enter the swap size as a decimal number of DDEX, at least ${BOT_BOUNDS.minDdex.min}, such as 10000.`,
     cooldownInvalid: `Enter the cooldown as a whole number of minutes from ${BOT_BOUNDS.cooldownMinutes.min} to ${BOT_BOUNDS.cooldownMinutes.max}.`,
   },
   /** Toasts: a title, and a description with the bot's name or what went wrong. */

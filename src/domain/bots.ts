@@ -24,6 +24,11 @@ export const BOT_BOUNDS = {
   movePct: { min: 0.1, max: 1000 },
   /** Whole minutes. */
   cooldownMinutes: { min: 1, max: 1440 },
+  /**
+   * A large-swap rule's size in DDEX: the project's floor (bot_settings.large_swap_min_ddex as the
+   * migration sets it), which the server enforces too, so nobody has every small swap fire a bot.
+   */
+  minDdex: { min: 1000 },
 } as const;
 
 /** How many runs the tab reads (the newest, across the user's bots), and how many it keeps per bot. */

@@ -77,7 +77,7 @@ function ruleOf(draft: BotDraft): { rule: BotRule } | { problems: DraftProblems 
     }
     case 'largeSwap': {
       const minDdex = positive(draft.minDdex);
-      return minDdex === null
+      return minDdex === null || minDdex < BOT_BOUNDS.minDdex.min
         ? { problems: { minDdex: problems.minDdexInvalid } }
         : { rule: { kind: 'largeSwap', minDdex } };
     }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { botCopy } from '../../../src/copy/bots.ts';
-import { EMPTY_BOT_DRAFT, WINDOW_PRESETS, type Bot, type BotDraft } from '../../../src/domain/bots.ts';
+import {
+  BOT_BOUNDS,
+  EMPTY_BOT_DRAFT,
+  WINDOW_PRESETS,
+  type Bot,
+  type BotDraft,
+} from '../../../src/domain/bots.ts';
 import {
   checkDraft,
   draftOf,
@@ -77,6 +83,14 @@ describe('checkDraft', () => {
     },
   );
 
+  it("takes a large-swap size from the project's floor of 1,000 DDEX up, as the server does", () => {
+    const size = (minDdex: string) => checkDraft(draft({ kind: 'largeSwap', minDdex }));
+    expect(size('999.99')).toEqual({ problems: { minDdex: problems.minDdexInvalid } });
+    expect(size('1000')).toMatchObject({ fields: { rule: { kind: 'largeSwap', minDdex: 1000 } } });
+    expect(size('25000.5')).toMatchObject({ fields: { rule: { kind: 'largeSwap', minDdex: 25000.5 } } });
+    expect(problems.minDdexInvalid).toContain(String(BOT_BOUNDS.minDdex.min));
+  });
+
   it('takes a move from 0.1 to 1000 % and nothing outside', () => {
     const move = (movePct: string) => checkDraft(draft({ kind: 'priceMove', movePct }));
     expect('fields' in move('0.1')).toBe(true);
@@ -152,7 +166,7 @@ describe('draftOf', () => {
       { kind: 'priceAbove', level: 0.0021 },
       { kind: 'priceBelow', level: 123456.789 },
       { kind: 'priceMove', movePct: 0.1, windowMinutes: 15 },
-      { kind: 'largeSwap', minDdex: 2.5e-18 },
+      { kind: 'largeSwap', minDdex: 1000.000001 },
     ];
     for (const rule of rules) {
       expect(checkDraft(draftOf({ ...bot, rule }))).toEqual({
