@@ -4,6 +4,15 @@
 /** The connected account and the chain the wallet is on. */
 export type WalletAccount = { address: string; chainId: number };
 
+/** An ERC-20 token as a wallet is asked to list it (EIP-747 wallet_watchAsset). */
+export type WalletAsset = { address: string; symbol: string; decimals: number };
+
+/**
+ * What a wallet answered when asked to list a token: it did ('added'), the user said no
+ * ('declined'), or it has no such request ('unsupported').
+ */
+export type WatchTokenOutcome = 'added' | 'declined' | 'unsupported';
+
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /**

@@ -49,6 +49,8 @@ export type MockWalletControls = {
   requests: string[];
   /** Method names of every request the wallet has answered or refused, in the order it did. */
   answered: string[];
+  /** The parameters of every wallet_watchAsset (EIP-747) received, in order. */
+  watchedAssets: unknown[];
   /** The next request of any method fails with this EIP-1193 code (4001: the user rejected it). */
   rejectNext(code?: number, message?: string): void;
   /** The next request of this method fails with this EIP-1193 code; other methods are answered meanwhile. */
@@ -70,6 +72,12 @@ export type MockWalletControls = {
    * mock passes that on as MetaMask does: inside -32603 'Internal JSON-RPC error.', as `data`.
    */
   sendWithNonceAheadNext(ahead: number): void;
+  /**
+   * How the next wallet_watchAsset is answered instead of `true` (the token added): `false` (declined
+   * without an error, as some wallets answer), 4001 (the user refused the prompt) or -32601 (a wallet
+   * without the method).
+   */
+  watchAssetNext(answer: false | 4001 | -32601): void;
   /** The next request waits until the returned function is called, like a prompt left open. */
   holdNext(): () => void;
   /** The next request of this method waits until the returned function is called; others pass. */
@@ -100,6 +108,7 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
   const listeners = new Map<string, Set<MockWalletListener>>();
   const requests: string[] = [];
   const answered: string[] = [];
+  const watchedAssets: unknown[] = [];
   const knownChains = new Set<number>([options.chainId, ...(options.knownChainIds ?? [])]);
   let accounts = options.accounts.slice();
   let chainId = options.chainId;
@@ -109,6 +118,7 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
   let switch4902Once = false;
   let gasNext: number | null = null;
   let nonceAheadNext: number | null = null;
+  let watchAssetAnswer: false | 4001 | -32601 | null = null;
   let hold: Promise<void> | null = null;
   const holdOf = new Map<string, Promise<void>>();
   let rpcId = 0;
@@ -119,6 +129,8 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
   const emit = (event: string, ...args: unknown[]) => {
     for (const listener of Array.from(listeners.get(event) ?? [])) listener(...args);
   };
+  const objectOf = (value: unknown): Record<string, unknown> =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   const firstParam = (params: unknown): Record<string, unknown> => {
     const first: unknown = Array.isArray(params) ? params[0] : undefined;
     return typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
@@ -182,6 +194,22 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
           throw providerError(-32602, 'Invalid chainId.');
         knownChains.add(requested);
         return null;
+      }
+      case 'wallet_watchAsset': {
+        // EIP-747: one object (not an array) naming an ERC-20 by its address, as MetaMask checks it.
+        const asset = objectOf(params);
+        if (asset.type !== 'ERC20' || typeof objectOf(asset.options).address !== 'string')
+          throw providerError(
+            -32602,
+            'Invalid parameters: expected { type: "ERC20", options: { address } }.',
+          );
+        watchedAssets.push(params);
+        const answer = watchAssetAnswer;
+        watchAssetAnswer = null;
+        if (answer === 4001) throw providerError(4001, 'User rejected the request.');
+        if (answer === -32601)
+          throw providerError(-32601, 'The method "wallet_watchAsset" does not exist / is not available.');
+        return answer !== false;
       }
       case 'wallet_revokePermissions':
         connected = false;
@@ -272,6 +300,7 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
     provider,
     requests,
     answered,
+    watchedAssets,
     rejectNext(code = 4001, message = 'User rejected the request.') {
       nextFailure = { code, message };
     },
@@ -289,6 +318,9 @@ export function installMockWallet(target: MockWalletTarget, options: MockWalletO
     },
     sendWithNonceAheadNext(ahead) {
       nonceAheadNext = ahead;
+    },
+    watchAssetNext(answer) {
+      watchAssetAnswer = answer;
     },
     holdNext() {
       let release = () => {};

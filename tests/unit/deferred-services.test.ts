@@ -234,6 +234,7 @@ describe('deferred wallet service', () => {
       switchChain: vi.fn(() => Promise.resolve()),
       signMessage: vi.fn(() => Promise.resolve('0x01' as const)),
       sendTransaction: vi.fn(() => Promise.resolve('0x02' as const)),
+      watchToken: vi.fn(() => Promise.resolve('added' as const)),
       copyAddress: vi.fn(() => Promise.resolve()),
       forgetConnection: vi.fn(() => Promise.resolve()),
       watch: (handlers) => {
@@ -255,6 +256,9 @@ describe('deferred wallet service', () => {
     expect(await wallet.signMessage(ALICE, 'hello')).toBe('0x01');
     expect(await wallet.sendTransaction({ from: ALICE, to: ALICE, data: '0x' })).toBe('0x02');
     await wallet.switchChain(1);
+    const ddex = { address: ALICE, symbol: 'DDEX', decimals: 18 };
+    expect(await wallet.watchToken(ddex)).toBe('added');
+    expect(real.watchToken).toHaveBeenCalledWith(ddex);
     expect(real.signMessage).toHaveBeenCalledWith(ALICE, 'hello');
     expect(real.switchChain).toHaveBeenCalledWith(1);
     expect(load).toHaveBeenCalledTimes(1);

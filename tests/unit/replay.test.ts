@@ -167,6 +167,7 @@ function fakeServices({ walletHash = TX_HASH }: { walletHash?: `0x${string}` } =
     forgetConnection: () => count(undefined),
     signMessage: () => count(SIGNATURE),
     sendTransaction: () => count(walletHash),
+    watchToken: () => count('added' as const),
   };
   const tatum: TatumService = {
     getNativeBalance: () =>

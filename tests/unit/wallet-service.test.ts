@@ -516,6 +516,89 @@ describe('sendTransaction', () => {
   });
 });
 
+describe('watchToken', () => {
+  const DDEX = { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', symbol: 'DDEX', decimals: 18 };
+  const asked = { type: 'ERC20', options: DDEX };
+
+  /** A legacy wallet on `chainId` that answers wallet_watchAsset with `answer` (or throws it). */
+  function listingWallet(answer: () => unknown, chainId = 31337) {
+    const { window } = browser();
+    const seen: { method: string; params?: unknown }[] = [];
+    window.ethereum = {
+      async request(args: { method: string; params?: unknown }) {
+        seen.push(args);
+        if (args.method === 'eth_chainId') return `0x${chainId.toString(16)}`;
+        if (args.method === 'wallet_watchAsset') return answer();
+        throw new Error(`unexpected ${args.method}`);
+      },
+    };
+    const service = createWalletService({ window, chain: HARDHAT, discoveryTimeoutMs: 20 });
+    return { service, seen };
+  }
+
+  it('asks wallet_watchAsset for the ERC-20 by address, symbol and decimals: true is added', async () => {
+    const { service, mock } = setup();
+    expect(await service.watchToken(DDEX)).toBe('added');
+    // EIP-747's parameters are one object, not an array; the chain is checked first.
+    expect(mock.requests).toEqual(['eth_chainId', 'wallet_watchAsset']);
+    expect(mock.watchedAssets).toEqual([asked]);
+  });
+
+  it('is declined when the wallet answers false or the user refuses the prompt (4001)', async () => {
+    const { service, mock } = setup();
+    mock.watchAssetNext(false);
+    expect(await service.watchToken(DDEX)).toBe('declined');
+    mock.watchAssetNext(4001);
+    expect(await service.watchToken(DDEX)).toBe('declined');
+    expect(mock.watchedAssets).toEqual([asked, asked]);
+  });
+
+  it('is unsupported by a wallet without the method (-32601, or 4200), however it wraps the code', async () => {
+    const { service, mock } = setup();
+    mock.watchAssetNext(-32601);
+    expect(await service.watchToken(DDEX)).toBe('unsupported');
+    const unsupported = Object.assign(new Error('Unsupported method'), { code: 4200 });
+    expect(await listingWallet(() => Promise.reject(unsupported)).service.watchToken(DDEX)).toBe(
+      'unsupported',
+    );
+    const wrapped = { code: -32603, message: 'Internal error', data: { originalError: { code: -32601 } } };
+    expect(await listingWallet(() => Promise.reject(wrapped)).service.watchToken(DDEX)).toBe('unsupported');
+  });
+
+  it('asks nothing of a wallet on another chain, where the token would be listed', async () => {
+    const { service, seen } = listingWallet(() => true, 1);
+    expect(await failure(service.watchToken(DDEX))).toEqual({ code: 'wrong-chain', message: null });
+    expect(seen.map((request) => request.method)).toEqual(['eth_chainId']);
+  });
+
+  it('refuses an answer that is no boolean, and passes other failures on with their code or words', async () => {
+    expect(await failure(listingWallet(() => null).service.watchToken(DDEX))).toEqual({
+      code: 'invalid-answer',
+      message: null,
+    });
+    const { service, mock } = setup();
+    mock.rejectNextOf('wallet_watchAsset', -32002, 'Request already pending.');
+    expect(await failure(service.watchToken(DDEX))).toEqual({ code: 'pending', message: null });
+    mock.rejectNextOf('wallet_watchAsset', -32602, 'Invalid token address.');
+    expect(await failure(service.watchToken(DDEX))).toEqual({
+      code: 'unknown',
+      message: 'Invalid token address.',
+    });
+  });
+
+  it('counts as a prompt: none while another is open, and no wallet is not-installed', async () => {
+    const { service, mock } = setup();
+    const release = mock.holdNext();
+    const connecting = service.requestAccounts();
+    expect(await failure(service.watchToken(DDEX))).toEqual({ code: 'pending', message: null });
+    release();
+    await connecting;
+    expect(mock.watchedAssets).toEqual([]);
+    const none = createWalletService({ window: browser().window, chain: HARDHAT, discoveryTimeoutMs: 5 });
+    expect(await failure(none.watchToken(DDEX))).toEqual({ code: 'not-installed', message: null });
+  });
+});
+
 describe('watch', () => {
   it('follows account, chain and disconnect events until unsubscribed', async () => {
     const { service, mock } = setup();

@@ -25,6 +25,7 @@ export function createDeferredWalletService(
       'switchChain',
       'signMessage',
       'sendTransaction',
+      'watchToken',
       'copyAddress',
     ]),
     // Never rejects, like the real one: no code, no wallet to reconnect.

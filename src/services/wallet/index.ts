@@ -6,6 +6,7 @@ export {
 } from './wallet-service.ts';
 export type {
   Eip1193Provider,
+  WalletAsset,
   WalletChain,
   WalletConnection,
   WalletDiscovery,
@@ -17,4 +18,5 @@ export type {
   WalletServiceConfig,
   WalletTransaction,
   WalletWindow,
+  WatchTokenOutcome,
 } from './types.ts';

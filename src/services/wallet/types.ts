@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem';
-import type { WalletError, WalletErrorCode } from '../../domain/wallet.ts';
+import type { WalletAsset, WalletError, WalletErrorCode, WatchTokenOutcome } from '../../domain/wallet.ts';
 
-export type { WalletError, WalletErrorCode };
+export type { WalletAsset, WalletError, WalletErrorCode, WatchTokenOutcome };
 
 // The wallet contract the wallet machine's actors are built from. Free of viem
 // code (types only), so machines and views may import it with `import type`.
@@ -110,6 +110,15 @@ export interface WalletService {
    * chain. A prompt, failing as signMessage does: 'rejected' when the user declines (4001), ...
    */
   sendTransaction(transaction: WalletTransaction): Promise<Hex>;
+  /**
+   * Asks the wallet to list an ERC-20 token (EIP-747 wallet_watchAsset: `{ type: 'ERC20', options:
+   * { address, symbol, decimals } }`) and resolves with its answer: 'added' (true), 'declined' (false,
+   * or the user refused the prompt: 4001) or 'unsupported' (no such method: -32601, or 4200). Wallets
+   * list a token on the chain they are on, so one on another chain than the configured one is refused
+   * with 'wrong-chain', without asking. A prompt, failing otherwise as signMessage does: 'pending',
+   * 'invalid-answer' (not a boolean), 'unknown' with the wallet's words, ...
+   */
+  watchToken(asset: WalletAsset): Promise<WatchTokenOutcome>;
   /** Follows the chosen wallet's events; the returned function unsubscribes. */
   watch(handlers: WalletEventHandlers): () => void;
   /** Writes the address to the clipboard; rejects with a WalletError ('unknown') when it cannot. */

@@ -11,6 +11,7 @@ import type {
   WalletService,
   WalletServiceConfig,
   WalletWindow,
+  WatchTokenOutcome,
 } from './types.ts';
 
 /** Set when the user disconnected, so a reload does not reconnect silently; cleared by a connect. */
@@ -26,6 +27,15 @@ const PROVIDER_CODES: ReadonlyMap<number, WalletErrorCode> = new Map([
   [4001, 'rejected'],
   [-32002, 'pending'],
   [4902, 'unrecognized-chain'],
+]);
+/**
+ * wallet_watchAsset's refusals that are answers: the user said no (4001), or the wallet has no such
+ * method (-32601, JSON-RPC's method not found; 4200, EIP-1193's unsupported method).
+ */
+const WATCH_ASSET_ANSWERS: ReadonlyMap<number, WatchTokenOutcome> = new Map([
+  [4001, 'declined'],
+  [-32601, 'unsupported'],
+  [4200, 'unsupported'],
 ]);
 /**
  * A node's refusal of a nonce past the account's next one: Hardhat's and Geth's 'nonce too high',
@@ -80,6 +90,19 @@ export function toWalletError(error: unknown): WalletError {
   // A known code has its own words (the machines choose them), which say it better than the wallet's.
   if (code) return walletError(code);
   return walletError('unknown', walletText !== undefined ? walletText : (textOf(error) ?? viemText));
+}
+
+/** The first EIP-1193 code in an error's chain that `known` names (searched as toWalletError does). */
+function knownCode<T>(error: unknown, known: ReadonlyMap<number, T>): T | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && isObject(current); depth += 1) {
+    const nested =
+      isObject(current.data) && isObject(current.data.originalError) ? current.data.originalError : {};
+    for (const candidate of [current.code, nested.code])
+      if (typeof candidate === 'number' && known.has(candidate)) return known.get(candidate);
+    current = current.cause;
+  }
+  return undefined;
 }
 
 function isProvider(value: unknown): value is Eip1193Provider {
@@ -327,6 +350,26 @@ export function createWalletService(config: WalletServiceConfig): WalletService 
         );
         if (!hash) throw walletError('invalid-answer');
         return hash;
+      });
+    },
+
+    watchToken({ address, symbol, decimals }) {
+      return prompt(async (provider) => {
+        // Wallets list the token on the chain they are on: only the configured one will do.
+        if ((await readChainId(provider)) !== chain.id) throw walletError('wrong-chain');
+        let added: unknown;
+        try {
+          added = await provider.request({
+            method: 'wallet_watchAsset',
+            params: { type: 'ERC20', options: { address, symbol, decimals } },
+          });
+        } catch (error) {
+          const answer = knownCode(error, WATCH_ASSET_ANSWERS);
+          if (answer) return answer;
+          throw error;
+        }
+        if (typeof added !== 'boolean') throw walletError('invalid-answer');
+        return added ? 'added' : 'declined';
       });
     },
 

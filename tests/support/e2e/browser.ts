@@ -80,6 +80,10 @@ export type WalletHandle = {
   sendWithGasNext(gas: number): Promise<void>;
   /** The next transaction goes out with a nonce this far ahead of the chain's (the mock's control). */
   sendWithNonceAheadNext(ahead: number): Promise<void>;
+  /** The next wallet_watchAsset answers `false`, refuses (4001) or has no such method (-32601). */
+  watchAssetNext(answer: false | 4001 | -32601): Promise<void>;
+  /** The parameters of every wallet_watchAsset the wallet received so far on the current page. */
+  watchedAssets(): Promise<unknown[]>;
   /** The next request waits, like a prompt left open, until the returned function is awaited. */
   holdNext(): Promise<() => Promise<void>>;
   /**
@@ -261,6 +265,8 @@ function walletHandle(page: Page, setup: WalletSetup): WalletHandle {
     failSwitchWith4902Once: () => call('failSwitchWith4902Once'),
     sendWithGasNext: (gas) => call('sendWithGasNext', gas),
     sendWithNonceAheadNext: (ahead) => call('sendWithNonceAheadNext', ahead),
+    watchAssetNext: (answer) => call('watchAssetNext', answer),
+    watchedAssets: () => page.evaluate(() => window.__mockWallet?.watchedAssets.slice() ?? []),
     holdNext: async () => {
       await call('holdNext');
       return async () => {
