@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -290,6 +291,9 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     'watch-wallets': !!options.rpcUrl,
     faucet: !!(options.rpcUrl && options.tokenAddress && options.chainId && options.faucetPrivateKey),
   };
+  const faucetAddress = options.faucetPrivateKey
+    ? privateKeyToAccount(options.faucetPrivateKey).address
+    : null;
   // The faucet's settings as a hosted project sets them, with hCaptcha's test keys against the
   // stack's own siteverify (hcaptcha-siteverify.ts), and a little ETH for gas on the local chain.
   const faucetSettings = {
@@ -330,7 +334,13 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       TATUM_CHAIN: 'ethereum-sepolia',
       ...(functionsTatumUrl ? { TATUM_API_KEY: secrets.tatumApiKey, TATUM_API_URL: functionsTatumUrl } : {}),
       ...(options.balanceRateLimit ? { BALANCE_RATE_LIMIT: options.balanceRateLimit } : {}),
-      ...(options.faucetPrivateKey ? { FAUCET_PRIVATE_KEY: options.faucetPrivateKey, ...faucetSettings } : {}),
+      ...(options.faucetPrivateKey
+        ? {
+            FAUCET_PRIVATE_KEY: options.faucetPrivateKey,
+            FAUCET_ADDRESS: faucetAddress ?? '',
+            ...faucetSettings,
+          }
+        : {}),
     };
     try {
       for (const name of functionNames().filter(served)) {
@@ -354,6 +364,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         tokenAddress: options.tokenAddress ?? null,
         uniswapRouter: options.rpcUrl ? (options.uniswapRouter ?? null) : null,
         rpcUrl: options.rpcUrl ?? null,
+        faucetAddress,
       }),
     };
     if (options.rpcUrl && options.tokenAddress) {
@@ -362,6 +373,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         rpcUrl: options.rpcUrl,
         tokenAddress: options.tokenAddress,
         uniswapRouter: options.uniswapRouter ?? null,
+        faucetAddress,
       });
     }
     if (options.rpcUrl && functionsTatumUrl) {

@@ -1,8 +1,8 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
-import { erc20Abi, parseUnits } from 'viem';
+import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HCAPTCHA_TEST_KEYS } from '../../stack/gateway/hcaptcha-siteverify.ts';
-import { mined, tokenBalance, walletOf } from '../support/stack/chain.ts';
+import { sendDdex, tokenBalance } from '../support/stack/chain.ts';
 import { startOwnStack, type OwnStack } from '../support/stack/own-stack.ts';
 import { fileUsers } from '../support/stack/users.ts';
 import { freshWallet, userWithWallet } from '../support/stack/wallets.ts';
@@ -46,17 +46,9 @@ describe('an empty faucet', () => {
     const wallet = freshWallet().address;
     const user = await userWithWallet(users, 'faucet-empty', wallet);
     // Everything the faucet holds goes to the deployer.
-    const faucetWallet = walletOf(chain, chain.faucet);
     const [deployer] = chain.accounts;
     if (!deployer) throw new Error('no deployer');
-    const held = await tokenBalance(chain, chain.faucet.address);
-    const emptied = await faucetWallet.writeContract({
-      address: chain.tokenAddress,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [deployer.address, held],
-    });
-    await mined(chain, emptied);
+    await sendDdex(chain, chain.faucet, deployer, await tokenBalance(chain, chain.faucet.address));
 
     const refused = await claimStatus(user.client);
     expect(refused).toEqual({
@@ -65,13 +57,7 @@ describe('an empty faucet', () => {
     });
     expect(await tokenBalance(chain, wallet)).toBe(0n);
 
-    const refill = await walletOf(chain, deployer).writeContract({
-      address: chain.tokenAddress,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [chain.faucet.address, parseUnits('1000', 18)],
-    });
-    await mined(chain, refill);
+    await sendDdex(chain, deployer, chain.faucet, parseUnits('1000', 18));
     expect((await claimStatus(user.client)).status).toBe(200);
     expect(await tokenBalance(chain, wallet)).toBe(parseUnits('100', 18));
   });

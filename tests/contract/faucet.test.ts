@@ -1,9 +1,9 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { parseEther, parseUnits, type Address } from 'viem';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { HCAPTCHA_TEST_KEYS } from '../../stack/gateway/hcaptcha-siteverify.ts';
 import { readerOf, tokenBalance } from '../support/stack/chain.ts';
-import { anonClient, fileUsers, type Client } from '../support/stack/users.ts';
+import { anonClient, fileUsers, seenOf, type Client } from '../support/stack/users.ts';
 import {
   freshWallet,
   releaseWalletAsServer,
@@ -67,6 +67,30 @@ describe('a claim', () => {
       .eq('id', user.id)
       .single();
     expect(profile?.hcaptcha_sim_verified).toBe(true);
+  });
+});
+
+describe('the history', () => {
+  it('records the claim as a faucet row of the wallet’s history and tells the user, like any transfer in', async () => {
+    const wallet = freshWallet().address;
+    const user = await userWithWallet(users, 'faucet-history', wallet);
+    const answer = await claim(user.client, { captcha: PASSING });
+    expect(answer.status).toBe(200);
+    const txHash = String(answer.body['txHash']);
+
+    const seen = await vi.waitFor(
+      async () => {
+        const now = await seenOf(user, txHash);
+        expect(now.transactions.map((row) => row.type)).toContain('faucet');
+        expect(now.notifications).toHaveLength(1);
+        return now;
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    const row = seen.transactions.find((candidate) => candidate.type === 'faucet');
+    expect(row).toMatchObject({ amount: '100', token_symbol: 'DDEX', status: 'confirmed' });
+    expect(seen.transactions.map((candidate) => candidate.type)).not.toContain('token_received');
+    expect(seen.notifications[0]?.message).toContain('from the faucet');
   });
 });
 

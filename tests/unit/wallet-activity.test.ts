@@ -107,6 +107,22 @@ describe('a wallet’s rows of one transaction', () => {
     ]);
   });
 
+  it('makes DDEX from the project’s faucet a faucet row, and another sender’s a transfer in', () => {
+    const claimed = transfer(FRIEND, WALLET, parseUnits('100', 18));
+    const rows = walletActivity(receipt(claimed), context({ sender: FRIEND, faucet: FRIEND.toUpperCase() }));
+    expect(rows).toEqual([
+      expect.objectContaining({
+        type: 'faucet',
+        logIndex: claimed.logIndex,
+        amount: '100',
+        counterparty: FRIEND,
+      }),
+    ]);
+    expect(walletActivity(receipt(claimed), context({ sender: FRIEND, faucet: null }))).toEqual([
+      expect.objectContaining({ type: 'token_received' }),
+    ]);
+  });
+
   it('makes the wallet’s own buy one swap row with both legs, and no transfer row for its DDEX', () => {
     const paid = parseEther('0.01');
     const got = parseUnits('12.5', 18);

@@ -54,9 +54,11 @@ export function wordsOf(row: Worded): Words | null {
       message: `You allowed ${counter ?? 'a contract'} to spend ${allowance} ${tx}.`,
     };
   }
+  // A faucet claim is told as any transfer in, naming the faucet rather than its address.
+  const from = row.type === 'faucet' ? ' from the faucet' : counter === null ? '' : ` from ${counter}`;
   return {
     title: `${label} Received`,
-    message: `You received ${amount}${counter === null ? '' : ` from ${counter}`} ${tx}.`,
+    message: `You received ${amount}${from} ${tx}.`,
   };
 }
 

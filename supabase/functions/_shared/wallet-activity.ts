@@ -14,7 +14,7 @@ export const APPROVAL_TOPIC = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291
 export const UNLIMITED = (1n << 256n) - 1n;
 
 export type ActivityRow = {
-  type: 'swap' | 'token_sent' | 'token_received' | 'approval';
+  type: 'swap' | 'token_sent' | 'token_received' | 'faucet' | 'approval';
   /** The log the row is keyed by: the Swap, Transfer or Approval (null only where a node leaves it out). */
   logIndex: number | null;
   /** DDEX, signed from the wallet's side (negative when it left); an approval's allowance. */
@@ -36,6 +36,8 @@ export type ActivityContext = {
   decimals: number;
   /** The DDEX/WETH pair and whether WETH is its token0; null where no market is configured. */
   market: { pair: string; wethIsToken0: boolean } | null;
+  /** The project's faucet wallet (FAUCET_ADDRESS, any case): DDEX it pays in is a `faucet` row. */
+  faucet?: string | null;
 };
 
 export type Approval = { token: string; owner: string; spender: string; value: bigint };
@@ -67,6 +69,7 @@ export function walletActivity(receipt: Receipt, context: ActivityContext): Acti
   const token = context.token.toLowerCase();
   const rows: ActivityRow[] = [];
   const market = context.market;
+  const faucet = context.faucet?.toLowerCase() ?? null;
   const ownSwaps =
     market !== null && context.sender === wallet ? findWalletSwaps(receipt, market.pair, token, wallet) : [];
   const legsGoToSwaps = ownSwaps.length > 0 && market !== null;
@@ -101,7 +104,12 @@ export function walletActivity(receipt: Receipt, context: ActivityContext): Acti
         );
       if (into)
         rows.push(
-          transferRow('token_received', log, formatUnits(transfer.value, context.decimals), transfer.from),
+          transferRow(
+            transfer.from === faucet ? 'faucet' : 'token_received',
+            log,
+            formatUnits(transfer.value, context.decimals),
+            transfer.from,
+          ),
         );
       continue;
     }
@@ -126,7 +134,7 @@ function ethLeg(swap: NonNullable<ReturnType<typeof decodeSwap>>, wethIsToken0: 
 }
 
 function transferRow(
-  type: 'token_sent' | 'token_received',
+  type: 'token_sent' | 'token_received' | 'faucet',
   log: RawLog,
   amount: string,
   counterparty: string,

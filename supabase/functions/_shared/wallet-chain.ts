@@ -35,6 +35,8 @@ export function walletChain(options: {
   rpc: RpcCall;
   tokenAddress: string;
   uniswapRouter?: string | null;
+  /** The project's faucet wallet, whose DDEX is told as a claim (a `faucet` row). */
+  faucetAddress?: string | null;
 }): WalletChain {
   const { rpc } = options;
   const token = options.tokenAddress.toLowerCase();
@@ -68,6 +70,7 @@ export function walletChain(options: {
         decimals: await decimals(),
         // WETH is token0 when its address sorts first, as the factory orders every pair.
         market: found ? { pair: found.pair, wethIsToken0: found.weth < token } : null,
+        faucet: options.faucetAddress ?? null,
       });
     },
   };

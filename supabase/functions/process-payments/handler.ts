@@ -44,6 +44,8 @@ export type ProcessPaymentsDeps = {
    * the transaction alone).
    */
   rpcUrl?: string | null;
+  /** The faucet function's wallet (FAUCET_ADDRESS): the DDEX it pays a wallet is a `faucet` row. */
+  faucetAddress?: string | null;
   fetch?: typeof fetch;
 };
 
@@ -73,6 +75,7 @@ export function createProcessPaymentsHandler(
           rpc: createRpcClient(deps.rpcUrl, deps.fetch ? { fetch: deps.fetch } : {}),
           tokenAddress: deps.tokenAddress,
           uniswapRouter: deps.uniswapRouter ?? null,
+          faucetAddress: deps.faucetAddress ?? null,
         })
       : null;
 

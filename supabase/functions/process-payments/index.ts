@@ -3,8 +3,8 @@
 // Tatum, which sends no Supabase JWT; the handler checks x-payload-hash instead.
 // Set TATUM_WEBHOOK_SECRET, TATUM_CHAIN (Tatum's name of the network, e.g. ethereum-sepolia),
 // DDEX_TOKEN_ADDRESS and RPC_URL (the receipts are the truth of every DDEX row) with `supabase
-// secrets set`, and UNISWAP_V2_ROUTER so that a swap on the DDEX/WETH market is one `swap` row;
-// SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are provided by the platform.
+// secrets set`, UNISWAP_V2_ROUTER so that a swap on the DDEX/WETH market is one `swap` row, and
+// FAUCET_ADDRESS (the faucet function's wallet) so that a claim is a `faucet` row; SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are provided by the platform.
 import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../_shared/database.types.ts';
 import { optional, required } from '../_shared/env.ts';
@@ -33,5 +33,6 @@ Deno.serve(
     uniswapRouter,
     // DDEX rows are read from the receipts; record-transaction requires it in any case.
     rpcUrl: tokenAddress || uniswapRouter ? required('process-payments', 'RPC_URL') : null,
+    faucetAddress: optional('FAUCET_ADDRESS'),
   }),
 );

@@ -30,6 +30,8 @@ export type RecordTransactionDeps = {
    * pair is read from it. Without one, swaps are refused rather than recorded as sends.
    */
   uniswapRouter?: string | null;
+  /** The faucet function's wallet (FAUCET_ADDRESS): the DDEX it pays a wallet is a `faucet` row. */
+  faucetAddress?: string | null;
 };
 
 /** A history row this function writes, as the reply reports it: one per DDEX transfer or swap. */
@@ -69,6 +71,7 @@ export function createRecordTransactionHandler(
     rpc: createRpcClient(deps.rpcUrl),
     tokenAddress,
     uniswapRouter: deps.uniswapRouter ?? null,
+    faucetAddress: deps.faucetAddress ?? null,
   });
 
   const handle = async (request: Request): Promise<Response> => {

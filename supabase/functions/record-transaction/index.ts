@@ -3,7 +3,8 @@
 // the caller is a signed-in user of the portal, and the handler resolves who
 // from the same token). Set RPC_URL and DDEX_TOKEN_ADDRESS with
 // `supabase secrets set`, and UNISWAP_V2_ROUTER (the app's VITE_UNISWAP_V2_ROUTER)
-// to record swaps on the DDEX/WETH pair; SUPABASE_URL and
+// to record swaps on the DDEX/WETH pair, and FAUCET_ADDRESS (the faucet function's wallet) so
+// that a claim is a `faucet` row; SUPABASE_URL and
 // SUPABASE_SERVICE_ROLE_KEY are provided by the platform.
 import { createClient } from '@supabase/supabase-js';
 import { withCors } from '../_shared/cors.ts';
@@ -25,6 +26,7 @@ const handle = createRecordTransactionHandler({
   rpcUrl: required('record-transaction', 'RPC_URL'),
   tokenAddress: required('record-transaction', 'DDEX_TOKEN_ADDRESS'),
   uniswapRouter: optional('UNISWAP_V2_ROUTER'),
+  faucetAddress: optional('FAUCET_ADDRESS'),
 });
 
 Deno.serve(withCors(['POST'], handle));

@@ -156,7 +156,7 @@ describe('toHistoryEntry: the detail line', () => {
     expect(entry.counterparty).toBe(WALLET);
   });
 
-  it.each(['token_received', 'native_received', 'internal_received'])(
+  it.each(['token_received', 'native_received', 'internal_received', 'faucet'])(
     'names where a %s row came from',
     (type) => {
       const entry = toHistoryEntry(row({ type, amount: '1', counterparty: ROUTER }));

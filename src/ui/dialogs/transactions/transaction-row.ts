@@ -32,7 +32,7 @@ export type HistoryEntry = {
 };
 
 const SENT = new Set(['token_sent', 'native_sent', 'internal_sent']);
-const RECEIVED = new Set(['token_received', 'native_received', 'internal_received']);
+const RECEIVED = new Set(['token_received', 'native_received', 'internal_received', 'faucet']);
 
 export function toHistoryEntry(row: TransactionRow): HistoryEntry {
   // tx_hash is NOT NULL in the schema, but rows recorded by older writers may
