@@ -18,7 +18,7 @@ import { createDeferredTatumService } from './services/tatum/deferred-service.ts
 import { createDeferredTokenService } from './services/token/deferred-service.ts';
 import { createDeferredWalletService } from './services/wallet/deferred-service.ts';
 import { App } from './ui/App.tsx';
-import { loadSendForm } from './ui/portal/send-form-loader.ts';
+import { loadLateViews } from './ui/portal/late-views-loader.ts';
 
 // Composition root: the only place that builds service implementations. It
 // reads the configuration, makes the services, provides them to the portal's
@@ -196,7 +196,8 @@ if (root.hasChildNodes() && !devtools && !stately) {
   createRoot(root).render(page(null));
 }
 
-// The send form's chunk, asked for once the page has loaded: off the first paint's path, and there
-// by the time a wallet that reconnects at start shows it (src/ui/portal/send-form-loader.ts).
-if (document.readyState === 'complete') void loadSendForm();
-else window.addEventListener('load', () => void loadSendForm(), { once: true });
+// The send form's and the balances' chunk, asked for once the page has loaded: off the first
+// paint's path, and there by the time a wallet that reconnects at start shows them
+// (src/ui/portal/late-views-loader.ts).
+if (document.readyState === 'complete') void loadLateViews();
+else window.addEventListener('load', () => void loadLateViews(), { once: true });

@@ -4,14 +4,14 @@ import { appCopy } from '../../copy/index.ts';
 import { usePortalSelector } from '../portal-context.tsx';
 import { AuthButtons } from './AuthButtons.tsx';
 import { NetworkBanner } from './NetworkBanner.tsx';
-import { loadSendForm } from './send-form-loader.ts';
+import { lateView } from './late-views-loader.ts';
 import { VisitorPrompt } from './VisitorPrompt.tsx';
 import { WalletPanel } from './WalletPanel.tsx';
 
 // The portal screen (docs/product.md#portal-screen): the heading with Login / Sign Up or Logout; with
 // neither a wallet nor a user, the visitor prompt; otherwise the wallet card,
-// and with a wallet the send form beside it (loaded apart from the entry, see send-form-loader.ts).
-const SendForm = lazy(loadSendForm);
+// and with a wallet the send form beside it (loaded apart from the entry, see late-views-loader.ts).
+const SendForm = lazy(lateView('SendForm'));
 
 export function PortalScreen() {
   const hasUser = usePortalSelector((snapshot) => snapshot.context.user !== null);

@@ -1,12 +1,17 @@
+import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import { portalCopy, walletCopy } from '../../copy/index.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
 import { AccountLine } from './AccountLine.tsx';
-import { Balances } from './Balances.tsx';
+import { lateView } from './late-views-loader.ts';
 import { WalletAddress } from './WalletAddress.tsx';
 import { WebhookDemo } from './WebhookDemo.tsx';
+
+// Loaded apart from the entry with the send form (late-views-loader.ts): the panel is never on a
+// visitor's first screen.
+const Balances = lazy(lateView('Balances'));
 
 // The wallet panel (docs/product.md#wallet-panel): the logged-in line, 'Connect Your Wallet' for a
 // signed-in user without a wallet (once loading has finished), the connected
@@ -35,7 +40,9 @@ export function WalletPanel() {
             {busy ? walletCopy.connecting : walletCopy.connectYourWallet}
           </Button>
         ) : null}
-        <Balances />
+        <Suspense fallback={null}>
+          <Balances />
+        </Suspense>
         <WebhookDemo />
       </Stack>
     </Card>

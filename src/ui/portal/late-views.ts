@@ -1,0 +1,3 @@
+// The views that load once the page has (late-views-loader.ts), in one chunk.
+export { Balances } from './Balances.tsx';
+export { SendForm } from './SendForm.tsx';
