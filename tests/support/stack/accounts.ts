@@ -35,6 +35,8 @@ const OWNERS = {
   /** process-payments-documented: Tatum's documented bodies replayed for real transfers. */
   documentedSender: 19,
   documentedRecipient: 20,
+  /** local-wallet-provider: funds the local test wallet's fresh keys with ETH for gas. */
+  localWalletFunder: 21,
   /** record-swap: deploys its market and provides the liquidity, and the signed-in trader. */
   recordSwapProvider: 38,
   recordSwapTrader: 39,
