@@ -1,3 +1,4 @@
+import { FAUCET_ACCOUNT_INDEX } from '../../stack/chain/hardhat.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,6 +103,15 @@ const CALLS: Call[] = [
     }),
   },
   {
+    label: 'a faucet claim with the anon key for a session',
+    name: 'faucet',
+    init: async (gateway) => ({
+      method: 'POST',
+      headers: { ...json, apikey: gateway.anonKey, authorization: `Bearer ${gateway.anonKey}` },
+      body: '{"captcha":"10000000-aaaa-bbbb-cccc-000000000001"}',
+    }),
+  },
+  {
     label: 'a balance of a malformed address',
     name: 'native-balance',
     init: async (gateway) => ({
@@ -131,6 +141,8 @@ beforeAll(async () => {
     chainId: chain.chainId,
     // market-bots is served only with the market, as in the stack.
     uniswapRouter: chain.uniswap.router,
+    // The shared chain's faucet account: the calls here are refused before anything is paid.
+    faucetPrivateKey: chain.accounts[FAUCET_ACCOUNT_INDEX]?.privateKey ?? null,
     functions: 'node',
   });
 }, 60_000);
@@ -144,6 +156,7 @@ describe('the Edge Functions’ runtimes', () => {
   it('serves every function from its Deno entry point, each on a server of its own', async () => {
     expect(stack.functions.runtime).toBe('deno');
     expect(Object.keys(stack.functions.urls).sort()).toEqual([
+      'faucet',
       'link-wallet',
       'market-bots',
       'native-balance',
