@@ -39,7 +39,7 @@ export const summaries: Record<string, string> = {
   wallet:
     "The browser wallet: discovery, the silent reconnect on reload, connecting, the provider's account, chain and disconnect events, the wrong-network switch, and disconnecting.",
   balances:
-    "The wallet panel's ETH and DDEX balances, fetched side by side; without a token contract the DDEX balance is 'N/A (Config Error)' and is not fetched.",
+    "The wallet panel's ETH and DDEX balances, fetched side by side, and the copy of a value read (exactly as read); without a token contract the DDEX balance is 'N/A (Config Error)' and is not fetched.",
   send: "The DDEX send form: the checks in the spec's order, then prepare, sign (the private key is dropped once it has signed), broadcast or have walletSend send it, and, when signed in, record in the history; a transfer that may have gone out is checked, never sent twice.",
   'wallet-send':
     'Sends one DDEX transfer with the connected wallet for the send machine: checked against the chain, signed and broadcast by the wallet (eth_sendTransaction), then confirmed on its receipt; it ends confirmed, unconfirmed (sent, no receipt yet) or stopped.',

@@ -172,6 +172,8 @@ export function providePortal(services: PortalServices) {
       fetchTokenBalance: fromPromise(({ input }) =>
         token ? token.readBalance(input.address) : unavailable('The DDEX token'),
       ),
+      // The wallet service's clipboard write takes any text, here a balance's exact value.
+      copyBalance: fromPromise(({ input }) => wallet.copyAddress(input.text)),
     },
   });
 

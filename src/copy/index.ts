@@ -169,6 +169,11 @@ export const balanceCopy = {
   configError: 'N/A (Config Error)',
   fetchError: 'Balance Fetch Error',
   walletNotConnected: { title: 'Wallet Not Connected', description: 'Please connect your wallet first.' },
+  /** ours: the exact value of a balance copied, under the titles the address copy uses. */
+  copied: { title: 'Copied!', description: 'Balance copied to clipboard' },
+  copyFailed: { title: 'Copy Failed', description: 'Could not copy balance.' },
+  /** ours: the copy button's name, after the balance's label. */
+  copy: (label: string) => `Copy ${label}`,
 } as const;
 
 export const sendCopy = {

@@ -10,12 +10,15 @@ import { messageOf, notProvided, showToast, type ToastRequest } from './shared.t
 // already arrived, so the panel never mixes a fresh and a failed reading; a
 // missing contract is not a fetch and stays as it is. One toast per load: the
 // first failure stops the other fetch. The words and colours for each status
-// are the view's (src/ui/portal/balance-text.ts).
+// are the view's (src/ui/portal/balance-text.ts). A value read can be copied,
+// exactly as read, while nothing is loading.
 
 export type BalancesInput = { tokenConfigured: boolean };
 
 export type BalancesEvent =
-  { type: 'wallet.changed'; address: string | null; chainId: number | null } | { type: 'balances.refresh' };
+  | { type: 'wallet.changed'; address: string | null; chainId: number | null }
+  | { type: 'balances.refresh' }
+  | { type: 'balances.copy'; balance: 'native' | 'ddex' };
 
 /** One balance as last read: the decimal text the service returned, or why there is none. */
 export type BalanceReading =
@@ -47,6 +50,13 @@ const FAILED_TOAST = {
   }),
 } as const;
 
+/** The value a balance was read as; '' when none was. */
+const valueOf = (reading: BalanceReading): string => (reading.status === 'loaded' ? reading.value : '');
+
+/** The exact value of the balance a copy asks for ('' for any other event). */
+const copied = ({ context, event }: { context: BalancesContext; event: BalancesEvent }): string =>
+  event.type === 'balances.copy' ? valueOf(context[event.balance]) : '';
+
 export const balancesMachine = setup({
   types: {} as { context: BalancesContext; events: BalancesEvent; input: BalancesInput },
   actors: {
@@ -56,6 +66,7 @@ export const balancesMachine = setup({
     fetchTokenBalance: fromPromise<{ formatted: string }, { address: string }>(
       notProvided('fetchTokenBalance'),
     ),
+    copyBalance: fromPromise<unknown, { text: string }>(notProvided('copyBalance')),
   },
   actions: {
     showToast,
@@ -66,6 +77,8 @@ export const balancesMachine = setup({
   },
   guards: {
     tokenConfigured: ({ context }) => context.tokenConfigured,
+    /** The balance a copy asks for has a value read: no contract or an empty answer has none. */
+    hasValue: (args) => copied(args) !== '',
   },
 }).createMachine({
   id: 'balances',
@@ -154,6 +167,22 @@ export const balancesMachine = setup({
     },
     loaded: {
       on: { 'balances.refresh': 'loading' },
+      initial: 'ready',
+      states: {
+        ready: { on: { 'balances.copy': { guard: 'hasValue', target: 'copying' } } },
+        copying: {
+          invoke: {
+            id: 'copyBalance',
+            src: 'copyBalance',
+            input: (args) => ({ text: copied(args) }),
+            onDone: { target: 'ready', actions: { type: 'showToast', params: balanceCopy.copied } },
+            onError: {
+              target: 'ready',
+              actions: { type: 'showToast', params: { ...balanceCopy.copyFailed, variant: 'destructive' } },
+            },
+          },
+        },
+      },
     },
     failed: {
       entry: 'fetchFailed',

@@ -8,8 +8,8 @@ import { TokenServiceError } from '../../src/services/token/types.ts';
 import { describeModel, inState, type ModelStep } from '../support/model/index.ts';
 
 // The wallet panel's two balances (docs/product.md#balances): the generated paths, each step
-// checked for what each fetch is asked, what the panel reads, and the one toast a failed load
-// shows, worded for the failure the path chose.
+// checked for what each fetch is asked, what the panel reads, the one toast a failed load
+// shows, worded for the failure the path chose, and what a copy takes and says.
 
 type Snapshot = SnapshotFrom<typeof balancesMachine>;
 
@@ -90,6 +90,17 @@ function everyStep(
     expect(context.ddex).toEqual(
       tokenConfigured ? { status: 'loaded', value: TOKEN.formatted } : NOT_CONFIGURED,
     );
+    // A copy takes the exact value read; without a token contract there is no DDEX value to copy.
+    if (event?.type === 'balances.copy') {
+      const native = (event as { balance?: string }).balance === 'native';
+      expect(inState(s, 'loaded.copying')).toBe(native || tokenConfigured);
+      if (native || tokenConfigured)
+        expect(inputOf('copyBalance')).toEqual({ text: native ? NATIVE.balance : TOKEN.formatted });
+    }
+    if (event?.type === 'xstate.done.actor.copyBalance') expect(toasts).toEqual([balanceCopy.copied]);
+    else if (event?.type === 'xstate.error.actor.copyBalance')
+      expect(toasts).toEqual([{ ...balanceCopy.copyFailed, variant: 'destructive' }]);
+    else expect(toasts).toEqual([]);
   }
   if (inState(s, 'failed')) {
     // Any failure marks every fetched balance failed; a missing contract stays as it is.
@@ -131,6 +142,14 @@ for (const tokenConfigured of [true, false]) {
         ],
         'xstate.error.actor.fetchTokenBalance': [
           { type: 'xstate.error.actor.fetchTokenBalance', error: failures.token.error },
+        ],
+        'balances.copy': [
+          { type: 'balances.copy', balance: 'native' },
+          { type: 'balances.copy', balance: 'ddex' },
+        ],
+        'xstate.done.actor.copyBalance': [{ type: 'xstate.done.actor.copyBalance', output: undefined }],
+        'xstate.error.actor.copyBalance': [
+          { type: 'xstate.error.actor.copyBalance', error: new DOMException('Denied', 'NotAllowedError') },
         ],
       },
       states: { '*': (s, step) => everyStep(s, step, tokenConfigured, failures) },

@@ -18,7 +18,9 @@ function start({ tokenConfigured = true } = {}) {
   const { actor, toasts } = h;
   const natives = h.calls<{ balance: string; asset: string }>('fetchNativeBalance');
   const tokens = h.calls<{ formatted: string }>('fetchTokenBalance');
+  const copies = h.calls<unknown>('copyBalance');
   return {
+    copies,
     actor,
     toasts,
     natives,
@@ -67,7 +69,7 @@ describe('balances machine', () => {
     expect(b.snapshot().hasTag('loading')).toBe(true);
     lastCall(b.natives).resolve({ balance: '0.75', asset: 'ETH' });
     await settle();
-    expect(b.snapshot().value).toBe('loaded');
+    expect(b.snapshot().matches('loaded')).toBe(true);
     expect(b.snapshot().hasTag('loading')).toBe(false);
     // The decimal text as the services return it; the view chooses the words around it.
     expect(b.snapshot().context).toMatchObject({
@@ -85,7 +87,7 @@ describe('balances machine', () => {
     expect(b.snapshot().context.ddex).toEqual(NOT_CONFIGURED);
     lastCall(b.natives).resolve({ balance: '1', asset: 'ETH' });
     await settle();
-    expect(b.snapshot().value).toBe('loaded');
+    expect(b.snapshot().matches('loaded')).toBe(true);
     expect(b.snapshot().context).toMatchObject({ native: loaded('1'), ddex: NOT_CONFIGURED });
   });
 
@@ -153,7 +155,7 @@ describe('balances machine', () => {
     b.actor.send({ type: 'balances.refresh' });
     expect(b.snapshot().hasTag('loading')).toBe(true);
     await b.answer('3', '4');
-    expect(b.snapshot().value).toBe('loaded');
+    expect(b.snapshot().matches('loaded')).toBe(true);
     expect(b.snapshot().context).toMatchObject({ native: loaded('3'), ddex: loaded('4') });
   });
 
@@ -201,5 +203,68 @@ describe('balances machine', () => {
     await b.answer('1', '2');
     expect(b.snapshot().value).toBe('idle');
     expect(b.snapshot().context).toMatchObject({ native: NONE, ddex: NONE });
+  });
+
+  describe('copying a balance (its exact value, not the text shown for reading)', () => {
+    it("copies the exact value of the balance asked for, then 'Copied!'", async () => {
+      const b = start();
+      b.connect();
+      await b.answer('9899.978831758016184621', '1000000');
+      b.actor.send({ type: 'balances.copy', balance: 'native' });
+      expect(b.copies.map((call) => call.input)).toEqual([{ text: '9899.978831758016184621' }]);
+      expect(b.snapshot().matches({ loaded: 'copying' })).toBe(true);
+      lastCall(b.copies).resolve(undefined);
+      await settle();
+      expect(b.snapshot().matches({ loaded: 'ready' })).toBe(true);
+      expect(b.toasts).toEqual([balanceCopy.copied]);
+
+      b.actor.send({ type: 'balances.copy', balance: 'ddex' });
+      expect(lastCall(b.copies).input).toEqual({ text: '1000000' });
+    });
+
+    it("says 'Copy Failed' when the clipboard refuses, and can copy again", async () => {
+      const b = start();
+      b.connect();
+      await b.answer('1', '2');
+      b.actor.send({ type: 'balances.copy', balance: 'ddex' });
+      lastCall(b.copies).reject(new Error('denied'));
+      await settle();
+      expect(b.toasts).toEqual([{ ...balanceCopy.copyFailed, variant: 'destructive' }]);
+      b.actor.send({ type: 'balances.copy', balance: 'ddex' });
+      expect(b.copies).toHaveLength(2);
+    });
+
+    it('copies nothing without a value read: no wallet, loading, failed, no token contract or an empty value', async () => {
+      const b = start({ tokenConfigured: false });
+      b.actor.send({ type: 'balances.copy', balance: 'native' });
+      b.connect();
+      b.actor.send({ type: 'balances.copy', balance: 'native' });
+      lastCall(b.natives).resolve({ balance: '', asset: 'ETH' });
+      await settle();
+      b.actor.send({ type: 'balances.copy', balance: 'native' });
+      b.actor.send({ type: 'balances.copy', balance: 'ddex' });
+      b.actor.send({ type: 'balances.refresh' });
+      lastCall(b.natives).reject(new Error('down'));
+      await settle();
+      b.actor.send({ type: 'balances.copy', balance: 'native' });
+      expect(b.copies).toHaveLength(0);
+    });
+
+    it('a refresh or a wallet change while copying drops the answer', async () => {
+      const b = start();
+      b.connect();
+      await b.answer('1', '2');
+      b.actor.send({ type: 'balances.copy', balance: 'native' });
+      b.actor.send({ type: 'balances.refresh' });
+      lastCall(b.copies).resolve(undefined);
+      await settle();
+      expect(b.toasts).toEqual([]);
+      expect(b.snapshot().hasTag('loading')).toBe(true);
+    });
+  });
+
+  it("copy words: the spec's toast titles, about a balance", () => {
+    expect(balanceCopy.copied).toEqual({ title: 'Copied!', description: 'Balance copied to clipboard' });
+    expect(balanceCopy.copyFailed).toEqual({ title: 'Copy Failed', description: 'Could not copy balance.' });
   });
 });
