@@ -24,6 +24,7 @@ import {
 } from '../../src/copy/index.ts';
 import { signedInUser } from '../support/stack/users.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
+import { PHONE_VIEWPORT } from '../support/e2e/browser.ts';
 import { runAxe } from '../support/e2e/axe.ts';
 import { e2e, gatewayFor } from '../support/e2e/context.ts';
 import {
@@ -36,7 +37,7 @@ import {
   openWithWallet,
   setAvatar,
 } from '../support/e2e/portal-page.ts';
-import { admin, balanceValue, openSignedIn } from '../support/e2e/ui.ts';
+import { admin, balanceExact, balanceValue, openSignedIn } from '../support/e2e/ui.ts';
 
 // The portal screen (docs/product.md#portal-screen, #wallet-panel): what a visitor
 // and a signed-in user see, the balances against the chain, the webhook demo and
@@ -64,6 +65,23 @@ async function dangerColour(page: Page): Promise<string> {
 
 const colourOf = (page: Page, label: string) =>
   balanceValue(page, label).evaluate((element) => getComputedStyle(element).color);
+
+/** An exact balance of 1 or more as the card should show it in en-US: grouped, five decimals cut. */
+function readable(exact: string): string {
+  const [whole = '', fraction = ''] = exact.split('.');
+  const kept = fraction.slice(0, 5).replace(/0+$/, '');
+  return `${BigInt(whole).toLocaleString('en-US')}${kept ? `.${kept}` : ''}`;
+}
+
+/** How many lines a balance's value takes, and whether its text is cut short (an ellipsis). */
+const oneLine = (page: Page, label: string) =>
+  balanceValue(page, label).evaluate((value) => {
+    const text = value.firstElementChild as HTMLElement;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+    return { lines: tops.size, clipped: text.scrollWidth > text.clientWidth };
+  });
 
 function chainClients() {
   const { rpcUrl, chainId, tokenAddress } = e2e().chain;
@@ -103,8 +121,8 @@ describe('portal screen', () => {
     await balancesLoaded(page);
 
     const before = await readBalances(balancesAccount.address);
-    expect(await balanceValue(page, balanceCopy.native).textContent()).toBe(before.native);
-    expect(await balanceValue(page, balanceCopy.token).textContent()).toBe(before.token);
+    expect(await balanceExact(page, balanceCopy.native)).toBe(before.native);
+    expect(await balanceExact(page, balanceCopy.token)).toBe(before.token);
 
     // Someone pays the account; a refresh shows it, with 'Loading...' and a disabled button meanwhile.
     const hashes = [
@@ -138,11 +156,75 @@ describe('portal screen', () => {
     expect(await balanceValue(page, balanceCopy.token).textContent()).toBe(balanceCopy.loading);
     expect(await refresh.isDisabled()).toBe(true);
     release();
-    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toBe(after.native);
-    expect(await balanceValue(page, balanceCopy.token).textContent()).toBe(after.token);
+    await expect.poll(() => balanceExact(page, balanceCopy.native)).toBe(after.native);
+    expect(await balanceExact(page, balanceCopy.token)).toBe(after.token);
     expect(await refresh.isEnabled()).toBe(true);
     // The values took the space reserved for them: nothing below moved.
     expect(await balanceValue(page, balanceCopy.native).boundingBox()).toEqual(boxBefore);
+  });
+
+  it('shows each balance grouped and cut for reading, exact on hover and when copied, on one line at 360 px', async () => {
+    // The account pays a transaction's fee first, so its ETH has more decimals than the card shows.
+    const { reader, readBalances } = chainClients();
+    const { rpcUrl, chainId } = e2e().chain;
+    const own = createWalletClient({
+      chain: defineChain({
+        id: chainId,
+        name: 'e2e',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [rpcUrl] } },
+      }),
+      account: privateKeyToAccount(balancesAccount.privateKey),
+      transport: http(rpcUrl),
+    });
+    const paid = await own.sendTransaction({ to: balancesPayer.address, value: parseEther('0.001') });
+    await reader.waitForTransactionReceipt({ hash: paid });
+    const exact = await readBalances(balancesAccount.address);
+    expect(exact.native.split('.')[1]?.length ?? 0).toBeGreaterThan(5);
+
+    const { page } = await openWithWallet({ account: balancesAccount }, { viewport: PHONE_VIEWPORT });
+    await connect(page, balancesAccount.address);
+    await balancesLoaded(page);
+    for (const [label, value] of [
+      [balanceCopy.native, exact.native],
+      [balanceCopy.token, exact.token],
+    ] as const) {
+      // Grouped in the page's locale (en-US here), five decimals, cut rather than rounded up.
+      expect(await balanceValue(page, label).textContent()).toBe(readable(value));
+      expect(await balanceExact(page, label)).toBe(value);
+      expect(await oneLine(page, label)).toEqual({ lines: 1, clipped: false });
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      PHONE_VIEWPORT.width,
+    );
+
+    // The copy button beside a value copies its exact value.
+    await button(page, balanceCopy.copy(balanceCopy.native)).click();
+    await toast(page, balanceCopy.copied.title).waitFor();
+    await page.getByText(balanceCopy.copied.description, { exact: true }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(exact.native);
+    await button(page, balanceCopy.copy(balanceCopy.token)).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(exact.token);
+
+    // A value longer than the card ends in an ellipsis on its one line; hover and copy keep it whole.
+    const huge = '115792089237316195423570985008687907853269984665640564039457.584007913129639935';
+    const balanceFunction = `${gatewayFor('full').url}/functions/v1/native-balance`;
+    await page.route(
+      (url) => url.href.startsWith(balanceFunction),
+      async (route) => {
+        if (route.request().method() !== 'POST') return route.fallback();
+        const response = await route.fetch();
+        return route.fulfill({ response, json: { balance: huge, asset: 'ETH' } });
+      },
+    );
+    await button(page, portalCopy.refreshBalances).click();
+    await expect.poll(() => balanceExact(page, balanceCopy.native)).toBe(huge);
+    expect(await oneLine(page, balanceCopy.native)).toEqual({ lines: 1, clipped: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      PHONE_VIEWPORT.width,
+    );
+    await button(page, balanceCopy.copy(balanceCopy.native)).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(huge);
   });
 
   it("shows 'Error' in red and 'Balance Fetch Error' when the balances cannot be fetched, then recovers on refresh", async () => {
@@ -164,8 +246,8 @@ describe('portal screen', () => {
     // The node is back: a refresh shows both balances again.
     await page.unroute(nodeDown);
     await button(page, portalCopy.refreshBalances).click();
-    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toMatch(/^[\d.]+$/);
-    await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toMatch(/^[\d.]+$/);
+    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toMatch(/^[\d,.]+$/);
+    await expect.poll(() => balanceValue(page, balanceCopy.token).textContent()).toMatch(/^[\d,.]+$/);
   });
 
   it('opens signed in from a session stored before it loaded, with no request to sign in', async () => {

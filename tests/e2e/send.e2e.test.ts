@@ -20,7 +20,7 @@ import { tokenBalance } from '../support/stack/chain.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { openPortal, type PortalOptions, type WalletSetup } from '../support/e2e/browser.ts';
 import { e2e } from '../support/e2e/context.ts';
-import { admin, balanceValue, openSignedIn, openUserMenu } from '../support/e2e/ui.ts';
+import { admin, balanceValue, openSignedIn, openUserMenu, READABLE_AMOUNT } from '../support/e2e/ui.ts';
 
 // The send form (docs/product.md#send-form, #send-form-order, #send-steps,
 // #send-toasts): what a visitor sees checking, refusing and making a real DDEX
@@ -164,7 +164,7 @@ describe('send form', () => {
     const { page } = await openConnected({ account: viewer }, { variant: 'noToken' });
     const token = balanceValue(page, balanceCopy.token);
     await expect.poll(() => token.textContent()).toBe(balanceCopy.configError);
-    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toMatch(/^\d+(\.\d+)?$/);
+    await expect.poll(() => balanceValue(page, balanceCopy.native).textContent()).toMatch(READABLE_AMOUNT);
     const [colour, red] = await token.evaluate((element) => {
       const probe = document.createElement('span');
       probe.style.color = 'var(--color-danger)';

@@ -33,7 +33,7 @@ import type { WalletHandle } from '../support/e2e/browser.ts';
 import { e2e } from '../support/e2e/context.ts';
 import { swapsOnTheSharedPool } from '../support/e2e/pool-lock.ts';
 import { balancesLoaded, connect, openWithWallet } from '../support/e2e/portal-page.ts';
-import { balanceValue, openSignedIn, openUserMenu } from '../support/e2e/ui.ts';
+import { balanceExact, openSignedIn, openUserMenu } from '../support/e2e/ui.ts';
 
 // The DEX Trading tab's swaps (docs/product.md#dex-trading) on the stack's DDEX/WETH Uniswap V2
 // pool, through the mock wallet: a buy, a buy whose high slippage tolerance is confirmed first,
@@ -208,9 +208,7 @@ describe('DEX Trading: swapping through the wallet', () => {
     const { page, account, wallet, pageErrors } = await openTrading('tradingBuyer');
     const before = await tokenBalance(chain, account.address);
     await tab(page, appCopy.tabs.portal).click();
-    await expect
-      .poll(() => balanceValue(page, balanceCopy.token).textContent())
-      .toBe(formatUnits(before, 18));
+    await expect.poll(() => balanceExact(page, balanceCopy.token)).toBe(formatUnits(before, 18));
     await tab(page, appCopy.tabs.trading).click();
     await cardButton(page, dexCopy.enterAmount).waitFor();
     await chartCaption(page).waitFor();
@@ -252,9 +250,7 @@ describe('DEX Trading: swapping through the wallet', () => {
 
     // The Token Portal tab shows the DDEX received.
     await tab(page, appCopy.tabs.portal).click();
-    await expect
-      .poll(() => balanceValue(page, balanceCopy.token).textContent())
-      .toBe(formatUnits(before + ddexOut, 18));
+    await expect.poll(() => balanceExact(page, balanceCopy.token)).toBe(formatUnits(before + ddexOut, 18));
     expect(pageErrors).toEqual([]);
   });
 

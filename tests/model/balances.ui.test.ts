@@ -5,18 +5,19 @@ import { balancesMachine } from '../../src/machines/balances.machine.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { e2e } from '../support/e2e/context.ts';
 import { button } from '../support/e2e/portal-page.ts';
-import { balanceValue } from '../support/e2e/ui.ts';
+import { balanceExact, balanceValue, READABLE_AMOUNT } from '../support/e2e/ui.ts';
 import type { Snapshot } from '../support/model/paths.ts';
 import { describeUiModel, type UiModelSpec } from '../support/ui/index.ts';
 import { holdNext, holdNextRpc, stopNode, type HeldCall } from '../support/ui/held-calls.ts';
-import { connectWallet, ddexText, payDdex, unlinkWallets } from '../support/ui/transfers.ts';
+import { connectWallet, ddexExact, payDdex, unlinkWallets } from '../support/ui/transfers.ts';
 import { openWorld, pathUser, seesToast, walletOf, type PortalWorld } from '../support/ui/world.ts';
 
 // The two balances of the wallet panel through the portal: the native one from the
 // native-balance function, the DDEX one from the node, each held on its way so 'Loading...' is
 // seen and then let go or failed as a stopped gateway or node fails it. What a loaded balance
 // must read is asked of the chain itself. The account shown and its payer pay each other, so a
-// refresh has a new number to show.
+// refresh has a new number to show. A loaded value's copy button puts its exact value on the
+// clipboard, or says it could not.
 
 const shown = e2eAccount('uiBalances');
 const payer = e2eAccount('uiBalancesPayer');
@@ -27,9 +28,14 @@ type World = PortalWorld & {
   tokenConfigured: boolean;
   native: HeldCall | null;
   token: HeldCall | null;
+  /** The label of the balance whose copy button was pressed last. */
+  copying?: string;
 };
 
 const addressOf = (event: AnyEventObject) => (event as { address?: string | null }).address ?? null;
+const labelOf = (event: AnyEventObject) =>
+  (event as { balance?: string }).balance === 'ddex' ? balanceCopy.token : balanceCopy.native;
+const clipboardText = (world: World) => world.page.evaluate(() => navigator.clipboard.readText());
 const contextOf = (state: Snapshot) => state.context as { address: string | null; tokenConfigured: boolean };
 
 const refreshButton = (world: World) => button(world.page, portalCopy.refreshBalances);
@@ -71,6 +77,12 @@ const events = {
   'xstate.error.actor.fetchTokenBalance': [
     { type: 'xstate.error.actor.fetchTokenBalance', error: new Error('HTTP request failed') },
   ],
+  'balances.copy': [
+    { type: 'balances.copy', balance: 'native' },
+    { type: 'balances.copy', balance: 'ddex' },
+  ],
+  'xstate.done.actor.copyBalance': [{ type: 'xstate.done.actor.copyBalance', output: undefined }],
+  'xstate.error.actor.copyBalance': [{ type: 'xstate.error.actor.copyBalance', error: new Error('denied') }],
 };
 
 const spec: Omit<UiModelSpec<typeof balancesMachine, World>, 'input' | 'open'> = {
@@ -103,9 +115,12 @@ const spec: Omit<UiModelSpec<typeof balancesMachine, World>, 'input' | 'open'> =
     loaded: async (world, state) => {
       const { address, tokenConfigured } = contextOf(state);
       await settled(world);
-      await expect.poll(() => nativeText(world)).toMatch(/^\d+(\.\d+)?$/);
-      const ddex = tokenConfigured ? await ddexText(address ?? '') : balanceCopy.configError;
-      await expect.poll(() => tokenText(world)).toBe(ddex);
+      await expect.poll(() => nativeText(world)).toMatch(READABLE_AMOUNT);
+      if (tokenConfigured)
+        await expect
+          .poll(() => balanceExact(world.page, balanceCopy.token))
+          .toBe(await ddexExact(address ?? ''));
+      else await expect.poll(() => tokenText(world)).toBe(balanceCopy.configError);
     },
     failed: async (world, state) => {
       await settled(world);
@@ -116,7 +131,26 @@ const spec: Omit<UiModelSpec<typeof balancesMachine, World>, 'input' | 'open'> =
     },
   },
 
+  passing: {
+    'loaded.copying':
+      'the browser clipboard answers at once; what it holds, or the toast, is checked after it',
+  },
+
   arrange: {
+    'loaded.copying': async (world, _state, next) => {
+      // An empty clipboard, so what the copy puts there is seen.
+      await world.page.evaluate(() => navigator.clipboard.writeText(''));
+      if (next?.type !== 'xstate.error.actor.copyBalance') return;
+      // The browser refuses the clipboard, as it does for a page without the permission; once.
+      await world.page.evaluate(() => {
+        const { clipboard } = navigator;
+        const write = clipboard.writeText.bind(clipboard);
+        clipboard.writeText = () => {
+          clipboard.writeText = write;
+          return Promise.reject(new DOMException('Denied', 'NotAllowedError'));
+        };
+      });
+    },
     // Both reads wait until the next steps let them go or fail them, one at a time.
     loading: async (world) => {
       world.native = await holdNext(
@@ -152,6 +186,18 @@ const spec: Omit<UiModelSpec<typeof balancesMachine, World>, 'input' | 'open'> =
       await payDdex(address === shown.address ? payer : shown, address, '1');
       await refreshButton(world).click();
     },
+    'balances.copy': async (world, event) => {
+      world.copying = labelOf(event);
+      await button(world.page, balanceCopy.copy(world.copying)).click();
+    },
+    'xstate.done.actor.copyBalance': async (world) => {
+      const exact = await balanceExact(world.page, world.copying ?? balanceCopy.native);
+      await expect.poll(() => clipboardText(world)).toBe(exact);
+    },
+    'xstate.error.actor.copyBalance': async (world) => {
+      await seesToast(world.page, balanceCopy.copyFailed.description);
+      expect(await clipboardText(world)).toBe('');
+    },
     'xstate.done.actor.fetchNativeBalance': async (world) => take(world, 'native').release(),
     'xstate.done.actor.fetchTokenBalance': async (world) => take(world, 'token').release(),
     // The gateway does not answer, as when it is stopped.
@@ -175,6 +221,12 @@ const spec: Omit<UiModelSpec<typeof balancesMachine, World>, 'input' | 'open'> =
   can: (event, state) => {
     const connected = contextOf(state).address;
     if (event.type === 'balances.refresh') return !state.matches('loading');
+    // The copy button is beside a value read, and only there.
+    if (event.type === 'balances.copy')
+      return (
+        state.matches({ loaded: 'ready' }) &&
+        (labelOf(event) === balanceCopy.native || contextOf(state).tokenConfigured)
+      );
     if (event.type !== 'wallet.changed') return true;
     // While both reads are held the panel waits on them; the wallet acts on a settled panel.
     if (state.matches('loading')) return false;

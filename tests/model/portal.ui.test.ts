@@ -23,7 +23,14 @@ import { e2eAccount } from '../support/e2e/accounts.ts';
 import type { AppVariant } from '../support/e2e/context.ts';
 import { gatewayFor } from '../support/e2e/context.ts';
 import { button } from '../support/e2e/portal-page.ts';
-import { admin, balanceValue, openProfileDialog, openUserMenu, toast } from '../support/e2e/ui.ts';
+import {
+  admin,
+  balanceValue,
+  openProfileDialog,
+  openUserMenu,
+  READABLE_AMOUNT,
+  toast,
+} from '../support/e2e/ui.ts';
 import { authUser } from '../support/fixtures.ts';
 import { LOCAL, LOCAL_CHAIN, MAINNET } from '../support/model/ui-chains.ts';
 import { describeUiModel, type UiModelSpec } from '../support/ui/index.ts';
@@ -80,7 +87,7 @@ async function reloadsBalances(world: RootWorld, act: () => Promise<void>) {
   await read.release();
   await expect
     .poll(() => balanceValue(world.page, balanceCopy.native).textContent(), { timeout: 30_000 })
-    .toMatch(/^\d+(\.\d+)?$/);
+    .toMatch(READABLE_AMOUNT);
 }
 
 /** The wallet proof that follows a signed-in user's new wallet, declined or not, has spoken. */

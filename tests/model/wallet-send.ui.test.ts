@@ -6,7 +6,7 @@ import { TokenServiceError } from '../../src/services/token/types.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { e2e } from '../support/e2e/context.ts';
 import { button } from '../support/e2e/portal-page.ts';
-import { balanceValue } from '../support/e2e/ui.ts';
+import { balanceValue, READABLE_AMOUNT } from '../support/e2e/ui.ts';
 import { describeUiModel } from '../support/ui/index.ts';
 import { gateRequests, rpcMethod, type RequestGate } from '../support/ui/stack-requests.ts';
 import { openWorld, walletOf, type PortalWorld } from '../support/ui/world.ts';
@@ -124,7 +124,7 @@ describeUiModel({
     // The amount is checked against the DDEX balance shown, so the form waits for it.
     await expect
       .poll(() => balanceValue(world.page, balanceCopy.token).textContent())
-      .toMatch(/^\d+(\.\d+)?$/);
+      .toMatch(READABLE_AMOUNT);
     await world.page.getByLabel(sendCopy.recipient, { exact: true }).fill(recipient.address);
     await world.page.getByLabel(sendCopy.amount, { exact: true }).fill(AMOUNT);
     world.node = await holdNode(world);

@@ -3,12 +3,14 @@ import { balanceCopy, portalCopy } from '../../copy/index.ts';
 import { IconButton, Spinner } from '../common/Button.tsx';
 import { useChild, useChildSelector } from '../portal-context.tsx';
 import { balanceText } from './balance-text.ts';
-import { RefreshIcon } from './icons.tsx';
+import { CopyIcon, RefreshIcon } from './icons.tsx';
 
-// The native and DDEX balances (docs/product.md#wallet-panel; their words and
+// The native and DDEX balances (docs/product.md#balances; their words and
 // colour from balance-text.ts) and a refresh button that is disabled and spins
-// while loading. Each value has its space reserved, so nothing moves when the
-// numbers arrive.
+// while loading. A value read is grouped and cut for reading, exact on hover,
+// and its copy button copies it exactly. Each value has its space reserved, so
+// nothing moves when the numbers arrive. Loaded after the first paint, with the
+// send form (late-views-loader.ts).
 export function Balances() {
   const balances = useChild('balances');
   const loading = useChildSelector('balances', (snapshot) => snapshot.hasTag('loading'));
@@ -34,14 +36,29 @@ export function Balances() {
         </IconButton>
       </Header>
       <List aria-busy={loading}>
-        <Item>
-          <dt>{balanceCopy.native}</dt>
-          <Value $alarm={native.alarm}>{native.text}</Value>
-        </Item>
-        <Item>
-          <dt>{balanceCopy.token}</dt>
-          <Value $alarm={token.alarm}>{token.text}</Value>
-        </Item>
+        {(
+          [
+            ['native', balanceCopy.native, native],
+            ['ddex', balanceCopy.token, token],
+          ] as const
+        ).map(([balance, label, { text, alarm, exact }]) => (
+          <Item key={balance}>
+            <dt>{label}</dt>
+            <Value $alarm={alarm} title={exact}>
+              <span>{text}</span>
+              {exact ? (
+                <Copy
+                  type="button"
+                  aria-label={balanceCopy.copy(label)}
+                  title={balanceCopy.copy(label)}
+                  onClick={() => balances.send({ type: 'balances.copy', balance })}
+                >
+                  <CopyIcon size={16} />
+                </Copy>
+              ) : null}
+            </Value>
+          </Item>
+        ))}
       </List>
     </section>
   );
@@ -60,9 +77,11 @@ const Title = styled.h3`
   font-size: 1rem;
 `;
 
+// Side by side only where each card still holds a long balance on its line ('1,000,123.45678'):
+// beside the send form, and on a phone, each card has the panel's width.
 const List = styled.dl`
   display: grid;
-  grid-template-columns: repeat(auto-fit, minmax(190px, 1fr));
+  grid-template-columns: repeat(auto-fit, minmax(240px, 1fr));
   gap: ${({ theme }) => theme.space(3)};
   margin: 0;
 `;
@@ -82,7 +101,14 @@ const Item = styled.div`
   }
 `;
 
+// One line, whatever the value: a balance too long for its card ends in an ellipsis (the exact
+// value is on hover and copied by the button at the line's end).
 const Value = styled.dd<{ $alarm: boolean }>`
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(2)};
+  min-width: 0;
   margin: 0;
   min-height: 1.6em;
   font-family: ${({ theme }) => theme.font.mono};
@@ -90,6 +116,18 @@ const Value = styled.dd<{ $alarm: boolean }>`
   font-weight: 600;
   line-height: 1.6;
   font-variant-numeric: tabular-nums;
-  overflow-wrap: anywhere;
+  white-space: nowrap;
   color: ${({ $alarm, theme }) => ($alarm ? theme.color.danger : theme.color.text)};
+  span {
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
+`;
+
+// As small as the line it sits on, so the card is as tall with it as without.
+const Copy = styled(IconButton)`
+  flex: none;
+  min-width: 0;
+  min-height: 0;
+  padding: ${({ theme }) => theme.space(1)};
 `;

@@ -55,9 +55,15 @@ export async function openSignedIn(
 export const openUserMenu = (page: Page) =>
   page.getByRole('button', { name: new RegExp(`^${shellCopy.userMenu('')}`) }).click();
 
-/** The text shown for a balance, by its label (the <dd> after the <dt>). */
+/** The text shown for a balance, by its label (the <dd> after the <dt>): grouped and cut for reading. */
 export const balanceValue = (page: Page, label: string) =>
   page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+
+/** A balance as the panel shows one read, in the tests' en-US: grouped, maybe with decimals. */
+export const READABLE_AMOUNT = /^\d{1,3}(,\d{3})*(\.\d+)?$/;
+
+/** A balance's exact value, as read (its hover title); null while none is on show. */
+export const balanceExact = (page: Page, label: string) => balanceValue(page, label).getAttribute('title');
 
 /** Opens Edit Profile from the user menu and waits until its form holds the loaded profile. */
 export async function openProfileDialog(page: Page): Promise<Locator> {

@@ -88,8 +88,8 @@ export async function takeNonce(account: ChainAccount): Promise<void> {
   await waitForTransactionReceipt(createPublicClient({ transport: transport() }), { hash });
 }
 
-/** An account's DDEX balance as the panel writes it. */
-export async function ddexText(address: string): Promise<string> {
+/** An account's exact DDEX balance, as the panel's hover title and copy button give it. */
+export async function ddexExact(address: string): Promise<string> {
   return formatUnits(await tokenBalance(e2e().chain, address as `0x${string}`), 18);
 }
 
