@@ -171,11 +171,12 @@ export default defineConfig({
               // The portal's own statecharts, domain and words in one entry chunk: once a lazy tab
               // imports a few of them (the Trading tab's machines share helpers with the portal's),
               // the bundler would otherwise split those out into small chunks that compress worse.
-              // The tabs' files, the prose pages' words (copy/faq.ts, privacy.ts, terms.ts) and the
-              // history dialog's (copy/history.ts) load with their lazy views instead. The file's name
-              // decides, whichever folder of the layer it sits in.
+              // The tabs' files, the prose pages' words (copy/faq.ts, privacy.ts, terms.ts), the
+              // history dialog's (copy/history.ts) and adding DDEX to the wallet's (watch-token*.ts,
+              // with its request) load with their lazy code instead. The file's name decides,
+              // whichever folder of the layer it sits in.
               name: 'portal',
-              test: /src[\\/](machines|domain|copy)[\\/](?:[^\\/]+[\\/])*(?![^\\/]*[\\/])(?!(swap|market|trading|dex|bots?|history|faq|privacy|terms)[-.])/,
+              test: /src[\\/](machines|domain|copy)[\\/](?:[^\\/]+[\\/])*(?![^\\/]*[\\/])(?!(swap|market|trading|dex|bots?|history|faq|privacy|terms|watch-token)[-.])/,
             },
           ],
         },

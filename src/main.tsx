@@ -141,6 +141,7 @@ const portal = createActor(
       webhooks: (list) => console.warn('[portal] active webhooks:', list),
     },
     siteUrl: window.location.origin,
+    tokenAddress,
     tabs: { loadTrading, loadBots },
   }),
   {

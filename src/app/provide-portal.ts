@@ -43,6 +43,8 @@ export type PortalServices = {
   log: { failure(what: string, error: unknown): void; webhooks(list: unknown[]): void };
   /** The page's origin: the domain and URI of the messages a wallet signs to prove itself. */
   siteUrl: string;
+  /** The DDEX contract the wallet is asked to list (EIP-747); absent or null when none is configured. */
+  tokenAddress?: string | null;
   /**
    * Load the Trading and Bots tabs' code and give their root logic, which the portal spawns while
    * the tab is shown; a tab the configuration does not provide has none.
@@ -58,6 +60,8 @@ function unavailable(what: string): Promise<never> {
 
 /** viem's EIP-4361 code, loaded with a wallet's first proof rather than with the page. */
 const loadSiwe = () => import('../services/wallet/siwe.ts');
+/** Asking the wallet to list DDEX, with the words of its answers: loaded on the first press. */
+const loadWatchToken = () => import('./watch-token.ts');
 
 export function providePortal(services: PortalServices) {
   const { supabase, wallet, tatum, token } = services;
@@ -152,6 +156,9 @@ export function providePortal(services: PortalServices) {
         wallet.copyAddress(input.address),
       ),
       forgetConnection: fromPromise<unknown>(() => wallet.forgetConnection()),
+      watchToken: fromPromise(async () =>
+        (await loadWatchToken()).watchDdex(wallet, services.tokenAddress ?? null),
+      ),
       providerEvents: fromCallback<EventObject>(({ sendBack }) =>
         wallet.watch({
           accountsChanged: (accounts) =>

@@ -132,6 +132,12 @@ export const walletCopy = {
   switchPending: 'A request is already pending. Please check MetaMask.',
   chainNotAdded: (name: string) => `MetaMask could not add ${name}. Please add it in MetaMask.`,
   switchFallback: 'Failed to switch network. An unexpected error occurred.',
+  /**
+   * ours: the wallet panel's request to list DDEX in the wallet (EIP-747) and the title of every
+   * answer but a yes; the rest of its words load with the request (copy/watch-token.ts).
+   */
+  addToken: 'Add DDEX to wallet',
+  tokenNotAdded: 'DDEX Not Added',
 } as const;
 
 /**

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { readAppConfig } from '../../src/config/app-config.ts';
 import { appCopy, portalCopy, shellCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { watchTokenCopy } from '../../src/copy/watch-token.ts';
 import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import {
@@ -14,8 +15,8 @@ import { e2e } from '../support/e2e/context.ts';
 
 // The wallet on the portal screen (docs/product.md#wallet-panel, #wallet, #wallet-toasts):
 // connect through the mock EIP-6963 wallet, the 6 + 4 address, copy,
-// disconnect, each connection error, and the account and chain changes a
-// wallet announces. Read-only accounts: nothing here sends.
+// disconnect, each connection error, the account and chain changes a
+// wallet announces, and adding DDEX to the wallet. Read-only accounts: nothing here sends.
 
 const viewer = e2eAccount('viewer');
 const viewerAlt = e2eAccount('viewerAlt');
@@ -187,5 +188,45 @@ describe('wallet', () => {
     await toast(page, walletCopy.switchFailed).waitFor();
     await page.getByText(walletCopy.switchRejected, { exact: true }).waitFor();
     expect(await banner.count()).toBe(1);
+  });
+
+  it('adds DDEX to the wallet: the wallet is asked to watch the token, and each answer has its toast', async () => {
+    const { page, wallet } = await openWithWallet({ account: viewer });
+    await connect(page, viewer.address);
+    const { tokenAddress } = readAppConfig(e2e().apps.full.env);
+    if (!tokenAddress) throw new Error('the full build has no DDEX contract');
+    const add = page.getByRole('button', { name: walletCopy.addToken, exact: true });
+
+    // The wallet's prompt left open: the button waits for its answer.
+    const release = await wallet.holdNextOf('wallet_watchAsset');
+    await add.click();
+    await expect.poll(() => add.isDisabled()).toBe(true);
+    await release();
+    await toast(page, watchTokenCopy.added.title).waitFor();
+    await page.getByText(watchTokenCopy.added.description, { exact: true }).waitFor();
+    // EIP-747: the ERC-20 by its address, symbol and decimals.
+    expect(await wallet.watchedAssets()).toEqual([
+      { type: 'ERC20', options: { address: tokenAddress, symbol: 'DDEX', decimals: 18 } },
+    ]);
+
+    const answers: [string, false | 4001 | -32601, string][] = [
+      ['the wallet answers false', false, watchTokenCopy.declined],
+      ['the user refuses the prompt (4001)', 4001, watchTokenCopy.declined],
+      ['the wallet has no wallet_watchAsset (-32601)', -32601, watchTokenCopy.unsupported(tokenAddress)],
+    ];
+    for (const [what, answer, description] of answers) {
+      // Dismissed, so the next answer's toast is a new one.
+      await page.getByRole('button', { name: shellCopy.dismissToast }).click();
+      await expect.poll(() => add.isEnabled(), { message: what }).toBe(true);
+      await wallet.watchAssetNext(answer);
+      await add.click();
+      await toast(page, walletCopy.tokenNotAdded).waitFor();
+      await page.getByText(description, { exact: true }).waitFor();
+    }
+    expect(await wallet.watchedAssets()).toHaveLength(1 + answers.length);
+
+    // On another network the wallet would list it there: the button waits for the switch.
+    await wallet.emitChainChanged(1);
+    await expect.poll(() => add.isDisabled()).toBe(true);
   });
 });

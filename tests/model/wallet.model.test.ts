@@ -1,6 +1,7 @@
 import { beforeEach, expect } from 'vitest';
 import type { AnyEventObject, SnapshotFrom } from 'xstate';
-import { walletCopy } from '../../src/copy/index.ts';
+import { shellCopy, walletCopy } from '../../src/copy/index.ts';
+import { watchTokenCopy } from '../../src/copy/watch-token.ts';
 import type { WalletAccount, WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletMachine, type WalletFact } from '../../src/machines/wallet/wallet.machine.ts';
@@ -11,6 +12,8 @@ import { describeModel, inState, type ModelStep } from '../support/model/index.t
 // The wallet machine's generated paths, each step checked against docs/product.md#wallet and
 // #wallet-toasts: the account and chain the panel shows, the toast each step shows (with the
 // address or the failure's words), the facts the root hears, and what each wallet request is asked.
+// Adding DDEX to the wallet answers with its toast (its words load with the request:
+// tests/unit/machines/wallet-token.test.ts checks each); here, that the chart shows it.
 
 type Snapshot = SnapshotFrom<typeof walletMachine>;
 
@@ -92,6 +95,13 @@ const events = {
     { type: 'xstate.done.actor.requestAccounts', output: { address: ALICE, chainId: OTHER_CHAIN } },
   ],
   'xstate.error.actor.copyAddress': [{ type: 'xstate.error.actor.copyAddress', error: new Error('denied') }],
+  'xstate.done.actor.watchToken': [{ type: 'xstate.done.actor.watchToken', output: watchTokenCopy.added }],
+  'xstate.error.actor.watchToken': [
+    {
+      type: 'xstate.error.actor.watchToken',
+      error: new TypeError('Failed to fetch dynamically imported module'),
+    },
+  ],
   'xstate.error.actor.forgetConnection': [
     { type: 'xstate.error.actor.forgetConnection', error: new Error('full') },
   ],
@@ -241,6 +251,21 @@ function checkStep(
     case 'wallet.copy':
       expect(inputOf('copyAddress')).toEqual({ address: from.context.address });
       break;
+    case 'wallet.watchToken':
+      // Asked only of a wallet on the portal's chain; a request stays the one until it answers.
+      expect(inState(to, 'connected.token.asking')).toBe(
+        inState(from, 'connected') && from.context.chainId === SEPOLIA.id,
+      );
+      break;
+    case 'xstate.done.actor.watchToken':
+      expect(inState(to, 'connected.token.idle')).toBe(true);
+      expected.toasts.push(event['output'] as ToastRequest);
+      break;
+    case 'xstate.error.actor.watchToken':
+      // Only its code failing to load: the wallet's own failures have their toasts (done, above).
+      expect(inState(to, 'connected.token.idle')).toBe(true);
+      expected.toasts.push(destructive(walletCopy.tokenNotAdded, shellCopy.partLoadFailed));
+      break;
     case 'xstate.done.actor.copyAddress':
       expected.toasts.push(walletCopy.copied);
       break;
@@ -289,7 +314,10 @@ for (const [index, refusals] of refusalCases.entries()) {
         const connecting = ['discovering', 'reconnecting', 'connecting'].some((state) => inState(s, state));
         expect(s.hasTag('connecting')).toBe(connecting);
         expect(s.hasTag('busy')).toBe(
-          connecting || inState(s, 'disconnecting') || inState(s, 'connected.network.switching'),
+          connecting ||
+            inState(s, 'disconnecting') ||
+            inState(s, 'connected.network.switching') ||
+            inState(s, 'connected.token.asking'),
         );
       },
     },

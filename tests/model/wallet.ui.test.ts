@@ -1,10 +1,12 @@
 import { expect } from 'vitest';
-import { portalCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { portalCopy, shellCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { watchTokenCopy } from '../../src/copy/watch-token.ts';
 import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { button } from '../support/e2e/portal-page.ts';
 import { authUser } from '../support/fixtures.ts';
 import { LOCAL_CHAIN, MAINNET } from '../support/model/ui-chains.ts';
+import { holdNextRequest, type HeldRequest } from '../support/ui/hold.ts';
 import { describeUiModel } from '../support/ui/index.ts';
 import {
   logInThroughUi,
@@ -16,8 +18,8 @@ import {
 } from '../support/ui/world.ts';
 
 // The wallet chart through the portal: the connect buttons, the address with copy and
-// disconnect, the wrong-network banner, and the mock wallet's answers and events.
-// Read-only accounts: nothing here sends.
+// disconnect, the wrong-network banner, 'Add DDEX to wallet', and the mock wallet's answers and
+// events. Read-only accounts: nothing here sends.
 
 const viewer = e2eAccount('viewer').address;
 const other = e2eAccount('viewerAlt').address;
@@ -36,6 +38,11 @@ const banner = (world: PortalWorld) => world.page.getByRole('alert', { name: por
 async function releaseWallet(world: PortalWorld) {
   await world.page.evaluate(() => window.__mockWalletRelease?.());
 }
+
+/** The portal, and the request for the code of adding DDEX to the wallet when a step holds it. */
+type WalletWorld = PortalWorld & { watchTokenCode: HeldRequest | null };
+
+const addToken = (world: PortalWorld) => button(world.page, walletCopy.addToken);
 
 describeUiModel({
   name: 'wallet',
@@ -66,6 +73,13 @@ describeUiModel({
     'xstate.error.actor.copyAddress': [
       { type: 'xstate.error.actor.copyAddress', error: new Error('denied') },
     ],
+    'xstate.done.actor.watchToken': [{ type: 'xstate.done.actor.watchToken', output: watchTokenCopy.added }],
+    'xstate.error.actor.watchToken': [
+      {
+        type: 'xstate.error.actor.watchToken',
+        error: new TypeError('Failed to fetch dynamically imported module'),
+      },
+    ],
     'session.changed': [
       { type: 'session.changed', user: signedIn },
       { type: 'session.changed', user: null },
@@ -82,7 +96,7 @@ describeUiModel({
   // What the views depend on: where the machine is and whether a user is signed in.
   serializeState: (state) => JSON.stringify([state.value, state.context.signedIn, state.context.chainId]),
 
-  async open(path) {
+  async open(path): Promise<WalletWorld> {
     const noWallet = path.has('xstate.done.actor.discover', { output: { available: false } });
     const reconnects = path.events.some(
       (event) => event.type === 'xstate.done.actor.silentReconnect' && outputOf(event) !== null,
@@ -90,7 +104,7 @@ describeUiModel({
     const onMainnet = path.events.some(
       (event) => event.type === 'xstate.done.actor.requestAccounts' && outputOf(event)?.chainId === MAINNET,
     );
-    return openWorld({
+    const world = await openWorld({
       clock: path.events.some((event) => event.type.startsWith('xstate.after.')),
       wallet: noWallet
         ? false
@@ -104,6 +118,7 @@ describeUiModel({
             holdFirst: true,
           },
     });
+    return { ...world, watchTokenCode: null };
   },
 
   passing: {
@@ -153,12 +168,22 @@ describeUiModel({
     'connected.loginHint.waiting': async (world) => {
       await seesToast(world.page, walletCopy.connected);
     },
+    'connected.token.asking': async (world) => {
+      await expect.poll(() => addToken(world).isDisabled()).toBe(true);
+    },
   },
 
   arrange: {
     connecting: async (world) => void (await walletOf(world).holdNext()),
     'connected.network.switching': async (world) => void (await walletOf(world).holdNext()),
     disconnecting: async (world) => void (await walletOf(world).holdNext()),
+    'connected.token.asking': async (world, _state, next) => {
+      // Its code loads on the first press: held, to fail it as an unreachable server would; else
+      // the wallet's prompt is left open.
+      if (next?.type === 'xstate.error.actor.watchToken')
+        world.watchTokenCode = await holdNextRequest(world.page, /\/assets\/watch-token-[^/]*\.js$/);
+      else await walletOf(world).holdNextOf('wallet_watchAsset');
+    },
     'connected.clipboard.copying': async (world, _state, next) => {
       if (next?.type !== 'xstate.error.actor.copyAddress') return;
       // The browser refuses the clipboard, as it does for a page without the permission.
@@ -192,6 +217,20 @@ describeUiModel({
     // The clipboard was refused before the click (arrange); the page reports it at once.
     'xstate.error.actor.copyAddress': async () => {},
     'xstate.done.actor.copyAddress': async () => {},
+    'wallet.watchToken': async (world) => addToken(world).click(),
+    // The wallet says yes (the mock's default answer) once its prompt is let go.
+    'xstate.done.actor.watchToken': async (world) => {
+      await releaseWallet(world);
+      await seesToast(world.page, watchTokenCopy.added.title);
+    },
+    'xstate.error.actor.watchToken': async (world) => {
+      const code = world.watchTokenCode;
+      world.watchTokenCode = null;
+      if (!code) throw new Error('the request for the code was not held');
+      await code.fail();
+      await seesToast(world.page, walletCopy.tokenNotAdded);
+      await world.page.getByText(shellCopy.partLoadFailed, { exact: true }).first().waitFor();
+    },
     'wallet.switchNetwork': async (world) =>
       banner(world).getByRole('button', { name: walletCopy.switchNetwork }).click(),
     'xstate.done.actor.switchChain': releaseWallet,

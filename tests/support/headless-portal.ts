@@ -82,6 +82,7 @@ export function startHeadlessPortal(options: {
     watchSystemTheme: () => () => undefined,
     log: { failure: () => undefined, webhooks: () => undefined },
     siteUrl: HEADLESS_SITE_URL,
+    tokenAddress: chain.tokenAddress,
   });
   const portal = createActor(machine, {
     systemId: 'portal',

@@ -19,6 +19,8 @@ export type WalletEvent =
   | { type: 'wallet.disconnect' }
   | { type: 'wallet.copy' }
   | { type: 'wallet.switchNetwork' }
+  /** Asks the wallet to list DDEX (EIP-747), on the portal's chain only. */
+  | { type: 'wallet.watchToken' }
   | { type: 'session.changed'; user: AuthUser | null }
   | WalletProviderEvent;
 

@@ -1,12 +1,12 @@
 import { assign } from 'xstate';
-import { walletCopy } from '../../copy/index.ts';
+import { shellCopy, walletCopy } from '../../copy/index.ts';
 import type { WalletContext } from './wallet-types.ts';
 import { switchFailureText } from './wallet-toasts.ts';
 import { walletSetup } from './wallet.setup.ts';
 
 // The wallet machine's `connected` state: the provider's account, chain and disconnect events, and
-// three parallel regions: the network (right, wrong, switching), the clipboard, and the
-// 'Login Recommended' hint after a connect.
+// four parallel regions: the network (right, wrong, switching), the clipboard, adding DDEX to the
+// wallet, and the 'Login Recommended' hint after a connect.
 
 /** Clears the account, tells the user, and reports it (the root clears balances and the profile wallet). */
 const WENT_AWAY = [
@@ -150,6 +150,33 @@ export const connectedState = walletSetup.createStateConfig({
               actions: {
                 type: 'showToast',
                 params: { ...walletCopy.copyFailed, variant: 'destructive' },
+              },
+            },
+          },
+        },
+      },
+    },
+    // A wallet lists a token on the chain it is on, so only the portal's will do; one request at a
+    // time, as every wallet request. Its actor answers with the toast (src/app/watch-token.ts).
+    token: {
+      initial: 'idle',
+      states: {
+        idle: { on: { 'wallet.watchToken': { guard: 'onExpectedChain', target: 'asking' } } },
+        asking: {
+          tags: 'busy',
+          invoke: {
+            id: 'watchToken',
+            src: 'watchToken',
+            onDone: { target: 'idle', actions: { type: 'showToast', params: ({ event }) => event.output } },
+            onError: {
+              target: 'idle',
+              actions: {
+                type: 'showToast',
+                params: {
+                  title: walletCopy.tokenNotAdded,
+                  description: shellCopy.partLoadFailed,
+                  variant: 'destructive',
+                },
               },
             },
           },

@@ -1,6 +1,6 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { WalletAccount } from '../../domain/wallet.ts';
-import { notProvided, reportFact, showToast } from '../shared.ts';
+import { notProvided, reportFact, showToast, type ToastRequest } from '../shared.ts';
 import type { WalletContext, WalletEvent, WalletFact, WalletInput } from './wallet-types.ts';
 
 // The wallet machine's setup: its actors, actions, guards and delay, which the chart
@@ -18,6 +18,12 @@ export const walletSetup = setup({
     /** wallet_switchEthereumChain, adding the chain on 4902; resolves once the wallet is on it. */
     switchChain: fromPromise<unknown, { chainId: number }>(notProvided('switchChain')),
     copyAddress: fromPromise<unknown, { address: string }>(notProvided('copyAddress')),
+    /**
+     * Asks the wallet to list DDEX (EIP-747) and resolves with the toast for its answer, failures
+     * included; its code and words load on first use (src/app/watch-token.ts), so it rejects only
+     * when they cannot be fetched.
+     */
+    watchToken: fromPromise<ToastRequest>(notProvided('watchToken')),
     /** Marks "user disconnected" so a reload does not reconnect silently. */
     forgetConnection: fromPromise<unknown>(notProvided('forgetConnection')),
     /** Subscribes to accountsChanged / chainChanged / disconnect and sends back WalletProviderEvent. */

@@ -1,43 +1,60 @@
 import styled from 'styled-components';
-import { portalCopy, shortAddress } from '../../copy/index.ts';
-import { IconButton } from '../common/Button.tsx';
-import { useChild } from '../portal-context.tsx';
+import { portalCopy, shortAddress, walletCopy } from '../../copy/index.ts';
+import { Button, IconButton } from '../common/Button.tsx';
+import { useChild, useChildSelector } from '../portal-context.tsx';
+import { useSettings } from '../settings-context.tsx';
 import { CopyIcon, DisconnectIcon } from './icons.tsx';
 import { VisuallyHidden } from '../common/VisuallyHidden.tsx';
 
 // The wallet's address (docs/product.md#wallet-panel), shortened 6 + 4 (the full one on
-// hover and for screen readers), a copy button and a disconnect button.
+// hover and for screen readers), a copy button and a disconnect button; below it, with a DDEX
+// contract configured, 'Add DDEX to wallet', which the wallet machine takes only on the portal's
+// chain and while no such request is open.
 export function WalletAddress({ address }: { address: string }) {
   const wallet = useChild('wallet');
+  const { tokenConfigured } = useSettings();
+  const canWatch = useChildSelector('wallet', (snapshot) => snapshot.can({ type: 'wallet.watchToken' }));
 
   return (
-    <Row>
-      <Text>
-        <Label>{portalCopy.connectedAddress}</Label>
-        <Address title={address}>
-          <span aria-hidden="true">{shortAddress(address)}</span>
-          <VisuallyHidden>{address}</VisuallyHidden>
-        </Address>
-      </Text>
-      <Actions>
-        <IconButton
+    <>
+      <Row>
+        <Text>
+          <Label>{portalCopy.connectedAddress}</Label>
+          <Address title={address}>
+            <span aria-hidden="true">{shortAddress(address)}</span>
+            <VisuallyHidden>{address}</VisuallyHidden>
+          </Address>
+        </Text>
+        <Actions>
+          <IconButton
+            type="button"
+            aria-label={portalCopy.copyAddress}
+            title={portalCopy.copyAddress}
+            onClick={() => wallet.send({ type: 'wallet.copy' })}
+          >
+            <CopyIcon />
+          </IconButton>
+          <Danger
+            type="button"
+            aria-label={portalCopy.disconnectWallet}
+            title={portalCopy.disconnectWallet}
+            onClick={() => wallet.send({ type: 'wallet.disconnect' })}
+          >
+            <DisconnectIcon />
+          </Danger>
+        </Actions>
+      </Row>
+      {tokenConfigured ? (
+        <Button
           type="button"
-          aria-label={portalCopy.copyAddress}
-          title={portalCopy.copyAddress}
-          onClick={() => wallet.send({ type: 'wallet.copy' })}
+          $variant="secondary"
+          disabled={!canWatch}
+          onClick={() => wallet.send({ type: 'wallet.watchToken' })}
         >
-          <CopyIcon />
-        </IconButton>
-        <Danger
-          type="button"
-          aria-label={portalCopy.disconnectWallet}
-          title={portalCopy.disconnectWallet}
-          onClick={() => wallet.send({ type: 'wallet.disconnect' })}
-        >
-          <DisconnectIcon />
-        </Danger>
-      </Actions>
-    </Row>
+          {walletCopy.addToken}
+        </Button>
+      ) : null}
+    </>
   );
 }
 
