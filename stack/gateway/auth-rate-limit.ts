@@ -1,3 +1,5 @@
+import { tomlSections } from './config-toml.ts';
+
 // Sign-ups and sign-ins per address, as hosted Auth limits them: its `sign_in_sign_ups` rate
 // (config.toml `[auth.rate_limit]`, 30 per 5 minutes per IP by default) is a token bucket that
 // holds the limit's worth of requests and refills at the limit's rate, and past it Auth answers
@@ -12,18 +14,9 @@ export const DEFAULT_AUTH_RATE_LIMIT: AuthRateLimit = { requests: 30, windowSeco
 
 /** The project's rate from supabase/config.toml (`[auth.rate_limit] sign_in_sign_ups`, per 5 minutes). */
 export function authRateLimitOf(toml: string): AuthRateLimit {
-  let inSection = false;
-  for (const raw of toml.split('\n')) {
-    const line = raw.replace(/#.*$/, '').trim();
-    const section = /^\[(.+)\]$/.exec(line);
-    if (section) {
-      inSection = section[1] === 'auth.rate_limit';
-      continue;
-    }
-    const value = inSection ? /^sign_in_sign_ups\s*=\s*(\d+)$/.exec(line) : null;
-    if (value && Number(value[1]) > 0) return { ...DEFAULT_AUTH_RATE_LIMIT, requests: Number(value[1]) };
-  }
-  return DEFAULT_AUTH_RATE_LIMIT;
+  const value = tomlSections(toml).get('auth.rate_limit')?.get('sign_in_sign_ups') ?? '';
+  const requests = /^\d+$/.test(value) ? Number(value) : 0;
+  return requests > 0 ? { ...DEFAULT_AUTH_RATE_LIMIT, requests } : DEFAULT_AUTH_RATE_LIMIT;
 }
 
 const SIGN_IN_GRANTS = new Set(['password', 'web3']);

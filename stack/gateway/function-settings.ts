@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { tomlSections } from './config-toml.ts';
 
 // Each Edge Function's settings as supabase/config.toml declares them for a
 // hosted project (`[functions.<name>]`). Only `verify_jwt` matters to the
@@ -10,18 +11,9 @@ export type FunctionSettings = { verifyJwt: boolean };
 /** The `[functions.<name>]` sections of a config.toml, by function name. */
 export function parseFunctionSettings(toml: string): Map<string, FunctionSettings> {
   const settings = new Map<string, FunctionSettings>();
-  let current: string | null = null;
-  for (const raw of toml.split('\n')) {
-    const line = raw.replace(/#.*$/, '').trim();
-    const section = /^\[(.+)\]$/.exec(line);
-    if (section) {
-      const name = /^functions\.("?)([A-Za-z0-9_-]+)\1$/.exec(section[1] ?? '')?.[2] ?? null;
-      current = name;
-      if (name && !settings.has(name)) settings.set(name, { verifyJwt: true });
-      continue;
-    }
-    const verify = /^verify_jwt\s*=\s*(true|false)$/.exec(line);
-    if (current && verify) settings.set(current, { verifyJwt: verify[1] === 'true' });
+  for (const [section, values] of tomlSections(toml)) {
+    const name = /^functions\.("?)([A-Za-z0-9_-]+)\1$/.exec(section)?.[2];
+    if (name) settings.set(name, { verifyJwt: values.get('verify_jwt') !== 'false' });
   }
   return settings;
 }

@@ -4,6 +4,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { MiddlewareHandler } from 'hono';
 import { isHex, recoverMessageAddress } from 'viem';
 import { isAddress } from '../address.ts';
+import { tomlSections } from './config-toml.ts';
 import { isOneOfKeys } from './http.ts';
 
 // Sign in with Ethereum: `POST /auth/v1/token?grant_type=web3`, as supabase-js's
@@ -122,17 +123,7 @@ export function parseSiweMessage(raw: string): SiweMessage {
 
 /** Whether `[auth.web3.ethereum] enabled = true` in a config.toml (hosted's setting for this grant). */
 export function web3EthereumEnabled(toml: string): boolean {
-  let inSection = false;
-  for (const raw of toml.split('\n')) {
-    const line = raw.replace(/#.*$/, '').trim();
-    const section = /^\[(.+)\]$/.exec(line);
-    if (section) {
-      inSection = section[1] === 'auth.web3.ethereum';
-      continue;
-    }
-    if (inSection && /^enabled\s*=\s*true$/.test(line)) return true;
-  }
-  return false;
+  return tomlSections(toml).get('auth.web3.ethereum')?.get('enabled') === 'true';
 }
 
 const isLoopback = (host: string) => host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
