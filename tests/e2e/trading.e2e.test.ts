@@ -26,6 +26,7 @@ import {
   transactionCopy,
   walletCopy,
 } from '../../src/copy/index.ts';
+import { amountText } from '../../src/ui/common/amount-text.ts';
 import { tokenBalance } from '../support/stack/chain.ts';
 import { reserves } from '../support/stack/market.ts';
 import { e2eAccount, type E2eRole } from '../support/e2e/accounts.ts';
@@ -442,7 +443,11 @@ describe('DEX Trading: swapping through the wallet', () => {
     ] as const) {
       const row = swapRows.filter({ hasText: transactionCopy.hashPreview(hash) });
       expect(await row.count()).toBe(1);
-      expect((await row.textContent()) ?? '').toContain(`${formatUnits(ddexOut, 18)} DDEX`);
+      // The DDEX received for reading, and exactly on hovering it.
+      expect((await row.textContent()) ?? '').toContain(
+        `${amountText(formatUnits(ddexOut, 18), 'en-US')} DDEX`,
+      );
+      expect(await row.getByTitle(`${formatUnits(ddexOut, 18)} DDEX`, { exact: true }).count()).toBe(1);
     }
     // The DDEX the pair paid and the ETH the wallet paid are the swaps' own legs: the history lists
     // each trade once, not also as DDEX received or ETH sent.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountText } from '../../src/ui/portal/amount-text.ts';
+import { amountText } from '../../src/ui/common/amount-text.ts';
 
 // An exact decimal amount as a person reads it (docs/product.md#balances): grouped for the
 // locale, five decimals from 1 up and six significant digits below 1, cut (never rounded up, so
@@ -55,7 +55,14 @@ describe('amountText', () => {
     expect(amountText('0.000001234', 'de-DE')).toBe('0,000001234');
   });
 
+  it("keeps the sign of a signed amount (a history row's)", () => {
+    expect(en('-1234.567890123')).toBe('-1,234.56789');
+    expect(en('-0.000001234')).toBe('-0.000001234');
+    expect(en('-3')).toBe('-3');
+  });
+
   it('returns anything that is not a plain decimal as it is', () => {
-    for (const text of ['', 'N/A', '1e18', '-1', '1,000', '0x10', ' 1', '1.']) expect(en(text)).toBe(text);
+    for (const text of ['', 'N/A', '1e18', '+1', '--1', '1,000', '0x10', ' 1', '1.'])
+      expect(en(text)).toBe(text);
   });
 });

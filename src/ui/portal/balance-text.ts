@@ -1,5 +1,5 @@
 import { balanceCopy } from '../../copy/index.ts';
-import { amountText } from './amount-text.ts';
+import { amountText } from '../common/amount-text.ts';
 import type { BalanceReading } from '../../machines/balances.machine.ts';
 
 /**

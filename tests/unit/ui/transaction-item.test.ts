@@ -46,7 +46,7 @@ function row(overrides: Partial<TransactionRow>): TransactionRow {
 }
 
 function render(transaction: TransactionRow): string {
-  const item = createElement(TransactionItem, { entry: toHistoryEntry(transaction) });
+  const item = createElement(TransactionItem, { entry: toHistoryEntry(transaction, 'en-US') });
   return renderToStaticMarkup(
     createElement(
       ThemeProvider,
@@ -90,6 +90,13 @@ describe('TransactionItem', () => {
     const html = render(row({ type: 'approval', amount: '50', counterparty: SPENDER }));
     expect(texts(html)).toContain(historyCopy.allowed(SPENDER, '50', 'DDEX'));
     expect(html).toContain(`title="${SPENDER}"`);
+  });
+
+  it('shows the amount for reading, and exactly on hovering it', () => {
+    const { head, tail } = lineOf('token_sent', 'confirmed', '-1,234.56789');
+    const html = render(row({ amount: '-1234.567890123456789012' }));
+    expect(texts(html)).toEqual([...head, ...tail]);
+    expect(html).toContain('title="-1234.567890123456789012 DDEX"');
   });
 
   it('shows an unlimited approval as unlimited on its amount line too', () => {

@@ -101,6 +101,27 @@ describe('toHistoryEntry: the detail line', () => {
     }
   });
 
+  it('shows its amount and the figures of its detail for reading, the exact amount kept for hover', () => {
+    const transfer = toHistoryEntry(row({ amount: '1000250.123456789012345678' }), 'en-US');
+    expect(transfer).toMatchObject({ amount: '1,000,250.12345', exactAmount: '1000250.123456789012345678' });
+    const swap = toHistoryEntry(
+      row({
+        type: 'swap',
+        amount: '-1234.567890123456789012',
+        counter_amount: '0.000012345678901234',
+        counter_symbol: 'ETH',
+      }),
+      'en-US',
+    );
+    expect(swap).toMatchObject({ amount: '-1,234.56789', exactAmount: '-1234.567890123456789012' });
+    expect(swap.detail).toBe(historyCopy.sold('1,234.56789', 'DDEX', '0.0000123456', 'ETH'));
+    const approval = toHistoryEntry(row({ type: 'approval', amount: '5000', counterparty: ROUTER }), 'en-US');
+    expect(approval.detail).toBe(historyCopy.allowed(ROUTER, '5,000', 'DDEX'));
+    // Nothing to read more exactly: no amount, or an unlimited allowance.
+    expect(toHistoryEntry(row({ amount: null })).exactAmount).toBe('');
+    expect(toHistoryEntry(row({ type: 'approval', amount: '1', unlimited: true })).exactAmount).toBe('');
+  });
+
   it('reads a buy from a swap whose DDEX leg is positive: what it got, then what it paid', () => {
     const entry = toHistoryEntry(
       row({ type: 'swap', amount: '12.5', counter_amount: '-0.01', counter_symbol: 'ETH' }),

@@ -6,7 +6,7 @@ import { formatTime } from '../format-time.ts';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { Tag } from '../parts.tsx';
 
-// One line of the history: what happened, its status, how much of what, what it did in words
+// One line of the history: what happened, its status, how much of what (exact on hover), what it did in words
 // (when the row says), and its hash — a link to the block explorer when one is configured,
 // otherwise the preview with the full hash in its title. Every field is rendered as text.
 export function TransactionItem({ entry }: { entry: HistoryEntry }) {
@@ -17,7 +17,7 @@ export function TransactionItem({ entry }: { entry: HistoryEntry }) {
         <Type>{entry.type}</Type>
         <Tag>{entry.status}</Tag>
       </Top>
-      <Amount>
+      <Amount title={entry.exactAmount === '' ? undefined : `${entry.exactAmount} ${entry.symbol}`}>
         {entry.amount} {entry.symbol}
       </Amount>
       {entry.detail === '' ? null : (

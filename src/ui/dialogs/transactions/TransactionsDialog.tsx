@@ -31,7 +31,7 @@ function TransactionList() {
     (snapshot) => (snapshot.matches('error') ? 'error' : snapshot.matches('ready') ? 'ready' : 'loading'),
     'loading',
   );
-  const entries = rows.map(toHistoryEntry);
+  const entries = rows.map((row) => toHistoryEntry(row));
 
   return (
     <>

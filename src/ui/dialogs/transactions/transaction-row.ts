@@ -1,6 +1,7 @@
 import { historyCopy } from '../../../copy/history.ts';
 import { transactionCopy } from '../../../copy/index.ts';
 import type { TransactionRow } from '../../../domain/transactions.ts';
+import { amountText } from '../../common/amount-text.ts';
 
 // One line of the transaction history (docs/product.md#history-dialog). Rows written by different
 // backends name the same fact differently; the first non-null name wins.
@@ -10,8 +11,13 @@ export type HistoryEntry = {
   /** The type with underscores shown as spaces. */
   type: string;
   status: string;
-  /** amount, else asset_amount, else ''; `unlimited` for an approval of the largest allowance. */
+  /**
+   * amount, else asset_amount, else '', for reading (amountText: grouped, cut); `unlimited` for an
+   * approval of the largest allowance.
+   */
   amount: string;
+  /** The amount exactly as recorded, for hover; '' when there is none or it is unlimited. */
+  exactAmount: string;
   /** token_symbol, else asset_symbol, else ''. */
   symbol: string;
   /** tx_hash, else transaction_hash, else ''. */
@@ -34,7 +40,8 @@ export type HistoryEntry = {
 const SENT = new Set(['token_sent', 'native_sent', 'internal_sent']);
 const RECEIVED = new Set(['token_received', 'native_received', 'internal_received', 'faucet']);
 
-export function toHistoryEntry(row: TransactionRow): HistoryEntry {
+/** `locale`: the reader's own unless given (the tests fix one). */
+export function toHistoryEntry(row: TransactionRow, locale?: string): HistoryEntry {
   // tx_hash is NOT NULL in the schema, but rows recorded by older writers may
   // carry it empty and the hash under transaction_hash.
   const hash = row.tx_hash || (row.transaction_hash ?? '');
@@ -43,13 +50,17 @@ export function toHistoryEntry(row: TransactionRow): HistoryEntry {
   const dropped = row.status === 'dropped';
   // A dropped transaction moved nothing that still stands, so its legs and counterparty are not
   // told as if they had happened.
-  const detail = dropped ? { text: historyCopy.dropped, counterparty: '' } : detailOf(row, amount, symbol);
+  const read = (figure: string) => amountText(figure, locale);
+  const detail = dropped
+    ? { text: historyCopy.dropped, counterparty: '' }
+    : detailOf(row, amount, symbol, read);
   return {
     id: row.id,
     type: transactionCopy.typeLabel(row.type),
     status: row.status,
     // An unlimited allowance is 2^256 - 1 in the token's units: a figure nobody means.
-    amount: row.unlimited === true ? historyCopy.unlimited : amount,
+    amount: row.unlimited === true ? historyCopy.unlimited : read(amount),
+    exactAmount: row.unlimited === true ? '' : amount,
     symbol,
     hash,
     hashPreview: hash === '' ? '' : transactionCopy.hashPreview(hash),
@@ -64,18 +75,26 @@ type Detail = { text: string; counterparty: string };
 
 const NO_DETAIL: Detail = { text: '', counterparty: '' };
 
-function detailOf(row: TransactionRow, amount: string, symbol: string): Detail {
+function detailOf(
+  row: TransactionRow,
+  amount: string,
+  symbol: string,
+  read: (figure: string) => string,
+): Detail {
   if (row.type === 'swap') {
     // Both legs are signed from the wallet's side: DDEX that left it was sold.
     const { counter_amount: otherAmount, counter_symbol: otherSymbol } = row;
     if (amount === '' || !otherAmount || !otherSymbol) return NO_DETAIL;
     const words = amount.startsWith('-') ? historyCopy.sold : historyCopy.bought;
-    return { text: words(unsigned(amount), symbol, unsigned(otherAmount), otherSymbol), counterparty: '' };
+    return {
+      text: words(read(unsigned(amount)), symbol, read(unsigned(otherAmount)), otherSymbol),
+      counterparty: '',
+    };
   }
   const other = row.counterparty ?? '';
   if (other === '') return NO_DETAIL;
   if (row.type === 'approval') {
-    const allowance = row.unlimited === true ? historyCopy.unlimited : amount;
+    const allowance = row.unlimited === true ? historyCopy.unlimited : read(amount);
     return { text: historyCopy.allowed(other, allowance, symbol), counterparty: other };
   }
   if (SENT.has(row.type)) return { text: historyCopy.to(other), counterparty: other };
