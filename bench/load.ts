@@ -38,6 +38,7 @@ import {
   botsRunFailed,
   botsTerminalReport,
 } from './load/bots-report.ts';
+import { mineDdexTransfers } from './load/ddex-transfers.ts';
 import { startLoadStack, type LoadStack, type StackCpu } from './load/stack.ts';
 import { createTatum, randomAddress, tagInMessage } from './load/tatum.ts';
 import { SimulatedUser } from './load/user.ts';
@@ -98,6 +99,11 @@ const DOCS_PATH = join(PROJECT_DIR, 'docs', 'benchmarks.md');
 const PASSWORD = 'Testnet-only-pass-1';
 const THINK_MS = [200, 500] as const;
 const DELIVERY_EVERY = 2;
+/**
+ * Real DDEX transfers mined for each user before the load (bench/load/ddex-transfers.ts): more
+ * than the DDEX deliveries a user makes in 60 s at 50 users; past them, deliveries are ETH.
+ */
+const DDEX_TRANSFERS_PER_USER = 16;
 const PROFILES_DIR = join(PROJECT_DIR, 'reports', 'bench', 'profiles');
 const REQUEST_TIMEOUT_MS = 30_000;
 const SUBSCRIBE_TIMEOUT_MS = 15_000;
@@ -303,6 +309,16 @@ async function usersPhase(
       timeoutMs: REQUEST_TIMEOUT_MS,
     });
     const service = serviceClient(stack);
+    // The deployer pays the DDEX transfers, so the users' wallets are the funded accounts after it.
+    const [payer, ...funded] = stack.description.addresses;
+    const wallets = Array.from({ length: userCount }, (_, index) => funded[index] ?? randomAddress());
+    const ddexTransfers = await mineDdexTransfers({
+      rpcUrl: stack.description.rpcUrl,
+      tokenAddress: stack.description.tokenAddress,
+      from: payer ?? '',
+      wallets,
+      perWallet: DDEX_TRANSFERS_PER_USER,
+    });
     const rampMs = userCount * rampMsPerUser;
     const loadStart = performance.now();
     const loadFromUs = monotonicUs();
@@ -317,7 +333,8 @@ async function usersPhase(
           stack: stack.description,
           // Each funded account once, then random addresses: a wallet shared by two users
           // would rightly notify both, which this count of one notification per transfer excludes.
-          wallet: stack.description.addresses[index] ?? randomAddress(),
+          wallet: wallets[index] ?? randomAddress(),
+          ddexTransfers: ddexTransfers.get(wallets[index] ?? '') ?? [],
           service,
           password: PASSWORD,
           metrics,

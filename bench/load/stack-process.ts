@@ -51,6 +51,7 @@ async function main(dataDir: string): Promise<void> {
     serviceRoleKey: gateway.serviceRoleKey,
     webhookSecret: gateway.webhookSecret,
     tokenAddress: chain.tokenAddress,
+    rpcUrl: chain.rpcUrl,
     addresses: chain.accounts.map((account) => account.address),
     market,
   };

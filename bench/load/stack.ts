@@ -21,6 +21,8 @@ export type StackDescription = {
   serviceRoleKey: string;
   webhookSecret: string;
   tokenAddress: string;
+  /** The chain's node, for the transfers the load delivers (ddex-transfers.ts). */
+  rpcUrl: string;
   /** The chain's funded test accounts (public Hardhat keys): wallets for the first users. */
   addresses: string[];
 };

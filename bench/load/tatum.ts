@@ -30,17 +30,21 @@ export function tagInMessage(message: unknown): string | null {
   return TAG_IN_MESSAGE.exec(message)?.[1]?.toLowerCase() ?? null;
 }
 
-/** An incoming transfer to `address`: DDEX on odd `sequence`s, ETH on even ones. */
+/**
+ * An incoming transfer to `address`: with `ddexAmount` a DDEX transfer (a real one: its receipt
+ * is read), else ETH, whose event is recorded as it stands.
+ */
 export function addressEventBody(options: {
   address: string;
   txId: string;
   sequence: number;
   tokenAddress: string;
+  ddexAmount: string | null;
 }): string {
-  const token = options.sequence % 2 === 1;
+  const token = options.ddexAmount !== null;
   return JSON.stringify({
     address: options.address,
-    amount: `${1 + (options.sequence % 50)}.5`,
+    amount: options.ddexAmount ?? `${1 + (options.sequence % 50)}.5`,
     asset: token ? options.tokenAddress : 'ETH',
     blockNumber: 1_000 + options.sequence,
     counterAddress: COUNTERPARTY,

@@ -1,3 +1,4 @@
+import { DDEX_PER_TRANSFER } from './ddex-transfers.ts';
 import {
   createClient,
   type RealtimePostgresChangesPayload,
@@ -48,6 +49,8 @@ export type UserOptions = {
   index: number;
   stack: StackDescription;
   wallet: string;
+  /** Real DDEX transfers to the wallet, mined before the load, delivered in turn (ddex-transfers.ts). */
+  ddexTransfers: string[];
   /** The service role's client, which sets the user's wallet as link-wallet would. */
   service: SupabaseClient<Database>;
   password: string;
@@ -274,7 +277,9 @@ export class SimulatedUser {
   /** A new transfer to this user's wallet, delivered by "Tatum" once or twice. */
   private async receiveTransfer(): Promise<void> {
     const sequence = this.deliveries.size;
-    let txId = randomTxId();
+    // Every other delivery is DDEX, a transfer mined for this user before the load, while any last.
+    const ddexTx = sequence % 2 === 1 ? this.options.ddexTransfers.shift() : undefined;
+    let txId = ddexTx ?? randomTxId();
     // Notifications name a transfer by its first 8 hex digits: keep them unique per user.
     while (this.deliveries.has(txTag(txId))) txId = randomTxId();
     const mode: DeliveryMode = sequence % 4 === 1 ? 'repeated' : sequence % 4 === 3 ? 'concurrent' : 'once';
@@ -294,6 +299,7 @@ export class SimulatedUser {
       txId,
       sequence,
       tokenAddress: this.options.stack.tokenAddress,
+      ddexAmount: txId === ddexTx ? DDEX_PER_TRANSFER : null,
     });
     const send = (kind: OpKind) =>
       this.options.metrics.measure(
