@@ -16,6 +16,10 @@ create table if not exists _tatum.subscriptions (
   created_at timestamptz not null default clock_timestamp()
 );
 
+-- The chain's head when the subscription was made: as hosted Tatum, it tells of later blocks only,
+-- even where the watcher reads the chain late (null: made before this column, told of every block).
+alter table _tatum.subscriptions add column if not exists after_block bigint;
+
 create unique index if not exists subscriptions_one_per_target
   on _tatum.subscriptions (type, chain, lower(address), url);
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPublicClient, http, TransactionReceiptNotFoundError, type Hex } from 'viem';
-import { getTransactionReceipt } from 'viem/actions';
+import { getBlockNumber, getTransactionReceipt } from 'viem/actions';
 import { DEFAULT_TATUM_CHAIN } from '../../../supabase/functions/process-payments/handler.ts';
 import { isOneOfKeys, json } from '../http.ts';
 import { startDispatcher } from './dispatcher.ts';
@@ -35,6 +35,8 @@ export type TatumEmulatorOptions = {
    */
   chain?: string;
   retryBaseMs?: number;
+  /** How often the watcher asks the chain for new blocks (watcher.ts; tests slow it down). */
+  pollMs?: number;
 };
 
 const SCHEMA_SQL = new URL('../../sql/tatum.sql', import.meta.url);
@@ -52,6 +54,7 @@ export async function startTatumEmulator(options: TatumEmulatorOptions): Promise
     store,
     onOwed: dispatcher.wake,
     chain: options.chain ?? DEFAULT_TATUM_CHAIN,
+    ...(options.pollMs ? { pollMs: options.pollMs } : {}),
   });
   const client = createPublicClient({ transport: http(options.rpcUrl, { retryCount: 0, timeout: 10_000 }) });
   // The block the chain has the transaction in now; null when the re-organised chain dropped it.
@@ -63,7 +66,10 @@ export async function startTatumEmulator(options: TatumEmulatorOptions): Promise
       throw error;
     }
   };
-  const routes = createTatumRoutes(store, async (txId) => {
+  // What a subscription made now is told of: the blocks after the chain's head, however far the
+  // watcher has read.
+  const head = () => getBlockNumber(client, { cacheTime: 0 });
+  const routes = createTatumRoutes(store, head, async (txId) => {
     const replayed = await store.replayAsReorg(txId, await blockOf(txId));
     if (replayed > 0) dispatcher.wake();
     return replayed;
@@ -83,7 +89,7 @@ export async function startTatumEmulator(options: TatumEmulatorOptions): Promise
         );
   return {
     handle: (request) => guard(request, keyed),
-    ensureSubscription: (input) => store.ensureSubscription(input),
+    ensureSubscription: async (input) => store.ensureSubscription(input, await head()),
     close: async () => {
       await watcher.stop();
       await dispatcher.stop();

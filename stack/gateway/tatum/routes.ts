@@ -27,7 +27,7 @@ export type ReorgReplay = (txId: string) => Promise<number>;
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
-export function createTatumRoutes(store: TatumStore, replayReorg: ReorgReplay) {
+export function createTatumRoutes(store: TatumStore, head: () => Promise<bigint>, replayReorg: ReorgReplay) {
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const path = url.pathname.replace(/^\/tatum\/v4\//, '').replace(/\/+$/, '');
@@ -93,12 +93,10 @@ export function createTatumRoutes(store: TatumStore, replayReorg: ReorgReplay) {
       );
     }
     try {
-      const subscription = await store.addSubscription({
-        type: type as string,
-        chain: chain as string,
-        address: address as string,
-        url: target as string,
-      });
+      const subscription = await store.addSubscription(
+        { type: type as string, chain: chain as string, address: address as string, url: target as string },
+        await head(),
+      );
       return json(200, { id: subscription.id });
     } catch (error) {
       if (!(error instanceof DuplicateSubscriptionError)) throw error;

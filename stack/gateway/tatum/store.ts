@@ -22,12 +22,13 @@ export function createTatumStore(pg: PGlite) {
   };
 
   return {
-    async addSubscription(input: Omit<Subscription, 'id'>): Promise<Subscription> {
+    /** A new subscription, told of the blocks after `afterBlock` (the chain's head as it is made). */
+    async addSubscription(input: Omit<Subscription, 'id'>, afterBlock: bigint): Promise<Subscription> {
       try {
         const { rows } = await pg.query<Subscription>(
-          `insert into _tatum.subscriptions (type, chain, address, url) values ($1, $2, $3, $4)
+          `insert into _tatum.subscriptions (type, chain, address, url, after_block) values ($1, $2, $3, $4, $5)
            returning id, type, chain, address, url`,
-          [input.type, input.chain, input.address, input.url],
+          [input.type, input.chain, input.address, input.url, afterBlock.toString()],
         );
         const row = rows[0];
         if (!row) throw new Error('insert returned no subscription');
@@ -44,7 +45,7 @@ export function createTatumStore(pg: PGlite) {
      * same address to the same path on another origin is the old one, and is dropped with
      * whatever it still owed: nothing listens there any more.
      */
-    async ensureSubscription(input: Omit<Subscription, 'id'>): Promise<Subscription> {
+    async ensureSubscription(input: Omit<Subscription, 'id'>, afterBlock: bigint): Promise<Subscription> {
       const target = new URL(input.url);
       return pg.transaction(async (tx) => {
         const { rows } = await tx.query<Subscription>(
@@ -66,9 +67,9 @@ export function createTatumStore(pg: PGlite) {
         if (kept) return kept;
         // One connection runs one transaction at a time, so nothing can add it since the read above.
         const inserted = await tx.query<Subscription>(
-          `insert into _tatum.subscriptions (type, chain, address, url) values ($1, $2, $3, $4)
+          `insert into _tatum.subscriptions (type, chain, address, url, after_block) values ($1, $2, $3, $4, $5)
            returning id, type, chain, address, url`,
-          [input.type, input.chain, input.address, input.url],
+          [input.type, input.chain, input.address, input.url, afterBlock.toString()],
         );
         const row = inserted.rows[0];
         if (!row) throw new Error('insert returned no subscription');
@@ -99,10 +100,12 @@ export function createTatumStore(pg: PGlite) {
       });
     },
 
-    /** Lower-cased addresses with at least one subscription, and who watches each. */
-    async watchers(): Promise<Map<string, Subscription[]>> {
+    /** Lower-cased addresses with a subscription that block `blockNumber` is news to, and who watches each. */
+    async watchers(blockNumber: bigint): Promise<Map<string, Subscription[]>> {
       const { rows } = await pg.query<Subscription>(
-        'select id, type, chain, address, url from _tatum.subscriptions order by created_at, id',
+        `select id, type, chain, address, url from _tatum.subscriptions
+          where after_block is null or after_block < $1 order by created_at, id`,
+        [blockNumber.toString()],
       );
       const byAddress = new Map<string, Subscription[]>();
       for (const row of rows) {

@@ -63,7 +63,7 @@ export async function startBlockWatcher(options: WatcherOptions): Promise<BlockW
     const batchEnd = cursor.blockNumber + BigInt(MAX_BLOCKS_PER_TICK);
     const last = head < batchEnd ? head : batchEnd;
     for (let number = cursor.blockNumber + 1n; number <= last && !stopped; number += 1n) {
-      const watchers = await store.watchers();
+      const watchers = await store.watchers(number);
       const activity = await readBlock(client, number, watchers, decimalsByToken);
       const events = addressEvents(activity, (address) => watchers.has(address), options.chain);
       const owed = events.flatMap((event) =>

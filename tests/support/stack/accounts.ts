@@ -37,6 +37,8 @@ const OWNERS = {
   documentedRecipient: 20,
   /** local-wallet-provider: funds the local test wallet's fresh keys with ETH for gas. */
   localWalletFunder: 21,
+  /** tatum-subscription-start: pays a watched address before and after it is subscribed. */
+  subscriptionStartPayer: 22,
   /** record-swap: deploys its market and provides the liquidity, and the signed-in trader. */
   recordSwapProvider: 38,
   recordSwapTrader: 39,
