@@ -253,17 +253,17 @@ function checkStep(
       break;
     case 'wallet.watchToken':
       // Asked only of a wallet on the portal's chain; a request stays the one until it answers.
-      expect(inState(to, 'connected.token.asking')).toBe(
+      expect(inState(to, 'connected.listing.asking')).toBe(
         inState(from, 'connected') && from.context.chainId === SEPOLIA.id,
       );
       break;
     case 'xstate.done.actor.watchToken':
-      expect(inState(to, 'connected.token.idle')).toBe(true);
+      expect(inState(to, 'connected.listing.idle')).toBe(true);
       expected.toasts.push(event['output'] as ToastRequest);
       break;
     case 'xstate.error.actor.watchToken':
       // Only its code failing to load: the wallet's own failures have their toasts (done, above).
-      expect(inState(to, 'connected.token.idle')).toBe(true);
+      expect(inState(to, 'connected.listing.idle')).toBe(true);
       expected.toasts.push(destructive(walletCopy.tokenNotAdded, shellCopy.partLoadFailed));
       break;
     case 'xstate.done.actor.copyAddress':
@@ -317,7 +317,7 @@ for (const [index, refusals] of refusalCases.entries()) {
           connecting ||
             inState(s, 'disconnecting') ||
             inState(s, 'connected.network.switching') ||
-            inState(s, 'connected.token.asking'),
+            inState(s, 'connected.listing.asking'),
         );
       },
     },

@@ -168,7 +168,7 @@ describeUiModel({
     'connected.loginHint.waiting': async (world) => {
       await seesToast(world.page, walletCopy.connected);
     },
-    'connected.token.asking': async (world) => {
+    'connected.listing.asking': async (world) => {
       await expect.poll(() => addToken(world).isDisabled()).toBe(true);
     },
   },
@@ -177,7 +177,7 @@ describeUiModel({
     connecting: async (world) => void (await walletOf(world).holdNext()),
     'connected.network.switching': async (world) => void (await walletOf(world).holdNext()),
     disconnecting: async (world) => void (await walletOf(world).holdNext()),
-    'connected.token.asking': async (world, _state, next) => {
+    'connected.listing.asking': async (world, _state, next) => {
       // Its code loads on the first press: held, to fail it as an unreachable server would; else
       // the wallet's prompt is left open.
       if (next?.type === 'xstate.error.actor.watchToken')

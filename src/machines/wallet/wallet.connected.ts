@@ -158,7 +158,8 @@ export const connectedState = walletSetup.createStateConfig({
     },
     // A wallet lists a token on the chain it is on, so only the portal's will do; one request at a
     // time, as every wallet request. Its actor answers with the toast (src/app/watch-token.ts).
-    token: {
+    // Not named `token`: the event journal redacts whatever sits under a key of that name.
+    listing: {
       initial: 'idle',
       states: {
         idle: { on: { 'wallet.watchToken': { guard: 'onExpectedChain', target: 'asking' } } },

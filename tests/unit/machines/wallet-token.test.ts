@@ -61,7 +61,7 @@ function start(options: { answers?: Answer[]; tokenAddress?: string | null } = {
       await h.answer('silentReconnect', account);
       h.toasts.length = 0;
     },
-    asking: () => h.snapshot().matches({ connected: { token: 'asking' } }),
+    asking: () => h.snapshot().matches({ connected: { listing: 'asking' } }),
   };
 }
 
@@ -137,7 +137,7 @@ describe('wallet machine: add DDEX to the wallet', () => {
     h.send({ type: 'wallet.watchToken' });
     await h.fail('watchToken', new TypeError('Failed to fetch dynamically imported module'));
     expect(h.toasts).toEqual([notAdded(shellCopy.partLoadFailed, 'destructive')]);
-    expect(h.snapshot().matches({ connected: { token: 'idle' } })).toBe(true);
+    expect(h.snapshot().matches({ connected: { listing: 'idle' } })).toBe(true);
   });
 });
 
