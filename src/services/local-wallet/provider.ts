@@ -16,8 +16,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 // before it connects, signs or sends (`approve`, which the page answers with a dialog showing what
 // is signed), signs locally and hands the node the raw transaction; everything else it asks the
 // node. A refusal is EIP-1193's 4001, as any wallet's, so every path the portal has for a rejected
-// request handles it. It only ever serves the local chain: a build for any other chain leaves it
-// out (local-wallet/index.ts).
+// request handles it. It knows the local chain only (another is 4902); the page does not offer it
+// yet, and when it does, only a build for the local chain may contain it.
 
 /** What the person is asked to approve: to connect, to sign a message (as text), to send a transaction. */
 export type LocalWalletApproval =
