@@ -37,7 +37,7 @@ import { createClaimsResolver, createRestTokenCheck } from './claims.ts';
 import { exclusiveKysely } from './exclusive-transactions.ts';
 import { bodyBoundFor, boundedRequest } from './body-bounds.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
-import { readFunctionSettings, verifiesJwt } from './function-settings.ts';
+import { parseFunctionSettings, verifiesJwt } from './function-settings.ts';
 import { functionNames, relayTo, startDenoFunction, type DenoFunction } from '../functions/deno.ts';
 import { json, withCors } from './http.ts';
 import { startChangeFeed } from './realtime/feed.ts';
@@ -157,10 +157,10 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     // lite's migrator reads ./supabase/migrations relative to the working directory.
     throw new Error(`Start the gateway from the project folder (${PROJECT_DIR}), not ${process.cwd()}.`);
   }
+  // The project's settings a hosted project takes from config.toml: read once, each setting looked up.
+  const configToml = readFileSync(join(PROJECT_DIR, 'supabase', 'config.toml'), 'utf8');
   const authRateLimit =
-    options.authRateLimit === undefined
-      ? authRateLimitOf(readFileSync(join(PROJECT_DIR, 'supabase', 'config.toml'), 'utf8'))
-      : parseRateLimit(options.authRateLimit);
+    options.authRateLimit === undefined ? authRateLimitOf(configToml) : parseRateLimit(options.authRateLimit);
   if (authRateLimit === null) throw new Error('authRateLimit must be <requests>/<seconds>');
   const authLimiter = createAuthRateLimiter(authRateLimit);
   if (options.fresh) rmSync(options.dataDir, { recursive: true, force: true });
@@ -209,7 +209,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
           web3GrantMiddleware({
             pg: connection.driver,
             apiKeys: [secrets.anonKey, secrets.serviceRoleKey],
-            enabled: web3EthereumEnabled(readFileSync(join(PROJECT_DIR, 'supabase', 'config.toml'), 'utf8')),
+            enabled: web3EthereumEnabled(configToml),
             allowedUrls: [siteUrl],
             chainId: options.chainId ?? null,
           }),
@@ -278,7 +278,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   });
   const port = (server.address() as AddressInfo).port;
   apiUrl = `http://127.0.0.1:${port}`;
-  const functionSettings = readFunctionSettings(join(PROJECT_DIR, 'supabase', 'config.toml'));
+  const functionSettings = parseFunctionSettings(configToml);
   // record-transaction and link-wallet read the chain; without one they are not served, in either
   // runtime. link-wallet also needs the chain its proofs must be signed for.
   // The Tatum functions need the emulator, which needs the chain.
