@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import solc from 'solc';
 import {
   createPublicClient,
   createWalletClient,
@@ -25,6 +24,7 @@ import {
   requestNonce,
   setWalletAsServer,
 } from '../support/stack/wallets.ts';
+import { compileContract } from '../support/stack/solidity.ts';
 
 // link-wallet end to end, through the unmodified supabase-js as the portal calls it: a wallet
 // becomes a profile's only with a signed EIP-4361 message that carries a nonce the function gave
@@ -468,33 +468,6 @@ contract OwnedWallet {
 }
 `;
 
-type SolcOutput = {
-  errors?: { severity: string; formattedMessage?: string; message: string }[];
-  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-};
-
-/** Compiles the wallet with solc-js, as contracts/build.ts compiles DDEX. */
-function compileOwnedWallet(): { abi: Abi; bytecode: Hex } {
-  const compile = (solc as { compile: (input: string) => string }).compile;
-  const output = JSON.parse(
-    compile(
-      JSON.stringify({
-        language: 'Solidity',
-        sources: { 'OwnedWallet.sol': { content: OWNED_WALLET_SOURCE } },
-        settings: {
-          evmVersion: 'cancun',
-          outputSelection: { 'OwnedWallet.sol': { OwnedWallet: ['abi', 'evm.bytecode.object'] } },
-        },
-      }),
-    ),
-  ) as SolcOutput;
-  const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage ?? e.message).join('\n'));
-  const contract = output.contracts?.['OwnedWallet.sol']?.['OwnedWallet'];
-  if (!contract) throw new Error('solc produced no OwnedWallet');
-  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
-}
-
 describe('a smart-contract wallet (EIP-1271)', () => {
   const owner = freshWallet();
   const transport = http(chain.rpcUrl, { retryCount: 0 });
@@ -502,7 +475,7 @@ describe('a smart-contract wallet (EIP-1271)', () => {
   let compiled: { abi: Abi; bytecode: Hex };
 
   beforeAll(() => {
-    compiled = compileOwnedWallet();
+    compiled = compileContract('OwnedWallet', OWNED_WALLET_SOURCE);
   });
 
   /** Deploys a wallet `owner` controls, from a deployer of its own funded for this alone. */

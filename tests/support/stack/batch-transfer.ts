@@ -1,7 +1,7 @@
-import solc from 'solc';
-import { erc20Abi, type Abi, type Address, type Hex } from 'viem';
+import { erc20Abi, type Address, type Hex } from 'viem';
 import type { ChainAccount } from '../../../stack/chain/index.ts';
 import { readerOf, walletOf, type ChainInfo } from './chain.ts';
+import { compileContract } from './solidity.ts';
 
 // Two DDEX transfers in one transaction on the layer's chain, as a wallet's multicall or a payout
 // contract makes them: a batch sender of the test's own moves the caller's DDEX twice.
@@ -20,33 +20,6 @@ contract TransferTwice {
 }
 `;
 
-type SolcOutput = {
-  errors?: { severity: string; formattedMessage?: string; message: string }[];
-  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-};
-
-/** Compiles the batch sender with solc-js, as contracts/build.ts compiles DDEX. */
-function compileTransferTwice(): { abi: Abi; bytecode: Hex } {
-  const compile = (solc as { compile: (input: string) => string }).compile;
-  const output = JSON.parse(
-    compile(
-      JSON.stringify({
-        language: 'Solidity',
-        sources: { 'TransferTwice.sol': { content: TRANSFER_TWICE_SOURCE } },
-        settings: {
-          evmVersion: 'cancun',
-          outputSelection: { 'TransferTwice.sol': { TransferTwice: ['abi', 'evm.bytecode.object'] } },
-        },
-      }),
-    ),
-  ) as SolcOutput;
-  const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage ?? e.message).join('\n'));
-  const contract = output.contracts?.['TransferTwice.sol']?.['TransferTwice'];
-  if (!contract) throw new Error('solc produced no TransferTwice');
-  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
-}
-
 /**
  * Deploys the batch sender from `from`, lets it move 2 × amount, and has it send `amount` DDEX twice
  * to `to` in one transaction; returns that transaction's hash once it is mined successfully.
@@ -59,7 +32,7 @@ export async function sendDdexTwiceInOneTransaction(
 ): Promise<Hex> {
   const publicClient = readerOf(chain);
   const wallet = walletOf(chain, from);
-  const compiled = compileTransferTwice();
+  const compiled = compileContract('TransferTwice', TRANSFER_TWICE_SOURCE);
   const deployed = await publicClient.waitForTransactionReceipt({
     hash: await wallet.deployContract({ ...compiled, chain: null }),
   });

@@ -1,8 +1,8 @@
-import solc from 'solc';
-import { erc20Abi, type Abi, type Hex } from 'viem';
+import { erc20Abi, type Hex } from 'viem';
 import type { ChainAccount } from '../../../stack/chain/index.ts';
 import { readerOf, walletOf, type ChainInfo } from './chain.ts';
 import { swapDeadline, type Market } from './market.ts';
+import { compileContract } from './solidity.ts';
 
 // Two swaps on a Uniswap V2 pair in one transaction, as a trading contract or a wallet's multicall
 // makes them: a contract of the test's own sells the caller's DDEX through the router and buys
@@ -38,33 +38,6 @@ contract SellAndBuyBack {
 }
 `;
 
-type SolcOutput = {
-  errors?: { severity: string; formattedMessage?: string; message: string }[];
-  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-};
-
-/** Compiles the contract with solc-js, as contracts/build.ts compiles DDEX. */
-function compileSellAndBuyBack(): { abi: Abi; bytecode: Hex } {
-  const compile = (solc as { compile: (input: string) => string }).compile;
-  const output = JSON.parse(
-    compile(
-      JSON.stringify({
-        language: 'Solidity',
-        sources: { 'SellAndBuyBack.sol': { content: SELL_AND_BUY_BACK_SOURCE } },
-        settings: {
-          evmVersion: 'cancun',
-          outputSelection: { 'SellAndBuyBack.sol': { SellAndBuyBack: ['abi', 'evm.bytecode.object'] } },
-        },
-      }),
-    ),
-  ) as SolcOutput;
-  const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage ?? e.message).join('\n'));
-  const contract = output.contracts?.['SellAndBuyBack.sol']?.['SellAndBuyBack'];
-  if (!contract) throw new Error('solc produced no SellAndBuyBack');
-  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
-}
-
 export type SellAndBuyBack = {
   /**
    * Sells `ddex` (smallest unit) of `from`'s DDEX for WETH and buys DDEX back for `from` with
@@ -82,7 +55,7 @@ export async function sellAndBuyBack(
 ): Promise<SellAndBuyBack> {
   const publicClient = readerOf(chain);
   const wallet = walletOf(chain, from);
-  const compiled = compileSellAndBuyBack();
+  const compiled = compileContract('SellAndBuyBack', SELL_AND_BUY_BACK_SOURCE);
   const deployed = await publicClient.waitForTransactionReceipt({
     hash: await wallet.deployContract({ ...compiled, chain: null }),
   });
