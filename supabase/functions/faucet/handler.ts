@@ -51,13 +51,20 @@ export const MAX_BODY_BYTES = 4 * 1024;
 export const DEFAULT_COOLDOWN_HOURS = 24;
 const DDEX_DECIMALS = 18;
 
-type Refusal = { status: number; code: string; message: string; extra?: Record<string, unknown> };
+type Refusal = {
+  status: number;
+  code: string;
+  message: string;
+  extra?: Record<string, unknown>;
+  headers?: Record<string, string>;
+};
 
 const tooSoon = (nextClaimAt: string): Refusal => ({
   status: 429,
   code: 'too_soon',
   message: `You can claim test DDEX again at ${nextClaimAt}.`,
   extra: { nextClaimAt },
+  headers: { 'retry-after': String(Math.max(1, Math.ceil((Date.parse(nextClaimAt) - Date.now()) / 1000))) },
 });
 
 export function createFaucetHandler(deps: FaucetDeps): (request: Request) => Promise<Response> {
@@ -209,16 +216,8 @@ export function createFaucetHandler(deps: FaucetDeps): (request: Request) => Pro
     try {
       const outcome = await claim(request);
       if (outcome instanceof Response) return outcome;
-      const headers: Record<string, string> =
-        outcome.code === 'too_soon' && typeof outcome.extra?.['nextClaimAt'] === 'string'
-          ? {
-              'retry-after': String(
-                Math.max(1, Math.ceil((Date.parse(outcome.extra['nextClaimAt']) - Date.now()) / 1000)),
-              ),
-            }
-          : {};
       const response = refuse(outcome.status, outcome.code, outcome.message, outcome.extra);
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(outcome.headers ?? {})) response.headers.set(name, value);
       return response;
     } catch (error) {
       logError('faucet', 'claim failed', error);
