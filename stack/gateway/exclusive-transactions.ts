@@ -19,8 +19,30 @@ import {
 // `transaction()`, which holds its lock from BEGIN to COMMIT: the other requests' statements wait
 // their turn, as they would for the one connection of a pool of one.
 
+// lite also opens every request's transaction with one statement per setting: the role, each JWT
+// claim and the storage operation by set_config, then SET LOCAL ROLE, and five more for an RPC.
+// Each statement is a round trip through PGlite's wire protocol on the one connection, which
+// every other request waits for; under bench:load they were four statements in ten. Inside a
+// transaction they are held and sent with set_config in one statement before the next query
+// (lite reads none of their results). Their effect is the same: set_config(…, true) and SET
+// LOCAL both end with the transaction, and a setting Postgres refuses fails that next statement,
+// so the request still fails, in its own transaction.
+const SET_CONFIG = /^SELECT set_config\('([\w.]+)', (?:\$1|''), true\)$/;
+const SET_LOCAL_ROLE = /^SET LOCAL ROLE "((?:[^"]|"")+)"$/;
+
+/** The setting a statement makes, when it only makes one; null for any other statement. */
+function settingOf(query: CompiledQuery): [name: string, value: string] | null {
+  const config = SET_CONFIG.exec(query.sql);
+  if (config) return [config[1] as string, query.parameters.length === 1 ? String(query.parameters[0]) : ''];
+  const role = SET_LOCAL_ROLE.exec(query.sql);
+  if (role && query.parameters.length === 0) return ['role', (role[1] as string).replaceAll('""', '"')];
+  return null;
+}
+
 class ExclusiveConnection implements DatabaseConnection {
   #transaction: Transaction | null = null;
+  /** Settings not yet sent, in the order they were made. */
+  #settings: [string, string][] = [];
   #finish: ((commit: boolean) => void) | null = null;
   #finished: Promise<unknown> | null = null;
 
@@ -45,17 +67,32 @@ class ExclusiveConnection implements DatabaseConnection {
       await this.#finished;
     } finally {
       this.#transaction = null;
+      this.#settings = [];
       this.#finish = null;
       this.#finished = null;
     }
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await (this.#transaction ?? this.pg).query<R>(query.sql, [...query.parameters]);
+    const transaction = this.#transaction;
+    const setting = transaction === null ? null : settingOf(query);
+    if (setting !== null) {
+      this.#settings.push(setting);
+      return { rows: [{ set_config: setting[1] } as R] };
+    }
+    if (transaction !== null && this.#settings.length > 0) await this.#sendSettings(transaction);
+    const result = await (transaction ?? this.pg).query<R>(query.sql, [...query.parameters]);
     return {
       rows: result.rows,
       ...(typeof result.affectedRows === 'number' ? { numAffectedRows: BigInt(result.affectedRows) } : {}),
     };
+  }
+
+  async #sendSettings(transaction: Transaction): Promise<void> {
+    const settings = this.#settings;
+    this.#settings = [];
+    const calls = settings.map((_, index) => `set_config($${2 * index + 1}, $${2 * index + 2}, true)`);
+    await transaction.query(`select ${calls.join(', ')}`, settings.flat());
   }
 
   // eslint-disable-next-line require-yield -- kysely's interface; PGlite cannot stream.

@@ -76,3 +76,76 @@ describe('transactions on the one connection', () => {
     expect(await ids()).toEqual([2]);
   });
 });
+
+// lite opens every request's transaction with one statement per setting (the role, each JWT claim,
+// the storage operation, then SET LOCAL ROLE; an RPC adds five more). Each statement is a round
+// trip through PGlite's wire protocol, and on the one connection that cost is every request's.
+describe("a request's session settings", () => {
+  let counted: PGlite;
+  let countedDb: Kysely<unknown>;
+  let statements = 0;
+
+  beforeAll(async () => {
+    counted = new PGlite();
+    await counted.exec('create role authenticated nologin; grant usage on schema public to authenticated');
+    const transaction = counted.transaction.bind(counted);
+    counted.transaction = (fn) =>
+      transaction((tx) => {
+        const query = tx.query.bind(tx);
+        tx.query = (...args) => {
+          statements += 1;
+          return query(...args);
+        };
+        return fn(tx);
+      });
+    countedDb = exclusiveKysely(counted);
+  });
+  afterAll(() => counted.close());
+
+  /** The statements lite sends for a request, in its order and spelling (0.10). */
+  const asRequest = async (trx: Kysely<unknown>, sub: string) => {
+    const claims = JSON.stringify({ sub, role: 'authenticated' });
+    await sql`SELECT set_config('role', ${'authenticated'}, true)`.execute(trx);
+    await sql`SELECT set_config('request.jwt.claim.sub', ${sub}, true)`.execute(trx);
+    await sql`SELECT set_config('request.jwt.claim.role', ${'authenticated'}, true)`.execute(trx);
+    await sql`SELECT set_config('storage.operation', ${''}, true)`.execute(trx);
+    await sql.raw('SET LOCAL ROLE "authenticated"').execute(trx);
+    await sql`SELECT set_config('request.jwt.claims', ${claims}, true)`.execute(trx);
+    await sql`SELECT set_config('response.status', '', true)`.execute(trx);
+    await sql`SELECT set_config('request.method', ${'POST'}, true)`.execute(trx);
+  };
+
+  it("reach the request's query as one statement, under its role and claims", async () => {
+    statements = 0;
+    const seen = await countedDb.transaction().execute(async (trx) => {
+      await asRequest(trx, 'user-1');
+      return (
+        await sql<{ role: string; sub: string; claims: string; method: string; status: string }>`
+          select current_user as role, current_setting('request.jwt.claim.sub') as sub,
+                 current_setting('request.jwt.claims') as claims,
+                 current_setting('request.method') as method, current_setting('response.status') as status`.execute(
+          trx,
+        )
+      ).rows[0];
+    });
+    expect(seen).toEqual({
+      role: 'authenticated',
+      sub: 'user-1',
+      claims: JSON.stringify({ sub: 'user-1', role: 'authenticated' }),
+      method: 'POST',
+      status: '',
+    });
+    expect(statements).toBe(2);
+  });
+
+  it('end with the transaction, and a setting that fails fails the request', async () => {
+    const after = await sql<{ sub: string | null }>`
+      select current_setting('request.jwt.claim.sub', true) as sub`.execute(countedDb);
+    expect(after.rows[0]?.sub ?? '').toBe('');
+    const refused = countedDb.transaction().execute(async (trx) => {
+      await sql`SELECT set_config('role', ${'nobody_at_all'}, true)`.execute(trx);
+      await sql`select 1`.execute(trx);
+    });
+    await expect(refused).rejects.toThrow(/nobody_at_all/);
+  });
+});
