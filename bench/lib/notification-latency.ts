@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { dialogCopy, shellCopy } from '../../src/copy/index.ts';
+import { shellCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { signUpOnPage } from '../../tests/support/e2e/sign-up.ts';
 import { serviceClient, type StackInfo } from '../../tests/support/stack/users.ts';
 import { freshPage } from './browser.ts';

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { authCopy, dialogCopy, shellCopy } from '../../src/copy/index.ts';
+import { authCopy, shellCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { anonClient, PASSWORD, uniqueEmail } from '../support/stack/users.ts';
 import { runAxe } from '../support/e2e/axe.ts';
 import { openPortal } from '../support/e2e/browser.ts';

@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import {
   appCopy,
   balanceCopy,
-  dialogCopy,
   profileCopy,
   shellCopy,
   shortAddress,
   walletCopy,
   webhookCopy,
 } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { IMAGES } from '../support/stack/avatar-images.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';

@@ -4,7 +4,6 @@ import {
   appCopy,
   authCopy,
   balanceCopy,
-  dialogCopy,
   notificationCopy,
   portalCopy,
   profileCopy,
@@ -12,6 +11,7 @@ import {
   shellCopy,
   shortAddress,
 } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { backoffMs } from '../../src/machines/shared.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { openPortal } from '../support/e2e/browser.ts';

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { dialogCopy, notificationCopy, shellCopy } from '../../src/copy/index.ts';
+import { notificationCopy, shellCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { runAxe } from '../support/e2e/axe.ts';
 import { admin, openSignedIn, toast } from '../support/e2e/ui.ts';
 

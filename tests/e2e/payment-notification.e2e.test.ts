@@ -5,13 +5,13 @@ import { waitForTransactionReceipt, writeContract } from 'viem/actions';
 import { describe, expect, it } from 'vitest';
 import {
   shortAddress,
-  dialogCopy,
   notificationCopy,
   profileCopy,
   shellCopy,
   walletCopy,
   webhookCopy,
 } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { e2e } from '../support/e2e/context.ts';
 import { openSignedIn, toast } from '../support/e2e/ui.ts';

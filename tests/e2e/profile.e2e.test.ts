@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { authCopy, dialogCopy, profileCopy } from '../../src/copy/index.ts';
+import { authCopy, profileCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { IMAGES } from '../support/stack/avatar-images.ts';
 import { runAxe } from '../support/e2e/axe.ts';
 import { PHONE_VIEWPORT, type PortalOptions } from '../support/e2e/browser.ts';

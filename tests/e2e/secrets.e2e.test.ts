@@ -12,14 +12,8 @@ import {
 } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JournalExport } from '../../src/devtools/journal-types.ts';
-import {
-  authCopy,
-  dialogCopy,
-  profileCopy,
-  sendCopy,
-  shortAddress,
-  walletCopy,
-} from '../../src/copy/index.ts';
+import { authCopy, profileCopy, sendCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { uniqueEmail } from '../support/stack/users.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { openPortal, type Portal } from '../support/e2e/browser.ts';

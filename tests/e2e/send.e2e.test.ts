@@ -7,7 +7,6 @@ import { toastDurations } from '../../src/machines/toast.machine.ts';
 import {
   appCopy,
   balanceCopy,
-  dialogCopy,
   profileCopy,
   sendCopy,
   shellCopy,
@@ -16,6 +15,7 @@ import {
   transactionCopy,
   walletCopy,
 } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { tokenBalance } from '../support/stack/chain.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { openPortal, type PortalOptions, type WalletSetup } from '../support/e2e/browser.ts';

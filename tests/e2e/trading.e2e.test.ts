@@ -19,13 +19,13 @@ import { dexCopy } from '../../src/copy/dex.ts';
 import {
   appCopy,
   balanceCopy,
-  dialogCopy,
   notificationCopy,
   profileCopy,
   shellCopy,
   transactionCopy,
   walletCopy,
 } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { amountText } from '../../src/ui/common/amount-text.ts';
 import { tokenBalance } from '../support/stack/chain.ts';
 import { reserves } from '../support/stack/market.ts';

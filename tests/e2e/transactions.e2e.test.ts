@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appCopy, dialogCopy, transactionCopy } from '../../src/copy/index.ts';
+import { appCopy, transactionCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { runAxe } from '../support/e2e/axe.ts';
 import { PHONE_VIEWPORT } from '../support/e2e/browser.ts';
 import { e2e } from '../support/e2e/context.ts';

@@ -2,13 +2,13 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   appCopy,
-  dialogCopy,
   notificationCopy,
   portalCopy,
   profileCopy,
   shellCopy,
   transactionCopy,
 } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { devtoolsCopy } from '../../src/devtools/panel/devtools.copy.ts';
 import { IMAGES } from '../support/stack/avatar-images.ts';
 import type { Portal } from '../support/e2e/browser.ts';

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import {
   appCopy,
   balanceCopy,
-  dialogCopy,
   profileCopy,
   sendCopy,
   shellCopy,
@@ -13,6 +12,7 @@ import {
   transactionCopy,
   walletCopy,
 } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { tokenBalance } from '../support/stack/chain.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { openPortal, type Portal } from '../support/e2e/browser.ts';

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import { appCopy, authCopy, dialogCopy, shellCopy, shortAddress } from '../../src/copy/index.ts';
+import { appCopy, authCopy, shellCopy, shortAddress } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import type { AuthChange, AuthUser } from '../../src/domain/auth.ts';
 import { authMachine } from '../../src/machines/auth/auth.machine.ts';
 import { PASSWORD, signedInUser, uniqueEmail, type TestUser } from '../support/stack/users.ts';

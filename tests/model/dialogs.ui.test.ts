@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { appCopy, authCopy, dialogCopy, shellCopy } from '../../src/copy/index.ts';
+import { appCopy, authCopy, shellCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { dialogsMachine, dialogs, type DialogName } from '../../src/machines/dialogs.machine.ts';
 import { button } from '../support/e2e/portal-page.ts';
 import { openUserMenu } from '../support/e2e/ui.ts';

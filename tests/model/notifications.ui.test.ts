@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import { dialogCopy, notificationCopy, shellCopy } from '../../src/copy/index.ts';
+import { notificationCopy, shellCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import type { NotificationRow } from '../../src/domain/notifications.ts';
 import { notificationsMachine, type NotificationsContext } from '../../src/machines/notifications.machine.ts';
 import { gatewayFor } from '../support/e2e/context.ts';

@@ -5,7 +5,6 @@ import {
   appCopy,
   authCopy,
   balanceCopy,
-  dialogCopy,
   portalCopy,
   profileCopy,
   sendCopy,
@@ -14,6 +13,7 @@ import {
   walletCopy,
   walletProofCopy,
 } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import {
   portalMachine,
   type PortalContext,

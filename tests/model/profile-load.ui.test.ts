@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import { dialogCopy, profileCopy } from '../../src/copy/index.ts';
+import { profileCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import type { Profile } from '../../src/domain/profile.ts';
 import {
   profileLoadMachine,

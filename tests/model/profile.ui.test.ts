@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import { dialogCopy, profileCopy, shortAddress, walletProofCopy } from '../../src/copy/index.ts';
+import { profileCopy, shortAddress, walletProofCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import type { AvatarFile, Profile } from '../../src/domain/profile.ts';
 import { profileMachine, type ProfileContext } from '../../src/machines/profile/profile.machine.ts';
 import { avatarPublicUrl } from '../../src/services/supabase/avatar-url.ts';

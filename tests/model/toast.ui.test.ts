@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { appCopy, authCopy, dialogCopy, shellCopy, walletCopy } from '../../src/copy/index.ts';
+import { appCopy, authCopy, shellCopy, walletCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { toastDurations, toastMachine } from '../../src/machines/toast.machine.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { appCopy, authCopy, dialogCopy, transactionCopy } from '../../src/copy/index.ts';
+import { appCopy, authCopy, transactionCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import type { TransactionRow } from '../../src/domain/transactions.ts';
 import { transactionsMachine } from '../../src/machines/transactions.machine.ts';
 import { button } from '../support/e2e/portal-page.ts';

@@ -1,6 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { expect } from 'vitest';
-import { dialogCopy, profileCopy, shortAddress, walletCopy, walletProofCopy } from '../../src/copy/index.ts';
+import { profileCopy, shortAddress, walletCopy, walletProofCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { walletProofMachine } from '../../src/machines/profile/wallet-proof.machine.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { gatewayFor } from '../support/e2e/context.ts';

@@ -1,13 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import {
-  authCopy,
-  balanceCopy,
-  dialogCopy,
-  shellCopy,
-  shortAddress,
-  walletCopy,
-} from '../../../src/copy/index.ts';
+import { authCopy, balanceCopy, shellCopy, shortAddress, walletCopy } from '../../../src/copy/index.ts';
+import { dialogCopy } from '../../../src/copy/dialogs.ts';
 import { serviceClient, type TestUser } from '../stack/users.ts';
 import { openPortal, type PortalOptions, type WalletSetup } from './browser.ts';
 import { gatewayFor } from './context.ts';

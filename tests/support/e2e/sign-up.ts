@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
-import { authCopy, dialogCopy } from '../../../src/copy/index.ts';
+import { authCopy } from '../../../src/copy/index.ts';
+import { dialogCopy } from '../../../src/copy/dialogs.ts';
 import { PASSWORD, uniqueEmail, type StackInfo } from '../stack/users.ts';
 import { sessionStorageKey } from './session.ts';
 

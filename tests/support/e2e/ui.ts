@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { appCopy, authCopy, dialogCopy, shellCopy } from '../../../src/copy/index.ts';
+import { appCopy, authCopy, shellCopy } from '../../../src/copy/index.ts';
+import { dialogCopy } from '../../../src/copy/dialogs.ts';
 import { serviceClient } from '../stack/users.ts';
 import { openPortal, type Portal, type PortalOptions } from './browser.ts';
 import { gatewayFor } from './context.ts';

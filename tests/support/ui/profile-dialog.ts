@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { appCopy, dialogCopy } from '../../../src/copy/index.ts';
+import { appCopy } from '../../../src/copy/index.ts';
+import { dialogCopy } from '../../../src/copy/dialogs.ts';
 import type { Profile } from '../../../src/domain/profile.ts';
 import type { ProfileContext } from '../../../src/machines/profile/profile.machine.ts';
 import { avatarPublicUrl } from '../../../src/services/supabase/avatar-url.ts';

@@ -1,7 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import { appCopy, authCopy, dialogCopy } from '../../../src/copy/index.ts';
+import { appCopy, authCopy } from '../../../src/copy/index.ts';
+import { dialogCopy } from '../../../src/copy/dialogs.ts';
 import type { TestUser } from '../stack/users.ts';
 import { button, logIn } from '../e2e/portal-page.ts';
 import type { Snapshot } from '../model/paths.ts';

@@ -1,4 +1,5 @@
-import { authCopy, dialogCopy } from '../../../copy/index.ts';
+import { authCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import { Dialog } from '../../common/Dialog.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../../portal-context.tsx';
 import { AuthForm } from './AuthForm.tsx';

@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import styled from 'styled-components';
-import { authCopy, dialogCopy } from '../../../copy/index.ts';
+import { authCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import { Button } from '../../common/Button.tsx';
 import { Field } from '../../common/Field.tsx';
 import { LinkButton } from '../parts.tsx';

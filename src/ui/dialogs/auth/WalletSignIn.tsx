@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import styled from 'styled-components';
-import { authCopy, dialogCopy, shortAddress } from '../../../copy/index.ts';
+import { authCopy, shortAddress } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import { Button } from '../../common/Button.tsx';
 
 // The auth dialog's third way in (docs/product.md#auth-dialog): Sign in with

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { dialogCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import type { NotificationRow } from '../../../domain/notifications.ts';
 import { Button } from '../../common/Button.tsx';
 import { formatTime } from '../format-time.ts';

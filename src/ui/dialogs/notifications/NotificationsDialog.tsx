@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { dialogCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import { Button } from '../../common/Button.tsx';
 import { Dialog } from '../../common/Dialog.tsx';
 import { useSessionChild, useSessionSelector } from '../../portal-context.tsx';

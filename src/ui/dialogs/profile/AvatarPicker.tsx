@@ -1,7 +1,8 @@
 import type { ChangeEvent } from 'react';
 import { useId } from 'react';
 import styled from 'styled-components';
-import { dialogCopy, profileCopy } from '../../../copy/index.ts';
+import { profileCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import { useSessionChild, useSessionSelector } from '../../portal-context.tsx';
 import { Tag } from '../parts.tsx';
 import { AvatarPlaceholder } from './AvatarPlaceholder.tsx';

@@ -1,4 +1,4 @@
-import { dialogCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 
 /** A person's outline, shown while the profile has no avatar. */
 export function AvatarPlaceholder() {

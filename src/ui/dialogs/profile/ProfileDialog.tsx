@@ -1,4 +1,4 @@
-import { dialogCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import { Dialog } from '../../common/Dialog.tsx';
 import { useDialog } from '../useDialog.ts';
 import { ProfileEditor } from './ProfileEditor.tsx';

@@ -1,4 +1,4 @@
-import { dialogCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import { useSessionSelector } from '../../portal-context.tsx';
 import { StatusText } from '../parts.tsx';
 import { AvatarPicker } from './AvatarPicker.tsx';

@@ -1,5 +1,6 @@
 import styled from 'styled-components';
-import { dialogCopy, shortAddress } from '../../../copy/index.ts';
+import { shortAddress } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import { useProfile, useSessionSelector } from '../../portal-context.tsx';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { Tag } from '../parts.tsx';

@@ -1,5 +1,6 @@
 import styled from 'styled-components';
-import { appCopy, dialogCopy } from '../../../copy/index.ts';
+import { appCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import { Dialog } from '../../common/Dialog.tsx';
 import { Tag } from '../parts.tsx';
 import { useDialog } from '../useDialog.ts';

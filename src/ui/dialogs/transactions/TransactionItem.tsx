@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { dialogCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import type { HistoryEntry } from './transaction-row.ts';
 import { useSettings } from '../../settings-context.tsx';
 import { formatTime } from '../format-time.ts';

@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import styled from 'styled-components';
 import { botCopy } from '../../../copy/bots.ts';
-import { dialogCopy, transactionCopy } from '../../../copy/index.ts';
+import { transactionCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import type { BotRun } from '../../../domain/bots.ts';
 import { runInWords } from '../../../machines/bots/bot-checks.ts';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { dexCopy } from '../../../copy/dex.ts';
-import { dialogCopy } from '../../../copy/index.ts';
+import { dialogCopy } from '../../../copy/dialogs.ts';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { useSettings } from '../../settings-context.tsx';
 
