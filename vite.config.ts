@@ -176,7 +176,7 @@ export default defineConfig({
               // with its request) load with their lazy code instead. The file's name decides,
               // whichever folder of the layer it sits in.
               name: 'portal',
-              test: /src[\\/](machines|domain|copy)[\\/](?:[^\\/]+[\\/])*(?![^\\/]*[\\/])(?!(swap|market|trading|dex|bots?|history|faq|privacy|terms|watch-token)[-.])/,
+              test: /src[\\/](machines|domain|copy)[\\/](?:[^\\/]+[\\/])*(?![^\\/]*[\\/])(?!(swap|market|trading|dex|bots?|history|faq|privacy|terms|watch-token|local-wallet|dialogs)[-.])/,
             },
           ],
         },

@@ -9,11 +9,14 @@ import {
   TRADING_BUDGET_BYTES,
   TRADING_CHUNKS,
 } from './lib/entry-size.ts';
+import { localWalletMarksIn } from './lib/local-wallet-marks.ts';
 import { buildPortal } from './lib/portal-build.ts';
 
-// Part of `npm test`: builds the portal for production into a temporary folder
-// and fails when the JavaScript before first paint is over the entry budget, or the Trading tab's
-// own code (its lazy chunks, chart included) or the Trading Bots tab's is over its budget.
+// Part of `npm test`: builds the portal for production, for Sepolia as deployed, into a temporary
+// folder and fails when the JavaScript before first paint is over the entry budget, or the Trading
+// tab's own code (its lazy chunks, chart included) or the Trading Bots tab's is over its budget, or
+// when any file of the build holds the local test wallet's code, which only a build for the local
+// chain may carry (src/config/local-wallet-build.ts).
 //   npx tsx scripts/check-entry-size.ts
 
 /** The Trading Bots tab's own code (its page and views, the bots machine, service and copy). */
@@ -24,12 +27,13 @@ const BOTS_CHUNKS = ['BotsPage', 'bots-tab'] as const;
 const outDir = mkdtempSync(join(tmpdir(), 'ddex-entry-size-'));
 try {
   // A configured build, as deployed: without a backend or token some code paths would be dead code.
+  // The URLs are only written into the bundle; nothing is contacted.
   await buildPortal(outDir, {
-    VITE_SUPABASE_URL: 'http://127.0.0.1:54321',
+    VITE_SUPABASE_URL: 'https://abcdefghijklmnopqrst.supabase.co',
     // Shaped like a real publishable key (its length and randomness are in the entry's bytes).
     VITE_SUPABASE_ANON_KEY: 'sb_publishable_q7Xv2LmR9tKc4WzN8bHs1YdP3fJgA6e',
-    VITE_RPC_URL: 'http://127.0.0.1:8545',
-    VITE_CHAIN_ID: '31337',
+    VITE_RPC_URL: 'https://ethereum-sepolia-rpc.publicnode.com',
+    VITE_CHAIN_ID: '11155111',
     VITE_DDEX_TOKEN_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
     // Where the local stack deploys the router (its deployer's fourth contract).
     VITE_UNISWAP_V2_ROUTER: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
@@ -65,6 +69,17 @@ try {
       `(${kB(bots.all.gzip)} with the code it shares with the rest of the portal)`,
   );
   if (bots.own.gzip > BOTS_BUDGET_BYTES) process.exitCode = 1;
+
+  const localWallet = localWalletMarksIn(outDir);
+  for (const { file, marks } of localWallet) {
+    console.log(`  ${file}: local test wallet code (${marks.join(', ')})`);
+  }
+  console.log(
+    localWallet.length === 0
+      ? 'Sepolia build: no local test wallet code'
+      : 'Sepolia build: HOLDS local test wallet code, which only a build for the local chain may carry',
+  );
+  if (localWallet.length > 0) process.exitCode = 1;
 } finally {
   rmSync(outDir, { recursive: true, force: true });
 }

@@ -1,4 +1,4 @@
-import { StrictMode, useEffect, type ReactNode } from 'react';
+import { lazy, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createActor } from 'xstate';
 import { bootInput, prerenderedPortal, uiSettings } from './app/boot.ts';
@@ -123,10 +123,37 @@ const loadBots = supabaseClient
     }
   : undefined;
 
+// The local test wallet, in a build for the local chain only. The chain id is compared here, at
+// the import, and not through LOCAL_WALLET_BUILD: Vite writes the id in as a literal, and the
+// bundler drops an import behind a comparison of literals in the same file before it makes
+// chunks; one behind an imported constant would still be built into a chunk of its own.
+const localWallet =
+  import.meta.env.VITE_CHAIN_ID === '31337' && rpcUrl
+    ? {
+        take: async () =>
+          (await import('./app/local-wallet.ts')).takeLocalWallet({
+            window,
+            rpcUrl,
+            chainId: config.chain.id,
+          }),
+      }
+    : undefined;
+
+// Its dialog and menu load with it, and likewise exist only in a build for the local chain.
+const localWalletViews =
+  import.meta.env.VITE_CHAIN_ID === '31337'
+    ? {
+        Offer: lazy(() => import('./ui/local-wallet/LocalWalletOffer.tsx')),
+        Dialog: lazy(() => import('./ui/local-wallet/LocalWalletDialog.tsx')),
+        Menu: lazy(() => import('./ui/local-wallet/LocalWalletMenu.tsx')),
+      }
+    : null;
+
 const portal = createActor(
   providePortal({
     supabase,
     wallet,
+    ...(localWallet ? { localWallet } : {}),
     tatum,
     token,
     themeStorage: window.localStorage,
@@ -179,7 +206,13 @@ function Committed({ children }: { children: ReactNode }) {
 const page = (prerendered: PortalActor | null) => (
   <StrictMode>
     <Committed>
-      <App portal={portal} prerendered={prerendered} devtools={devtools} settings={uiSettings(config)} />
+      <App
+        portal={portal}
+        prerendered={prerendered}
+        devtools={devtools}
+        settings={uiSettings(config)}
+        localWalletViews={localWalletViews}
+      />
     </Committed>
   </StrictMode>
 );

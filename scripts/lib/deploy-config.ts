@@ -9,6 +9,9 @@ import { forbiddenBuildKeys } from './build-env.ts';
 
 export type Problem = { key: string; message: string };
 
+/** Hardhat's chain id, the local stack's: a build for it carries the local test wallet. */
+const LOCAL_CHAIN_ID = '31337';
+
 function httpsUrl(value: string): URL | null {
   try {
     const url = new URL(value);
@@ -68,6 +71,14 @@ export function checkAppKeys(env: RawEnv): Problem[] {
   const chainId = value('VITE_CHAIN_ID');
   if (chainId !== '' && !/^[1-9]\d*$/.test(chainId)) {
     problems.push({ key: 'VITE_CHAIN_ID', message: `is not a chain id: "${chainId}"` });
+  } else if (chainId === LOCAL_CHAIN_ID) {
+    // A build for the local chain carries the local test wallet (src/config/local-wallet-build.ts),
+    // whose key lives in the browser's storage: never a hosted portal's.
+    problems.push({
+      key: 'VITE_CHAIN_ID',
+      message:
+        'is the local chain (31337), whose build offers the local test wallet: build for Sepolia or another public chain',
+    });
   }
   hostedUrl('VITE_RPC_URL', 'an RPC URL of that chain', true);
   const token = need('VITE_DDEX_TOKEN_ADDRESS', 'the DDEX contract address (docs/deploy.md step 2)');

@@ -1,5 +1,6 @@
 import { createActor } from 'xstate';
 import type { AppConfig } from '../config/app-config.ts';
+import { LOCAL_WALLET_BUILD } from '../config/local-wallet-build.ts';
 import { portalMachine, type PortalInput, type TabsAvailable } from '../machines/portal/portal.machine.ts';
 import type { ThemeInput } from '../machines/theme.machine.ts';
 import type { PortalActor } from '../ui/portal-context.tsx';
@@ -41,6 +42,8 @@ export function bootInput(config: AppConfig, theme: ThemeInput): PortalInput {
     expectedChain: config.chain,
     tokenConfigured: tokenConfigured(config),
     tabs: tabsOf(config),
+    // Its wallet signs locally and asks the node for everything else.
+    offersLocalWallet: LOCAL_WALLET_BUILD && config.rpcUrl !== null,
   };
 }
 

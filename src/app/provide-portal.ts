@@ -16,6 +16,7 @@ import {
   type WalletAccount,
   type WalletProviderEvent,
 } from '../machines/wallet/wallet.machine.ts';
+import type { TakenLocalWallet } from '../machines/wallet/wallet-types.ts';
 import { webhooksMachine, type WebhookSummary } from '../machines/webhooks.machine.ts';
 import type { Profile, ProfileUpsert } from '../domain/profile.ts';
 import type { SupabaseService } from '../services/supabase/types.ts';
@@ -50,6 +51,8 @@ export type PortalServices = {
    * the tab is shown; a tab the configuration does not provide has none.
    */
   tabs?: { loadTrading?: () => Promise<TradingLogic>; loadBots?: () => Promise<BotsLogic> };
+  /** The local test wallet, in a build for the local chain only (src/app/local-wallet.ts). */
+  localWallet?: { take(): Promise<TakenLocalWallet> };
 };
 
 export const THEME_KEY = 'theme';
@@ -156,6 +159,9 @@ export function providePortal(services: PortalServices) {
         wallet.copyAddress(input.address),
       ),
       forgetConnection: fromPromise<unknown>(() => wallet.forgetConnection()),
+      takeLocalWallet: fromPromise<TakenLocalWallet>(() =>
+        services.localWallet ? services.localWallet.take() : unavailable('The local test wallet'),
+      ),
       watchToken: fromPromise(async () =>
         (await loadWatchToken()).watchDdex(wallet, services.tokenAddress ?? null),
       ),

@@ -12,7 +12,7 @@ type AnySystem = ActorSystem<any>;
 export type ToastVariant = 'default' | 'destructive';
 
 /** What a toast's button may ask for; the root routes each one to the machine that handles it. */
-export type ToastAction = { type: 'wallet.switchNetwork' };
+export type ToastAction = { type: 'wallet.switchNetwork' } | { type: 'wallet.useLocalWallet' };
 
 export type ToastRequest = {
   title: string;

@@ -3,6 +3,7 @@ import styled, { ThemeProvider } from 'styled-components';
 import { GlobalStyle } from './common/GlobalStyle.tsx';
 import type { DevtoolsOptions } from '../devtools/panel/types.ts';
 import { Dialogs } from './dialogs/Dialogs.tsx';
+import { LocalWalletSlot, LocalWalletViewsProvider, type LocalWalletViews } from './local-wallet/slots.tsx';
 import { TabContent } from './pages/TabContent.tsx';
 import { PortalProvider, useChild, type PortalActor } from './portal-context.tsx';
 import { SettingsProvider, type UiSettings } from './settings-context.tsx';
@@ -21,31 +22,42 @@ type AppProps = {
   devtools?: DevtoolsOptions | null;
   /** When hydrating the prerendered HTML: the never-started portal it shows (src/app/boot.ts). */
   prerendered?: PortalActor | null;
+  /** The local test wallet's views, lazily loaded, in a build for the local chain only. */
+  localWalletViews?: LocalWalletViews | null;
 };
 
 // The page: header, the current tab, footer, the toast and the dialogs.
-export function App({ portal, settings, devtools = null, prerendered = null }: AppProps) {
+export function App({
+  portal,
+  settings,
+  devtools = null,
+  prerendered = null,
+  localWalletViews = null,
+}: AppProps) {
   return (
     <PortalProvider portal={portal} prerendered={prerendered}>
       <SettingsProvider settings={settings}>
-        <ThemeProvider theme={theme}>
-          <GlobalStyle />
-          <ThemeSync />
-          <Layout>
-            <Header />
-            <Main id="main">
-              <TabContent />
-            </Main>
-            <Footer />
-          </Layout>
-          <Dialogs />
-          <Toaster />
-          {devtools ? (
-            <Suspense fallback={null}>
-              <DevtoolsPanel {...devtools} />
-            </Suspense>
-          ) : null}
-        </ThemeProvider>
+        <LocalWalletViewsProvider value={localWalletViews}>
+          <ThemeProvider theme={theme}>
+            <GlobalStyle />
+            <ThemeSync />
+            <Layout>
+              <Header />
+              <Main id="main">
+                <TabContent />
+              </Main>
+              <Footer />
+            </Layout>
+            <Dialogs />
+            <LocalWalletSlot part="Dialog" />
+            <Toaster />
+            {devtools ? (
+              <Suspense fallback={null}>
+                <DevtoolsPanel {...devtools} />
+              </Suspense>
+            ) : null}
+          </ThemeProvider>
+        </LocalWalletViewsProvider>
       </SettingsProvider>
     </PortalProvider>
   );

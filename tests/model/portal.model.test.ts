@@ -186,7 +186,10 @@ function everyStep(s: Snapshot, { before, events, sentTo }: ModelStep<typeof por
       expect.arrayContaining([
         { to: 'theme', event: started(PORTAL_INPUT.theme) },
         { to: 'auth', event: started(PORTAL_INPUT.auth) },
-        { to: 'wallet', event: started({ expectedChain: PORTAL_INPUT.expectedChain }) },
+        {
+          to: 'wallet',
+          event: started({ expectedChain: PORTAL_INPUT.expectedChain, offersLocalWallet: false }),
+        },
         { to: 'balances', event: started({ tokenConfigured: PORTAL_INPUT.tokenConfigured }) },
         { to: 'send', event: started({ tokenConfigured: PORTAL_INPUT.tokenConfigured }) },
       ]),

@@ -1,7 +1,9 @@
 import { beforeEach, expect } from 'vitest';
-import type { AnyEventObject, SnapshotFrom } from 'xstate';
+import { fromCallback, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { shellCopy, walletCopy } from '../../src/copy/index.ts';
+import { localWalletOfferCopy } from '../../src/copy/local-wallet-offer.ts';
 import { watchTokenCopy } from '../../src/copy/watch-token.ts';
+import { localWalletMachine } from '../../src/machines/local-wallet/local-wallet.machine.ts';
 import type { WalletAccount, WalletError } from '../../src/domain/wallet.ts';
 import type { ToastRequest } from '../../src/machines/shared.ts';
 import { walletMachine, type WalletFact } from '../../src/machines/wallet/wallet.machine.ts';
@@ -175,9 +177,34 @@ function checkStep(
       expected.facts.push({ type: 'wallet.ready', address: null });
       break;
     case 'wallet.connect':
+      // The spec's toast, word for word; a build for the local chain adds the local wallet to it.
       if (inState(from, 'noProvider'))
-        expected.toasts.push(destructive(walletCopy.connectionFailed, walletCopy.notInstalled));
+        expected.toasts.push({
+          ...destructive(walletCopy.connectionFailed, walletCopy.notInstalled),
+          ...(from.context.offersLocalWallet
+            ? { action: { label: localWalletOfferCopy.offer, event: { type: 'wallet.useLocalWallet' } } }
+            : {}),
+        });
       else expect(inState(to, 'connecting')).toBe(true);
+      break;
+    case 'wallet.useLocalWallet':
+      // Only where no wallet was found, and only in a build that offers it.
+      expect(inState(to, 'takingLocalWallet')).toBe(
+        inState(from, 'noProvider') && from.context.offersLocalWallet,
+      );
+      break;
+    case 'xstate.done.actor.takeLocalWallet': {
+      // Taken: its chart runs as the system's `localWallet`, and the wallet is asked for the account.
+      expect(inState(to, 'connecting')).toBe(true);
+      const child = to.context.localWallet;
+      expect(child?.getSnapshot().context.address).toBe(ALICE);
+      expect(child?.system.get('localWallet')).toBe(child);
+      break;
+    }
+    case 'xstate.error.actor.takeLocalWallet':
+      expect(inState(to, 'noProvider')).toBe(true);
+      expect(to.context.localWallet).toBeNull();
+      expected.toasts.push(destructive(localWalletOfferCopy.takeFailed, 'The local chain is not running'));
       break;
     case 'xstate.done.actor.requestAccounts': {
       const account = event['output'] as WalletAccount;
@@ -287,15 +314,33 @@ function checkStep(
   expect(facts, `the facts after ${event.type}`).toEqual(expected.facts);
 }
 
+/** A build for the local chain: with no extension, the local test wallet can be taken. */
+const localWalletEvents = {
+  'xstate.done.actor.takeLocalWallet': [
+    {
+      type: 'xstate.done.actor.takeLocalWallet',
+      output: {
+        logic: localWalletMachine.provide({ actors: { approvals: fromCallback(() => {}) } }),
+        address: ALICE,
+      },
+    },
+  ],
+  'xstate.error.actor.takeLocalWallet': [
+    { type: 'xstate.error.actor.takeLocalWallet', error: new Error('The local chain is not running') },
+  ],
+};
+
 for (const [index, refusals] of refusalCases.entries()) {
   describeModel({
     name: 'wallet',
     machine: walletMachine,
     // The paths send the provider's events themselves.
     callbacks: ['providerEvents'],
-    input: { expectedChain: SEPOLIA },
+    // The first model is a build for the local chain, which offers its own wallet; the others not.
+    input: { expectedChain: SEPOLIA, offersLocalWallet: index === 0 },
     events: {
       ...events,
+      ...localWalletEvents,
       'xstate.error.actor.requestAccounts': [
         { type: 'xstate.error.actor.requestAccounts', error: refusals.connect },
       ],
@@ -311,7 +356,9 @@ for (const [index, refusals] of refusalCases.entries()) {
         expect(s.context.address !== null).toBe(inState(s, 'connected'));
         expect(s.context.chainId !== null).toBe(inState(s, 'connected'));
         // The connect buttons say 'Connecting...' while the wallet is being found or asked.
-        const connecting = ['discovering', 'reconnecting', 'connecting'].some((state) => inState(s, state));
+        const connecting = ['discovering', 'reconnecting', 'connecting', 'takingLocalWallet'].some((state) =>
+          inState(s, state),
+        );
         expect(s.hasTag('connecting')).toBe(connecting);
         expect(s.hasTag('busy')).toBe(
           connecting ||

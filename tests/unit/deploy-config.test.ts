@@ -66,6 +66,13 @@ describe('deploy:check, the app keys', () => {
     expect(keysOf(problems)).toContain(key);
     expect(problems.find((problem) => problem.key === key)?.message).toMatch(message);
   });
+  it('refuses the local chain, whose build carries the local test wallet', () => {
+    const problems = checkAppKeys({ ...APP, VITE_CHAIN_ID: '31337' });
+    expect(problems).toEqual([
+      { key: 'VITE_CHAIN_ID', message: expect.stringMatching(/local chain.*local test wallet/) },
+    ]);
+  });
+
   it('refuses a VITE_TATUM_ value, which the build would refuse too', () => {
     const problems = checkAppKeys({ ...APP, VITE_TATUM_API_KEY: 't-key', VITE_TATUM_API_URL: ' ' });
     expect(keysOf(problems)).toEqual(['VITE_TATUM_API_KEY']);

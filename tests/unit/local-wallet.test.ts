@@ -1,6 +1,7 @@
 import { generatePrivateKey } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { announceLocalWallet, LOCAL_WALLET_INFO } from '../../src/services/local-wallet/announce.ts';
+import { announceLocalWallet } from '../../src/services/local-wallet/announce.ts';
+import { LOCAL_WALLET_INFO } from '../../src/services/local-wallet/names.ts';
 import {
   loadOrCreateKey,
   LOCAL_WALLET_KEY,

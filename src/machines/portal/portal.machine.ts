@@ -57,7 +57,10 @@ export const portalMachine = portalSetup.createMachine({
       id: 'wallet',
       systemId: 'wallet',
       src: 'wallet',
-      input: ({ context }) => ({ expectedChain: context.config.expectedChain }),
+      input: ({ context }) => ({
+        expectedChain: context.config.expectedChain,
+        offersLocalWallet: context.config.offersLocalWallet ?? false,
+      }),
     },
     {
       id: 'balances',

@@ -29,6 +29,8 @@ export type PortalInput = {
   expectedChain: { id: number; name: string };
   tokenConfigured: boolean;
   tabs: TabsAvailable;
+  /** A build for the local chain offers its own test wallet (src/config/local-wallet-build.ts). */
+  offersLocalWallet?: boolean;
 };
 
 /** The Trading and Bots tabs' root logic: it loads with its tab, so only its type is known here. */

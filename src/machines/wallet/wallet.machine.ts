@@ -1,5 +1,6 @@
 import { assign } from 'xstate';
 import { walletCopy } from '../../copy/index.ts';
+import { localWalletOfferCopy } from '../../copy/local-wallet-offer.ts';
 import type { WalletAccount } from '../../domain/wallet.ts';
 import { connectFailureText } from './wallet-toasts.ts';
 import { connectedState } from './wallet.connected.ts';
@@ -38,6 +39,8 @@ export const walletMachine = walletSetup.createMachine({
     address: null,
     chainId: null,
     signedIn: false,
+    offersLocalWallet: input.offersLocalWallet ?? false,
+    localWallet: null,
   }),
   on: {
     'session.changed': { actions: assign({ signedIn: ({ event }) => event.user !== null }) },
@@ -64,14 +67,54 @@ export const walletMachine = walletSetup.createMachine({
     },
     noProvider: {
       on: {
+        // The spec's toast, word for word; a build for the local chain adds an action to it.
         'wallet.connect': {
           actions: {
             type: 'showToast',
-            params: {
+            params: ({ context }) => ({
               title: walletCopy.connectionFailed,
               description: walletCopy.notInstalled,
-              variant: 'destructive',
-            },
+              variant: 'destructive' as const,
+              ...(context.offersLocalWallet
+                ? {
+                    action: {
+                      label: localWalletOfferCopy.offer,
+                      event: { type: 'wallet.useLocalWallet' as const },
+                    },
+                  }
+                : {}),
+            }),
+          },
+        },
+        'wallet.useLocalWallet': { guard: 'offersLocalWallet', target: 'takingLocalWallet' },
+      },
+    },
+    // Taking it is the person's consent to connect: the wallet is announced connected, and asks
+    // for every signature and transaction from then on.
+    takingLocalWallet: {
+      tags: ['busy', 'connecting'],
+      invoke: {
+        id: 'takeLocalWallet',
+        src: 'takeLocalWallet',
+        onDone: {
+          target: 'connecting',
+          actions: assign({
+            localWallet: ({ event, spawn }) =>
+              spawn(event.output.logic, {
+                systemId: 'localWallet',
+                input: { address: event.output.address },
+              }),
+          }),
+        },
+        onError: {
+          target: 'noProvider',
+          actions: {
+            type: 'showToast',
+            params: ({ event }) => ({
+              title: localWalletOfferCopy.takeFailed,
+              description: event.error instanceof Error ? event.error.message : String(event.error),
+              variant: 'destructive' as const,
+            }),
           },
         },
       },

@@ -1,7 +1,13 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { WalletAccount } from '../../domain/wallet.ts';
 import { notProvided, reportFact, showToast, type ToastRequest } from '../shared.ts';
-import type { WalletContext, WalletEvent, WalletFact, WalletInput } from './wallet-types.ts';
+import type {
+  TakenLocalWallet,
+  WalletContext,
+  WalletEvent,
+  WalletFact,
+  WalletInput,
+} from './wallet-types.ts';
 
 // The wallet machine's setup: its actors, actions, guards and delay, which the chart
 // (wallet.machine.ts) and its `connected` state (wallet.connected.ts) name.
@@ -26,6 +32,11 @@ export const walletSetup = setup({
     watchToken: fromPromise<ToastRequest>(notProvided('watchToken')),
     /** Marks "user disconnected" so a reload does not reconnect silently. */
     forgetConnection: fromPromise<unknown>(notProvided('forgetConnection')),
+    /**
+     * Loads the local test wallet (a build for the local chain only), makes or reads its key, funds
+     * a new one with gas and announces it (EIP-6963), so that the next request finds it.
+     */
+    takeLocalWallet: fromPromise<TakenLocalWallet>(notProvided('takeLocalWallet')),
     /** Subscribes to accountsChanged / chainChanged / disconnect and sends back WalletProviderEvent. */
     providerEvents: fromCallback(notProvided('providerEvents')),
   },
@@ -39,6 +50,7 @@ export const walletSetup = setup({
   guards: {
     signedIn: ({ context }) => context.signedIn,
     onExpectedChain: ({ context }) => context.chainId === context.expectedChain.id,
+    offersLocalWallet: ({ context }) => context.offersLocalWallet,
   },
   delays: { loginHintDelay: 5000 },
 });

@@ -1,11 +1,12 @@
 import type { Hex } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
+import { LOCAL_WALLET_KEY } from './names.ts';
+
+export { LOCAL_WALLET_KEY };
 
 // The local test wallet's key, made in the browser and kept in its storage, as Scaffold-ETH's
 // burner wallet keeps its own: a throwaway key for the local chain only (a build for any other
 // chain has none of this code), which the person may reveal and replace from the wallet's menu.
-
-export const LOCAL_WALLET_KEY = 'ddex.localTestWallet.key';
 
 const PRIVATE_KEY = /^0x[0-9a-f]{64}$/;
 

@@ -16,8 +16,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 // before it connects, signs or sends (`approve`, which the page answers with a dialog showing what
 // is signed), signs locally and hands the node the raw transaction; everything else it asks the
 // node. A refusal is EIP-1193's 4001, as any wallet's, so every path the portal has for a rejected
-// request handles it. It knows the local chain only (another is 4902); the page does not offer it
-// yet, and when it does, only a build for the local chain may contain it.
+// request handles it. It knows the local chain only (another is 4902), and only a build for the
+// local chain contains it (src/config/local-wallet-build.ts).
 
 /** What the person is asked to approve: to connect, to sign a message (as text), to send a transaction. */
 export type LocalWalletApproval =
@@ -30,6 +30,11 @@ export type LocalWalletOptions = {
   chainId: number;
   privateKey: Hex;
   approve(request: LocalWalletApproval): Promise<boolean>;
+  /**
+   * Starts connected: the person took this wallet for the portal, which is their consent to
+   * connect (signatures and transactions are still asked one by one).
+   */
+  connected?: boolean;
 };
 
 export type LocalWalletProvider = {
@@ -94,7 +99,7 @@ export function createLocalWalletProvider(options: LocalWalletOptions): LocalWal
   const node = createPublicClient({ chain, transport: http(options.rpcUrl) });
   const signer = createWalletClient({ account, chain, transport: http(options.rpcUrl) });
   const listeners = new Map<string, Set<(...args: unknown[]) => void>>();
-  let connected = false;
+  let connected = options.connected ?? false;
 
   const emit = (event: string, ...args: unknown[]) => {
     for (const listener of [...(listeners.get(event) ?? [])]) listener(...args);

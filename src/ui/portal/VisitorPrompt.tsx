@@ -2,10 +2,12 @@ import styled from 'styled-components';
 import { appCopy, walletCopy } from '../../copy/index.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
+import { LocalWalletSlot } from '../local-wallet/slots.tsx';
 import { useChild, useChildSelector } from '../portal-context.tsx';
 
 // With no wallet and no user (docs/product.md#visitor-prompt), the prompt and a Connect Wallet
-// button ('Connecting Wallet...' while the wallet is discovering, reconnecting or connecting).
+// button ('Connecting Wallet...' while the wallet is discovering, reconnecting or connecting), and
+// in a build for the local chain the offer of the local test wallet under it.
 export function VisitorPrompt() {
   const wallet = useChild('wallet');
   const busy = useChildSelector('wallet', (snapshot) => snapshot.hasTag('connecting'));
@@ -21,6 +23,7 @@ export function VisitorPrompt() {
       >
         {busy ? walletCopy.connectingWallet : walletCopy.connectWallet}
       </Button>
+      <LocalWalletSlot part="Offer" />
     </Prompt>
   );
 }

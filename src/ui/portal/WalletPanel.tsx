@@ -5,6 +5,7 @@ import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
 import { AccountLine } from './AccountLine.tsx';
+import { LocalWalletSlot } from '../local-wallet/slots.tsx';
 import { lateView } from './late-views-loader.ts';
 import { WalletAddress } from './WalletAddress.tsx';
 import { WebhookDemo } from './WebhookDemo.tsx';
@@ -29,6 +30,7 @@ export function WalletPanel() {
       <Stack>
         {signedIn ? <AccountLine /> : null}
         {address ? <WalletAddress address={address} /> : null}
+        {address ? <LocalWalletSlot part="Menu" /> : null}
         {!address && signedIn && loaded ? (
           <Button
             type="button"

@@ -1,0 +1,29 @@
+import styled from 'styled-components';
+import { localWalletOfferCopy } from '../../copy/local-wallet-offer.ts';
+import { LinkButton } from '../dialogs/parts.tsx';
+import { useChild, useChildSelector } from '../portal-context.tsx';
+
+// The visitor prompt's line under Connect Wallet, in a build for the local chain, once no wallet
+// was found: the same offer as the 'MetaMask is not installed' toast's action.
+export default function LocalWalletOffer() {
+  const wallet = useChild('wallet');
+  const offered = useChildSelector(
+    'wallet',
+    (snapshot) => snapshot.context.offersLocalWallet && snapshot.matches('noProvider'),
+  );
+  if (!offered) return null;
+  return (
+    <Offer>
+      {localWalletOfferCopy.visitorLine}{' '}
+      <LinkButton type="button" onClick={() => wallet.send({ type: 'wallet.useLocalWallet' })}>
+        {localWalletOfferCopy.offer}
+      </LinkButton>
+    </Offer>
+  );
+}
+
+const Offer = styled.p`
+  margin: 0;
+  font-size: 0.9rem;
+  color: ${({ theme }) => theme.color.textMuted};
+`;
