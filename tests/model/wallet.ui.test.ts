@@ -44,6 +44,9 @@ type WalletWorld = PortalWorld & { watchTokenCode: HeldRequest | null };
 
 const addToken = (world: PortalWorld) => button(world.page, walletCopy.addToken);
 
+const localWallet =
+  "the local test wallet's own path, from the toast's action to its dialog, is tests/e2e/local-wallet.e2e.test.ts; these paths model an extension's wallet";
+
 describeUiModel({
   name: 'wallet',
   machine: walletMachine,
@@ -119,6 +122,13 @@ describeUiModel({
           },
     });
     return { ...world, watchTokenCode: null };
+  },
+
+  reasons: {
+    'wallet.takingLocalWallet': localWallet,
+    'wallet.noProvider --wallet.useLocalWallet#0--> wallet.takingLocalWallet': localWallet,
+    'wallet.takingLocalWallet --xstate.done.actor.takeLocalWallet#0--> wallet.connecting': localWallet,
+    'wallet.takingLocalWallet --xstate.error.actor.takeLocalWallet#0--> wallet.noProvider': localWallet,
   },
 
   passing: {
