@@ -4,14 +4,14 @@ import { portalCopy, walletCopy } from '../../copy/index.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
-import { AccountLine } from './AccountLine.tsx';
 import { lateView } from './late-views-loader.ts';
 import { WalletAddress } from './WalletAddress.tsx';
-import { WebhookDemo } from './WebhookDemo.tsx';
 
 // Loaded apart from the entry with the send form (late-views-loader.ts): the panel is never on a
 // visitor's first screen.
 const Balances = lazy(lateView('Balances'));
+const WebhookDemo = lazy(lateView('WebhookDemo'));
+const AccountLine = lazy(lateView('AccountLine'));
 
 // The wallet panel (docs/product.md#wallet-panel): the logged-in line, 'Connect Your Wallet' for a
 // signed-in user without a wallet (once loading has finished), the connected
@@ -27,7 +27,11 @@ export function WalletPanel() {
     <Card aria-labelledby="wallet-panel-title">
       <Title id="wallet-panel-title">{portalCopy.walletTitle}</Title>
       <Stack>
-        {signedIn ? <AccountLine /> : null}
+        {signedIn ? (
+          <Suspense fallback={null}>
+            <AccountLine />
+          </Suspense>
+        ) : null}
         {address ? <WalletAddress address={address} /> : null}
         {!address && signedIn && loaded ? (
           <Button
@@ -42,8 +46,8 @@ export function WalletPanel() {
         ) : null}
         <Suspense fallback={null}>
           <Balances />
+          <WebhookDemo />
         </Suspense>
-        <WebhookDemo />
       </Stack>
     </Card>
   );
