@@ -1,6 +1,7 @@
 // ours: the words of the faucet (issue 33: 'Get test DDEX' beside the DDEX balance), in a module of
 // their own so that they load with the faucet's views and machine, not with the entry
 // (vite.config.ts keeps `faucet*` files out of the portal chunk). 'Faucet empty' is the issue's.
+// The local build's stand-in for hCaptcha has its words in faucet-local.ts, which no other build holds.
 
 /** A public Sepolia ETH faucet a hosted build links to: the faucet pays ETH for gas only locally. */
 export type EthFaucetLink = { label: string; href: string };
@@ -14,9 +15,6 @@ export const faucetCopy = {
     prompt: 'Prove you are human to claim test DDEX.',
     loading: 'Loading the human check...',
     cancel: 'Cancel',
-    /** The local build's stand-in for hCaptcha's widget: a box to tick, which passes the check. */
-    localLabel: 'I am human',
-    localNote: 'Local stand-in for hCaptcha: ticking it passes the test check of the local stack.',
   },
   paid: (amount: string) => ({
     title: 'Test DDEX Sent',

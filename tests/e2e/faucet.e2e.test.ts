@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { faucetCopy } from '../../src/copy/faucet.ts';
+import { localHumanCheckCopy } from '../../src/copy/faucet-local.ts';
 import { balanceCopy, profileCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { balancesLoaded, button } from '../support/e2e/portal-page.ts';
@@ -41,10 +42,10 @@ describe('the faucet', () => {
     // The press shows the local stand-in, clearly named; nothing is claimed before it is ticked.
     await button(page, faucetCopy.getTestDdex).click();
     const check = page.getByRole('group', { name: faucetCopy.humanCheck.title });
-    await check.getByText(faucetCopy.humanCheck.localNote).waitFor();
+    await check.getByText(localHumanCheckCopy.note).waitFor();
     expect(claims).toEqual([]);
     const paid = page.waitForResponse((response) => response.url().includes(FAUCET_PATH));
-    await check.getByRole('checkbox', { name: faucetCopy.humanCheck.localLabel }).click();
+    await check.getByRole('checkbox', { name: localHumanCheckCopy.label }).click();
     expect((await paid).status()).toBe(200);
     await toast(page, faucetCopy.paid('100').title).waitFor();
     await toast(page, faucetCopy.paid('100').description).waitFor();
@@ -53,7 +54,7 @@ describe('the faucet', () => {
     // Again within 24 hours: refused, with when the next claim may be made, in the page's time.
     await button(page, faucetCopy.getTestDdex).click();
     const refused = page.waitForResponse((response) => response.url().includes(FAUCET_PATH));
-    await check.getByRole('checkbox', { name: faucetCopy.humanCheck.localLabel }).click();
+    await check.getByRole('checkbox', { name: localHumanCheckCopy.label }).click();
     const answer = await refused;
     expect(answer.status()).toBe(429);
     const { nextClaimAt } = (await answer.json()) as { nextClaimAt: string };

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { faucetCopy } from '../../../copy/faucet.ts';
+import { localHumanCheckCopy } from '../../../copy/faucet-local.ts';
 import type { HumanCheckProps } from './human-check-props.ts';
 
 // The local build's stand-in for hCaptcha's widget: a box to tick, clearly labelled as the stand-in,
@@ -21,9 +21,9 @@ export default function LocalHumanCheck({ faucet }: HumanCheckProps) {
               faucet.send({ type: 'faucet.humanChecked', token: HCAPTCHA_TEST_RESPONSE });
           }}
         />{' '}
-        {faucetCopy.humanCheck.localLabel}
+        {localHumanCheckCopy.label}
       </label>
-      <Note>{faucetCopy.humanCheck.localNote}</Note>
+      <Note>{localHumanCheckCopy.note}</Note>
     </Box>
   );
 }
