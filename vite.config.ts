@@ -172,11 +172,12 @@ export default defineConfig({
               // imports a few of them (the Trading tab's machines share helpers with the portal's),
               // the bundler would otherwise split those out into small chunks that compress worse.
               // The tabs' files, the prose pages' words (copy/faq.ts, privacy.ts, terms.ts), the
-              // history dialog's (copy/history.ts) and adding DDEX to the wallet's (watch-token*.ts,
-              // with its request) load with their lazy code instead. The file's name decides,
+              // history dialog's (copy/history.ts), adding DDEX to the wallet's (watch-token*.ts,
+              // with its request) and the faucet's (faucet*.ts, with a session) load with their lazy
+              // code instead. The file's name decides,
               // whichever folder of the layer it sits in.
               name: 'portal',
-              test: /src[\\/](machines|domain|copy)[\\/](?:[^\\/]+[\\/])*(?![^\\/]*[\\/])(?!(swap|market|trading|dex|bots?|history|faq|privacy|terms|watch-token|local-wallet|dialogs)[-.])/,
+              test: /src[\\/](machines|domain|copy)[\\/](?:[^\\/]+[\\/])*(?![^\\/]*[\\/])(?!(swap|market|trading|dex|bots?|history|faq|privacy|terms|watch-token|local-wallet|dialogs|faucet)[-.])/,
             },
           ],
         },

@@ -23,7 +23,7 @@ export const FIX_COMMAND = 'npm run docs:diagrams';
 /** One sentence per machine, in the order of the index. A machine without one stops the script. */
 export const summaries: Record<string, string> = {
   portal:
-    "The root of the actor system: it starts one child per concern (profile, notifications and transactions only while signed in, the Trading and Bots tabs' actors only while their tab is shown, once their code has loaded), decides once whether a visitor gets the welcome toast, and tells each child the facts the others report that it reacts to, every toast included.",
+    "The root of the actor system: it starts one child per concern (profile, notifications, transactions and the faucet only while signed in, the Trading and Bots tabs' actors only while their tab is shown, the faucet and the tabs' actors once their code has loaded), decides once whether a visitor gets the welcome toast, and tells each child the facts the others report that it reacts to, every toast included.",
   tab: "Which page the one-page portal shows; any value that is no tab shows 'Page not found.'.",
   theme:
     "Light or dark: the stored choice if there is one, else the system's preference, which it follows until the user picks a theme.",
@@ -54,6 +54,8 @@ export const summaries: Record<string, string> = {
   webhooks:
     "The Tatum webhooks demo: subscribe the connected wallet's address, list the subscriptions and delete the first one, one operation at a time.",
   dialogs: "Which of the portal's dialogs is open (at most one), and whether the user menu is open.",
+  faucet:
+    "'Get test DDEX', a child of the portal while a user is signed in (once its code has loaded): the human check (hCaptcha's widget, or a local build's stand-in), then the claim through the faucet function, one toast for its answer, and a paid claim's transfer awaited before faucet.claimed (the portal refreshes the balances).",
   trading:
     "The root of the DEX Trading tab, a child of the portal while the tab is shown: it runs market and swap side by side, hands each new block and the root's wallet and session changes to swap, and reports trading.swapConfirmed (the portal refreshes the balances) and trading.swapRecorded (the history).",
   market:

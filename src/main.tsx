@@ -149,6 +149,17 @@ const localWalletViews =
       }
     : null;
 
+// The faucet ('Get test DDEX') loads with a signed-in session: its machine, its service (this page's
+// supabase-js client, so it claims with the page's session) and its human check. No backend, no faucet.
+const loadFaucet = supabaseClient
+  ? async () =>
+      (await import('./app/faucet.ts')).faucetLogic({
+        client: supabaseClient,
+        token,
+        sitekey: config.hcaptchaSitekey,
+      })
+  : undefined;
+
 const portal = createActor(
   providePortal({
     supabase,
@@ -170,6 +181,7 @@ const portal = createActor(
     siteUrl: window.location.origin,
     tokenAddress,
     tabs: { loadTrading, loadBots },
+    loadFaucet,
   }),
   {
     systemId: 'portal',

@@ -11,6 +11,7 @@ interface ImportMetaEnv {
   readonly VITE_BLOCK_EXPLORER_URL?: string;
   readonly VITE_CONTACT_EMAIL?: string;
   readonly VITE_PRODUCT_SITE?: string;
+  readonly VITE_HCAPTCHA_SITEKEY?: string;
 }
 
 interface ImportMeta {

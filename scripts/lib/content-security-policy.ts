@@ -37,23 +37,43 @@ export function configuredOrigins(env: RawEnv): { connect: string[]; images: str
   return { connect: unique(connect), images: unique(images) };
 }
 
+/** The local chain (Hardhat): its builds show a stand-in for hCaptcha's widget. */
+const LOCAL_CHAIN_ID = 31337;
+
+/**
+ * hCaptcha's sources, for the faucet's human check on a hosted build with a site key: what
+ * hCaptcha documents under "Content-Security-Policy Settings" (https://docs.hcaptcha.com/): script-src,
+ * frame-src, style-src and connect-src "should include https://hcaptcha.com, https://*.hcaptcha.com",
+ * and not specific subdomains, which "may vary over time or by region". The one wildcard of the
+ * policy, and only on such a build; a local build's stand-in needs none.
+ */
+export function hcaptchaSources(env: RawEnv): string[] {
+  const config = readAppConfig(env);
+  return config.hcaptchaSitekey && config.chain.id !== LOCAL_CHAIN_ID
+    ? ['https://hcaptcha.com', 'https://*.hcaptcha.com']
+    : [];
+}
+
 /**
  * The policy for a page: `env` is the build's VITE_* configuration, `scriptHashes` the 'sha256-…'
  * sources of the page's inline scripts (inlineScriptHashes).
  */
 export function policyDirectives(env: RawEnv, scriptHashes: string[]): Directive[] {
   const origins = configuredOrigins(env);
+  const hcaptcha = hcaptchaSources(env);
   return [
     { name: 'default-src', sources: ["'self'"] },
     // Never 'unsafe-inline' or 'unsafe-eval': an injected <script> or inline handler does not run.
-    { name: 'script-src', sources: ["'self'", ...unique(scriptHashes)] },
+    { name: 'script-src', sources: ["'self'", ...unique(scriptHashes), ...hcaptcha] },
+    // hCaptcha's widget and challenge are frames of its own; otherwise default-src's 'self' holds.
+    ...(hcaptcha.length > 0 ? [{ name: 'frame-src', sources: ["'self'", ...hcaptcha] }] : []),
     // styled-components writes <style> elements at run time, whose rules no hash can name, and it
     // takes a nonce only from the server per response, which a static host does not make. (A hash
     // here would also make the browser ignore 'unsafe-inline'.) CSS cannot run script.
-    { name: 'style-src', sources: ["'self'", "'unsafe-inline'"] },
+    { name: 'style-src', sources: ["'self'", "'unsafe-inline'", ...hcaptcha] },
     // data: keeps an avatar_url holding an inline picture showing; an image cannot run script.
     { name: 'img-src', sources: ["'self'", 'data:', ...origins.images] },
-    { name: 'connect-src', sources: ["'self'", ...origins.connect] },
+    { name: 'connect-src', sources: ["'self'", ...origins.connect, ...hcaptcha] },
     { name: 'object-src', sources: ["'none'"] },
     { name: 'base-uri', sources: ["'self'"] },
     { name: 'form-action', sources: ["'self'"] },

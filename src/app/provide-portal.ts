@@ -3,7 +3,12 @@ import { authMachine } from '../machines/auth/auth.machine.ts';
 import { balancesMachine } from '../machines/balances.machine.ts';
 import { historyOutboxMachine } from '../machines/send/history-outbox.machine.ts';
 import { notificationsMachine, type NotificationFeedEvent } from '../machines/notifications.machine.ts';
-import { portalMachine, type BotsLogic, type TradingLogic } from '../machines/portal/portal.machine.ts';
+import {
+  portalMachine,
+  type BotsLogic,
+  type FaucetLogic,
+  type TradingLogic,
+} from '../machines/portal/portal.machine.ts';
 import { profileLoadMachine } from '../machines/profile/profile-load.machine.ts';
 import { profileMachine } from '../machines/profile/profile.machine.ts';
 import { sendMachine } from '../machines/send/send.machine.ts';
@@ -53,6 +58,8 @@ export type PortalServices = {
   tabs?: { loadTrading?: () => Promise<TradingLogic>; loadBots?: () => Promise<BotsLogic> };
   /** The local test wallet, in a build for the local chain only (src/app/local-wallet.ts). */
   localWallet?: { take(): Promise<TakenLocalWallet> };
+  /** Load the faucet's code and give its logic, which the portal spawns for a signed-in session. */
+  loadFaucet?: () => Promise<FaucetLogic>;
 };
 
 export const THEME_KEY = 'theme';
@@ -275,6 +282,7 @@ export function providePortal(services: PortalServices) {
     actors: {
       loadTrading: fromPromise(() => (loadTrading ? loadTrading() : unavailable('The DEX market'))),
       loadBots: fromPromise(() => (loadBots ? loadBots() : unavailable('Trading bots'))),
+      loadFaucet: fromPromise(() => services.loadFaucet?.() ?? unavailable('The faucet')),
       theme,
       auth,
       profile,

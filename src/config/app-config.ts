@@ -20,6 +20,8 @@ export type AppConfig = {
   productSite: string;
   /** Base of transaction links, e.g. https://sepolia.etherscan.io (a hash is appended as /tx/<hash>). */
   explorerUrl: string | null;
+  /** hCaptcha's site key for the faucet's human check (public); null when unset (a local build has a stand-in). */
+  hcaptchaSitekey: string | null;
   /** One line per malformed value, naming the key. */
   problems: string[];
 };
@@ -88,6 +90,7 @@ export function readAppConfig(env: RawEnv): AppConfig {
     contactEmail,
     productSite: httpUrl('VITE_PRODUCT_SITE') ?? DEFAULT_SITE,
     explorerUrl: httpUrl('VITE_BLOCK_EXPLORER_URL')?.replace(/\/+$/, '') ?? null,
+    hcaptchaSitekey: text('VITE_HCAPTCHA_SITEKEY'),
     problems,
   };
 }

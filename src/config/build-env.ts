@@ -16,5 +16,6 @@ export function buildEnv(): RawEnv {
     VITE_BLOCK_EXPLORER_URL: import.meta.env.VITE_BLOCK_EXPLORER_URL,
     VITE_CONTACT_EMAIL: import.meta.env.VITE_CONTACT_EMAIL,
     VITE_PRODUCT_SITE: import.meta.env.VITE_PRODUCT_SITE,
+    VITE_HCAPTCHA_SITEKEY: import.meta.env.VITE_HCAPTCHA_SITEKEY,
   };
 }

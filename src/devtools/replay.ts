@@ -9,6 +9,7 @@ import {
   type InspectionEvent,
 } from 'xstate';
 import { botsMachine } from '../machines/bots/bots.machine.ts';
+import { faucetMachine } from '../machines/faucet/faucet.machine.ts';
 import { portalMachine } from '../machines/portal/portal.machine.ts';
 import { tradingMachine } from '../machines/trading/trading.machine.ts';
 import { actorName, findActor } from './actor-names.ts';
@@ -144,7 +145,12 @@ function checkRecording(recording: JournalExport): [JournalEntry, ...JournalEntr
 
 const isSettlement = (type: string) => type === 'xstate.promise.resolve' || type === 'xstate.promise.reject';
 
-const TAB_LOGICS: Readonly<Record<string, AnyStateMachine>> = { trading: tradingMachine, bots: botsMachine };
+/** The machines whose code loads on demand and whose logic the journal therefore carries by id. */
+const LOADED_LOGICS: Readonly<Record<string, AnyStateMachine>> = {
+  trading: tradingMachine,
+  bots: botsMachine,
+  faucet: faucetMachine,
+};
 
 /**
  * `{ $logic: id }` revived as the machine `logics` holds under that id, with recorded actors; built
@@ -174,7 +180,7 @@ function logicReviver(logics: Readonly<Record<string, AnyStateMachine>>, at: () 
 
 export function replay(
   recording: JournalExport,
-  { machine = portalMachine, logics = TAB_LOGICS, inspect: watch }: ReplayOptions = {},
+  { machine = portalMachine, logics = LOADED_LOGICS, inspect: watch }: ReplayOptions = {},
 ): ReplayResult {
   const [start, ...entries] = checkRecording(recording);
   let current: JournalEntry = start;

@@ -32,6 +32,8 @@ let welcomed = 0;
 /** The tabs' root logic as their loaders give it: recorders, named by what they stand for. */
 const tradingLogic = recordingChild('trading', deliveries);
 const botsLogic = recordingChild('bots', deliveries);
+/** The faucet's logic as its loader gives it, with a signed-in session. */
+const faucetLogic = recordingChild('faucet', deliveries);
 
 beforeEach(() => {
   deliveries.length = 0;
@@ -127,6 +129,10 @@ function expectedAfter(fact: PortalEvent, from: Snapshot, to: Snapshot) {
     case 'trading.swapRecorded':
       if (signedIn) tell('transactions', { type: 'transactions.refresh' });
       break;
+    // A paid faucet claim moves the DDEX balance.
+    case 'faucet.claimed':
+      tell('balances', { type: 'balances.refresh' });
+      break;
   }
   // A tab's actor starts once its code has loaded, with the page as it is then.
   const { context } = from;
@@ -142,6 +148,8 @@ function expectedAfter(fact: PortalEvent, from: Snapshot, to: Snapshot) {
     );
   if ((fact.type as string) === 'xstate.done.actor.loadBots')
     tell('bots', started({ userId: context.user?.id ?? null }));
+  // The faucet's actor starts once its code has loaded with the session; it needs no input.
+  if ((fact.type as string) === 'xstate.done.actor.loadFaucet') tell('faucet', started(undefined));
   return { told, shown };
 }
 
@@ -225,6 +233,14 @@ function everyStep(s: Snapshot, { before, events, sentTo }: ModelStep<typeof por
     expect(s.context[tab]?.getSnapshot().status ?? null).toBe(running ? 'active' : null);
     if (running) expect(s.context[tab]?.system).toBe(children(s)['toast']?.system);
   }
+  // The faucet's actor runs exactly while a user is signed in and its code has loaded, in the one
+  // system; a session's end stops it.
+  const faucet = inState(s, 'session.signedIn.faucetRunning');
+  expect(s.context.faucet !== null, "the faucet's actor").toBe(faucet);
+  expect(s.context.faucet?.getSnapshot().status ?? null).toBe(faucet ? 'active' : null);
+  if (faucet) expect(s.context.faucet?.system).toBe(children(s)['toast']?.system);
+  if (before?.context.faucet && before.context.faucet !== s.context.faucet)
+    expect(before.context.faucet.getSnapshot().status).toBe('stopped');
 }
 
 describeModel({
@@ -273,6 +289,8 @@ describeModel({
       { type: 'trading.swapConfirmed', hash: HASH, side: 'buy', amountIn: 10n, amountOut: 20n },
     ],
     'trading.swapRecorded': [{ type: 'trading.swapRecorded', hash: HASH }],
+    'xstate.done.actor.loadFaucet': [{ type: 'xstate.done.actor.loadFaucet', output: faucetLogic }],
+    'xstate.error.actor.loadFaucet': [{ type: 'xstate.error.actor.loadFaucet', error: new Error('offline') }],
   },
   // A graph over every combination of facts would be huge: a vertex is the state and whether
   // anybody is known, which is all the root's guards read.

@@ -97,7 +97,18 @@ const proofSettled = (world: RootWorld, title: string) => () => seesToast(world.
 const TABS_ELSEWHERE =
   "the tabs' own worlds (trading.ui, bots.ui) and the trading, bots and devtools e2e tests open those tabs; this world checks the portal tab's views";
 
+/** Why this world leaves the faucet's actor to its own tests (the portal model drives every one of these). */
+const FAUCET_ELSEWHERE =
+  "the faucet's code loading, its actor and its claim are driven by tests/e2e/faucet.e2e.test.ts and the faucet's own model; this world's paths step faster than a session's faucet chunk loads, and check the portal tab's views";
+
 const tabReasons: Record<string, string> = {
+  'portal.session.signedIn.faucetRunning': FAUCET_ELSEWHERE,
+  'portal.session.signedIn.noFaucet': FAUCET_ELSEWHERE,
+  'portal.session.signedIn.faucetLoading --xstate.done.actor.loadFaucet#0--> portal.session.signedIn.faucetRunning':
+    FAUCET_ELSEWHERE,
+  'portal.session.signedIn.faucetLoading --xstate.error.actor.loadFaucet#0--> portal.session.signedIn.noFaucet':
+    FAUCET_ELSEWHERE,
+  'portal --faucet.claimed#0--> (stays)': FAUCET_ELSEWHERE,
   'portal.tabActors.trading': TABS_ELSEWHERE,
   'portal.tabActors.trading.loading': TABS_ELSEWHERE,
   'portal.tabActors.trading.running': TABS_ELSEWHERE,

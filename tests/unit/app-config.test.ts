@@ -24,8 +24,15 @@ describe('app configuration', () => {
       contactEmail: 'team@ddex.test',
       productSite: 'https://ddex.test',
       explorerUrl: 'https://sepolia.etherscan.io',
+      hcaptchaSitekey: null,
       problems: [],
     });
+  });
+
+  it('reads hCaptcha’s site key for the faucet’s human check, trimmed; unset is null', () => {
+    const sitekey = '10000000-ffff-ffff-ffff-000000000001';
+    expect(readAppConfig({ VITE_HCAPTCHA_SITEKEY: ` ${sitekey} ` }).hcaptchaSitekey).toBe(sitekey);
+    expect(readAppConfig({ VITE_HCAPTCHA_SITEKEY: '' }).hcaptchaSitekey).toBeNull();
   });
 
   it('reads no Tatum key or URL (the build refuses them: build-env.test.ts)', () => {

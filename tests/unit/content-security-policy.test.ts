@@ -100,7 +100,28 @@ describe('Content-Security-Policy', () => {
     }
   });
 
+  it('lets a hosted build with an hCaptcha site key load hCaptcha’s widget, as hCaptcha documents', () => {
+    const policy = directivesOf({ ...HOSTED, VITE_HCAPTCHA_SITEKEY: 'site-key' }, [sha256('x')]);
+    const hcaptcha = ['https://hcaptcha.com', 'https://*.hcaptcha.com'];
+    expect(policy.get('script-src')).toEqual(["'self'", sha256('x'), ...hcaptcha]);
+    expect(policy.get('frame-src')).toEqual(["'self'", ...hcaptcha]);
+    expect(policy.get('style-src')).toEqual(["'self'", "'unsafe-inline'", ...hcaptcha]);
+    expect(policy.get('connect-src')?.slice(-2)).toEqual(hcaptcha);
+    // The site key is public, yet it is no source.
+    expect(
+      serializePolicy(policyDirectives({ ...HOSTED, VITE_HCAPTCHA_SITEKEY: 'site-key' }, [])),
+    ).not.toContain('site-key');
+  });
+
+  it('allows no hCaptcha without a site key, nor on a local build, whose human check is a stand-in', () => {
+    for (const env of [HOSTED, LOCAL, { ...LOCAL, VITE_HCAPTCHA_SITEKEY: 'site-key' }]) {
+      expect(serializePolicy(policyDirectives(env, []))).not.toContain('hcaptcha');
+      expect(directivesOf(env).has('frame-src')).toBe(false);
+    }
+  });
+
   it('never allows a wildcard, a bare scheme, eval or inline script, and keeps the fixed directives', () => {
+    // (hCaptcha's own sources, the one exception, are above.)
     for (const env of [LOCAL, HOSTED, {}]) {
       const policy = directivesOf(env, [sha256('x')]);
       for (const [name, sources] of policy) {

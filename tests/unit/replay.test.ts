@@ -544,7 +544,7 @@ describe('replay of a session with the Trading and Bots tabs', () => {
     expect(unknown).toMatchObject({ seq: at });
     expect((unknown as ReplayError).message).toBe(
       `Entry ${at} (xstate.promise.resolve → portal/loadBots (from portal/loadBots)) holds the machine ` +
-        `'lending', which the replay cannot rebuild (it knows: trading, bots).`,
+        `'lending', which the replay cannot rebuild (it knows: trading, bots, faucet).`,
     );
     const unprovided = failure(() => replay(recording, { logics: { bots: botsMachine } }));
     expect((unprovided as ReplayError).message).toMatch(/holds the machine 'trading'.*\(it knows: bots\)/);

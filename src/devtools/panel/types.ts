@@ -23,6 +23,7 @@ export const MACHINE_IDS = [
   'portal',
   ...PORTAL_CHILDREN,
   ...SESSION_CHILDREN,
+  'faucet',
   'trading',
   'trading/market',
   'trading/swap',

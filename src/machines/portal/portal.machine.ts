@@ -14,6 +14,7 @@ import { toastDurations } from '../toast.machine.ts';
 
 export type {
   BotsLogic,
+  FaucetLogic,
   PortalChildId,
   PortalContext,
   PortalEvent,
@@ -46,6 +47,7 @@ export const portalMachine = portalSetup.createMachine({
     walletReady: false,
     trading: null,
     bots: null,
+    faucet: null,
   }),
   invoke: [
     { id: 'toast', systemId: 'toast', src: 'toast' },
@@ -85,8 +87,9 @@ export const portalMachine = portalSetup.createMachine({
     },
     // A toast's action button asks the machine that showed it to act again.
     'toast.actionPressed': { actions: tell('wallet', ({ event }) => event.action) },
-    // A swap mined moves both balances.
+    // A swap mined, or a faucet claim paid, moves the balances.
     'trading.swapConfirmed': { actions: 'refreshBalances' },
+    'faucet.claimed': { actions: 'refreshBalances' },
   },
   states: {
     // Decides once, when both the session and the wallet have settled, whether the visitor

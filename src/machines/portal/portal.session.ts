@@ -1,11 +1,12 @@
-import { assign } from 'xstate';
+import { assign, stopChild } from 'xstate';
 import { transactionCopy } from '../../copy/index.ts';
 import type { AuthUser } from '../../domain/auth.ts';
 import { portalSetup, tell } from './portal.setup.ts';
 
 // The root's `session` region: who is signed in. Profile, notifications and transactions exist only
 // while a user is: they are invoked in `signedIn` with that user and stopped on sign-out, so nothing
-// of one session survives into the next.
+// of one session survives into the next. The faucet's actor too: its code loads with the session
+// (src/app/faucet.ts), then the root spawns it into the system, and stops it with the session.
 
 const followWallet = ['followWallet', 'tellWalletWatchers'] as const;
 const followAndLink = [...followWallet, 'tellProfileWallet'] as const;
@@ -39,7 +40,29 @@ export const sessionRegion = portalSetup.createStateConfig({
     },
     signedIn: {
       entry: 'tellSessionWatchers',
-      exit: [assign({ user: null }), 'tellSessionWatchers', tell('dialogs', { type: 'session.ended' })],
+      exit: [
+        stopChild(({ context }) => context.faucet ?? ''),
+        assign({ user: null, faucet: null }),
+        'tellSessionWatchers',
+        tell('dialogs', { type: 'session.ended' }),
+      ],
+      initial: 'faucetLoading',
+      states: {
+        faucetLoading: {
+          invoke: {
+            id: 'loadFaucet',
+            src: 'loadFaucet',
+            onDone: {
+              target: 'faucetRunning',
+              actions: assign({ faucet: ({ event, spawn }) => spawn(event.output, { systemId: 'faucet' }) }),
+            },
+            onError: 'noFaucet',
+          },
+        },
+        faucetRunning: {},
+        /** Its code could not be fetched: no 'Get test DDEX' in this session. */
+        noFaucet: {},
+      },
       invoke: [
         {
           id: 'profile',

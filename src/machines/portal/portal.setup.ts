@@ -4,6 +4,7 @@ import { authMachine, type AuthFact, type AuthInput } from '../auth/auth.machine
 import { balancesMachine } from '../balances.machine.ts';
 import type { botsMachine } from '../bots/bots.machine.ts';
 import { dialogsMachine, type DialogsFact } from '../dialogs.machine.ts';
+import type { FaucetFact, faucetMachine } from '../faucet/faucet.machine.ts';
 import { notificationsMachine } from '../notifications.machine.ts';
 import { profileMachine } from '../profile/profile.machine.ts';
 import { sendMachine, type SendFact } from '../send/send.machine.ts';
@@ -36,6 +37,8 @@ export type PortalInput = {
 /** The Trading and Bots tabs' root logic: it loads with its tab, so only its type is known here. */
 export type TradingLogic = typeof tradingMachine;
 export type BotsLogic = typeof botsMachine;
+/** The faucet's logic: it loads with a signed-in session, so only its type is known here. */
+export type FaucetLogic = typeof faucetMachine;
 
 export type PortalContext = {
   /** The portal's configuration (its input), which the children start from. */
@@ -49,11 +52,21 @@ export type PortalContext = {
   trading: ActorRefFrom<TradingLogic> | null;
   /** The Trading Bots tab's actor while that tab is shown and its code has loaded. */
   bots: ActorRefFrom<BotsLogic> | null;
+  /** The faucet's actor while a user is signed in and its code has loaded. */
+  faucet: ActorRefFrom<FaucetLogic> | null;
 };
 
 /** Everything the root hears: the facts its children report, and nothing else. */
 export type PortalEvent =
-  AuthFact | WalletFact | SendFact | DialogsFact | ToastFact | ToastRequested | TabFact | TradingFact;
+  | AuthFact
+  | WalletFact
+  | SendFact
+  | DialogsFact
+  | ToastFact
+  | ToastRequested
+  | TabFact
+  | TradingFact
+  | FaucetFact;
 
 const children = {
   tab: tabMachine,
@@ -86,7 +99,11 @@ export const portalSetup = setup({
     context: PortalContext;
     events: PortalEvent;
     input: PortalInput;
-    children: { [K in PortalChildId]: K } & { loadTrading: 'loadTrading'; loadBots: 'loadBots' };
+    children: { [K in PortalChildId]: K } & {
+      loadTrading: 'loadTrading';
+      loadBots: 'loadBots';
+      loadFaucet: 'loadFaucet';
+    };
   },
   actors: {
     ...children,
@@ -94,6 +111,8 @@ export const portalSetup = setup({
     loadTrading: fromPromise<TradingLogic>(notProvided('loadTrading')),
     /** Loads the Trading Bots tab's code and gives its root logic, provided by the composition root. */
     loadBots: fromPromise<BotsLogic>(notProvided('loadBots')),
+    /** Loads the faucet's code and gives its logic, provided by the composition root. */
+    loadFaucet: fromPromise<FaucetLogic>(notProvided('loadFaucet')),
   },
   actions: {
     showToast: tell('toast', (_, toast: ToastRequest) => ({ type: 'toast.show', toast })),

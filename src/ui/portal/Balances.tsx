@@ -3,6 +3,7 @@ import { balanceCopy, portalCopy } from '../../copy/index.ts';
 import { IconButton, Spinner } from '../common/Button.tsx';
 import { useChild, useChildSelector } from '../portal-context.tsx';
 import { balanceText } from './balance-text.ts';
+import { Faucet } from './faucet/Faucet.tsx';
 import { CopyIcon, RefreshIcon } from './icons.tsx';
 
 // The native and DDEX balances (docs/product.md#balances; their words and
@@ -10,7 +11,7 @@ import { CopyIcon, RefreshIcon } from './icons.tsx';
 // while loading. A value read is grouped and cut for reading, exact on hover,
 // and its copy button copies it exactly. Each value has its space reserved, so
 // nothing moves when the numbers arrive. Loaded after the first paint, with the
-// send form (late-views-loader.ts).
+// send form (late-views-loader.ts). Under the DDEX balance, the faucet's 'Get test DDEX'.
 export function Balances() {
   const balances = useChild('balances');
   const loading = useChildSelector('balances', (snapshot) => snapshot.hasTag('loading'));
@@ -57,6 +58,7 @@ export function Balances() {
                 </Copy>
               ) : null}
             </Value>
+            {balance === 'ddex' ? <Faucet /> : null}
           </Item>
         ))}
       </List>

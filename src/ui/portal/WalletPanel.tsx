@@ -4,15 +4,15 @@ import { portalCopy, walletCopy } from '../../copy/index.ts';
 import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
-import { AccountLine } from './AccountLine.tsx';
 import { LocalWalletSlot } from '../local-wallet/slots.tsx';
 import { lateView } from './late-views-loader.ts';
 import { WalletAddress } from './WalletAddress.tsx';
-import { WebhookDemo } from './WebhookDemo.tsx';
 
 // Loaded apart from the entry with the send form (late-views-loader.ts): the panel is never on a
 // visitor's first screen.
 const Balances = lazy(lateView('Balances'));
+const WebhookDemo = lazy(lateView('WebhookDemo'));
+const AccountLine = lazy(lateView('AccountLine'));
 
 // The wallet panel (docs/product.md#wallet-panel): the logged-in line, 'Connect Your Wallet' for a
 // signed-in user without a wallet (once loading has finished), the connected
@@ -28,7 +28,11 @@ export function WalletPanel() {
     <Card aria-labelledby="wallet-panel-title">
       <Title id="wallet-panel-title">{portalCopy.walletTitle}</Title>
       <Stack>
-        {signedIn ? <AccountLine /> : null}
+        {signedIn ? (
+          <Suspense fallback={null}>
+            <AccountLine />
+          </Suspense>
+        ) : null}
         {address ? <WalletAddress address={address} /> : null}
         {address ? <LocalWalletSlot part="Menu" /> : null}
         {!address && signedIn && loaded ? (
@@ -44,8 +48,8 @@ export function WalletPanel() {
         ) : null}
         <Suspense fallback={null}>
           <Balances />
+          <WebhookDemo />
         </Suspense>
-        <WebhookDemo />
       </Stack>
     </Card>
   );

@@ -31,6 +31,8 @@ const ROLES = {
   notifier: 8,
   /** Only receives (nobody asserts its balance). */
   sink: 10,
+  /** faucet.e2e: a signed-in user's proven wallet, which claims test DDEX. */
+  faucetClaimer: 11,
   /** faults.e2e: the wallet whose send is cancelled mid-way (it never sends). */
   faults: 12,
   /** secrets.e2e: a real send, its key swept for afterwards; pays `sink`. */
