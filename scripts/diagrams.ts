@@ -39,7 +39,7 @@ export const summaries: Record<string, string> = {
   wallet:
     "The browser wallet: discovery, the silent reconnect on reload, connecting, the provider's account, chain and disconnect events, the wrong-network switch, asking the wallet to list DDEX (EIP-747), disconnecting, and, in a build for the local chain with no extension, taking the local test wallet.",
   'local-wallet':
-    "The local test wallet (a build for the local chain only), a child of the wallet machine once a person took it: each connect, signature and transaction it is asked for waits in order for Approve or Reject in its dialog, and its menu reveals the key (sealed) or replaces the wallet after a confirmation.",
+    'The local test wallet (a build for the local chain only), a child of the wallet machine once a person took it: each connect, signature and transaction it is asked for waits in order for Approve or Reject in its dialog, and its menu reveals the key (sealed) or replaces the wallet after a confirmation.',
   balances:
     "The wallet panel's ETH and DDEX balances, fetched side by side, and the copy of a value read (exactly as read); without a token contract the DDEX balance is 'N/A (Config Error)' and is not fetched.",
   send: "The DDEX send form: the checks in the spec's order, then prepare, sign (the private key is dropped once it has signed), broadcast or have walletSend send it, and, when signed in, record in the history; a transfer that may have gone out is checked, never sent twice.",

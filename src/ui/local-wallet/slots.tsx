@@ -17,11 +17,19 @@ const ViewsContext = createContext<LocalWalletViews | null>(null);
 
 export const LocalWalletViewsProvider = ViewsContext.Provider;
 
-/** One of the views; the dialog and the menu only once the person took the wallet. */
+/**
+ * One of the views: the offer once no wallet was found, the dialog and the menu once the person
+ * took the wallet. None is in the first screen's HTML, and while the page hydrates these read the
+ * portal that HTML was rendered from (still looking for a wallet), so hydration renders none.
+ */
 export function LocalWalletSlot({ part }: { part: keyof LocalWalletViews }) {
   const View = useContext(ViewsContext)?.[part];
   const actor = useChildSelector('wallet', (snapshot) => snapshot.context.localWallet);
-  if (!View || (part !== 'Offer' && !actor)) return null;
+  const offered = useChildSelector(
+    'wallet',
+    (snapshot) => snapshot.context.offersLocalWallet && snapshot.matches('noProvider'),
+  );
+  if (!View || (part === 'Offer' ? !offered : !actor)) return null;
   return (
     <Suspense fallback={null}>
       <View actor={actor} />
