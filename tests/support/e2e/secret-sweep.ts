@@ -42,7 +42,8 @@ async function describeRequest(request: Request): Promise<SentRequest> {
   const settled = new Promise<Record<string, string>>((resolve) =>
     setTimeout(() => resolve(request.headers()), 5_000),
   );
-  const headers = await Promise.race([request.allHeaders(), settled]);
+  // A request still open when its page closes can no longer tell them: what it was asked with stands.
+  const headers = await Promise.race([request.allHeaders().catch(() => request.headers()), settled]);
   return {
     url: request.url(),
     method: request.method(),
