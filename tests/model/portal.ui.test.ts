@@ -97,17 +97,12 @@ const proofSettled = (world: RootWorld, title: string) => () => seesToast(world.
 const TABS_ELSEWHERE =
   "the tabs' own worlds (trading.ui, bots.ui) and the trading, bots and devtools e2e tests open those tabs; this world checks the portal tab's views";
 
-/** Why this world leaves the faucet's actor to its own tests (the portal model drives every one of these). */
+/** Why this world leaves the faucet's claim to the faucet's own tests (the portal model drives it). */
 const FAUCET_ELSEWHERE =
-  "the faucet's code loading, its actor and its claim are driven by tests/e2e/faucet.e2e.test.ts and the faucet's own model; this world's paths step faster than a session's faucet chunk loads, and check the portal tab's views";
+  "a claim is driven by tests/e2e/faucet.e2e.test.ts and the faucet's own model; this world checks the portal tab's views, and its users have no proven wallet";
 
 const tabReasons: Record<string, string> = {
-  'portal.session.signedIn.faucetRunning': FAUCET_ELSEWHERE,
-  'portal.session.signedIn.noFaucet': FAUCET_ELSEWHERE,
-  'portal.session.signedIn.faucetLoading --xstate.done.actor.loadFaucet#0--> portal.session.signedIn.faucetRunning':
-    FAUCET_ELSEWHERE,
-  'portal.session.signedIn.faucetLoading --xstate.error.actor.loadFaucet#0--> portal.session.signedIn.noFaucet':
-    FAUCET_ELSEWHERE,
+  'portal.session.signedIn.noFaucet': 'the preview serves the faucet’s chunk: loading it does not fail here',
   'portal --faucet.claimed#0--> (stays)': FAUCET_ELSEWHERE,
   'portal.tabActors.trading': TABS_ELSEWHERE,
   'portal.tabActors.trading.loading': TABS_ELSEWHERE,
@@ -436,7 +431,10 @@ function portalSpec(variant: AppVariant): UiModelSpec<typeof portalMachine, Root
           return c.user !== null;
       }
     },
+    // The faucet's code loads by itself once a session starts (src/app/faucet.ts).
+    passing: { 'session.signedIn.faucetLoading': 'the faucet’s code loads by itself once a session starts' },
     notUiReachable: {
+      'xstate.error.actor.loadFaucet': 'the preview serves the faucet’s chunk: loading it does not fail here',
       'toast.actionPressed':
         'no toast the portal shows has an action button: no machine passes `action` in its ToastRequest',
     },

@@ -12,12 +12,15 @@ type Host = {
   document: Pick<Document, 'createElement' | 'head'>;
 } & Record<string, unknown>;
 
-let loading: Promise<void> | null = null;
+/** The one load under way or done, per page. */
+const loads = new WeakMap<Host, Promise<void>>();
 
 /** Resolves once `window.hcaptcha` is ready; a failed load rejects, and the next call tries again. */
 export function loadHcaptcha(host: Host = window as unknown as Host): Promise<void> {
   if (host['hcaptcha']) return Promise.resolve();
-  loading ??= new Promise<void>((resolve, reject) => {
+  const started = loads.get(host);
+  if (started) return started;
+  const loading = new Promise<void>((resolve, reject) => {
     host[ONLOAD] = () => resolve();
     const script = host.document.createElement('script');
     script.src = `${HCAPTCHA_API}?render=explicit&onload=${ONLOAD}&recaptchacompat=off`;
@@ -28,8 +31,9 @@ export function loadHcaptcha(host: Host = window as unknown as Host): Promise<vo
     };
     host.document.head.appendChild(script);
   }).catch((error: unknown) => {
-    loading = null;
+    loads.delete(host);
     throw error;
   });
+  loads.set(host, loading);
   return loading;
 }
