@@ -436,7 +436,7 @@ function portalSpec(variant: AppVariant): UiModelSpec<typeof portalMachine, Root
     notUiReachable: {
       'xstate.error.actor.loadFaucet': 'the preview serves the faucet’s chunk: loading it does not fail here',
       'toast.actionPressed':
-        'no toast the portal shows has an action button: no machine passes `action` in its ToastRequest',
+        "the one toast with an action, 'MetaMask is not installed' with 'Use a local test wallet', needs a page without any wallet: the wallet's UI paths press it (wallet.ui.test.ts), as tests/e2e/local-wallet.e2e.test.ts does; this world's page has the mock wallet",
     },
     reasons: {
       ...tabReasons,

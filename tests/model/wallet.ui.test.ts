@@ -1,6 +1,10 @@
+import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
 import { portalCopy, shellCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
 import { watchTokenCopy } from '../../src/copy/watch-token.ts';
+import { localWalletCopy } from '../../src/copy/local-wallet.ts';
+import { localWalletOfferCopy } from '../../src/copy/local-wallet-offer.ts';
+import { localWalletMachine } from '../../src/machines/local-wallet/local-wallet.machine.ts';
 import { walletMachine } from '../../src/machines/wallet/wallet.machine.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
 import { button } from '../support/e2e/portal-page.ts';
@@ -43,9 +47,6 @@ async function releaseWallet(world: PortalWorld) {
 type WalletWorld = PortalWorld & { watchTokenCode: HeldRequest | null };
 
 const addToken = (world: PortalWorld) => button(world.page, walletCopy.addToken);
-
-const localWallet =
-  "the local test wallet's own path, from the toast's action to its dialog, is tests/e2e/local-wallet.e2e.test.ts; these paths model an extension's wallet";
 
 describeUiModel({
   name: 'wallet',
@@ -122,13 +123,6 @@ describeUiModel({
           },
     });
     return { ...world, watchTokenCode: null };
-  },
-
-  reasons: {
-    'wallet.takingLocalWallet': localWallet,
-    'wallet.noProvider --wallet.useLocalWallet#0--> wallet.takingLocalWallet': localWallet,
-    'wallet.takingLocalWallet --xstate.done.actor.takeLocalWallet#0--> wallet.connecting': localWallet,
-    'wallet.takingLocalWallet --xstate.error.actor.takeLocalWallet#0--> wallet.noProvider': localWallet,
   },
 
   passing: {
@@ -271,5 +265,114 @@ describeUiModel({
   notUiReachable: {
     'xstate.error.actor.discover':
       'discovery waits for EIP-6963 announcements with a timeout; nothing a page does makes it throw',
+  },
+});
+
+// The same chart in a browser with no extension, in the local chain's build: the local test wallet
+// taken from the visitor prompt's offer, or failing to be taken when the chain does not answer.
+// Its key is in the browser's storage before the page loads, so its account is known; a wallet
+// taken without one is funded first, which the failing paths make impossible.
+
+const LOCAL_KEY = `0x${'5a'.repeat(32)}` as const;
+const localAccount = privateKeyToAccount(LOCAL_KEY).address;
+const LOCAL_WALLET_STEPS = new Set([
+  'xstate.done.actor.discover',
+  'wallet.connect',
+  'wallet.useLocalWallet',
+  'xstate.done.actor.takeLocalWallet',
+  'xstate.error.actor.takeLocalWallet',
+  'xstate.done.actor.requestAccounts',
+]);
+
+describeUiModel({
+  name: 'wallet',
+  machine: walletMachine,
+  input: { expectedChain: LOCAL_CHAIN, offersLocalWallet: true },
+  events: {
+    'xstate.done.actor.discover': [{ type: 'xstate.done.actor.discover', output: { available: false } }],
+    'xstate.done.actor.takeLocalWallet': [
+      {
+        type: 'xstate.done.actor.takeLocalWallet',
+        output: { logic: localWalletMachine, address: localAccount },
+      },
+    ],
+    'xstate.error.actor.takeLocalWallet': [
+      { type: 'xstate.error.actor.takeLocalWallet', error: new Error('The local chain does not answer') },
+    ],
+    'xstate.done.actor.requestAccounts': [
+      {
+        type: 'xstate.done.actor.requestAccounts',
+        output: { address: localAccount, chainId: LOCAL_CHAIN.id },
+      },
+    ],
+  },
+  serializeState: (state) => JSON.stringify([state.value, state.context.localWallet !== null]),
+  // Only what a page without an extension can do: find none, take the local wallet, connect it.
+  can: (event, state) => LOCAL_WALLET_STEPS.has(event.type) && !state.matches('connected'),
+
+  async open(path) {
+    const fails = path.has('xstate.error.actor.takeLocalWallet');
+    return openWorld({
+      wallet: false,
+      beforeLoad: async (page) => {
+        if (fails) {
+          // A new wallet asks the chain for its gas first: the chain does not answer.
+          await page.route(/127\.0\.0\.1:\d+\/?$/, (route) =>
+            route.request().method() === 'POST' && (route.request().postData() ?? '').includes('eth_accounts')
+              ? route.abort('connectionrefused')
+              : route.fallback(),
+          );
+        } else {
+          await page.addInitScript(
+            (key) => window.localStorage.setItem('ddex.localTestWallet.key', key),
+            LOCAL_KEY,
+          );
+        }
+      },
+    });
+  },
+
+  passing: {
+    discovering:
+      'EIP-6963 discovery is an announcement the page hears while it loads; no request can be held.',
+    takingLocalWallet: 'taking a wallet whose key is stored asks nothing of anybody: it is taken at once',
+    connecting: 'the local test wallet was taken to connect, so it grants its account at once',
+  },
+
+  views: {
+    noProvider: async (world) => {
+      await expect.poll(() => connectButton(world, false).isEnabled()).toBe(true);
+      await world.page.getByText(localWalletOfferCopy.visitorLine, { exact: false }).waitFor();
+    },
+    connected: async (world) => {
+      await world.page.getByText(shortAddress(localAccount), { exact: true }).waitFor();
+      await button(world.page, localWalletCopy.revealKey).waitFor();
+    },
+    'connected.loginHint.waiting': async (world) => {
+      await seesToast(world.page, walletCopy.connected);
+    },
+  },
+
+  causes: {
+    // No wallet announces itself: discovery ends on its own.
+    'xstate.done.actor.discover': async () => {},
+    'wallet.connect': async (world) => {
+      await connectButton(world, false).click();
+      await world.page.getByText(walletCopy.notInstalled, { exact: true }).waitFor();
+    },
+    // The 'MetaMask is not installed' toast's action when the toast is up, else the prompt's line.
+    'wallet.useLocalWallet': async (world) => {
+      const action = world.page
+        .locator('[role="status"], [role="alert"]')
+        .getByRole('button', { name: localWalletOfferCopy.offer, exact: true });
+      if ((await action.count()) > 0) await action.click();
+      else
+        await world.page.getByRole('main').getByRole('button', { name: localWalletOfferCopy.offer }).click();
+    },
+    'xstate.done.actor.takeLocalWallet': async () => {},
+    'xstate.error.actor.takeLocalWallet': async (world) => {
+      await seesToast(world.page, localWalletOfferCopy.takeFailed);
+    },
+    'xstate.done.actor.requestAccounts': async () => {},
   },
 });
