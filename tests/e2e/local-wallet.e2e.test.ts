@@ -13,7 +13,7 @@ import { swapsOnTheSharedPool } from '../support/e2e/pool-lock.ts';
 import { button } from '../support/e2e/portal-page.ts';
 import { screenshot } from '../support/e2e/screenshot.ts';
 import { consoleAndErrors, domText, keyForms, recordTraffic } from '../support/e2e/secret-sweep.ts';
-import { balanceExact, toast } from '../support/e2e/ui.ts';
+import { balanceExact, recordToasts, toast } from '../support/e2e/ui.ts';
 
 // The first minute without any extension (issue: a wallet for every newcomer): the portal says
 // MetaMask is not installed, word for word, and offers its local test wallet. Taken, it is funded
@@ -69,12 +69,16 @@ describe('the local test wallet, in a browser with no extension', () => {
     await button(page, authCopy.logout).waitFor();
 
     // The wallet it signed in with is proven: the faucet pays it, after the local human check.
+    const seen = await recordToasts(page);
     await button(page, faucetCopy.getTestDdex).click();
     await page
       .getByRole('group', { name: faucetCopy.humanCheck.title })
       .getByRole('checkbox', { name: localHumanCheckCopy.label })
       .click();
-    // Its toast may already have made way for the notice of the transfer: the balance is the proof.
+    // Its toast can make way at once for the notice of the transfer it paid: seen as it came.
+    await expect
+      .poll(async () => (await seen()).some((text) => text.includes(faucetCopy.paid('100').title)))
+      .toBe(true);
     await expect.poll(() => ddex(page), { timeout: 30_000 }).toBe(100);
 
     // Send DDEX with the wallet: the dialog shows the call it sends.

@@ -16,6 +16,28 @@ import { signUpOnPage } from './sign-up.ts';
 export const toast = (page: Page, text: string, exact = true) =>
   page.locator('[aria-live]').getByText(text, { exact });
 
+/**
+ * Every text that enters the toast regions from now on, as it enters. A toast that another one
+ * replaces at once (one toast at a time: a claim's answer, then the notice of the transfer it
+ * paid) is still seen, which waiting for it on screen could miss.
+ */
+export async function recordToasts(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __toastsSeen: string[] }).__toastsSeen = seen;
+    // A toast replaced by another may keep its nodes and change their text (characterData).
+    const regionOf = (node: Node) =>
+      (node instanceof Element ? node : node.parentElement)?.closest('[aria-live]') ?? null;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const nodes = record.type === 'characterData' ? [record.target] : [...record.addedNodes];
+        for (const node of nodes) if (regionOf(node) && node.textContent) seen.push(node.textContent);
+      }
+    }).observe(document.body, { childList: true, characterData: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __toastsSeen: string[] }).__toastsSeen);
+}
+
 /** The service-role client of the `full` variant's gateway, to write what the backend would. */
 export const admin = () => serviceClient(gatewayFor('full'));
 
