@@ -10,7 +10,8 @@ import { loadOrCreateKey, replaceKey, storedKey } from '../services/local-wallet
 import { createLocalWalletProvider } from '../services/local-wallet/provider.ts';
 
 // The local test wallet's composition, loaded when a person takes it (a build for the local chain
-// only: src/config/local-wallet-build.ts). It reads or makes the key, pays a new wallet its gas,
+// only: src/config/local-wallet-build.ts). It reads or makes the key, pays the wallet its gas when
+// it holds no ETH,
 // announces the wallet as an extension would (EIP-6963), so the wallet service finds it for every
 // request, and provides the wallet's chart: the asks reach its dialog through the approval desk,
 // its key is read sealed, and replacing it loads the page again with the new wallet.
@@ -27,7 +28,7 @@ let taken: TakenLocalWallet | null = null;
 export async function takeLocalWallet(setting: LocalWalletSetting): Promise<TakenLocalWallet> {
   if (taken) return taken;
   const storage = setting.window.localStorage;
-  const { key, created } = loadOrCreateKey(storage);
+  const { key } = loadOrCreateKey(storage);
   const desk = createApprovalDesk();
   const provider = createLocalWalletProvider({
     rpcUrl: setting.rpcUrl,
@@ -36,8 +37,10 @@ export async function takeLocalWallet(setting: LocalWalletSetting): Promise<Take
     approve: desk.approve,
     connected: true,
   });
-  if (created) {
-    const node = createPublicClient({ transport: http(setting.rpcUrl) });
+  // A wallet without ETH gets its gas: a new one, one whose first funding failed, or one the
+  // chain no longer knows after `npm start -- --fresh`.
+  const node = createPublicClient({ transport: http(setting.rpcUrl) });
+  if ((await node.getBalance({ address: provider.address as Address })) === 0n) {
     await fundWithGas(node, provider.address as Address);
   }
   announceLocalWallet(setting.window, provider, setting.window.crypto.randomUUID());

@@ -147,4 +147,22 @@ describe('the local test wallet, in a browser with no extension', () => {
     expect(replaced).not.toBe(key);
     expect(pageErrors).toEqual([]);
   });
+
+  it('pays its gas again to a stored wallet the chain does not know, as after npm start -- --fresh', async () => {
+    // A key this browser kept from an earlier chain: its account holds nothing on this one.
+    const key = generatePrivateKey();
+    const { page, pageErrors } = await openPortal({
+      wallet: false,
+      beforeLoad: (opened) =>
+        opened.addInitScript(
+          (stored) => window.localStorage.setItem('ddex.localTestWallet.key', stored),
+          key,
+        ),
+    });
+    await page.getByRole('button', { name: localWalletOfferCopy.offer, exact: true }).click();
+    await toast(page, walletCopy.connected).waitFor({ timeout: 30_000 });
+    await page.getByText(privateKeyToAccount(key).address.slice(0, 6), { exact: false }).first().waitFor();
+    await expect.poll(() => balanceExact(page, balanceCopy.native)).toBe('1');
+    expect(pageErrors).toEqual([]);
+  });
 });

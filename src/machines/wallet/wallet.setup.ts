@@ -33,8 +33,8 @@ export const walletSetup = setup({
     /** Marks "user disconnected" so a reload does not reconnect silently. */
     forgetConnection: fromPromise<unknown>(notProvided('forgetConnection')),
     /**
-     * Loads the local test wallet (a build for the local chain only), makes or reads its key, funds
-     * a new one with gas and announces it (EIP-6963), so that the next request finds it.
+     * Loads the local test wallet (a build for the local chain only), makes or reads its key, pays
+     * it gas when it holds no ETH and announces it (EIP-6963), so that the next request finds it.
      */
     takeLocalWallet: fromPromise<TakenLocalWallet>(notProvided('takeLocalWallet')),
     /** Subscribes to accountsChanged / chainChanged / disconnect and sends back WalletProviderEvent. */

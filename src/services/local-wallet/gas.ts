@@ -1,6 +1,7 @@
 import type { Address, Hex, PublicClient } from 'viem';
 
-// A new local test wallet holds no ETH, and every transaction needs gas. The local chain's node
+// A new local test wallet holds no ETH (nor does one after the chain was started afresh), and
+// every transaction needs gas. The local chain's node
 // (Hardhat) holds its test accounts unlocked and sends from them on request, as Scaffold-ETH's
 // local faucet does: the last of them is the stack's faucet account (stack/chain/hardhat.ts
 // FAUCET_ACCOUNT_INDEX), which pays the new wallet a little ETH, as a real transfer that the
