@@ -33,7 +33,7 @@ export function faucetLogic({ client, token, sitekey }: FaucetServices) {
   return faucetMachine.provide({
     actors: {
       loadHumanCheck: fromPromise(() => humanCheck(sitekey)),
-      claimFaucet: fromPromise(({ input }) => service.claim(input.captcha)),
+      claimFaucet: fromPromise(({ input }) => service.claim(input.captchaToken)),
       confirmClaim: fromPromise(async ({ input }) =>
         token?.confirmTransfer({ hash: input.txHash as `0x${string}`, serialized: null }),
       ),

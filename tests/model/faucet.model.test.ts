@@ -54,13 +54,13 @@ describeModel({
       const claimed = last === 'xstate.done.actor.confirmClaim' || last === 'xstate.error.actor.confirmClaim';
       expect(told.map(({ params }) => params)).toEqual(claimed ? [{ type: 'faucet.claimed' }] : []);
       // The check's token lives only while the claim that spends it runs.
-      expect(snapshot.context.captcha).toBe(snapshot.matches('claiming') ? TOKEN : null);
+      expect(snapshot.context.captchaToken).toBe(snapshot.matches('claiming') ? TOKEN : null);
       expect(snapshot.context.txHash).toBe(snapshot.matches('confirming') ? PAID.txHash : null);
       expect(snapshot.hasTag('busy')).toBe(snapshot.matches('claiming') || snapshot.matches('confirming'));
     },
     'checking.ready': (snapshot: Snapshot) => expect(snapshot.context.widget).toEqual({ kind: 'local' }),
     claiming: (_snapshot: Snapshot, { inputOf }) =>
-      expect(inputOf('claimFaucet')).toEqual({ captcha: TOKEN }),
+      expect(inputOf('claimFaucet')).toEqual({ captchaToken: TOKEN }),
     confirming: (_snapshot: Snapshot, { inputOf }) =>
       expect(inputOf('confirmClaim')).toEqual({ txHash: PAID.txHash }),
   },

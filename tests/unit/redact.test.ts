@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createJournal } from '../../src/devtools/journal.ts';
 import { redact, REDACTED } from '../../src/devtools/redact.ts';
 import { sendMachine, type PrepareTransferInput } from '../../src/machines/send/send.machine.ts';
+import { faucetMachine, type HumanCheckWidget } from '../../src/machines/faucet/faucet.machine.ts';
 import { walletProofMachine, type SignProofInput } from '../../src/machines/profile/wallet-proof.machine.ts';
+import type { FaucetClaim } from '../../src/domain/faucet.ts';
 import type { Profile } from '../../src/domain/profile.ts';
 import type { WalletNonce, WalletProof } from '../../src/domain/wallet.ts';
 import type { PreparedTransfer } from '../../src/services/token/types.ts';
@@ -190,5 +192,29 @@ describe('redact: a private key by its shape', () => {
       notHex: `0x${'g'.repeat(64)}`,
     };
     expect(redact(kept)).toEqual(kept);
+  });
+});
+
+describe("redact: the faucet's human check", () => {
+  it('keeps the check’s response token out of the journal while the claim carries it', async () => {
+    const TOKEN = '10000000-aaaa-bbbb-cccc-000000000001';
+    const { journal, inspect } = createJournal();
+    const machine = faucetMachine.provide({
+      actors: {
+        loadHumanCheck: fromPromise<HumanCheckWidget>(async () => ({ kind: 'local' })),
+        // The claim stays under way: the token is in its input the whole time.
+        claimFaucet: fromPromise<FaucetClaim, { captchaToken: string }>(() => new Promise(() => undefined)),
+      },
+      actions: { showToast: () => undefined, report: () => undefined },
+    });
+    const faucet = createActor(machine, { inspect }).start();
+    faucet.send({ type: 'faucet.claim' });
+    await new Promise((resolve) => setImmediate(resolve));
+    faucet.send({ type: 'faucet.humanChecked', token: TOKEN });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(faucet.getSnapshot().matches('claiming')).toBe(true);
+    const text = JSON.stringify(journal.export());
+    expect(text).toContain('claimFaucet');
+    expect(text).not.toContain(TOKEN);
   });
 });

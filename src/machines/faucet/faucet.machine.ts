@@ -18,8 +18,11 @@ export type HumanCheckWidget = { kind: 'local' } | { kind: 'hosted'; sitekey: st
 export type FaucetContext = {
   /** The human check to show, once loaded. */
   widget: HumanCheckWidget | null;
-  /** The check's response token, only while the claim that spends it is under way. */
-  captcha: string | null;
+  /**
+   * The check's response token, only while the claim that spends it is under way. Named a token so
+   * that the journal replaces it wherever it sits (src/devtools/redact.ts).
+   */
+  captchaToken: string | null;
   /** The paid transfer's hash, while its receipt is awaited. */
   txHash: string | null;
 };
@@ -41,14 +44,14 @@ export const faucetMachine = setup({
     /** Loads the human check's widget (hCaptcha's script on a hosted build) and says which to show. */
     loadHumanCheck: fromPromise<HumanCheckWidget>(notProvided('loadHumanCheck')),
     /** POST /functions/v1/faucet with the token; rejects with a FaucetFailure saying why not. */
-    claimFaucet: fromPromise<FaucetClaim, { captcha: string }>(notProvided('claimFaucet')),
+    claimFaucet: fromPromise<FaucetClaim, { captchaToken: string }>(notProvided('claimFaucet')),
     /** Waits for the paid transfer's receipt, so the balances read afterwards show it. */
     confirmClaim: fromPromise<unknown, { txHash: string }>(notProvided('confirmClaim')),
   },
   actions: { showToast, report: reportFact<FaucetFact>() },
 }).createMachine({
   id: 'faucet',
-  context: { widget: null, captcha: null, txHash: null },
+  context: { widget: null, captchaToken: null, txHash: null },
   initial: 'idle',
   states: {
     idle: {
@@ -77,7 +80,7 @@ export const faucetMachine = setup({
           on: {
             'faucet.humanChecked': {
               target: '#faucet.claiming',
-              actions: assign({ captcha: ({ event }) => event.token }),
+              actions: assign({ captchaToken: ({ event }) => event.token }),
             },
             'faucet.humanCheckError': {
               actions: {
@@ -92,11 +95,11 @@ export const faucetMachine = setup({
     claiming: {
       tags: ['busy'],
       // The token is spent by this one claim, whatever its answer.
-      exit: assign({ captcha: null }),
+      exit: assign({ captchaToken: null }),
       invoke: {
         id: 'claimFaucet',
         src: 'claimFaucet',
-        input: ({ context }) => ({ captcha: context.captcha ?? '' }),
+        input: ({ context }) => ({ captchaToken: context.captchaToken ?? '' }),
         onDone: {
           target: 'confirming',
           actions: [

@@ -41,13 +41,13 @@ describe('faucet machine', () => {
     h.send(humanChecked(TOKEN));
     expect(h.snapshot().value).toBe('claiming');
     expect(h.snapshot().hasTag('busy')).toBe(true);
-    expect(h.calls('claimFaucet').at(-1)?.input).toEqual({ captcha: TOKEN });
+    expect(h.calls('claimFaucet').at(-1)?.input).toEqual({ captchaToken: TOKEN });
 
     await h.answer('claimFaucet', PAID);
     expect(h.snapshot().value).toBe('confirming');
     expect(h.snapshot().hasTag('busy')).toBe(true);
     // A check's token is good for one claim: it is not kept.
-    expect(h.snapshot().context.captcha).toBeNull();
+    expect(h.snapshot().context.captchaToken).toBeNull();
     expect(h.toasts).toEqual([faucetCopy.paid('100')]);
     expect(h.calls('confirmClaim').at(-1)?.input).toEqual({ txHash: PAID.txHash });
     expect(h.facts).toEqual([]);
@@ -74,7 +74,7 @@ describe('faucet machine', () => {
     const next = '2026-12-07T09:30:00.000Z';
     await h.fail('claimFaucet', new FaucetError('too_soon', { detail: '429', nextClaimAt: next }));
     expect(h.snapshot().value).toBe('idle');
-    expect(h.snapshot().context.captcha).toBeNull();
+    expect(h.snapshot().context.captchaToken).toBeNull();
     expect(h.toasts).toEqual([{ ...faucetCopy.tooSoon(claimTime(next)), variant: 'destructive' }]);
     expect(claimTime(next)).toBe(
       new Date(next).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
