@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readAppConfig, type RawEnv } from '../../src/config/app-config.ts';
+import { LOCAL_CHAIN_ID } from '../../stack/chain/hardhat.ts';
 
 // The portal's Content-Security-Policy, computed at build time (vite.config.ts)
 // from the same VITE_* values the bundle is built with and from the final
@@ -37,8 +38,7 @@ export function configuredOrigins(env: RawEnv): { connect: string[]; images: str
   return { connect: unique(connect), images: unique(images) };
 }
 
-/** The local chain (Hardhat): its builds show a stand-in for hCaptcha's widget. */
-const LOCAL_CHAIN_ID = 31337;
+// The local chain (Hardhat, LOCAL_CHAIN_ID): its builds show a stand-in for hCaptcha's widget.
 
 /**
  * hCaptcha's sources, for the faucet's human check on a hosted build with a site key: what

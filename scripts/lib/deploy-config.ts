@@ -1,5 +1,6 @@
 import { readAppConfig, type RawEnv } from '../../src/config/app-config.ts';
 import { isAddress, isZeroAddress } from '../../stack/address.ts';
+import { LOCAL_CHAIN_ID } from '../../stack/chain/hardhat.ts';
 import { forbiddenBuildKeys } from './build-env.ts';
 
 // What `npm run deploy:check` asks of a hosted configuration, key by key, before
@@ -8,9 +9,6 @@ import { forbiddenBuildKeys } from './build-env.ts';
 // them. Only the values' form is checked: nothing here contacts a hosted service.
 
 export type Problem = { key: string; message: string };
-
-/** Hardhat's chain id, the local stack's: a build for it carries the local test wallet. */
-const LOCAL_CHAIN_ID = '31337';
 
 function httpsUrl(value: string): URL | null {
   try {
@@ -71,7 +69,7 @@ export function checkAppKeys(env: RawEnv): Problem[] {
   const chainId = value('VITE_CHAIN_ID');
   if (chainId !== '' && !/^[1-9]\d*$/.test(chainId)) {
     problems.push({ key: 'VITE_CHAIN_ID', message: `is not a chain id: "${chainId}"` });
-  } else if (chainId === LOCAL_CHAIN_ID) {
+  } else if (chainId === String(LOCAL_CHAIN_ID)) {
     // A build for the local chain carries the local test wallet (src/config/local-wallet-build.ts),
     // whose key lives in the browser's storage: never a hosted portal's.
     problems.push({

@@ -1,3 +1,4 @@
+import { LOCAL_WALLET_KEY } from '../../src/services/local-wallet/names.ts';
 import type { Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
@@ -52,7 +53,7 @@ describe('the local test wallet, in a browser with no extension', () => {
       .getByRole('button', { name: localWalletOfferCopy.offer, exact: true })
       .click();
     await toast(page, walletCopy.connected).waitFor({ timeout: 30_000 });
-    const key = await page.evaluate(() => window.localStorage.getItem('ddex.localTestWallet.key'));
+    const key = await page.evaluate((name) => window.localStorage.getItem(name), LOCAL_WALLET_KEY);
     expect(key).toMatch(/^0x[0-9a-f]{64}$/);
     // Funded on first use with gas.
     await expect.poll(() => balanceExact(page, balanceCopy.native)).toBe('1');
@@ -142,7 +143,7 @@ describe('the local test wallet, in a browser with no extension', () => {
     const reloaded = page.waitForEvent('load');
     await button(page, localWalletCopy.replaceConfirm).click();
     await reloaded;
-    const replaced = await page.evaluate(() => window.localStorage.getItem('ddex.localTestWallet.key'));
+    const replaced = await page.evaluate((name) => window.localStorage.getItem(name), LOCAL_WALLET_KEY);
     expect(replaced).toMatch(/^0x[0-9a-f]{64}$/);
     expect(replaced).not.toBe(key);
     expect(pageErrors).toEqual([]);
@@ -154,10 +155,10 @@ describe('the local test wallet, in a browser with no extension', () => {
     const { page, pageErrors } = await openPortal({
       wallet: false,
       beforeLoad: (opened) =>
-        opened.addInitScript(
-          (stored) => window.localStorage.setItem('ddex.localTestWallet.key', stored),
+        opened.addInitScript(([name, stored]) => window.localStorage.setItem(name, stored), [
+          LOCAL_WALLET_KEY,
           key,
-        ),
+        ] as const),
     });
     await page.getByRole('button', { name: localWalletOfferCopy.offer, exact: true }).click();
     await toast(page, walletCopy.connected).waitFor({ timeout: 30_000 });

@@ -1,3 +1,4 @@
+import { LOCAL_WALLET_KEY } from '../../src/services/local-wallet/names.ts';
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
 import { portalCopy, shellCopy, shortAddress, walletCopy } from '../../src/copy/index.ts';
@@ -323,10 +324,10 @@ describeUiModel({
               : route.fallback(),
           );
         } else {
-          await page.addInitScript(
-            (key) => window.localStorage.setItem('ddex.localTestWallet.key', key),
+          await page.addInitScript(([name, key]) => window.localStorage.setItem(name, key), [
+            LOCAL_WALLET_KEY,
             LOCAL_KEY,
-          );
+          ] as const);
         }
       },
     });

@@ -1,17 +1,13 @@
 import styled from 'styled-components';
 import { localWalletOfferCopy } from '../../copy/local-wallet-offer.ts';
 import { LinkButton } from '../dialogs/parts.tsx';
-import { useChild, useChildSelector } from '../portal-context.tsx';
+import { useChild } from '../portal-context.tsx';
 
 // The visitor prompt's line under Connect Wallet, in a build for the local chain, once no wallet
-// was found: the same offer as the 'MetaMask is not installed' toast's action.
+// was found (its slot, slots.tsx, shows it only then): the same offer as the 'MetaMask is not
+// installed' toast's action.
 export default function LocalWalletOffer() {
   const wallet = useChild('wallet');
-  const offered = useChildSelector(
-    'wallet',
-    (snapshot) => snapshot.context.offersLocalWallet && snapshot.matches('noProvider'),
-  );
-  if (!offered) return null;
   return (
     <Offer>
       {localWalletOfferCopy.visitorLine}{' '}
