@@ -13,6 +13,8 @@ export type StackPorts = {
   app: number;
   gateway: number;
   rpc: number;
+  mailbox: number;
+  smtp: number;
 };
 
 export class SettingsError extends Error {
@@ -50,6 +52,9 @@ export function readPorts(env: NodeJS.ProcessEnv): StackPorts {
     app: readPort(env, 'STACK_APP_PORT', 5173),
     gateway: readPort(env, 'STACK_GATEWAY_PORT', 54321),
     rpc: readPort(env, 'STACK_RPC_PORT', 8545),
+    // The Supabase CLI's local mailbox ports (config.toml's [inbucket]).
+    mailbox: readPort(env, 'STACK_MAILBOX_PORT', 54324),
+    smtp: readPort(env, 'STACK_SMTP_PORT', 54325),
   };
 }
 

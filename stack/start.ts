@@ -3,7 +3,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChain, type Chain } from './chain/index.ts';
-import { startGateway, type Gateway } from './gateway/index.ts';
+import { LOCAL_MAIL_FROM, startGateway, type Gateway } from './gateway/index.ts';
+import { startMailbox } from './mail/mailbox.ts';
 import { freshChainNotice, parseFlags, readPorts, SettingsError } from './settings.ts';
 
 // `npm run stack` starts the backend; `npm start` also starts the Vite app.
@@ -30,6 +31,15 @@ async function main(): Promise<void> {
   // The chain starts first (about a second, the market's deployment included) so the
   // gateway's webhook receiver knows the DDEX address.
   const chain = await startChain({ port: ports.rpc, dataDir });
+  // The mailbox keeps its mails with the stack's data, so a restart still shows them.
+  const mailbox = await startMailbox({
+    smtpPort: ports.smtp,
+    webPort: ports.mailbox,
+    mailDir: join(dataDir, 'mail'),
+  }).catch(async (error: unknown) => {
+    await chain.close();
+    throw error;
+  });
   let gateway: Gateway;
   try {
     gateway = await startGateway({
@@ -43,10 +53,11 @@ async function main(): Promise<void> {
       functions: flags.functions,
       chainId: chain.chainId,
       faucetPrivateKey: chain.faucet.privateKey,
+      smtp: { ...mailbox.smtp, from: LOCAL_MAIL_FROM },
       functionLog: (line) => console.log(line),
     });
   } catch (error) {
-    await chain.close();
+    await Promise.all([mailbox.stop(), chain.close()]);
     throw error;
   }
   const children: ChildProcess[] = [];
@@ -55,7 +66,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all([gateway.close(), chain.close()]);
+    await Promise.all([gateway.close(), chain.close(), mailbox.stop()]);
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));
@@ -64,7 +75,7 @@ async function main(): Promise<void> {
   try {
     if (flags.withApp) children.push(await startVite(ports.app, gateway, chain, () => void stop(1)));
   } catch (error) {
-    await Promise.all([gateway.close(), chain.close()]);
+    await Promise.all([gateway.close(), chain.close(), mailbox.stop()]);
     throw error;
   }
 
@@ -88,6 +99,9 @@ async function main(): Promise<void> {
     uniswapV2Factory: chain.uniswap.factory,
     weth: chain.uniswap.weth,
     ddexWethPair: chain.uniswap.pair,
+    // The local mailbox: its inbox page (and REST API under /api) and where mail is sent.
+    mailboxUrl: mailbox.url,
+    smtp: mailbox.smtp,
     // Hardhat's public test keys, for the local chain only.
     accounts: chain.accounts,
   };
@@ -105,6 +119,7 @@ async function main(): Promise<void> {
       `  Chain     ${chain.rpcUrl}  (Hardhat, chain id ${chain.chainId}, DDEX at ${chain.tokenAddress})`,
       `  Market    Uniswap V2 router ${chain.uniswap.router}  (DDEX/WETH pair ${chain.uniswap.pair})`,
       `  Bots      ${gateway.url}/functions/v1/market-bots  (the pair's swaps, through the emulator's subscription)`,
+      `  Mailbox   ${mailbox.url}  (every mail the project sends, over SMTP at ${mailbox.smtp.host}:${mailbox.smtp.port})`,
       `  Email confirmations ${flags.emailConfirmations ? 'on' : 'off'}`,
       `  Details   ${descriptionPath}`,
       freshChainNotice(flags),

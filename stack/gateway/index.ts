@@ -6,7 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { App, ConsoleEmailDriver, InMemoryEmailDriver, type PartialAppDrivers } from '@supabase/lite';
+import {
+  App,
+  ConsoleEmailDriver,
+  InMemoryEmailDriver,
+  SmtpEmailDriver,
+  type EmailDriver,
+  type PartialAppDrivers,
+} from '@supabase/lite';
 import { applyPendingMigrations } from '@supabase/lite/cli';
 import { createPgliteConnection } from '@supabase/lite/pglite';
 import type { PGlite } from '@electric-sql/pglite';
@@ -67,6 +74,12 @@ export type GatewayOptions = {
   /** Keep auth emails in memory (tests) instead of printing them. */
   quietEmail?: boolean;
   /**
+   * Where the project's mail goes, as a hosted project's SMTP settings say (the local mailbox,
+   * stack/mail/mailbox.ts): Auth's confirmation and recovery mails. Without it (and without
+   * quietEmail) they are printed in the log.
+   */
+  smtp?: SmtpSettings | null;
+  /**
    * The local chain. Without it there is no Tatum emulator and no record-transaction function, and
    * without it and a chain id no link-wallet function.
    */
@@ -121,6 +134,19 @@ export type GatewayOptions = {
 };
 
 export type FunctionsRuntime = 'deno' | 'node';
+
+/** A project's SMTP settings (config.toml's [auth.email.smtp]). */
+export type SmtpSettings = {
+  host: string;
+  port: number;
+  user?: string;
+  pass?: string;
+  /** The sender's address (admin_email) and name (sender_name). */
+  from: { address: string; name: string };
+};
+
+/** The sender of the local stack's mail. */
+export const LOCAL_MAIL_FROM = { address: 'no-reply@ddex.local', name: 'DDEX Token Portal' };
 
 export type Gateway = {
   url: string;
@@ -177,7 +203,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   // Supabase puts it on the API, which verifies and then redirects to the app.
   // Mail goes out only after the gateway listens, so its URL is known by then.
   let apiUrl = '';
-  const sink = mailbox ?? new ConsoleEmailDriver();
+  const sink: EmailDriver = mailbox ?? (options.smtp ? smtpDriver(options.smtp) : new ConsoleEmailDriver());
   const drivers: PartialAppDrivers = {
     email: {
       send: (message) =>
@@ -541,6 +567,15 @@ async function subscribeMarket(
     chain: 'ETH',
     address: pair,
     url: `${apiUrl}/functions/v1/market-bots`,
+  });
+}
+
+function smtpDriver(settings: SmtpSettings): EmailDriver {
+  return new SmtpEmailDriver({
+    host: settings.host,
+    port: settings.port,
+    from: settings.from,
+    ...(settings.user && settings.pass ? { user: settings.user, pass: settings.pass } : {}),
   });
 }
 

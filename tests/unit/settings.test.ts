@@ -4,7 +4,7 @@ import { freshChainNotice, parseFlags, readPorts, SettingsError } from '../../st
 
 describe('stack settings', () => {
   it('uses the default ports and honours overrides', () => {
-    expect(readPorts({})).toEqual({ app: 5173, gateway: 54321, rpc: 8545 });
+    expect(readPorts({})).toEqual({ app: 5173, gateway: 54321, rpc: 8545, mailbox: 54324, smtp: 54325 });
     expect(readPorts({ STACK_GATEWAY_PORT: '60001', STACK_APP_PORT: ' 6000 ' })).toMatchObject({
       gateway: 60001,
       app: 6000,

@@ -23,7 +23,7 @@ export type E2eGateway = {
   webhookSecret: string;
   tatumApiUrl: string;
   emailConfirmations: boolean;
-  /** GET `${mailboxUrl}/<email>` answers the auth emails sent to that address (see mailbox.ts). */
+  /** The local mailbox both gateways mail over SMTP: its page, and its REST API under /api (mailbox.ts). */
   mailboxUrl: string;
 };
 

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { InMemoryEmailDriver } from '@supabase/lite';
 import type { TestProject } from 'vitest/node';
-import { buildPortal, closeServer, holdPort, type HeldPort } from '../../../scripts/lib/portal-build.ts';
+import { buildPortal, holdPort, type HeldPort } from '../../../scripts/lib/portal-build.ts';
 import { startChain } from '../../../stack/chain/index.ts';
-import { startGateway, type Gateway } from '../../../stack/gateway/index.ts';
+import { LOCAL_MAIL_FROM, startGateway, type Gateway } from '../../../stack/gateway/index.ts';
+import { startMailbox } from '../../../stack/mail/mailbox.ts';
 import { settleExitCode } from '../exit-code.ts';
 import { hashPasswordsCheaply } from '../password-hashing.ts';
 import { TEST_AUTH_RATE_LIMIT } from '../stack/auth-limit.ts';
@@ -17,7 +15,7 @@ import type { AppVariant, E2eApp, E2eContext, E2eGateway, GatewayName } from './
 
 // The e2e layer's stack, started once for all e2e files: a chain with DDEX, a
 // gateway on it (confirmations off), a second gateway on the same chain with
-// confirmations on, and the portal built with `vite build` per variant and
+// confirmations on, both mailing the one local mailbox over SMTP, and the portal built with `vite build` per variant and
 // served by `vite preview` on ports held from the start (the gateways need
 // the apps' origins first). Everything listens on 127.0.0.1 on free ports,
 // with empty data in a temporary folder removed at the end.
@@ -57,11 +55,14 @@ export default async function setup(project: TestProject) {
     const chain = await startChain({ port: 0, dataDir: chainDir });
     cleanups.push(() => chain.close());
 
+    const mailbox = await startMailbox({ smtpPort: 0, webPort: 0 });
+    cleanups.push(() => mailbox.stop());
+
     const startOne = async (name: GatewayName, siteUrl: string, emailConfirmations: boolean) => {
       const gateway = await startGateway({
         port: 0,
         dataDir: join(tempDir, `gateway-${name}`),
-        quietEmail: true,
+        smtp: { ...mailbox.smtp, from: LOCAL_MAIL_FROM },
         emailConfirmations,
         siteUrl,
         tokenAddress: chain.tokenAddress,
@@ -79,12 +80,9 @@ export default async function setup(project: TestProject) {
     const mainGateway = await startOne('main', appUrl('full'), false);
     const confirmGateway = await startOne('confirmEmail', appUrl('confirmEmail'), true);
 
-    const mailbox = await serveMailboxes({ main: mainGateway, confirmEmail: confirmGateway });
-    cleanups.push(() => closeServer(mailbox.server));
-
     const gateways: Record<GatewayName, E2eGateway> = {
-      main: describeGateway(mainGateway, false, `${mailbox.url}/main`),
-      confirmEmail: describeGateway(confirmGateway, true, `${mailbox.url}/confirmEmail`),
+      main: describeGateway(mainGateway, false, mailbox.url),
+      confirmEmail: describeGateway(confirmGateway, true, mailbox.url),
     };
 
     // `noToken` is the less configured build: no DDEX contract, no market and no block explorer either.
@@ -172,29 +170,6 @@ function describeGateway(gateway: Gateway, emailConfirmations: boolean, mailboxU
     emailConfirmations,
     mailboxUrl,
   };
-}
-
-/**
- * The gateways keep auth emails in memory in this process; the tests run in workers, so a small
- * server answers `GET /<gateway>/<email>` with that address's messages as JSON.
- */
-async function serveMailboxes(
-  gateways: Record<GatewayName, Gateway>,
-): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    const [, name, email] = (request.url ?? '').split('/').map((part) => decodeURIComponent(part));
-    const mailbox: InMemoryEmailDriver | null | undefined =
-      name === 'main' || name === 'confirmEmail' ? gateways[name].mailbox : undefined;
-    if (!mailbox || !email) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"unknown mailbox"}');
-      return;
-    }
-    response
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify(mailbox.messages.get(email) ?? []));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 declare module 'vitest' {

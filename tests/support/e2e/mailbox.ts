@@ -1,31 +1,39 @@
 import { vi } from 'vitest';
+import { readMailbox, type MailboxMessage } from '../../../stack/mail/mailbox.ts';
 import { gatewayFor, type AppVariant } from './context.ts';
 
-// The auth emails a variant's gateway sent (it keeps them in memory instead of
-// sending them), read through the global setup's mailbox server.
+// The mails the project sent, read from the local mailbox the e2e stack runs (both gateways send
+// to it over SMTP), as a person reads their inbox.
 
-export type MailedMessage = { to: string; subject: string; text?: string; html?: string; sentAt: string };
+export type { MailboxMessage };
 
-export async function mailedTo(variant: AppVariant, email: string): Promise<MailedMessage[]> {
-  const { mailboxUrl } = gatewayFor(variant);
-  const response = await fetch(`${mailboxUrl}/${encodeURIComponent(email.toLowerCase())}`);
-  if (!response.ok) throw new Error(`the mailbox answered HTTP ${response.status}`);
-  return (await response.json()) as MailedMessage[];
+export function mailedTo(variant: AppVariant, email: string): Promise<MailboxMessage[]> {
+  return readMailbox(gatewayFor(variant).mailboxUrl, email);
 }
 
 /**
- * The link of the latest confirmation email to `email`, waiting up to `timeoutMs` for it to arrive.
- * Opening it in the page verifies the address at the gateway, which redirects to the app with a
- * session. The link is returned as mailed, so a link pointing anywhere else fails the test.
+ * The first link in the latest mail to `email` whose subject matches, waiting up to `timeoutMs`
+ * for it to arrive. It is returned as mailed, so a link pointing anywhere else fails the test.
  */
-export function confirmationLink(variant: AppVariant, email: string, timeoutMs = 10_000): Promise<string> {
+export function linkMailedTo(
+  variant: AppVariant,
+  email: string,
+  subject: RegExp,
+  link: RegExp,
+  timeoutMs = 10_000,
+): Promise<string> {
   return vi.waitFor(
     async () => {
-      const message = (await mailedTo(variant, email)).at(-1);
-      const link = /https?:\/\/\S+verify\S+/.exec(message?.text ?? message?.html ?? '')?.[0];
-      if (!link) throw new Error(`no confirmation link was mailed to ${email}`);
-      return new URL(link.replace(/&amp;/g, '&').replace(/["'<>].*$/, '')).toString();
+      const message = (await mailedTo(variant, email)).filter((mail) => subject.test(mail.subject)).at(-1);
+      const found = link.exec(message?.text || message?.html || '')?.[0];
+      if (!found) throw new Error(`no mail matching ${String(subject)} with a link was sent to ${email}`);
+      return new URL(found.replace(/&amp;/g, '&').replace(/["'<>].*$/, '')).toString();
     },
     { timeout: timeoutMs, interval: 100 },
   );
+}
+
+/** The link of the latest confirmation email to `email` (it verifies at the gateway, then opens the app). */
+export function confirmationLink(variant: AppVariant, email: string, timeoutMs = 10_000): Promise<string> {
+  return linkMailedTo(variant, email, /confirm/i, /https?:\/\/\S+verify\S+/, timeoutMs);
 }
