@@ -112,6 +112,8 @@ export function providePortal(services: PortalServices) {
         return supabase.signInWithWallet({ message, signature });
       }),
       signOut: fromPromise<unknown>(() => supabase.signOut()),
+      requestPasswordReset: fromPromise(({ input }) => supabase.requestPasswordReset(input.email)),
+      updatePassword: fromPromise(({ input }) => supabase.updatePassword(input.password)),
     },
   });
 

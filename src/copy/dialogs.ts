@@ -23,6 +23,18 @@ export const dialogCopy = {
     walletHint: (address: string) =>
       `Signs a message with ${shortAddress(address)}; it costs nothing and sends no transaction.`,
     noWalletHint: 'Connect a wallet first to continue with it.',
+    forgotHint: 'Enter the email you signed up with, and we will mail you a link to choose a new password.',
+    sendLink: 'Send Reset Link',
+    sendingLink: 'Sending...',
+    backToLogin: 'Back to login',
+    resetSent: (email: string) =>
+      `If an account exists for ${email}, we sent it a link to choose a new password. The link works once, within an hour.`,
+    recoveryHint:
+      'You followed a password reset link, so you are logged in. Choose the password you will log in with from now on.',
+    newPassword: 'New password',
+    repeatPassword: 'New password again',
+    savePassword: 'Save Password',
+    savingPassword: 'Saving...',
   },
   profile: {
     title: 'Edit Profile',
@@ -45,6 +57,15 @@ export const dialogCopy = {
     walletNotVerified: 'not verified',
     /** While a wallet proof runs; saving and the avatar wait for it. */
     walletProving: 'Waiting for your wallet to sign the link. Saving waits until it has.',
+    notificationsTitle: 'Notifications',
+    notificationsHint:
+      'Every notification appears here in the portal. Choose which ones also reach your inbox.',
+    emailTransfers: 'Email me about incoming transfers',
+    emailBots: 'Email me when one of my bots fires',
+    /** A wallet-only account (Sign in with Ethereum) has no address to mail. */
+    noEmail:
+      'You signed in with a wallet, so your account has no email address: notifications appear only in the portal.',
+    savingAlerts: 'Saving your choice...',
   },
   notifications: {
     title: 'Notifications',

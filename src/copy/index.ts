@@ -93,6 +93,32 @@ export const authCopy = {
     'Sign in to the DDEX Token Portal with this wallet. Signing costs nothing and sends no transaction.',
   walletSignInFailed: 'Wallet Sign-In Failed',
   walletSignInDeclined: 'You declined the signature request, so you were not signed in.',
+  /**
+   * ours: a forgotten password (docs/product.md#password-recovery). What the portal answers never
+   * says whether an address has an account.
+   */
+  forgotPassword: 'Forgot password?',
+  titleForgot: 'Reset Your Password',
+  titleRecovery: 'Choose a New Password',
+  emailRequired: { title: 'Missing Information', description: 'Please enter your email address.' },
+  resetSent: {
+    title: 'Check Your Email',
+    description: 'If an account exists for that address, a link to reset its password is on its way.',
+  },
+  resetFailed: 'Password Reset Failed',
+  newPasswordsRequired: {
+    title: 'Missing Information',
+    description: 'Please enter your new password twice.',
+  },
+  passwordsDiffer: {
+    title: 'Passwords Do Not Match',
+    description: 'Please enter the same new password twice.',
+  },
+  passwordUpdated: {
+    title: 'Password Updated',
+    description: 'Your new password is set, and you are logged in.',
+  },
+  passwordUpdateFailed: 'Password Update Failed',
 } as const;
 
 export const walletCopy = {
@@ -306,6 +332,16 @@ export const webhookCopy = {
 } as const;
 
 export const profileCopy = {
+  /** ours: the profile's email alerts (docs/product.md#email-alerts). */
+  emailAlertsSaved: {
+    title: 'Notification Settings Saved',
+    description: 'Your email alert choices are saved.',
+  },
+  emailAlertsFailed: 'Notification Settings Not Saved',
+  emailAlertsNoEmail: {
+    title: 'No Email Address',
+    description: 'Your account has no email address, so its notifications appear only in the portal.',
+  },
   fetchError: 'Profile Fetch Error',
   databaseSyncError: 'Database Sync Error',
   profileSyncError: 'Profile Sync Error',

@@ -27,6 +27,8 @@ const failures = {
   signOut: new Error('Failed to fetch'),
   /** The wallet service's refusal: the user declined to sign. */
   signInWithWallet: { code: 'rejected', message: 'User rejected the request.' },
+  requestPasswordReset: new Error('For security purposes, you can only request this after 59 seconds.'),
+  updatePassword: new Error('New password should be different from the old password.'),
 };
 
 const changes: AuthChange[] = [
@@ -50,6 +52,15 @@ let droppedWhileLoading = false;
 beforeEach(() => {
   droppedWhileLoading = false;
 });
+
+/** The password recovery's events: its own model below takes them, so the others stay small. */
+const recoveryEvents = new Set([
+  'auth.forgotPassword',
+  'auth.requestReset',
+  'auth.backToLogin',
+  'auth.setPassword',
+]);
+const withoutRecovery = (event: AnyEventObject) => recoveryEvents.has(event.type);
 
 /** The paths send the session's change stream's `auth.change` events themselves. */
 const callbacks = ['authChanges'];
@@ -154,8 +165,72 @@ function checkStep(
       } else {
         follows(change, inState(from, 'signOut.requesting'));
       }
+      // A recovery link opens the new-password form, whatever the dialog showed.
+      if (change.event === 'PASSWORD_RECOVERY' && change.user)
+        expect(inState(to, 'modal.recovery')).toBe(true);
       break;
     }
+    case 'auth.forgotPassword':
+      // The forgotten-password form, with the address typed so far.
+      expect(inState(to, 'modal.forgot.editing')).toBe(true);
+      expect(to.context.email).toBe(String(event['email']).trim());
+      break;
+    case 'auth.backToLogin':
+      expect(inState(to, 'modal.login.editing')).toBe(true);
+      break;
+    case 'auth.requestReset': {
+      const email = String(event['email']).trim();
+      if (email === '') {
+        expect(inState(to, 'modal.forgot.editing')).toBe(true);
+        expected.toasts.push(destructive(authCopy.emailRequired.title, authCopy.emailRequired.description));
+      } else if (!clientAvailable) {
+        expected.toasts.push(
+          destructive(authCopy.clientUnavailable.title, authCopy.clientUnavailable.description),
+        );
+      } else {
+        expect(inState(to, 'modal.forgot.sending')).toBe(true);
+        expect(inputOf('requestPasswordReset')).toEqual({ email });
+      }
+      break;
+    }
+    case 'xstate.done.actor.requestPasswordReset':
+      // The same words whether or not the address has an account.
+      expect(inState(to, 'modal.resetSent')).toBe(true);
+      expect(to.context.email).toBe(from.context.email);
+      expected.toasts.push(authCopy.resetSent);
+      break;
+    case 'xstate.error.actor.requestPasswordReset':
+      expect(inState(to, 'modal.forgot.editing')).toBe(true);
+      expected.toasts.push(destructive(authCopy.resetFailed, failures.requestPasswordReset.message));
+      break;
+    case 'auth.setPassword': {
+      const [password, repeated] = [String(event['password']), String(event['repeatedPassword'])];
+      const refusal =
+        password === '' || repeated === ''
+          ? authCopy.newPasswordsRequired
+          : password !== repeated
+            ? authCopy.passwordsDiffer
+            : !clientAvailable
+              ? authCopy.clientUnavailable
+              : null;
+      if (refusal) {
+        expect(inState(to, 'modal.recovery.editing')).toBe(true);
+        expected.toasts.push(destructive(refusal.title, refusal.description));
+      } else {
+        expect(inState(to, 'modal.recovery.saving')).toBe(true);
+        expect(inputOf('updatePassword')).toEqual({ password });
+      }
+      break;
+    }
+    case 'xstate.done.actor.updatePassword':
+      closedAndEmpty();
+      expected.toasts.push(authCopy.passwordUpdated);
+      break;
+    case 'xstate.error.actor.updatePassword':
+      expect(inState(to, 'modal.recovery.editing')).toBe(true);
+      expect(to.context.password).toBe('');
+      expected.toasts.push(destructive(authCopy.passwordUpdateFailed, failures.updatePassword.message));
+      break;
     case 'auth.open':
       // The chosen form, empty.
       expect(inState(to, `modal.${String(event['mode'])}.editing`)).toBe(true);
@@ -270,8 +345,8 @@ function everyStep(s: Snapshot, step: Step, clientAvailable: boolean) {
   const event = step.events.at(-1);
   if (step.before && event) checkStep(event, step.before, s, step, clientAvailable);
   // A password only in the form, never once its request has ended or the dialog is closed.
-  if (!inState(s, 'modal.login.submitting') && !inState(s, 'modal.signup.submitting') && !formOf(s))
-    expect(s.context.password).toBe('');
+  const sending = ['modal.login.submitting', 'modal.signup.submitting', 'modal.recovery.saving'];
+  if (!sending.some((state) => inState(s, state)) && !formOf(s)) expect(s.context.password).toBe('');
   // The user is whoever the session says, and nobody without one.
   if (sessionOf(s) !== 'signedIn') expect(s.context.user).toBeNull();
   else expect(s.context.user).not.toBeNull();
@@ -282,6 +357,7 @@ describeModel({
   machine: authMachine,
   callbacks,
   input: { clientAvailable: true },
+  exclude: withoutRecovery,
   // The form's text is not part of a vertex: what matters is the state, who is signed in and
   // whether a stored session was dropped while it was read.
   serializeState: (snapshot) =>
@@ -337,6 +413,7 @@ describeModel({
   machine: authMachine,
   callbacks,
   input: { clientAvailable: true },
+  exclude: withoutRecovery,
   serializeState: (snapshot) =>
     JSON.stringify({ value: snapshot.value, user: snapshot.context.user?.id ?? null }),
   events: {
@@ -367,6 +444,52 @@ describeModel({
   states: { '*': (s, step) => everyStep(s, step, true) },
 });
 
+// A forgotten password (docs/product.md#password-recovery): the login form's way to the recovery
+// mail, what the portal answers (the same whether or not the address has an account), and the
+// mailed link's new-password form, which a recovery session opens from any dialog state. The
+// login form's own events are the models' above.
+describeModel({
+  name: 'auth',
+  machine: authMachine,
+  callbacks,
+  input: { clientAvailable: true },
+  exclude: (event) =>
+    ['auth.submit', 'auth.edit', 'auth.toggleMode', 'auth.signInWithWallet', 'auth.signOut'].includes(
+      event.type,
+    ),
+  serializeState: (snapshot) =>
+    JSON.stringify({ value: snapshot.value, user: snapshot.context.user?.id ?? null }),
+  events: {
+    'auth.open': [{ type: 'auth.open', mode: 'login' }],
+    'auth.forgotPassword': [{ type: 'auth.forgotPassword', email: ' ada@example.com ' }],
+    'auth.requestReset': [
+      { type: 'auth.requestReset', email: '  ' },
+      { type: 'auth.requestReset', email: 'ada@example.com ' },
+    ],
+    'auth.backToLogin': [{ type: 'auth.backToLogin' }],
+    'xstate.done.actor.requestPasswordReset': [
+      { type: 'xstate.done.actor.requestPasswordReset', output: undefined },
+    ],
+    'xstate.error.actor.requestPasswordReset': [
+      { type: 'xstate.error.actor.requestPasswordReset', error: failures.requestPasswordReset },
+    ],
+    'auth.confirmOk': [{ type: 'auth.confirmOk' }],
+    'auth.close': [{ type: 'auth.close' }],
+    'xstate.done.actor.getSession': [{ type: 'xstate.done.actor.getSession', output: null }],
+    'auth.change': [{ type: 'auth.change', change: { event: 'PASSWORD_RECOVERY', user: ada } }],
+    'auth.setPassword': [
+      { type: 'auth.setPassword', password: '', repeatedPassword: 'new-secret-1' },
+      { type: 'auth.setPassword', password: 'new-secret-1', repeatedPassword: 'new-secret-2' },
+      { type: 'auth.setPassword', password: 'new-secret-1', repeatedPassword: 'new-secret-1' },
+    ],
+    'xstate.done.actor.updatePassword': [{ type: 'xstate.done.actor.updatePassword', output: undefined }],
+    'xstate.error.actor.updatePassword': [
+      { type: 'xstate.error.actor.updatePassword', error: failures.updatePassword },
+    ],
+  },
+  states: { '*': (s, step) => everyStep(s, step, true) },
+});
+
 // Without a client (no Supabase configuration) nothing is ever requested: 'Initialization Error'
 // once at start, the portal hears that nobody is signed in, and every submit says the client is
 // missing while the form keeps what was typed.
@@ -383,6 +506,12 @@ describeModel({
     'auth.edit': [{ type: 'auth.edit', email: 'ada@example.com' }],
     'auth.submit': [{ type: 'auth.submit', email: 'ada@example.com', password: 'hunter22' }],
     'auth.signInWithWallet': [{ type: 'auth.signInWithWallet', address: satoshi.web3Address }],
+    'auth.forgotPassword': [{ type: 'auth.forgotPassword', email: 'ada@example.com' }],
+    'auth.requestReset': [{ type: 'auth.requestReset', email: 'ada@example.com' }],
+    'auth.change': [{ type: 'auth.change', change: { event: 'PASSWORD_RECOVERY', user: ada } }],
+    'auth.setPassword': [
+      { type: 'auth.setPassword', password: 'new-secret', repeatedPassword: 'new-secret' },
+    ],
   },
   states: {
     '*': (s, { before, toasts, facts: reports }) => {

@@ -119,6 +119,9 @@ function fakeServices({ walletHash = TX_HASH }: { walletHash?: `0x${string}` } =
     signInWithWallet: () => count(user),
     signOut: () => count(undefined),
     updateUserMetadata: () => count(undefined),
+    requestPasswordReset: () => count(undefined),
+    updatePassword: () => count(undefined),
+    unsubscribeEmail: () => count('bots' as const),
     fetchProfile: () => count(() => profile),
     upsertProfile: (row) => count(() => (profile = profileRow(user, { ...profile, ...row }))),
     clearWallet: () =>

@@ -24,6 +24,10 @@ export type AuthFact =
   | { type: 'auth.signedOut' }
   | { type: 'auth.userUpdated'; user: AuthUser };
 
+/** What the password recovery requests take. */
+export type PasswordResetInput = { email: string };
+export type NewPasswordInput = { password: string };
+
 /** What the wallet sign-in needs from the machine: the connected address and the message's plain line. */
 export type WalletSignInInput = { address: string; statement: string };
 
@@ -41,4 +45,10 @@ export type AuthEvent =
   /** Sign in with the connected wallet (the view offers it only while one is connected). */
   | { type: 'auth.signInWithWallet'; address: string }
   | { type: 'auth.confirmOk' }
-  | { type: 'auth.signOut' };
+  | { type: 'auth.signOut' }
+  /** From the login form: the forgotten-password form, with the email typed so far. */
+  | { type: 'auth.forgotPassword'; email: string }
+  | { type: 'auth.requestReset'; email: string }
+  | { type: 'auth.backToLogin' }
+  /** The recovery form's new password, typed twice. */
+  | { type: 'auth.setPassword'; password: string; repeatedPassword: string };

@@ -1,14 +1,23 @@
-import { raise } from 'xstate';
+import { and, not, raise, stateIn } from 'xstate';
 import { authCopy } from '../../copy/index.ts';
 import { closeClears, editingHandlers, failed, walletSignInState } from './auth-forms.ts';
 import type { AuthEvent } from './auth-types.ts';
 import { authSetup } from './auth.setup.ts';
+import { forgotState, recoveryState, resetSentState } from './auth.recovery.ts';
 
 // The auth machine's `modal` region: the login / signup dialog, its requests and their toasts.
-// What either form answers while the user types, and its wallet sign-in, are in auth-forms.ts.
+// What either form answers while the user types, and its wallet sign-in, are in auth-forms.ts; the
+// password recovery (forgot, resetSent, recovery) in auth.recovery.ts.
 
 export const modalRegion = authSetup.createStateConfig({
   initial: 'closed',
+  on: {
+    // A recovery link opens the portal in recovery, whatever the dialog showed.
+    'auth.change': {
+      guard: and(['changeIsPasswordRecovery', not(stateIn('#auth.modal.recovery'))]),
+      target: '.recovery',
+    },
+  },
   states: {
     closed: {
       on: {
@@ -21,7 +30,12 @@ export const modalRegion = authSetup.createStateConfig({
     login: {
       initial: 'editing',
       states: {
-        editing: { on: editingHandlers('#auth.modal.signup') },
+        editing: {
+          on: {
+            ...editingHandlers('#auth.modal.signup'),
+            'auth.forgotPassword': { target: '#auth.modal.forgot', actions: 'takeEmail' },
+          },
+        },
         walletSignIn: walletSignInState(),
         submitting: {
           on: closeClears,
@@ -89,5 +103,8 @@ export const modalRegion = authSetup.createStateConfig({
         'auth.close': { target: 'closed', actions: 'clearFields' },
       },
     },
+    forgot: forgotState,
+    resetSent: resetSentState,
+    recovery: recoveryState,
   },
 });

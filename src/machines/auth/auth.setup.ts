@@ -1,7 +1,15 @@
 import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
 import type { EventObject } from 'xstate';
 import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../../domain/auth.ts';
-import type { AuthContext, AuthEvent, AuthFact, AuthInput, WalletSignInInput } from './auth-types.ts';
+import type {
+  AuthContext,
+  AuthEvent,
+  AuthFact,
+  AuthInput,
+  NewPasswordInput,
+  PasswordResetInput,
+  WalletSignInInput,
+} from './auth-types.ts';
 import { notProvided, reportFact, showToast } from '../shared.ts';
 
 // The auth machine's setup: its actors, actions and guards, which the chart (auth.machine.ts) and
@@ -27,6 +35,10 @@ export const authSetup = setup({
     signInWithWallet: fromPromise<AuthUser, WalletSignInInput>(notProvided('signInWithWallet')),
     /** Its output is not used. */
     signOut: fromPromise<unknown>(notProvided('signOut')),
+    /** Mails a recovery link; it answers alike whether or not the address has an account. */
+    requestPasswordReset: fromPromise<unknown, PasswordResetInput>(notProvided('requestPasswordReset')),
+    /** Sets the password of the user a recovery link signed in. */
+    updatePassword: fromPromise<unknown, NewPasswordInput>(notProvided('updatePassword')),
   },
   actions: {
     showToast,
@@ -48,6 +60,14 @@ export const authSetup = setup({
       change: { event: 'SIGNED_IN', user },
     })),
     clearFields: assign({ email: '', password: '' }),
+    takeEmail: assign(({ context, event }) =>
+      event.type === 'auth.forgotPassword' || event.type === 'auth.requestReset'
+        ? { email: event.email.trim() }
+        : { email: context.email },
+    ),
+    takeNewPassword: assign(({ event }) =>
+      event.type === 'auth.setPassword' ? { password: event.password } : {},
+    ),
   },
   guards: {
     clientMissing: ({ context }) => !context.clientAvailable,
@@ -65,5 +85,13 @@ export const authSetup = setup({
     /** The session ended without a logout of ours: expired for good, or ended in another tab. */
     sessionEndedUnasked: and(['signedOutUnasked', not(stateIn('#auth.signOut.requesting'))]),
     sessionWasLost: ({ context }) => context.sessionLost,
+    emailMissing: ({ event }) => event.type === 'auth.requestReset' && event.email.trim() === '',
+    newPasswordsMissing: ({ event }) =>
+      event.type === 'auth.setPassword' && (event.password === '' || event.repeatedPassword === ''),
+    newPasswordsDiffer: ({ event }) =>
+      event.type === 'auth.setPassword' && event.password !== event.repeatedPassword,
+    /** A recovery link was followed: supabase-js reports PASSWORD_RECOVERY with its session. */
+    changeIsPasswordRecovery: ({ event }) =>
+      changeOf(event)?.event === 'PASSWORD_RECOVERY' && changeOf(event)?.user != null,
   },
 });

@@ -9,6 +9,7 @@ import { toAuthUser } from './auth-user.ts';
 import { AVATAR_BUCKET } from './avatar-url.ts';
 import { AVATAR_CACHE_SECONDS, avatarObjectName } from './avatars.ts';
 import type { Database } from '../../domain/database.types.ts';
+import { isEmailAlertKind } from '../../domain/email-alerts.ts';
 import { NETWORK_ERROR } from './errors.ts';
 import { fromAuth, fromPostgrest, fromStorage, fromThrown, fromWalletSignIn } from './failures.ts';
 import { clientProfileFields } from './profile-fields.ts';
@@ -36,6 +37,7 @@ export const LIST_LIMIT = 20;
 const NOT_FOUND = 'PGRST116';
 const RECORD_TRANSACTION = 'record-transaction';
 const LINK_WALLET = 'link-wallet';
+const EMAIL_UNSUBSCRIBE = 'email-unsubscribe';
 
 const AUTH_EVENTS: ReadonlySet<string> = new Set<AuthChangeEvent>([
   'INITIAL_SESSION',
@@ -140,6 +142,18 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
     signOut: () =>
       guarded(async () => {
         const { error } = await client.auth.signOut();
+        if (error) throw fromAuth(error);
+      }),
+
+    requestPasswordReset: (email) =>
+      guarded(async () => {
+        const { error } = await client.auth.resetPasswordForEmail(email, { redirectTo: options.siteUrl });
+        if (error) throw fromAuth(error);
+      }),
+
+    updatePassword: (password) =>
+      guarded(async () => {
+        const { error } = await client.auth.updateUser({ password });
         if (error) throw fromAuth(error);
       }),
 
@@ -310,6 +324,17 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
           throw new BackendError(`${LINK_WALLET} answered without the linked profile`);
         }
         return profile as Profile;
+      }),
+
+    unsubscribeEmail: (token) =>
+      guarded(async () => {
+        const { data, error } = await client.functions.invoke<unknown>(EMAIL_UNSUBSCRIBE, {
+          body: { token },
+        });
+        if (error) throw await fromFunctions(EMAIL_UNSUBSCRIBE, error);
+        const kind = isRecord(data) ? data['kind'] : null;
+        if (!isEmailAlertKind(kind)) throw new BackendError(`${EMAIL_UNSUBSCRIBE} answered without the kind`);
+        return kind;
       }),
   };
 }

@@ -1,4 +1,5 @@
 import type { AuthChange, AuthUser, Credentials, SignUpResult, UserMetadata } from '../../domain/auth.ts';
+import type { EmailAlertKind } from '../../domain/email-alerts.ts';
 import type { BackendFailure } from '../../domain/errors.ts';
 import type { NotificationChange, NotificationRow, SubscriptionStatus } from '../../domain/notifications.ts';
 import type { AvatarFile, Profile, ProfileUpsert } from '../../domain/profile.ts';
@@ -84,6 +85,13 @@ export interface SupabaseService {
   signInWithWallet(request: WalletSignIn): Promise<AuthUser>;
   signOut(): Promise<void>;
   updateUserMetadata(metadata: UserMetadata): Promise<void>;
+  /**
+   * Mails a password recovery link to `email`, which opens the site signed in for recovery
+   * (PASSWORD_RECOVERY). Answers the same whether or not the address has an account.
+   */
+  requestPasswordReset(email: string): Promise<void>;
+  /** Sets the signed-in user's password (after a recovery link). */
+  updatePassword(password: string): Promise<void>;
 
   // Profiles
   /** The user's profile, or null when it has no row yet (PGRST116). */
@@ -143,6 +151,11 @@ export interface SupabaseService {
    * and message.
    */
   linkWallet(proof: WalletProof): Promise<Profile>;
+  /**
+   * Turns off the email alerts of the kind an emailed unsubscribe token names (edge function
+   * email-unsubscribe), signed in or not, and resolves with that kind.
+   */
+  unsubscribeEmail(token: string): Promise<EmailAlertKind>;
 }
 
 /** The calls that are plain requests: each answers once, with a promise. */
@@ -162,6 +175,8 @@ export const SUPABASE_REQUESTS = [
   'signInWithWallet',
   'signOut',
   'updateUserMetadata',
+  'requestPasswordReset',
+  'updatePassword',
   'fetchProfile',
   'upsertProfile',
   'clearWallet',
@@ -174,6 +189,7 @@ export const SUPABASE_REQUESTS = [
   'recordTransaction',
   'requestWalletNonce',
   'linkWallet',
+  'unsubscribeEmail',
 ] as const satisfies readonly SupabaseRequest[];
 
 /** Fails to compile while a request is missing from SUPABASE_REQUESTS, and names the missing one. */

@@ -60,6 +60,8 @@ export type ModelSpec<TMachine extends AnyStateMachine> = {
   provide?: Omit<Implementations<TMachine>, 'actors'>;
   /** Payloads per event type; every payload is one edge of the graph. Bare `{ type }` otherwise. */
   events?: Record<string, readonly AnyEventObject[]>;
+  /** Events this model does not send (another model of the same machine covers them). */
+  exclude?: (event: AnyEventObject) => boolean;
   /**
    * Assertions per state (dot path or `#id`, as `snapshot.matches`; `'*'` on every step, first),
    * run on the real actor after each step with what the step did.
@@ -99,6 +101,7 @@ export function describeModel<TMachine extends AnyStateMachine>(spec: ModelSpec<
   const serializeState = (spec.serializeState ?? defaultSerializeState) as (snapshot: Snapshot) => string;
   const pathOptions = {
     events: spec.events ?? {},
+    ...(spec.exclude ? { exclude: spec.exclude } : {}),
     input: spec.input,
     serializeState,
     simplePaths: spec.simplePaths ?? false,

@@ -24,6 +24,8 @@ type Props = {
   onSubmit: (credentials: { email: string; password: string }) => void;
   onToggle: () => void;
   onWalletSignIn: () => void;
+  /** The login form's way to a forgotten password, with the email typed so far. */
+  onForgotPassword: (email: string) => void;
 };
 
 export function AuthForm(props: Props) {
@@ -60,6 +62,20 @@ export function AuthForm(props: Props) {
         required
         readOnly={submitting}
       />
+      {signup ? null : (
+        <Forgot>
+          <LinkButton
+            type="button"
+            disabled={submitting}
+            onClick={(event) => {
+              const email = event.currentTarget.form?.elements.namedItem('email');
+              props.onForgotPassword(email instanceof HTMLInputElement ? email.value : '');
+            }}
+          >
+            {authCopy.forgotPassword}
+          </LinkButton>
+        </Forgot>
+      )}
       <Submit type="submit" $block aria-disabled={submitting || undefined}>
         {props.submitting
           ? signup
@@ -90,6 +106,12 @@ const Submit = styled(Button)`
     opacity: 0.7;
     cursor: progress;
   }
+`;
+
+const Forgot = styled.p`
+  margin: 0 0 ${({ theme }) => theme.space(4)};
+  text-align: right;
+  font-size: 0.875rem;
 `;
 
 const Toggle = styled.p`
