@@ -1,3 +1,4 @@
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { describe, expect, it } from 'vitest';
 import {
   authCopy,
@@ -103,6 +104,9 @@ describe('wallet proof', () => {
     const signatures = (await wallet.requests()).filter((method) => method === 'personal_sign').length;
     const profile = await openProfileDialog(page);
     await profile.getByText(account.address, { exact: false }).first().waitFor();
+    // No address to mail: the Notifications section says why, and offers no email choice.
+    await profile.getByText(dialogCopy.profile.noEmail, { exact: true }).waitFor();
+    expect(await profile.getByRole('checkbox').count()).toBe(0);
     const { data: owners, error } = await admin()
       .from('profiles')
       .select('email, wallet_verified_at')

@@ -82,6 +82,12 @@ function expectedToast(event: EventObject, previous: Snapshot): ToastRequest {
         : destructive(profileCopy.avatarUploadFailed, profileCopy.publicUrlFailed);
     case 'xstate.error.actor.uploadAvatar':
       return destructive(profileCopy.avatarUploadFailed, (errorOf(event) as Error).message);
+    case 'profile.setEmailAlerts':
+      return destructive(profileCopy.emailAlertsNoEmail.title, profileCopy.emailAlertsNoEmail.description);
+    case 'xstate.done.actor.saveEmailAlerts':
+      return profileCopy.emailAlertsSaved;
+    case 'xstate.error.actor.saveEmailAlerts':
+      return destructive(profileCopy.emailAlertsFailed, (errorOf(event) as Error).message);
     default:
       throw new Error(`no toast expected for ${event.type}`);
   }
@@ -155,6 +161,19 @@ const afterEvent: EventAssertion<Snapshot> = (event, previous, snapshot, shown) 
       if (!previous.matches('ready')) break;
       expect(snapshot.value).toBe(shown.length > 0 ? 'ready' : 'uploadingAvatar');
       break;
+    case 'profile.setEmailAlerts':
+      if (!previous.matches('ready')) break;
+      // An account without an email is told why; any other saves the choice at once.
+      expect(snapshot.value).toBe(was.user.email ? 'savingEmailAlerts' : 'ready');
+      expect(shown).toHaveLength(was.user.email ? 0 : 1);
+      break;
+    case 'xstate.done.actor.saveEmailAlerts':
+      expect(context.profile).toEqual(outputOf(event));
+      break;
+    case 'xstate.error.actor.saveEmailAlerts':
+      // The profile, and so the boxes, keep what was saved before.
+      expect(context.profile).toEqual(was.profile);
+      break;
     case 'xstate.done.actor.profileLoad': {
       const output = outputOf(event) as { profile: Profile; created: boolean } | null;
       // A failed re-read keeps the profile on show.
@@ -210,6 +229,21 @@ const afterEvent: EventAssertion<Snapshot> = (event, previous, snapshot, shown) 
 /** Trimmed, and none when empty: every profile field is optional. */
 const field = (text: string | undefined) => (text ?? '').trim() || null;
 
+/** The Notifications section's choice in these paths: incoming transfers by email, bots not. */
+const ALERTS = { transfers: true, bots: false };
+/** A profile whose preferences hold a key of something else, which a saved choice keeps. */
+const withOtherPreference = row({ notification_preferences: { digest: 'weekly' } });
+const alertEvents = {
+  'profile.setEmailAlerts': [{ type: 'profile.setEmailAlerts', alerts: ALERTS }],
+  ...endings('profileLoad', { done: [{ profile: withOtherPreference, created: false }] }),
+  ...endings('saveEmailAlerts', {
+    done: [row({ notification_preferences: { digest: 'weekly', email: ALERTS } })],
+    error: [offline],
+  }),
+};
+const notAlerts = (event: EventObject) => !(event.type in alertEvents) && !event.type.includes('profileLoad');
+const onlyAlerts = (event: EventObject) => event.type === 'profile.setEmailAlerts';
+
 const events = {
   'session.userUpdated': [
     { type: 'session.userUpdated', user: ada },
@@ -258,12 +292,17 @@ const events = {
   ...endings('removeAvatar', { done: [true], error: [offline] }),
 };
 
-function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as written') {
+function model(
+  input: ProfileInput,
+  order: 'as written' | 'reversed' = 'as written',
+  only: 'everything but alerts' | 'alerts' = 'everything but alerts',
+) {
   describeModel({
     name: 'profile',
     machine: profileMachine,
     input,
     promises: ['profileLoad', 'walletProof'],
+    exclude: only === 'alerts' ? notAlerts : onlyAlerts,
     // A vertex is the state plus the facts the guards read; drafts and toasts are not branches.
     serializeState: (snapshot) =>
       JSON.stringify({
@@ -280,7 +319,7 @@ function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as writt
         avatar: snapshot.context.profile?.avatar_url ?? null,
         replacedAvatar: snapshot.context.replacedAvatarUrl,
       }),
-    events: order === 'reversed' ? reversed(events) : events,
+    events: only === 'alerts' ? alertEvents : order === 'reversed' ? reversed(events) : events,
     states: {
       '*': (snapshot: Snapshot, { before, events: stepEvents, shown, actions }: Step) => {
         if (!before) {
@@ -387,6 +426,14 @@ function model(input: ProfileInput, order: 'as written' | 'reversed' = 'as writt
         expect(inputOf('removeAvatar')).toEqual({ userId: ada.id, avatarUrl: replacedAvatarUrl });
         if (before?.matches('saving')) expect(replacedAvatarUrl).toBe(before.context.profile?.avatar_url);
       },
+      // Only the email keys are written; the preferences' other keys are kept.
+      savingEmailAlerts: (s: Snapshot, { inputOf }: Step) => {
+        expect(inputOf('saveEmailAlerts')).toEqual({
+          id: ada.id,
+          notification_preferences: { digest: 'weekly', email: ALERTS },
+        });
+        expect(s.context.profile).toEqual(withOtherPreference);
+      },
       uploadingAvatar: (_: Snapshot, { inputOf }: Step) => {
         const { userId, file } = inputOf('uploadAvatar') as { userId: string; file: AvatarFile };
         expect(userId).toBe(ada.id);
@@ -411,3 +458,8 @@ model({ user: adaWithWallet, walletAddress: ALICE });
 // Each transition's other payloads: a profile created rather than read, a failed re-read, the user's
 // metadata wallet (in a describe of its own, so that its paths are named apart).
 describe('every payload list reversed', () => model({ user: ada, walletAddress: null }, 'reversed'));
+// The Notifications section's email choices (docs/product.md#email-alerts): saved at once for an
+// account with an email, refused with the reason for a wallet-only one.
+describe('email alerts', () => model({ user: ada, walletAddress: null }, 'as written', 'alerts'));
+describe('email alerts without an email', () =>
+  model({ user: { ...ada, email: null, web3Address: ALICE }, walletAddress: null }, 'as written', 'alerts'));

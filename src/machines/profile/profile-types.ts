@@ -1,4 +1,5 @@
 import type { AuthUser, UserMetadata } from '../../domain/auth.ts';
+import type { EmailAlerts } from '../../domain/email-alerts.ts';
 import type { AvatarFile, Profile } from '../../domain/profile.ts';
 import type { ProfileLoadFact } from './profile-load.machine.ts';
 import type { WalletProofFact } from './wallet-proof.machine.ts';
@@ -38,6 +39,8 @@ export type ProfileEvent =
   | ({ type: 'profile.save' } & ProfileEdits)
   | { type: 'profile.uploadAvatar'; file: AvatarFile }
   | { type: 'profile.discardEdits' }
+  /** The Notifications section's email choices, saved at once. */
+  | { type: 'profile.setEmailAlerts'; alerts: EmailAlerts }
   | ProfileLoadFact
   | WalletProofFact;
 

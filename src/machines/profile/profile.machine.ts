@@ -8,6 +8,7 @@ import {
   savingState,
   uploadingAvatarState,
 } from './profile.edits.ts';
+import { savingEmailAlertsState } from './profile.alerts.ts';
 import { profileSetup } from './profile.setup.ts';
 import { linkingWalletState, unlinkingWalletState } from './profile.wallet.ts';
 
@@ -24,6 +25,7 @@ import { linkingWalletState, unlinkingWalletState } from './profile.wallet.ts';
 // - 'Wallet Not Linked' / 'Database Sync Error' while proving a wallet: see wallet-proof.
 // - 'Profile Sync Error': clearing the wallet when it is disconnected.
 // - 'Update Failed': saving the edit form failed (or its website was refused).
+// - 'Notification Settings Not Saved': saving the email alerts failed.
 // A failed auth metadata update is only logged (logFailure), never shown.
 //
 // A save that replaces the avatar then removes the one it replaced, so every change does not
@@ -40,7 +42,8 @@ import { linkingWalletState, unlinkingWalletState } from './profile.wallet.ts';
 // metadata update, and the row the request returns is newer than a fetch would be.
 //
 // Its shapes are profile-types.ts and its toasts profile-toasts.ts; its setup (actors, actions,
-// guards) profile.setup.ts; the wallet states profile.wallet.ts and the edit states profile.edits.ts.
+// guards) profile.setup.ts; the wallet states profile.wallet.ts, the edit states profile.edits.ts and
+// the email alerts profile.alerts.ts.
 
 export { isWebsiteAllowed };
 
@@ -140,6 +143,19 @@ export const profileMachine = profileSetup.createMachine({
           },
           { target: 'uploadingAvatar' },
         ],
+        'profile.setEmailAlerts': [
+          {
+            guard: 'noEmail',
+            actions: {
+              type: 'showToast',
+              params: destructive(
+                profileCopy.emailAlertsNoEmail.title,
+                profileCopy.emailAlertsNoEmail.description,
+              ),
+            },
+          },
+          { target: 'savingEmailAlerts' },
+        ],
       },
     },
     linkingWallet: linkingWalletState,
@@ -176,5 +192,6 @@ export const profileMachine = profileSetup.createMachine({
       },
     },
     uploadingAvatar: uploadingAvatarState,
+    savingEmailAlerts: savingEmailAlertsState,
   },
 });

@@ -75,5 +75,7 @@ export const profileSetup = setup({
     avatarTooLarge: ({ event }) =>
       event.type === 'profile.uploadAvatar' && avatarProblem(event.file) === 'too-large',
     avatarReplaced: ({ context }) => context.replacedAvatarUrl !== null,
+    /** A wallet-only account: there is no address to mail alerts to. */
+    noEmail: ({ context }) => !context.user.email,
   },
 });

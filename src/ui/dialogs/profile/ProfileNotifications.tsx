@@ -1,0 +1,72 @@
+import styled from 'styled-components';
+import { dialogCopy } from '../../../copy/dialogs.ts';
+import { EMAIL_ALERT_KINDS, emailAlertsOf, type EmailAlertKind } from '../../../domain/email-alerts.ts';
+import { useProfile, useSessionChild, useSessionSelector } from '../../portal-context.tsx';
+
+// The profile's Notifications section (docs/product.md#email-alerts): every notification appears in
+// the portal; each kind may also be mailed. A choice is saved as soon as it changes, and the boxes
+// show what the profile holds, so a failed save shows the old choice again. A wallet-only account
+// has no address to mail, and is told so instead.
+
+const labels: Record<EmailAlertKind, string> = {
+  transfers: dialogCopy.profile.emailTransfers,
+  bots: dialogCopy.profile.emailBots,
+};
+
+export function ProfileNotifications() {
+  const profile = useSessionChild('profile');
+  const preferences = useProfile()?.notification_preferences;
+  const hasEmail = useSessionSelector('profile', (snapshot) => !!snapshot.context.user.email, false);
+  const saving = useSessionSelector('profile', (snapshot) => snapshot.matches('savingEmailAlerts'), false);
+  const alerts = emailAlertsOf(preferences);
+  return (
+    <Section aria-labelledby="profile-notifications">
+      <Heading id="profile-notifications">{dialogCopy.profile.notificationsTitle}</Heading>
+      <Hint>{hasEmail ? dialogCopy.profile.notificationsHint : dialogCopy.profile.noEmail}</Hint>
+      {hasEmail
+        ? EMAIL_ALERT_KINDS.map((kind) => (
+            <Choice key={kind}>
+              <input
+                type="checkbox"
+                checked={alerts[kind]}
+                disabled={saving}
+                onChange={(event) =>
+                  profile?.send({
+                    type: 'profile.setEmailAlerts',
+                    alerts: { ...alerts, [kind]: event.target.checked },
+                  })
+                }
+              />
+              {labels[kind]}
+            </Choice>
+          ))
+        : null}
+      {saving ? <Hint role="status">{dialogCopy.profile.savingAlerts}</Hint> : null}
+    </Section>
+  );
+}
+
+const Section = styled.section`
+  margin-top: ${({ theme }) => theme.space(4)};
+  padding-top: ${({ theme }) => theme.space(4)};
+  border-top: 1px solid ${({ theme }) => theme.color.border};
+`;
+
+const Heading = styled.h3`
+  margin: 0 0 ${({ theme }) => theme.space(2)};
+  font-size: 1rem;
+`;
+
+const Hint = styled.p`
+  margin: 0 0 ${({ theme }) => theme.space(2)};
+  color: ${({ theme }) => theme.color.textMuted};
+  font-size: 0.875rem;
+`;
+
+const Choice = styled.label`
+  display: flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space(2)};
+  margin: ${({ theme }) => theme.space(2)} 0;
+  cursor: pointer;
+`;
