@@ -13,6 +13,7 @@ import { startOwnGateway } from '../support/stack/own-stack.ts';
 import {
   fileUsers,
   serviceClient,
+  signedInUser,
   type Client,
   type FileUsers,
   type TestUser,
@@ -293,7 +294,7 @@ describe('one email per notification the user asked for', () => {
 });
 
 describe('what is not mailed', () => {
-  it('mails nothing of a kind the user left off, nor their own faucet claim, nor a stranger’s token, nor to a wallet-only account', async () => {
+  it('mails nothing of a kind the user left off, nor a stranger’s token, nor to a wallet-only account', async () => {
     const bots = await userWith('alert-bots-only', { email: { bots: true, transfers: false } });
     await deliver(ethArriving(bots.wallet));
     const strangerToken = {
@@ -498,3 +499,64 @@ function walletOf(account: PrivateKeyAccount) {
     },
   };
 }
+
+describe('in the gateway’s own process (--functions node)', () => {
+  let inProcess: Gateway;
+  let inbox: Mailbox;
+
+  beforeAll(async () => {
+    inbox = await startMailbox({ smtpPort: 0, webPort: 0 });
+    inProcess = await startOwnGateway('email-alerts-node', {
+      smtp: { ...inbox.smtp, from: LOCAL_MAIL_FROM },
+      siteUrl: SITE_URL,
+      functions: 'node',
+    });
+  });
+
+  afterAll(async () => {
+    await inProcess?.close();
+    await inbox?.stop();
+  });
+
+  it('mails a transfer delivered twice once, and its link turns transfers off', async () => {
+    const user = await signedInUser(inProcess, 'alert-node');
+    await user.client
+      .from('profiles')
+      .upsert({ id: user.id, email: user.email, notification_preferences: { email: { transfers: true } } });
+    const wallet = freshWallet().address;
+    await setWalletAsServer(serviceClient(inProcess), user.id, wallet, true);
+    const body = JSON.stringify(ethArriving(wallet));
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${inProcess.url}/functions/v1/process-payments`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-payload-hash': await signPayload(inProcess.webhookSecret, body),
+        },
+        body,
+      });
+      expect(response.status).toBe(200);
+    }
+
+    const [mail, ...others] = await vi.waitFor(async () => {
+      const mails = await inbox.messagesTo(user.email);
+      if (mails.length === 0) throw new Error('no mail yet');
+      return mails;
+    }, WAIT);
+    expect(others).toEqual([]);
+    expect(mail?.subject).toBe('ETH Received');
+    const answer = await fetch(`${inProcess.url}/functions/v1/email-unsubscribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: linkToken(mail as MailboxMessage) }),
+    });
+    expect(await answer.json()).toEqual({ kind: 'transfers' });
+    const profile = await serviceClient(inProcess)
+      .from('profiles')
+      .select('notification_preferences')
+      .eq('id', user.id)
+      .single();
+    expect(profile.data?.notification_preferences).toEqual({ email: { transfers: false } });
+    await user.client.removeAllChannels();
+  });
+});
