@@ -163,6 +163,8 @@ export type Gateway = {
   webhookSecret: string;
   /** The key the Tatum emulator requires (x-api-key); the functions get it as TATUM_API_KEY. */
   tatumApiKey: string;
+  /** Signs the email alerts' unsubscribe links (EMAIL_UNSUBSCRIBE_SECRET); tests sweep for it. */
+  emailUnsubscribeSecret: string;
   /** The Tatum emulator's REST base, with the trailing slash the SDK needs; null without a chain. */
   tatumApiUrl: string | null;
   pg: PGlite;
@@ -559,6 +561,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     jwtSecret: secrets.jwtSecret,
     webhookSecret: secrets.webhookSecret,
     tatumApiKey: secrets.tatumApiKey,
+    emailUnsubscribeSecret: secrets.emailUnsubscribeSecret,
     tatumApiUrl,
     pg,
     mailbox,

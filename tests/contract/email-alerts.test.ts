@@ -479,7 +479,7 @@ describe('the unsubscribe link', () => {
     expect(await preferencesOf(victim.id)).toEqual({ email: { transfers: true, bots: true } });
     expect(await preferencesOf(owner.id)).toEqual({ email: { transfers: true } });
 
-    for (const secret of [token, signature ?? '-', victimPayload, gateway.serviceRoleKey]) {
+    for (const secret of [token, signature ?? '-', victimPayload, gateway.emailUnsubscribeSecret]) {
       expect(functionLog.filter((line) => line.includes(secret))).toEqual([]);
     }
   });
