@@ -90,6 +90,9 @@ function hostsOf(env: Record<string, string>): string {
       hosts.add(new URL(part).host);
     }
   }
+  // The mail server is no URL: email-alerts reaches it at SMTP_HOST and SMTP_PORT.
+  if (env['SMTP_HOST'])
+    hosts.add(env['SMTP_PORT'] ? `${env['SMTP_HOST']}:${env['SMTP_PORT']}` : env['SMTP_HOST']);
   return [...hosts].join(',');
 }
 

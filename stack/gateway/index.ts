@@ -51,12 +51,15 @@ import { startChangeFeed } from './realtime/feed.ts';
 import { authRateLimitOf, createAuthRateLimiter } from './auth-rate-limit.ts';
 import { HCAPTCHA_TEST_KEYS, hcaptchaSiteverify } from './hcaptcha-siteverify.ts';
 import { createFaucetHandler } from '../../supabase/functions/faucet/handler.ts';
+import { createEmailAlertsHandler } from '../../supabase/functions/email-alerts/handler.ts';
+import { createEmailUnsubscribeHandler } from '../../supabase/functions/email-unsubscribe/handler.ts';
+import { createSmtpMailer } from '../../supabase/functions/_shared/smtp.ts';
 import type { RealtimeLimits } from './realtime/limits.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { createStorageHandler } from './storage.ts';
 import { startTatumEmulator, type TatumEmulator } from './tatum/index.ts';
-import { startWalletWatchWebhook, type WalletWatchWebhook } from './wallet-watch-webhook.ts';
+import { installQueueTriggers, startQueueWebhook, type QueueWebhook } from './queue-webhook.ts';
 import { keepingExitCode } from './exit-code.ts';
 import { web3EthereumEnabled, web3GrantMiddleware } from './web3-grant.ts';
 
@@ -75,10 +78,13 @@ export type GatewayOptions = {
   quietEmail?: boolean;
   /**
    * Where the project's mail goes, as a hosted project's SMTP settings say (the local mailbox,
-   * stack/mail/mailbox.ts): Auth's confirmation and recovery mails. Without it (and without
-   * quietEmail) they are printed in the log.
+   * stack/mail/mailbox.ts): Auth's confirmation and recovery mails (without it, and without
+   * quietEmail, they are printed in the log), and the email alerts, which email-alerts sends.
+   * Without it email-alerts is not served: alerts wait in email_outbox for a stack that has it.
    */
   smtp?: SmtpSettings | null;
+  /** First retry delay of an email alert the mail server did not take (doubles per attempt); tests shorten it. */
+  emailRetryBaseMs?: number;
   /**
    * The local chain. Without it there is no Tatum emulator and no record-transaction function, and
    * without it and a chain id no link-wallet function.
@@ -157,6 +163,8 @@ export type Gateway = {
   webhookSecret: string;
   /** The key the Tatum emulator requires (x-api-key); the functions get it as TATUM_API_KEY. */
   tatumApiKey: string;
+  /** Signs the email alerts' unsubscribe links (EMAIL_UNSUBSCRIBE_SECRET); tests sweep for it. */
+  emailUnsubscribeSecret: string;
   /** The Tatum emulator's REST base, with the trailing slash the SDK needs; null without a chain. */
   tatumApiUrl: string | null;
   pg: PGlite;
@@ -315,6 +323,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     'native-balance': !!options.rpcUrl,
     'market-bots': !!(options.rpcUrl && options.tokenAddress && options.uniswapRouter),
     'watch-wallets': !!options.rpcUrl,
+    'email-alerts': !!options.smtp,
     faucet: !!(options.rpcUrl && options.tokenAddress && options.chainId && options.faucetPrivateKey),
   };
   const faucetAddress = options.faucetPrivateKey
@@ -367,6 +376,11 @@ async function start(options: GatewayOptions): Promise<Gateway> {
             ...faucetSettings,
           }
         : {}),
+      EMAIL_UNSUBSCRIBE_SECRET: secrets.emailUnsubscribeSecret,
+      ...(options.smtp ? smtpEnv(options.smtp) : {}),
+      ...(options.emailRetryBaseMs !== undefined
+        ? { EMAIL_RETRY_BASE_MS: String(options.emailRetryBaseMs) }
+        : {}),
     };
     try {
       for (const name of functionNames().filter(served)) {
@@ -392,7 +406,30 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         rpcUrl: options.rpcUrl ?? null,
         faucetAddress,
       }),
+      'email-unsubscribe': createEmailUnsubscribeHandler({
+        supabase: functionsClient,
+        secret: secrets.emailUnsubscribeSecret,
+      }),
     };
+    if (options.smtp) {
+      handlers['email-alerts'] = createEmailAlertsHandler({
+        supabase: functionsClient,
+        mailer: createSmtpMailer({
+          host: options.smtp.host,
+          port: options.smtp.port,
+          user: options.smtp.user ?? null,
+          pass: options.smtp.pass ?? null,
+          clientName: new URL(siteUrl).hostname,
+        }),
+        from: options.smtp.from,
+        siteUrl,
+        supabaseUrl: apiUrl,
+        unsubscribeSecret: secrets.emailUnsubscribeSecret,
+        callerKeys: [secrets.serviceRoleKey],
+        ...(options.emailRetryBaseMs !== undefined ? { retryBaseMs: options.emailRetryBaseMs } : {}),
+        secrets: options.smtp.pass ? [options.smtp.pass] : [],
+      });
+    }
     if (options.rpcUrl && options.tokenAddress) {
       handlers['record-transaction'] = createRecordTransactionHandler({
         supabase: functionsClient,
@@ -468,7 +505,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
   });
   let feed: Awaited<ReturnType<typeof startChangeFeed>>;
   let realtime: ReturnType<typeof attachRealtime>;
-  let walletWatches: WalletWatchWebhook | null = null;
+  const queueWebhooks: QueueWebhook[] = [];
   // What has started by the time a later step fails, stopped in reverse before the rest goes.
   const startedParts: (() => Promise<void>)[] = [];
   try {
@@ -497,12 +534,16 @@ async function start(options: GatewayOptions): Promise<Gateway> {
         await subscribeMarket(emulator, options.rpcUrl, options.uniswapRouter, options.tokenAddress, apiUrl);
       }
     }
-    if (served('watch-wallets')) {
-      const webhook = await startWalletWatchWebhook({
+    await installQueueTriggers(pg);
+    for (const queue of QUEUES.filter((each) => served(each.fn))) {
+      const webhook = await startQueueWebhook({
         pg,
-        drain: () => drainWalletWatches(apiUrl, secrets.serviceRoleKey),
+        name: queue.fn,
+        channel: queue.channel,
+        nextDueSql: queue.nextDueSql,
+        drain: () => callDrain(apiUrl, secrets.serviceRoleKey, queue.fn),
       });
-      walletWatches = webhook;
+      queueWebhooks.push(webhook);
       startedParts.push(() => webhook.stop());
     }
   } catch (error) {
@@ -520,6 +561,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     jwtSecret: secrets.jwtSecret,
     webhookSecret: secrets.webhookSecret,
     tatumApiKey: secrets.tatumApiKey,
+    emailUnsubscribeSecret: secrets.emailUnsubscribeSecret,
     tatumApiUrl,
     pg,
     mailbox,
@@ -530,7 +572,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     realtimeSockets: () => realtime.connectionCount(),
     close: () => {
       closing ??= (async () => {
-        await walletWatches?.stop();
+        await Promise.all(queueWebhooks.map((webhook) => webhook.stop()));
         await tatum?.close();
         await Promise.all(denoFunctions.map((fn) => fn.stop()));
         await realtime.close();
@@ -579,15 +621,48 @@ function smtpDriver(settings: SmtpSettings): EmailDriver {
   });
 }
 
-/** Past the function's own budget (DRAIN_BUDGET_MS) and the Tatum call it may be in. */
+/** The SMTP settings as the functions read them (config.toml's [auth.email.smtp] fields). */
+function smtpEnv(settings: SmtpSettings): Record<string, string> {
+  return {
+    SMTP_HOST: settings.host,
+    SMTP_PORT: String(settings.port),
+    ...(settings.user && settings.pass ? { SMTP_USER: settings.user, SMTP_PASS: settings.pass } : {}),
+    SMTP_ADMIN_EMAIL: settings.from.address,
+    SMTP_SENDER_NAME: settings.from.name,
+  };
+}
+
+/**
+ * The queues a function drains, whose Database Webhook and scheduled retry the gateway plays
+ * (queue-webhook.ts): when each next has a row due, a retry or the end of a claim's lease.
+ */
+const QUEUES = [
+  {
+    fn: 'watch-wallets',
+    channel: 'wallet_watch_jobs',
+    nextDueSql: `select (extract(epoch from min(greatest(next_attempt_at, coalesce(claimed_until, next_attempt_at)))
+                          - now()) * 1000)::float8 as ms
+                   from public.wallet_watch_jobs`,
+  },
+  {
+    fn: 'email-alerts',
+    channel: 'email_outbox',
+    nextDueSql: `select (extract(epoch from min(greatest(next_attempt_at, coalesce(claimed_until, next_attempt_at)))
+                          - now()) * 1000)::float8 as ms
+                   from public.email_outbox
+                  where sent_at is null and discarded_at is null`,
+  },
+] as const;
+
+/** Past a function's own budget (DRAIN_BUDGET_MS) and the Tatum or SMTP call it may be in. */
 const DRAIN_TIMEOUT_MS = 60_000;
 
 /**
- * One call of watch-wallets as a hosted project's Database Webhook makes it: a POST to the
- * function's URL with the service role key (docs/deploy.md#3-tatum).
+ * One call of a queue's function as a hosted project's Database Webhook makes it: a POST to the
+ * function's URL with the service role key (docs/deploy.md#3-tatum, #email-alerts).
  */
-async function drainWalletWatches(apiUrl: string, serviceRoleKey: string): Promise<void> {
-  const answer = await fetch(`${apiUrl}/functions/v1/watch-wallets`, {
+async function callDrain(apiUrl: string, serviceRoleKey: string, fn: string): Promise<void> {
+  const answer = await fetch(`${apiUrl}/functions/v1/${fn}`, {
     method: 'POST',
     headers: {
       apikey: serviceRoleKey,
@@ -598,7 +673,7 @@ async function drainWalletWatches(apiUrl: string, serviceRoleKey: string): Promi
     signal: AbortSignal.timeout(DRAIN_TIMEOUT_MS),
   });
   const text = await answer.text();
-  if (!answer.ok) throw new Error(`watch-wallets answered ${answer.status}: ${text}`);
+  if (!answer.ok) throw new Error(`${fn} answered ${answer.status}: ${text}`);
 }
 
 /** The path with every valid run of percent-escapes decoded as decodeURI would, as Hono routes it. */

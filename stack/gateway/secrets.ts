@@ -13,6 +13,8 @@ export type StackSecrets = {
   webhookSecret: string;
   /** What the Tatum emulator requires as x-api-key; only the functions hold it (TATUM_API_KEY). */
   tatumApiKey: string;
+  /** Signs the email alerts' unsubscribe links; only the functions hold it (EMAIL_UNSUBSCRIBE_SECRET). */
+  emailUnsubscribeSecret: string;
 };
 
 const FILE = 'secrets.json';
@@ -22,8 +24,14 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<StackSecrets
   if (existsSync(path)) {
     const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (isSecrets(parsed)) return parsed;
-    // A data folder from before the emulator required a key gets one, and keeps everything else.
-    const upgraded = { ...(parsed as object), tatumApiKey: newTatumKey() };
+    // A data folder from before the emulator required a key, or before the email alerts, gets
+    // what it lacks, and keeps everything else.
+    const record = parsed as Record<string, unknown>;
+    const upgraded = {
+      ...record,
+      ...(usable(record['tatumApiKey']) ? {} : { tatumApiKey: newTatumKey() }),
+      ...(usable(record['emailUnsubscribeSecret']) ? {} : { emailUnsubscribeSecret: newSecret() }),
+    };
     if (isSecrets(upgraded)) {
       writeFileSync(path, JSON.stringify(upgraded, null, 2), { mode: 0o600 });
       return upgraded;
@@ -31,15 +39,22 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<StackSecrets
     throw new Error(`${path} is damaged; start with --fresh to make new local credentials.`);
   }
   const secrets: StackSecrets = {
-    jwtSecret: randomBytes(32).toString('base64url'),
+    jwtSecret: newSecret(),
     anonKey: (await generateApiKey('publishable')).key,
     serviceRoleKey: (await generateApiKey('secret')).key,
-    webhookSecret: randomBytes(32).toString('base64url'),
+    webhookSecret: newSecret(),
     tatumApiKey: newTatumKey(),
+    emailUnsubscribeSecret: newSecret(),
   };
   writeFileSync(path, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
+
+function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+const usable = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
 /** Shaped like a Tatum key, and recognisable (a dist/ scan searches for its value). */
 function newTatumKey(): string {
@@ -49,7 +64,12 @@ function newTatumKey(): string {
 function isSecrets(value: unknown): value is StackSecrets {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
-  return ['jwtSecret', 'anonKey', 'serviceRoleKey', 'webhookSecret', 'tatumApiKey'].every(
-    (key) => typeof record[key] === 'string' && record[key] !== '',
-  );
+  return [
+    'jwtSecret',
+    'anonKey',
+    'serviceRoleKey',
+    'webhookSecret',
+    'tatumApiKey',
+    'emailUnsubscribeSecret',
+  ].every((key) => usable(record[key]));
 }

@@ -112,6 +112,16 @@ const CALLS: Call[] = [
     }),
   },
   {
+    label: 'an unsubscribe with a made-up token',
+    name: 'email-unsubscribe',
+    init: async () => ({ method: 'POST', headers: json, body: '{"token":"eyJ1IjoiIn0.c2ln"}' }),
+  },
+  {
+    label: 'a GET of the unsubscribe link',
+    name: 'email-unsubscribe',
+    init: async () => ({ method: 'GET' }),
+  },
+  {
     label: 'a balance of a malformed address',
     name: 'native-balance',
     init: async (gateway) => ({
@@ -155,7 +165,9 @@ afterAll(async () => {
 describe('the Edge Functions’ runtimes', () => {
   it('serves every function from its Deno entry point, each on a server of its own', async () => {
     expect(stack.functions.runtime).toBe('deno');
+    // email-alerts is served only with SMTP settings, which the shared stack has none of.
     expect(Object.keys(stack.functions.urls).sort()).toEqual([
+      'email-unsubscribe',
       'faucet',
       'link-wallet',
       'market-bots',

@@ -42,6 +42,8 @@ const TABLE_GRANTS: Record<string, Record<Role, string[]>> = {
   'public.bot_settings': { anon: [], authenticated: [], service_role: ['SELECT', 'UPDATE'] },
   // 20261205000001_faucet.sql: the faucet's claims, which only the faucet function touches.
   'public.faucet_claims': { anon: [], authenticated: [], service_role: ALL },
+  // 20261206000001_email_alerts.sql: the email alerts' outbox, which only email-alerts touches.
+  'public.email_outbox': { anon: [], authenticated: [], service_role: ALL },
 };
 
 /** 20261121000002: authenticated may update these columns of user_notifications and no other. */
@@ -84,6 +86,11 @@ const SERVICE_ONLY_FUNCTIONS = [
   'public.forget_wallet_watch(text)',
   // 20261205000001: the faucet function's claims.
   'public.take_faucet_claim(uuid, text, text, interval)',
+  // 20261206000001: the email alerts' outbox, where a user's alerts go, and the unsubscribe link.
+  'public.claim_email_alerts(integer, integer)',
+  'public.finish_email_alert(uuid, uuid, text, integer)',
+  'public.unsubscribe_email_alerts(uuid, text)',
+  'public.email_alert_recipient(uuid, text)',
 ];
 
 /** Every policy the migrations create: [table, name, command], all for the role authenticated. */
@@ -290,7 +297,7 @@ describe('migrations on PostgreSQL', () => {
     expect(new Set(policies.flatMap(({ roles }) => roles))).toEqual(new Set(['authenticated']));
   });
 
-  it('guards server-owned fields with triggers (20261121000001, …02, …07, 20261201000001), caps bots (…, 20261203000001), links web3 wallets (20261124000001) and queues proven-wallet changes (20261202000002)', async () => {
+  it('guards server-owned fields with triggers (20261121000001, …02, …07, 20261201000001), caps bots (…, 20261203000001), links web3 wallets (20261124000001), queues proven-wallet changes (20261202000002) and email alerts (20261206000001)', async () => {
     const triggers = await rowsOf<{ table: string; name: string }>(
       `select tgrelid::regclass::text as table, tgname as name from pg_trigger
        where not tgisinternal and tgrelid in ('public.profiles'::regclass,
@@ -304,6 +311,7 @@ describe('migrations on PostgreSQL', () => {
       { table: 'bots', name: 'bots_limits' },
       { table: 'profiles', name: 'profiles_guard' },
       { table: 'profiles', name: 'queue_wallet_watch' },
+      { table: 'user_notifications', name: 'queue_email_alert' },
       { table: 'user_notifications', name: 'user_notifications_guard' },
     ]);
   });

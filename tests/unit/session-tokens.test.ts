@@ -14,6 +14,7 @@ const SECRETS: StackSecrets = {
   serviceRoleKey: 'sb_secret_local',
   webhookSecret: 'webhook',
   tatumApiKey: 'tatum',
+  emailUnsubscribeSecret: 'unsubscribe',
 };
 const now = () => Math.floor(Date.now() / 1000);
 const SESSION: JWTPayload = {

@@ -79,6 +79,12 @@ export type Database = {
           is_read: boolean;
           read_at: string | null;
           created_at: string;
+          /**
+           * 20261206000001: what it is about, for the emails its owner may have asked for:
+           * 'transfers' (DDEX or ETH received), 'bots' (a bot fired), or null (never mailed).
+           * Optional here only while fixtures written before it lack it.
+           */
+          kind?: 'transfers' | 'bots' | null;
         };
         Insert: {
           id?: string;
@@ -88,6 +94,7 @@ export type Database = {
           is_read?: boolean;
           read_at?: string | null;
           created_at?: string;
+          kind?: 'transfers' | 'bots' | null;
         };
         Update: Partial<Database['public']['Tables']['user_notifications']['Insert']>;
         Relationships: [];
@@ -387,6 +394,46 @@ export type Database = {
         Update: Partial<Database['public']['Tables']['faucet_claims']['Insert']>;
         Relationships: [];
       };
+      // 20261206000001: one email per notification its owner wants mailed, queued by a trigger on
+      // user_notifications and drained by email-alerts; no API role may read it.
+      email_outbox: {
+        Row: {
+          id: string;
+          notification_id: string;
+          user_id: string;
+          kind: 'transfers' | 'bots';
+          recipient: string;
+          subject: string;
+          body: string;
+          created_at: string;
+          attempts: number;
+          next_attempt_at: string;
+          claimed_by: string | null;
+          claimed_until: string | null;
+          sent_at: string | null;
+          discarded_at: string | null;
+          last_error: string | null;
+        };
+        Insert: {
+          id?: string;
+          notification_id: string;
+          user_id: string;
+          kind: 'transfers' | 'bots';
+          recipient: string;
+          subject: string;
+          body: string;
+          created_at?: string;
+          attempts?: number;
+          next_attempt_at?: string;
+          claimed_by?: string | null;
+          claimed_until?: string | null;
+          sent_at?: string | null;
+          discarded_at?: string | null;
+          last_error?: string | null;
+        };
+        Update: Partial<Database['public']['Tables']['email_outbox']['Insert']>;
+        Relationships: [];
+      };
     };
     Views: { [_ in never]: never };
     Functions: {
@@ -502,6 +549,34 @@ export type Database = {
       take_faucet_claim: {
         Args: { p_user_id: string; p_address: string; p_amount: string; p_cooldown: string };
         Returns: { claim_id: string | null; next_claim_at: string }[];
+      };
+      // 20261206000001: email-alerts' claims on the outbox (each due email once, leased for
+      // p_lease_seconds) and their end (p_error null: sent; else retried p_retry_after_ms later);
+      // email-unsubscribe's turning one kind off; where a user's emails of a kind go (null: none).
+      claim_email_alerts: {
+        Args: { p_limit: number; p_lease_seconds: number };
+        Returns: {
+          id: string;
+          claim: string;
+          user_id: string;
+          kind: 'transfers' | 'bots';
+          recipient: string;
+          subject: string;
+          body: string;
+          attempts: number;
+        }[];
+      };
+      finish_email_alert: {
+        Args: { p_id: string; p_claim: string; p_error: string | null; p_retry_after_ms?: number };
+        Returns: boolean;
+      };
+      unsubscribe_email_alerts: {
+        Args: { p_user_id: string; p_kind: 'transfers' | 'bots' };
+        Returns: boolean;
+      };
+      email_alert_recipient: {
+        Args: { p_user_id: string; p_kind: 'transfers' | 'bots' };
+        Returns: string | null;
       };
     };
     Enums: { [_ in never]: never };

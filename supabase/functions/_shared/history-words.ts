@@ -62,6 +62,19 @@ export function wordsOf(row: Worded): Words | null {
   };
 }
 
+/**
+ * The kind of email a row's notification may be sent as (user_notifications.kind), or null for one
+ * never mailed. 'transfers' is DDEX or ETH arriving from someone else: money in that the user did
+ * not just ask for. A swap, an approval or a faucet claim is the user's own doing, which the portal
+ * already told them of as they did it, and another token's arrival is anybody's to send (a
+ * stranger's token would be an email to anyone they liked).
+ */
+export function alertKindOf(row: Pick<Worded, 'type' | 'symbol'>): 'transfers' | null {
+  return row.type.endsWith('_received') && (row.symbol === 'DDEX' || row.symbol === 'ETH')
+    ? 'transfers'
+    : null;
+}
+
 /** The one notification of a transaction a reorganisation took out of the chain. */
 export function droppedWords(txId: string): Words {
   return {

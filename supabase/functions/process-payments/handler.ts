@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../_shared/database.types.ts';
 import { ADDRESS } from '../_shared/address.ts';
 import type { AddressEvent } from '../_shared/address-event.ts';
-import { droppedWords, movedWords, wordsOf } from '../_shared/history-words.ts';
+import { alertKindOf, droppedWords, movedWords, wordsOf } from '../_shared/history-words.ts';
 import { reply } from '../_shared/json.ts';
 import { createRpcClient, RpcError } from '../_shared/rpc.ts';
 import { logError } from '../_shared/log.ts';
@@ -179,7 +179,7 @@ async function writeRow(
   const words = wordsOf({ ...row, txId: txHash });
   if (words !== null) {
     const id = await notificationId(userId, { txId: txHash, logIndex: row.logIndex }, row.type);
-    await notifyOnce(supabase, id, userId, words);
+    await notifyOnce(supabase, id, userId, words, alertKindOf(row));
   }
   return result.data === true;
 }
@@ -214,16 +214,20 @@ async function correct(
   if (result.error) throw new Error(`correcting after a reorganisation failed: ${result.error.message}`);
 }
 
-/** A notification under an id of its own, inserted once however often it is asked for. */
+/**
+ * A notification under an id of its own, inserted once however often it is asked for; its kind
+ * says whether its owner may have asked for it by email (migration 20261206000001 queues it).
+ */
 async function notifyOnce(
   supabase: SupabaseClient<Database>,
   id: string,
   userId: string,
   words: { title: string; message: string },
+  kind: 'transfers' | null,
 ): Promise<void> {
   const result = await supabase
     .from('user_notifications')
-    .insert({ id, user_id: userId, title: words.title, message: words.message });
+    .insert({ id, user_id: userId, title: words.title, message: words.message, kind });
   if (result.error && result.error.code !== UNIQUE_VIOLATION) {
     throw new Error(`notifying failed: ${result.error.message}`);
   }
