@@ -7,9 +7,14 @@ import type { PortalActor } from './ui/portal-context.tsx';
 import { providePortal, THEME_KEY } from './app/provide-portal.ts';
 import { readAppConfig } from './config/app-config.ts';
 import { buildEnv } from './config/build-env.ts';
-import { browserInspector, combineInspectors, inspectRequested } from './devtools/inspector.ts';
-import { createJournal } from './devtools/journal.ts';
+import {
+  browserInspector,
+  combineInspectors,
+  deferredInspector,
+  inspectRequested,
+} from './devtools/inspector.ts';
 import type { JournalExport } from './devtools/journal-types.ts';
+import type { DevtoolsOptions } from './devtools/panel/types.ts';
 import { devtoolsEnabled } from './devtools/panel/gate.ts';
 import { onFirstUse } from './services/on-first-use.ts';
 import { createDeferredSupabaseService } from './services/supabase/deferred-service.ts';
@@ -89,8 +94,15 @@ const token =
 const darkScheme = window.matchMedia('(prefers-color-scheme: dark)');
 const storedTheme = window.localStorage.getItem(THEME_KEY);
 
-// Every event that reaches the portal's actor system, redacted and bounded (src/devtools/journal.ts).
-const recorder = createJournal();
+// Every event that reaches the portal's actor system, redacted and bounded (src/devtools/journal.ts),
+// for the developer panel (a lazy chunk: development builds, or `?devtools` in production), which is
+// all that reads it. Without the panel nothing is recorded and the journal's code never downloads.
+// The portal starts once it has loaded (below), so what the buffer holds until then is only the
+// actors' creation, before anything has run.
+const recorder = devtoolsEnabled(window.location.search, import.meta.env.DEV)
+  ? import('./devtools/journal.ts').then(({ createJournal }) => createJournal())
+  : null;
+const journal = recorder ? deferredInspector(async () => (await recorder).inspect) : null;
 
 // `?inspect`: Stately's browser inspector. It opens stately.ai (online only) and its SDK is loaded
 // on demand; without the flag nothing of it runs or downloads (src/devtools/inspector.ts).
@@ -185,29 +197,24 @@ const portal = createActor(
   }),
   {
     systemId: 'portal',
-    inspect: combineInspectors(recorder.inspect, stately?.inspect),
+    inspect: combineInspectors(journal?.inspect, stately?.inspect),
     input: bootInput(config, {
       stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
       systemPrefersDark: darkScheme.matches,
     }),
   },
-).start();
+);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-// The developer panel (a lazy chunk): development builds, or `?devtools` in production. Replay is
-// loaded when a journal is imported; the replayed portal is stopped once its snapshots are taken.
-const devtools = devtoolsEnabled(window.location.search, import.meta.env.DEV)
-  ? {
-      journal: recorder.journal,
-      replay: async (recording: JournalExport) => {
-        const result = (await import('./devtools/replay.ts')).replay(recording);
-        result.portal.stop();
-        return result.snapshots;
-      },
-    }
-  : null;
+// Replay is loaded when a journal is imported; the replayed portal is stopped once its snapshots
+// are taken.
+const replay = async (recording: JournalExport) => {
+  const result = (await import('./devtools/replay.ts')).replay(recording);
+  result.portal.stop();
+  return result.snapshots;
+};
 
 /** Tells the services' loaders (`painted` above) that React has committed the page. */
 function Committed({ children }: { children: ReactNode }) {
@@ -215,7 +222,7 @@ function Committed({ children }: { children: ReactNode }) {
   return children;
 }
 
-const page = (prerendered: PortalActor | null) => (
+const page = (prerendered: PortalActor | null, devtools: DevtoolsOptions | null) => (
   <StrictMode>
     <Committed>
       <App
@@ -233,13 +240,29 @@ const page = (prerendered: PortalActor | null) => (
 // React hydrates it, rendering first from the never-started portal that HTML was rendered from, then
 // from the live one. The developer panel and the inspector draw what that HTML does not have, so
 // with either the page is rendered anew, as it is by the dev server, whose #root is empty.
-if (root.hasChildNodes() && !devtools && !stately) {
-  hydrateRoot(root, page(prerenderedPortal(config)), {
-    onRecoverableError: (error, info) => console.error('[hydration]', error, info.componentStack ?? ''),
+function show(devtools: DevtoolsOptions | null): void {
+  if (!root) return;
+  if (root.hasChildNodes() && !devtools && !stately) {
+    hydrateRoot(root, page(prerenderedPortal(config), null), {
+      onRecoverableError: (error, info) => console.error('[hydration]', error, info.componentStack ?? ''),
+    });
+  } else {
+    root.replaceChildren();
+    createRoot(root).render(page(null, devtools));
+  }
+}
+
+// With the developer panel, the portal starts once the journal that records it has loaded.
+if (recorder && journal) {
+  void journal.ready.then(async () => {
+    portal.start();
+    // A journal that could not load (deferredInspector reported it) leaves the portal without the panel.
+    const loaded = await recorder.catch(() => null);
+    show(loaded ? { journal: loaded.journal, replay } : null);
   });
 } else {
-  root.replaceChildren();
-  createRoot(root).render(page(null));
+  portal.start();
+  show(null);
 }
 
 // The send form's and the balances' chunk, asked for once the page has loaded: off the first

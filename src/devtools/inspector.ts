@@ -1,5 +1,4 @@
 import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from 'xstate';
-import { redact } from './redact.ts';
 
 // The `?inspect` query flag: streams the portal's actor system to Stately's
 // browser inspector (@statelyai/inspect's createBrowserInspector).
@@ -111,7 +110,11 @@ export function browserInspector(consent: () => Promise<boolean> = async () => t
   ready: Promise<void>;
 } {
   return consentedInspector(consent, async () => {
-    const { createBrowserInspector } = await import('@statelyai/inspect');
+    // The redaction loads with the SDK: without the flag neither is part of the first download.
+    const [{ createBrowserInspector }, { redact }] = await Promise.all([
+      import('@statelyai/inspect'),
+      import('./redact.ts'),
+    ]);
     return createBrowserInspector({
       // Nothing the journal would not hold leaves for stately.ai: the journal's redaction, on events and contexts.
       sanitizeEvent: (event) => redact(event) as AnyEventObject,
