@@ -51,6 +51,8 @@ export const summaries: Record<string, string> = {
     "The signed-in user's notifications and their unread count: the list, the live feed with its 1, 2, 5, 10 s back-off, marking read and clearing.",
   transactions:
     "The signed-in user's transaction history: the newest rows each time the dialog opens and after each transfer.",
+  unsubscribe:
+    "An email alert's unsubscribe link: the page asks before it turns that kind of email off, then says which one stopped, or why it could not.",
   webhooks:
     "The Tatum webhooks demo: subscribe the connected wallet's address, list the subscriptions and delete the first one, one operation at a time.",
   dialogs: "Which of the portal's dialogs is open (at most one), and whether the user menu is open.",

@@ -172,6 +172,15 @@ const loadFaucet = supabaseClient
       })
   : undefined;
 
+// An email alert's unsubscribe link (`?unsubscribe=<token>`): the token is taken out of the address
+// at once, so no history entry, bookmark or Referer keeps it; the portal asks before it is used.
+const opened = new URL(window.location.href);
+const unsubscribeToken = opened.searchParams.get('unsubscribe');
+if (unsubscribeToken !== null) {
+  opened.searchParams.delete('unsubscribe');
+  window.history.replaceState(window.history.state, '', opened);
+}
+
 const portal = createActor(
   providePortal({
     supabase,
@@ -198,10 +207,13 @@ const portal = createActor(
   {
     systemId: 'portal',
     inspect: combineInspectors(journal?.inspect, stately?.inspect),
-    input: bootInput(config, {
-      stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
-      systemPrefersDark: darkScheme.matches,
-    }),
+    input: {
+      ...bootInput(config, {
+        stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
+        systemPrefersDark: darkScheme.matches,
+      }),
+      unsubscribeToken,
+    },
   },
 );
 

@@ -1,5 +1,6 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { authMachine } from '../machines/auth/auth.machine.ts';
+import { unsubscribeMachine } from '../machines/unsubscribe.machine.ts';
 import { balancesMachine } from '../machines/balances.machine.ts';
 import { historyOutboxMachine } from '../machines/send/history-outbox.machine.ts';
 import { notificationsMachine, type NotificationFeedEvent } from '../machines/notifications.machine.ts';
@@ -294,6 +295,9 @@ export function providePortal(services: PortalServices) {
       notifications,
       transactions,
       webhooks,
+      unsubscribe: unsubscribeMachine.provide({
+        actors: { unsubscribeEmail: fromPromise(({ input }) => supabase.unsubscribeEmail(input.token)) },
+      }),
     },
   });
 }

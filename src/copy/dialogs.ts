@@ -67,6 +67,20 @@ export const dialogCopy = {
       'You signed in with a wallet, so your account has no email address: notifications appear only in the portal.',
     savingAlerts: 'Saving your choice...',
   },
+  unsubscribe: {
+    title: 'Stop Email Alerts',
+    question: (kind: 'transfers' | 'bots' | null) =>
+      `Stop emailing you ${
+        kind === 'bots'
+          ? 'when your bots fire'
+          : kind === 'transfers'
+            ? 'about incoming transfers'
+            : 'these alerts'
+      }? You will still see them in the portal.`,
+    stop: 'Stop Emails',
+    stopping: 'Stopping...',
+    keep: 'Keep Them',
+  },
   notifications: {
     title: 'Notifications',
     loading: 'Loading notifications...',

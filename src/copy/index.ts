@@ -331,6 +331,21 @@ export const webhookCopy = {
   },
 } as const;
 
+/** ours: an email alert's unsubscribe link (docs/product.md#email-alerts). */
+export const unsubscribeCopy = {
+  done: (kind: 'transfers' | 'bots' | null) => ({
+    title: 'Email Alerts Off',
+    description: `You will get no more emails ${
+      kind === 'bots'
+        ? 'when your bots fire'
+        : kind === 'transfers'
+          ? 'about incoming transfers'
+          : 'of this kind'
+    }. Your profile's Notifications turn them back on.`,
+  }),
+  failed: 'Unsubscribe Failed',
+} as const;
+
 export const profileCopy = {
   /** ours: the profile's email alerts (docs/product.md#email-alerts). */
   emailAlertsSaved: {

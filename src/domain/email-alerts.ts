@@ -34,3 +34,18 @@ export function withEmailAlerts(
 ): { [key: string]: Json | undefined } {
   return { ...(isRecord(preferences) ? preferences : {}), email: { ...alerts } };
 }
+
+/**
+ * The kind an emailed unsubscribe token names, read for the page's words only: the token is checked
+ * by the server (email-unsubscribe), which alone can tell a real one. Null when it names none.
+ */
+export function unsubscribeKindOf(token: string): EmailAlertKind | null {
+  const [payload = ''] = token.split('.');
+  try {
+    const json: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    const kind = isRecord(json) ? json['k'] : null;
+    return isEmailAlertKind(kind) ? kind : null;
+  } catch {
+    return null;
+  }
+}

@@ -26,7 +26,7 @@ export type {
 
 /** The children that live as long as the portal; each is found by its system id. */
 export const PORTAL_CHILDREN = [
-  'toast', 'tab', 'theme', 'auth', 'wallet', 'balances', 'send', 'webhooks', 'dialogs',
+  'toast', 'tab', 'theme', 'auth', 'wallet', 'balances', 'send', 'webhooks', 'dialogs', 'unsubscribe',
 ] as const satisfies readonly PortalChildId[]; // prettier-ignore
 
 /** The children that live as long as a signed-in session. */
@@ -78,6 +78,13 @@ export const portalMachine = portalSetup.createMachine({
     },
     // Its subscriptions call the backend's process-payments function, which the server names.
     { id: 'webhooks', systemId: 'webhooks', src: 'webhooks' },
+    // An email alert's unsubscribe link opened the page: it asks before turning that email off.
+    {
+      id: 'unsubscribe',
+      systemId: 'unsubscribe',
+      src: 'unsubscribe',
+      input: ({ context }) => ({ token: context.config.unsubscribeToken ?? null }),
+    },
   ],
   type: 'parallel',
   on: {

@@ -15,6 +15,7 @@ import { themeMachine, type ThemeInput } from '../theme.machine.ts';
 import { toastMachine, type ToastFact } from '../toast.machine.ts';
 import type { TradingFact, tradingMachine } from '../trading/trading.machine.ts';
 import { transactionsMachine } from '../transactions.machine.ts';
+import { unsubscribeMachine } from '../unsubscribe.machine.ts';
 import { walletMachine, type WalletFact } from '../wallet/wallet.machine.ts';
 import { webhooksMachine } from '../webhooks.machine.ts';
 
@@ -32,6 +33,8 @@ export type PortalInput = {
   tabs: TabsAvailable;
   /** A build for the local chain offers its own test wallet (src/config/local-wallet-build.ts). */
   offersLocalWallet?: boolean;
+  /** The token of the email alert unsubscribe link the page was opened with, if any. */
+  unsubscribeToken?: string | null;
 };
 
 /** The Trading and Bots tabs' root logic: it loads with its tab, so only its type is known here. */
@@ -81,6 +84,7 @@ const children = {
   transactions: transactionsMachine,
   webhooks: webhooksMachine,
   dialogs: dialogsMachine,
+  unsubscribe: unsubscribeMachine,
 };
 
 type Children = typeof children;

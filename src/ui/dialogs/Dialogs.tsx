@@ -20,6 +20,9 @@ const TransactionsDialog = lazy(() =>
 const ApiKeysDialog = lazy(() =>
   import('./soon/ApiKeysDialog.tsx').then((m) => ({ default: m.ApiKeysDialog })),
 );
+const UnsubscribeDialog = lazy(() =>
+  import('./unsubscribe/UnsubscribeDialog.tsx').then((m) => ({ default: m.UnsubscribeDialog })),
+);
 const SecurityDialog = lazy(() =>
   import('./soon/SecurityDialog.tsx').then((m) => ({ default: m.SecurityDialog })),
 );
@@ -27,6 +30,7 @@ const SecurityDialog = lazy(() =>
 export function Dialogs() {
   const authOpen = useChildSelector('auth', (snapshot) => !snapshot.matches({ modal: 'closed' }));
   const open = useChildSelector('dialogs', (snapshot) => snapshot.context.open);
+  const unsubscribing = useChildSelector('unsubscribe', (snapshot) => !snapshot.matches('idle'));
   return (
     <>
       <MountOnceOpened open={authOpen}>
@@ -46,6 +50,9 @@ export function Dialogs() {
       </MountOnceOpened>
       <MountOnceOpened open={open === 'security'}>
         <SecurityDialog />
+      </MountOnceOpened>
+      <MountOnceOpened open={unsubscribing}>
+        <UnsubscribeDialog />
       </MountOnceOpened>
     </>
   );

@@ -25,6 +25,8 @@ export type E2eGateway = {
   emailConfirmations: boolean;
   /** The local mailbox both gateways mail over SMTP: its page, and its REST API under /api (mailbox.ts). */
   mailboxUrl: string;
+  /** What signs an email alert's unsubscribe link (the functions' EMAIL_UNSUBSCRIBE_SECRET). */
+  emailUnsubscribeSecret: string;
 };
 
 export type E2eApp = {

@@ -169,6 +169,7 @@ function describeGateway(gateway: Gateway, emailConfirmations: boolean, mailboxU
     tatumApiUrl: gateway.tatumApiUrl,
     emailConfirmations,
     mailboxUrl,
+    emailUnsubscribeSecret: gateway.emailUnsubscribeSecret,
   };
 }
 

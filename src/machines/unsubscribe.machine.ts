@@ -1,0 +1,73 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { unsubscribeCopy } from '../copy/index.ts';
+import { unsubscribeKindOf, type EmailAlertKind } from '../domain/email-alerts.ts';
+import { messageOf, notProvided, showToast } from './shared.ts';
+
+// An email alert's unsubscribe link (docs/product.md#email-alerts): the mail links to the portal
+// with `?unsubscribe=<token>`, and the portal asks before it turns that kind of email off, since
+// mail scanners open links on their own. Signed in or not: the token names the user, and the
+// server (email-unsubscribe) checks it. Without a token there is nothing to do.
+
+export type UnsubscribeInput = { token: string | null };
+
+export type UnsubscribeContext = {
+  token: string | null;
+  /** The kind the token names, for the words; the server decides what it really is. */
+  kind: EmailAlertKind | null;
+};
+
+export type UnsubscribeEvent = { type: 'unsubscribe.confirm' } | { type: 'unsubscribe.dismiss' };
+
+export const unsubscribeMachine = setup({
+  types: {} as { context: UnsubscribeContext; events: UnsubscribeEvent; input: UnsubscribeInput },
+  actors: {
+    /** Turns the token's kind off; resolves with the kind the server turned off. */
+    unsubscribeEmail: fromPromise<EmailAlertKind, { token: string }>(notProvided('unsubscribeEmail')),
+  },
+  actions: { showToast },
+}).createMachine({
+  id: 'unsubscribe',
+  context: ({ input }) => ({
+    token: input.token,
+    kind: input.token ? unsubscribeKindOf(input.token) : null,
+  }),
+  initial: 'starting',
+  states: {
+    starting: {
+      always: [{ guard: ({ context }) => context.token === null, target: 'idle' }, { target: 'asking' }],
+    },
+    idle: {},
+    asking: {
+      on: {
+        'unsubscribe.confirm': 'sending',
+        'unsubscribe.dismiss': 'idle',
+      },
+    },
+    sending: {
+      invoke: {
+        id: 'unsubscribeEmail',
+        src: 'unsubscribeEmail',
+        input: ({ context }) => ({ token: context.token ?? '' }),
+        onDone: {
+          target: 'idle',
+          actions: [
+            assign({ kind: ({ event }) => event.output }),
+            { type: 'showToast', params: ({ event }) => unsubscribeCopy.done(event.output) },
+          ],
+        },
+        // Still asking: the person may try again, or keep the emails.
+        onError: {
+          target: 'asking',
+          actions: {
+            type: 'showToast',
+            params: ({ event }) => ({
+              title: unsubscribeCopy.failed,
+              description: messageOf(event.error, 'The link could not be used.'),
+              variant: 'destructive' as const,
+            }),
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,118 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { unsubscribeCopy } from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
+import { unsubscribeMachine } from '../../src/machines/unsubscribe.machine.ts';
+import { makeUnsubscribeToken } from '../../supabase/functions/_shared/unsubscribe-token.ts';
+import { gatewayFor } from '../support/e2e/context.ts';
+import { admin } from '../support/e2e/ui.ts';
+import { describeUiModel } from '../support/ui/index.ts';
+import {
+  acting,
+  failHeld,
+  hold,
+  recordToasts,
+  release,
+  sawToast,
+  type StepWorld,
+} from '../support/ui/session.ts';
+import { openWorld, pathUser } from '../support/ui/world.ts';
+
+// The unsubscribe link's chart through the portal (docs/product.md#email-alerts): a visitor opens
+// the link an alert mail carries (its token signed as the gateway signs them, for a user who asked
+// for bot alerts by email), the portal asks, and the real email-unsubscribe function turns bot
+// emails off, or cannot be reached (the request failed as a stopped server fails it).
+
+type UnsubscribeWorld = StepWorld & { userId: string };
+
+const dialogOf = (page: Page) => page.getByRole('dialog', { name: dialogCopy.unsubscribe.title });
+const button = (page: Page, name: string) => dialogOf(page).getByRole('button', { name, exact: true });
+
+async function emailPreferences(userId: string): Promise<unknown> {
+  const { data, error } = await admin()
+    .from('profiles')
+    .select('notification_preferences')
+    .eq('id', userId)
+    .single();
+  if (error) throw new Error(`could not read the profile: ${error.message}`);
+  return (data.notification_preferences as { email?: unknown }).email;
+}
+
+function toastOf(world: StepWorld): string | null {
+  switch (world.step?.event.type) {
+    case 'xstate.done.actor.unsubscribeEmail':
+      return unsubscribeCopy.done('bots').title;
+    case 'xstate.error.actor.unsubscribeEmail':
+      return unsubscribeCopy.failed;
+    default:
+      return null;
+  }
+}
+
+describeUiModel({
+  name: 'unsubscribe',
+  machine: unsubscribeMachine,
+  input: { token: 'a-token' },
+  events: {
+    'xstate.done.actor.unsubscribeEmail': [{ type: 'xstate.done.actor.unsubscribeEmail', output: 'bots' }],
+    'xstate.error.actor.unsubscribeEmail': [
+      { type: 'xstate.error.actor.unsubscribeEmail', error: new Error('Failed to send a request') },
+    ],
+  },
+
+  async open() {
+    const user = await pathUser();
+    const { error } = await admin()
+      .from('profiles')
+      .upsert({ id: user.id, notification_preferences: { email: { transfers: true, bots: true } } });
+    if (error) throw new Error(`could not store the preferences: ${error.message}`);
+    const token = await makeUnsubscribeToken(gatewayFor('full').emailUnsubscribeSecret, user.id, 'bots');
+    const portal = await openWorld({});
+    const world: UnsubscribeWorld = { ...portal, held: null, mark: 0, step: null, userId: user.id };
+    await recordToasts(world);
+    await world.page.goto(`${portal.portal.appUrl}/?unsubscribe=${token}`, { waitUntil: 'load' });
+    return world;
+  },
+
+  views: {
+    asking: async (world) => {
+      await dialogOf(world.page)
+        .getByText(dialogCopy.unsubscribe.question('bots'), { exact: true })
+        .waitFor();
+      await expect
+        .poll(() => button(world.page, dialogCopy.unsubscribe.stop).getAttribute('aria-disabled'))
+        .toBeNull();
+      // The token left the address bar as the page started.
+      expect(world.page.url()).not.toContain('unsubscribe');
+      // Nothing is turned off before the person confirms.
+      expect(await emailPreferences(world.userId)).toEqual({ transfers: true, bots: true });
+    },
+    sending: (world) => button(world.page, dialogCopy.unsubscribe.stopping).waitFor(),
+    idle: async (world) => {
+      await expect.poll(() => world.page.getByRole('dialog').count()).toBe(0);
+      // Bot emails off, and only those, when the function answered; untouched otherwise.
+      const stopped = world.step?.event.type === 'xstate.done.actor.unsubscribeEmail';
+      expect(await emailPreferences(world.userId)).toEqual({ transfers: true, bots: !stopped });
+    },
+    '*': async (world) => {
+      const toast = toastOf(world);
+      if (toast) await sawToast(world.page, toast, world.mark);
+    },
+  },
+
+  arrange: {
+    sending: (world) => hold(world, /\/functions\/v1\/email-unsubscribe/, 'POST'),
+  },
+
+  causes: {
+    'unsubscribe.confirm': acting((world) => button(world.page, dialogCopy.unsubscribe.stop).click()),
+    'unsubscribe.dismiss': acting((world) => button(world.page, dialogCopy.unsubscribe.keep).click()),
+    'xstate.done.actor.unsubscribeEmail': acting(release),
+    'xstate.error.actor.unsubscribeEmail': acting(failHeld),
+  },
+
+  reasons: {
+    'unsubscribe.starting --always#0--> unsubscribe.idle':
+      'a page opened without a link asks nothing and shows nothing: every other UI map opens it so',
+  },
+});
