@@ -11,7 +11,15 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { botCopy } from '../../src/copy/bots.ts';
-import { appCopy, shellCopy, transactionCopy } from '../../src/copy/index.ts';
+import {
+  appCopy,
+  authCopy,
+  profileCopy,
+  shellCopy,
+  transactionCopy,
+  unsubscribeCopy,
+} from '../../src/copy/index.ts';
+import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { reserves } from '../support/stack/market.ts';
 import { signedInUser } from '../support/stack/users.ts';
 import { e2eAccount } from '../support/e2e/accounts.ts';
@@ -19,8 +27,9 @@ import { openPortal } from '../support/e2e/browser.ts';
 import { e2e, gatewayFor } from '../support/e2e/context.ts';
 import { feedJoined } from '../support/e2e/feed.ts';
 import { swapsOnTheSharedPool } from '../support/e2e/pool-lock.ts';
-import { logIn } from '../support/e2e/portal-page.ts';
-import { toast } from '../support/e2e/ui.ts';
+import { button, logIn } from '../support/e2e/portal-page.ts';
+import { linkMailedTo, mailedTo } from '../support/e2e/mailbox.ts';
+import { openProfileDialog, toast } from '../support/e2e/ui.ts';
 
 // A signed-in user's bot on the Trading Bots tab (docs/product.md#trading-bots), fired by a real
 // swap on the stack's DDEX/WETH pool: the user creates it in the page, another account buys DDEX
@@ -138,6 +147,61 @@ describe('a trading bot', () => {
     } finally {
       await sell(ddexOut);
     }
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('with bot emails on, a firing arrives as one mail whose unsubscribe link turns bot emails off', async () => {
+    const user = await signedInUser(gatewayFor('full'), 'bots-mail');
+    const { page, pageErrors } = await openPortal();
+    await logIn(page, user);
+
+    // The profile's Notifications section: bot firings by email too.
+    const profile = await openProfileDialog(page);
+    const botsByEmail = profile.getByRole('checkbox', { name: dialogCopy.profile.emailBots, exact: true });
+    await botsByEmail.click();
+    await toast(page, profileCopy.emailAlertsSaved.title).waitFor();
+    await expect.poll(() => botsByEmail.isChecked()).toBe(true);
+    await page.keyboard.press('Escape');
+
+    const level = levelAbove(await reserves(chain, uniswap));
+    const created = await user.client
+      .from('bots')
+      .insert({ name: 'Mail me', kind: 'price_above', level: Number(level) });
+    expect(created.error).toBeNull();
+    const { eth } = await reserves(chain, uniswap);
+    const { ddexOut } = await buy(eth / 100n);
+    let link: string;
+    try {
+      const title = `DDEX above ${level} ETH`;
+      await toast(page, title).waitFor({ timeout: 30_000 });
+      // One mail, titled as the notification, with the link that stops these emails.
+      link = await linkMailedTo(
+        'full',
+        user.email,
+        new RegExp(title),
+        /https?:\/\/\S+\?unsubscribe=\S+/,
+        30_000,
+      );
+      expect((await mailedTo('full', user.email)).filter((mail) => mail.subject === title)).toHaveLength(1);
+    } finally {
+      await sell(ddexOut);
+    }
+
+    // The link opens the portal, which asks before it turns bot emails off.
+    await page.goto(link);
+    const ask = page.getByRole('dialog', { name: dialogCopy.unsubscribe.title });
+    await ask.getByText(dialogCopy.unsubscribe.question('bots'), { exact: true }).waitFor();
+    await ask.getByRole('button', { name: dialogCopy.unsubscribe.stop, exact: true }).click();
+    await toast(page, unsubscribeCopy.done('bots').title).waitFor();
+    // The profile as the server now holds it (this page read it before the link was used).
+    await page.reload();
+    await button(page, authCopy.logout).waitFor();
+    const after = await openProfileDialog(page);
+    await expect
+      .poll(() =>
+        after.getByRole('checkbox', { name: dialogCopy.profile.emailBots, exact: true }).isChecked(),
+      )
+      .toBe(false);
     expect(pageErrors).toEqual([]);
   });
 });
