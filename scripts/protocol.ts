@@ -69,6 +69,10 @@ const rows: { [Fact in PortalEvent['type']]: Row } = {
   'trading.swapConfirmed': { from: 'trading', root: '`balances.refresh` → balances' },
   'trading.swapRecorded': { from: 'trading', root: 'signed in: `transactions.refresh` → transactions' },
   'faucet.claimed': { from: 'faucet', root: '`balances.refresh` → balances' },
+  'unsubscribe.done': {
+    from: 'unsubscribe',
+    root: 'signed in: `session.userUpdated` → profile (the profile is read again)',
+  },
 };
 
 const BEGIN = '<!-- protocol table: written by scripts/protocol.ts from its rows, typed by PortalEvent -->';

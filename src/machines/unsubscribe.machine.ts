@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { unsubscribeCopy } from '../copy/index.ts';
 import { unsubscribeKindOf, type EmailAlertKind } from '../domain/email-alerts.ts';
-import { messageOf, notProvided, showToast } from './shared.ts';
+import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
 
 // An email alert's unsubscribe link (docs/product.md#email-alerts): the mail links to the portal
 // with `?unsubscribe=<token>`, and the portal asks before it turns that kind of email off, since
@@ -18,13 +18,16 @@ export type UnsubscribeContext = {
 
 export type UnsubscribeEvent = { type: 'unsubscribe.confirm' } | { type: 'unsubscribe.dismiss' };
 
+/** What it tells the root: that kind of email is off (a signed-in page then reads the profile again). */
+export type UnsubscribeFact = { type: 'unsubscribe.done'; kind: EmailAlertKind };
+
 export const unsubscribeMachine = setup({
   types: {} as { context: UnsubscribeContext; events: UnsubscribeEvent; input: UnsubscribeInput },
   actors: {
     /** Turns the token's kind off; resolves with the kind the server turned off. */
     unsubscribeEmail: fromPromise<EmailAlertKind, { token: string }>(notProvided('unsubscribeEmail')),
   },
-  actions: { showToast },
+  actions: { showToast, report: reportFact<UnsubscribeFact>() },
 }).createMachine({
   id: 'unsubscribe',
   context: ({ input }) => ({
@@ -53,6 +56,7 @@ export const unsubscribeMachine = setup({
           actions: [
             assign({ kind: ({ event }) => event.output }),
             { type: 'showToast', params: ({ event }) => unsubscribeCopy.done(event.output) },
+            { type: 'report', params: ({ event }) => ({ type: 'unsubscribe.done', kind: event.output }) },
           ],
         },
         // Still asking: the person may try again, or keep the emails.

@@ -91,6 +91,10 @@ function expectedAfter(fact: PortalEvent, from: Snapshot, to: Snapshot) {
     case 'auth.userUpdated':
       tell('profile', { type: 'session.userUpdated', user: fact.user });
       break;
+    // An alert's link turned email off: a signed-in page reads the profile again.
+    case 'unsubscribe.done':
+      if (signedIn) tell('profile', { type: 'session.userUpdated', user: from.context.user });
+      break;
     case 'wallet.connected':
     case 'wallet.accountChanged':
       tellWallet();
@@ -289,6 +293,7 @@ describeModel({
       { type: 'trading.swapConfirmed', hash: HASH, side: 'buy', amountIn: 10n, amountOut: 20n },
     ],
     'trading.swapRecorded': [{ type: 'trading.swapRecorded', hash: HASH }],
+    'unsubscribe.done': [{ type: 'unsubscribe.done', kind: 'bots' }],
     'xstate.done.actor.loadFaucet': [{ type: 'xstate.done.actor.loadFaucet', output: faucetLogic }],
     'xstate.error.actor.loadFaucet': [{ type: 'xstate.error.actor.loadFaucet', error: new Error('offline') }],
   },

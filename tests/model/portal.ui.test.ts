@@ -435,6 +435,8 @@ function portalSpec(variant: AppVariant): UiModelSpec<typeof portalMachine, Root
     passing: { 'session.signedIn.faucetLoading': 'the faucet’s code loads by itself once a session starts' },
     notUiReachable: {
       'xstate.error.actor.loadFaucet': 'the preview serves the faucet’s chunk: loading it does not fail here',
+      'unsubscribe.done':
+        "it needs a page opened from an alert mail's link: tests/e2e/bots.e2e.test.ts opens one signed in and sees the profile read again, and the unsubscribe map (unsubscribe.ui.test.ts) walks the link's dialog",
       'toast.actionPressed':
         "the one toast with an action, 'MetaMask is not installed' with 'Use a local test wallet', needs a page without any wallet: the wallet's UI paths press it (wallet.ui.test.ts), as tests/e2e/local-wallet.e2e.test.ts does; this world's page has the mock wallet",
     },

@@ -22,7 +22,7 @@ describeModel({
     'xstate.error.actor.unsubscribeEmail': [{ type: 'xstate.error.actor.unsubscribeEmail', error: refused }],
   },
   states: {
-    '*': (s, { before, events, toasts, inputOf }) => {
+    '*': (s, { before, events, toasts, facts, inputOf }) => {
       // The words name the kind the token carries.
       expect(s.context.kind).toBe('bots');
       const event = events.at(-1);
@@ -36,7 +36,9 @@ describeModel({
       if (event?.type === 'xstate.done.actor.unsubscribeEmail') {
         expect(inState(s, 'idle')).toBe(true);
         expected.push(unsubscribeCopy.done('bots'));
-      }
+        // The root hears it, so a signed-in page reads the profile again.
+        expect(facts).toEqual([{ type: 'unsubscribe.done', kind: 'bots' }]);
+      } else expect(facts).toEqual([]);
       if (event?.type === 'xstate.error.actor.unsubscribeEmail') {
         expect(inState(s, 'asking')).toBe(true);
         expected.push({

@@ -123,6 +123,13 @@ export const sessionRegion = portalSetup.createStateConfig({
             actions: tell('transactions', { type: 'transactions.open' }),
           },
         ],
+        // An email alert's link turned a kind of email off: the profile is read again to show it.
+        'unsubscribe.done': {
+          actions: tell('profile', ({ context }) => ({
+            type: 'session.userUpdated',
+            user: context.user as AuthUser,
+          })),
+        },
         // Closing the profile dialog without saving drops the edits (docs/product.md#profile).
         'dialogs.closed': {
           guard: ({ event }) => event.dialog === 'profile',

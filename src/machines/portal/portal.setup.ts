@@ -15,7 +15,7 @@ import { themeMachine, type ThemeInput } from '../theme.machine.ts';
 import { toastMachine, type ToastFact } from '../toast.machine.ts';
 import type { TradingFact, tradingMachine } from '../trading/trading.machine.ts';
 import { transactionsMachine } from '../transactions.machine.ts';
-import { unsubscribeMachine } from '../unsubscribe.machine.ts';
+import { unsubscribeMachine, type UnsubscribeFact } from '../unsubscribe.machine.ts';
 import { walletMachine, type WalletFact } from '../wallet/wallet.machine.ts';
 import { webhooksMachine } from '../webhooks.machine.ts';
 
@@ -69,7 +69,8 @@ export type PortalEvent =
   | ToastRequested
   | TabFact
   | TradingFact
-  | FaucetFact;
+  | FaucetFact
+  | UnsubscribeFact;
 
 const children = {
   tab: tabMachine,
