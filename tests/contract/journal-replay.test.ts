@@ -155,6 +155,7 @@ describe('the event journal of a real session', () => {
           'theme',
           'toast',
           'transactions',
+          'unsubscribe',
           'wallet',
           'webhooks',
         ].sort(),

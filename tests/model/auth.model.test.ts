@@ -210,9 +210,7 @@ function checkStep(
           ? authCopy.newPasswordsRequired
           : password !== repeated
             ? authCopy.passwordsDiffer
-            : !clientAvailable
-              ? authCopy.clientUnavailable
-              : null;
+            : null;
       if (refusal) {
         expect(inState(to, 'modal.recovery.editing')).toBe(true);
         expected.toasts.push(destructive(refusal.title, refusal.description));
@@ -508,10 +506,6 @@ describeModel({
     'auth.signInWithWallet': [{ type: 'auth.signInWithWallet', address: satoshi.web3Address }],
     'auth.forgotPassword': [{ type: 'auth.forgotPassword', email: 'ada@example.com' }],
     'auth.requestReset': [{ type: 'auth.requestReset', email: 'ada@example.com' }],
-    'auth.change': [{ type: 'auth.change', change: { event: 'PASSWORD_RECOVERY', user: ada } }],
-    'auth.setPassword': [
-      { type: 'auth.setPassword', password: 'new-secret', repeatedPassword: 'new-secret' },
-    ],
   },
   states: {
     '*': (s, { before, toasts, facts: reports }) => {

@@ -13,7 +13,7 @@ import {
   acting,
   failHeld,
   hold,
-  recordToasts,
+  recordToastsIn,
   release,
   sawToast,
   type StepWorld,
@@ -64,16 +64,15 @@ describeUiModel({
   },
 
   async open() {
-    const world: StepWorld = {
-      ...(await openWorld({ signedInAs: await pathUser() })),
-      held: null,
-      mark: 0,
-      step: null,
-    };
-    // The toasts are recorded from the page's start: it starts again, as the model does.
-    await recordToasts(world);
-    await world.page.reload({ waitUntil: 'load' });
-    return world;
+    const portal = await openWorld({
+      signedInAs: await pathUser(),
+      // The toasts are recorded from the page's start.
+      beforeLoad: (page) => recordToastsIn(page.context()),
+    });
+    // The profile is read (and, for a new user, created with a POST of its own) before any step:
+    // the dialog shows its form only then, so the save's POST is the only one a step holds.
+    await openProfileDialog(portal.page);
+    return { ...portal, held: null, mark: 0, step: null } satisfies StepWorld;
   },
 
   passing: { loading: 'the signed-in page reads the profile by itself as it starts' },
@@ -81,7 +80,6 @@ describeUiModel({
   views: {
     // What the section shows is what the profile holds: a failed save shows the old choice again.
     ready: async (world, state) => {
-      if ((await dialogOf(world.page).count()) === 0) return;
       const expected = emailAlertsOf(profileOf(state)?.notification_preferences).transfers;
       await expect.poll(() => transfersBox(world.page).isChecked()).toBe(expected);
       await expect.poll(() => transfersBox(world.page).isEnabled()).toBe(true);
@@ -102,7 +100,6 @@ describeUiModel({
 
   causes: {
     'profile.setEmailAlerts': acting(async (world) => {
-      if ((await dialogOf(world.page).count()) === 0) await openProfileDialog(world.page);
       // A click, not check(): the box shows what the profile holds, which changes only once saved.
       await transfersBox(world.page).click();
     }),

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { unsubscribeCopy } from '../../src/copy/index.ts';
+import { authCopy, unsubscribeCopy } from '../../src/copy/index.ts';
 import { dialogCopy } from '../../src/copy/dialogs.ts';
 import { unsubscribeMachine } from '../../src/machines/unsubscribe.machine.ts';
 import { makeUnsubscribeToken } from '../../supabase/functions/_shared/unsubscribe-token.ts';
@@ -112,7 +112,29 @@ describeUiModel({
   },
 
   reasons: {
-    'unsubscribe.starting --always#0--> unsubscribe.idle':
-      'a page opened without a link asks nothing and shows nothing: every other UI map opens it so',
+    'unsubscribe.starting --always#0--> unsubscribe.idle': 'the map below opens the page without a link',
   },
+});
+
+// Opened without a link, as every visit but a mail's: nothing is asked and nothing is sent.
+describeUiModel({
+  name: 'unsubscribe',
+  machine: unsubscribeMachine,
+  input: { token: null },
+  async open() {
+    const world: StepWorld = { ...(await openWorld({})), held: null, mark: 0, step: null };
+    const sent: string[] = [];
+    world.page.on('request', (request) => {
+      if (request.url().includes('/functions/v1/email-unsubscribe')) sent.push(request.url());
+    });
+    await world.page.getByRole('button', { name: authCopy.login, exact: true }).first().waitFor();
+    expect(sent).toEqual([]);
+    return world;
+  },
+  views: {
+    idle: async (world) => {
+      expect(await dialogOf(world.page).count()).toBe(0);
+    },
+  },
+  causes: {},
 });

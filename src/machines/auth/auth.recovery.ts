@@ -73,7 +73,7 @@ export const recoveryState = authSetup.createStateConfig({
             guard: 'newPasswordsDiffer',
             actions: { type: 'showToast', params: { ...authCopy.passwordsDiffer, variant: 'destructive' } },
           },
-          clientMissing,
+          // No client check: only the backend's client reports the recovery that opened this form.
           { target: 'saving', actions: 'takeNewPassword' },
         ],
       },

@@ -6,7 +6,8 @@ import { Field } from '../../common/Field.tsx';
 import { Actions, LinkButton, StatusText } from '../parts.tsx';
 
 // The forgotten-password form: the email the recovery link goes to, and the way back to the login.
-// While the request runs the input is read-only and the button says so.
+// While the request runs the input is read-only and the button says so. An empty email is the
+// machine's to refuse, in the portal's words, so the input is not `required`.
 
 type Props = {
   email: string;
@@ -28,7 +29,6 @@ export function ForgotPassword({ email, sending, onSend, onBack }: Props) {
         name="email"
         type="email"
         autoComplete="email"
-        required
         defaultValue={email}
         readOnly={sending}
         autoFocus

@@ -5,7 +5,8 @@ import { Field } from '../../common/Field.tsx';
 import { StatusText } from '../parts.tsx';
 
 // The recovery link's form: the new password twice. Uncontrolled like the login form: the values
-// are read on submit and wiped from the inputs as soon as they are sent.
+// are read on submit and wiped from the inputs as soon as they are sent. An empty or mismatched
+// entry is the machine's to refuse, in the portal's words, so the inputs are not `required`.
 
 type Props = {
   saving: boolean;
@@ -35,7 +36,6 @@ export function NewPassword({ saving, onSave }: Props) {
         name="password"
         type="password"
         autoComplete="new-password"
-        required
         readOnly={saving}
         autoFocus
       />
@@ -44,7 +44,6 @@ export function NewPassword({ saving, onSave }: Props) {
         name="repeatedPassword"
         type="password"
         autoComplete="new-password"
-        required
         readOnly={saving}
       />
       <Button type="submit" $block aria-disabled={saving || undefined}>
