@@ -13,7 +13,8 @@ import { authSetup } from './auth.setup.ts';
 //   order the stream and the requests answer in.
 // - modal: the login / signup form, its requests and their toasts. Either form also offers
 //   Sign in with Ethereum (`auth.signInWithWallet`): the connected wallet signs a message
-//   instead of a password being sent, and it ends as a login does.
+//   instead of a password being sent, and it ends as a login does. The login form's 'Forgot
+//   password?' mails a recovery link, whose PASSWORD_RECOVERY opens the new-password form.
 // - signOut: the logout request and its toast.
 // A request that changes the session also raises the change it implies (SIGNED_IN with
 // the user, SIGNED_OUT), so the session follows even if the stream is late; the stream's
@@ -26,7 +27,8 @@ import { authSetup } from './auth.setup.ts';
 //   again.' — the form stays open with what was typed.
 //
 // Its shapes are auth-types.ts; its setup (actors, actions, guards) auth.setup.ts; the `session`
-// region auth.session.ts, the `modal` region auth.modal.ts with its forms in auth-forms.ts.
+// region auth.session.ts, the `modal` region auth.modal.ts with its forms in auth-forms.ts and its
+// password recovery in auth.recovery.ts.
 
 export type {
   AuthContext,
