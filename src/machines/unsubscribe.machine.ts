@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { unsubscribeCopy } from '../copy/index.ts';
+import { authCopy, unsubscribeCopy } from '../copy/index.ts';
 import { unsubscribeKindOf, type EmailAlertKind } from '../domain/email-alerts.ts';
 import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
 
@@ -66,7 +66,7 @@ export const unsubscribeMachine = setup({
             type: 'showToast',
             params: ({ event }) => ({
               title: unsubscribeCopy.failed,
-              description: messageOf(event.error, 'The link could not be used.'),
+              description: messageOf(event.error, authCopy.unexpectedError),
               variant: 'destructive' as const,
             }),
           },
