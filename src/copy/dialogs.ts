@@ -1,4 +1,4 @@
-import { shortAddress } from './index.ts';
+import { shortAddress, unsubscribeCopy } from './index.ts';
 
 // The dialogs' words, apart from index.ts: only the dialogs (and the lazy tabs) show them, and
 // they load with their code rather than with the entry (vite.config.ts keeps a file named
@@ -70,13 +70,7 @@ export const dialogCopy = {
   unsubscribe: {
     title: 'Stop Email Alerts',
     question: (kind: 'transfers' | 'bots' | null) =>
-      `Stop emailing you ${
-        kind === 'bots'
-          ? 'when your bots fire'
-          : kind === 'transfers'
-            ? 'about incoming transfers'
-            : 'these alerts'
-      }? You will still see them in the portal.`,
+      `Stop emailing you ${unsubscribeCopy.emailsAbout(kind)}? You will still see them in the portal.`,
     stop: 'Stop Emails',
     stopping: 'Stopping...',
     keep: 'Keep Them',

@@ -333,15 +333,16 @@ export const webhookCopy = {
 
 /** ours: an email alert's unsubscribe link (docs/product.md#email-alerts). */
 export const unsubscribeCopy = {
+  /** Which emails a kind is, as the link's dialog and its toast say it (null: a link naming none). */
+  emailsAbout: (kind: 'transfers' | 'bots' | null) =>
+    kind === 'bots'
+      ? 'when your bots fire'
+      : kind === 'transfers'
+        ? 'about incoming transfers'
+        : 'about these alerts',
   done: (kind: 'transfers' | 'bots' | null) => ({
     title: 'Email Alerts Off',
-    description: `You will get no more emails ${
-      kind === 'bots'
-        ? 'when your bots fire'
-        : kind === 'transfers'
-          ? 'about incoming transfers'
-          : 'of this kind'
-    }. Your profile's Notifications turn them back on.`,
+    description: `You will get no more emails ${unsubscribeCopy.emailsAbout(kind)}. Your profile's Notifications turn them back on.`,
   }),
   failed: 'Unsubscribe Failed',
 } as const;

@@ -1,9 +1,9 @@
 import type { FormEvent } from 'react';
-import { authCopy } from '../../../copy/index.ts';
 import { dialogCopy } from '../../../copy/dialogs.ts';
 import { Button } from '../../common/Button.tsx';
 import { Field } from '../../common/Field.tsx';
 import { Actions, LinkButton, StatusText } from '../parts.tsx';
+import { CheckEmail } from './CheckEmail.tsx';
 
 // The forgotten-password form: the email the recovery link goes to, and the way back to the login.
 // While the request runs the input is read-only and the button says so. An empty email is the
@@ -50,12 +50,7 @@ export function ResetSent({ email, onOk }: { email: string; onOk: () => void }) 
   return (
     <>
       <StatusText role="status">{dialogCopy.auth.resetSent(email)}</StatusText>
-      <StatusText>{authCopy.confirmSpamHint}</StatusText>
-      <Actions>
-        <Button type="button" onClick={onOk} autoFocus $block>
-          {authCopy.confirmOk}
-        </Button>
-      </Actions>
+      <CheckEmail onOk={onOk} />
     </>
   );
 }
