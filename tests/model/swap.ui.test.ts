@@ -16,6 +16,7 @@ import type { Snapshot } from '../support/model/paths.ts';
 import { holdNext, stopNode, type HeldCall } from '../support/ui/held-calls.ts';
 import { describeUiModel } from '../support/ui/index.ts';
 import { pauseClock } from '../support/ui/page-clock.ts';
+import { logToasts, takeToast } from '../support/ui/toast-log.ts';
 import { gateRequests, type RequestGate } from '../support/ui/stack-requests.ts';
 import {
   cardButton,
@@ -177,12 +178,9 @@ const heading = (world: World, title: string) =>
   sees(world, title, card(world).getByRole('heading', { name: title, exact: true }));
 const warning = (world: World, text: string) =>
   sees(world, text, card(world).getByText(text, { exact: true }));
+/** The page announced this toast (a newer one, such as a live notification, may have replaced it). */
 const toastOn = (world: World, text: string) =>
-  sees(
-    world,
-    `the toast '${text}'`,
-    world.page.locator('[role="status"], [role="alert"]').getByText(text, { exact: true }).first(),
-  );
+  settle(world.page, `the toast '${text}'`, () => takeToast(world.page, text));
 
 function outcomeButton(state: Snapshot): string {
   return state.matches('confirmed') ? dexCopy.newSwap : dexCopy.backToForm;
@@ -243,6 +241,7 @@ withBigIntJson(() =>
       await cardButton(world.page, dexCopy.enterAmount).waitFor();
       await marketCard(world.page).getByText(dexCopy.reserves, { exact: true }).waitFor();
       await pauseClock(world.page);
+      await logToasts(world.page);
       return world;
     },
 
