@@ -33,6 +33,7 @@ import { e2eAccount, type E2eRole } from '../support/e2e/accounts.ts';
 import type { WalletHandle } from '../support/e2e/browser.ts';
 import { e2e } from '../support/e2e/context.ts';
 import { swapsOnTheSharedPool } from '../support/e2e/pool-lock.ts';
+import { logToasts, takeToast } from '../support/e2e/toast-log.ts';
 import { balancesLoaded, connect, openWithWallet } from '../support/e2e/portal-page.ts';
 import { balanceExact, openSignedIn, openUserMenu } from '../support/e2e/ui.ts';
 
@@ -397,6 +398,9 @@ describe('DEX Trading: swapping through the wallet', () => {
     // The wallet signs its proof and is linked; the server then watches it (no webhook demo needed).
     await toastText(page, profileCopy.createdAndLinked).waitFor();
     await feed;
+    // The server's notification of a swap can come before or after the portal's own 'Swap Confirmed'
+    // (one toast at a time, the newer replaces): what counts is that the page announced it.
+    await logToasts(page);
 
     await tab(page, appCopy.tabs.trading).click();
     await cardButton(page, dexCopy.enterAmount).waitFor();
@@ -405,9 +409,8 @@ describe('DEX Trading: swapping through the wallet', () => {
     const inPortal = await outcome(page, dexCopy.swapConfirmed);
     const portalSwap = await swapOf(inPortal);
     // The server tells of the swap once the chain confirms it, in the words of a swap made anywhere.
-    await toastText(page, notificationCopy.preview(bought(portalSwap.ddexOut, '0.2', inPortal))).waitFor({
-      timeout: 30_000,
-    });
+    const portalSwapTold = notificationCopy.preview(bought(portalSwap.ddexOut, '0.2', inPortal));
+    await expect.poll(() => takeToast(page, portalSwapTold), { timeout: 30_000 }).toBe(true);
 
     // Another app, or a script, swaps straight on the router with the same wallet.
     const script = createWalletClient({
@@ -426,9 +429,8 @@ describe('DEX Trading: swapping through the wallet', () => {
     expect(scriptSwap.receipt.status).toBe('success');
     // The promise: in the user's history within two seconds of the receipt, with nothing
     // but the chain and the server's watch of the proven wallet to put it there.
-    await toastText(page, notificationCopy.preview(bought(scriptSwap.ddexOut, '0.05', byScript))).waitFor({
-      timeout: 2_000,
-    });
+    const scriptSwapTold = notificationCopy.preview(bought(scriptSwap.ddexOut, '0.05', byScript));
+    await expect.poll(() => takeToast(page, scriptSwapTold), { timeout: 2_000 }).toBe(true);
 
     await openUserMenu(page);
     await page.getByRole('button', { name: appCopy.menu.transactions, exact: true }).click();

@@ -16,7 +16,7 @@ import type { Snapshot } from '../support/model/paths.ts';
 import { holdNext, stopNode, type HeldCall } from '../support/ui/held-calls.ts';
 import { describeUiModel } from '../support/ui/index.ts';
 import { pauseClock } from '../support/ui/page-clock.ts';
-import { logToasts, takeToast } from '../support/ui/toast-log.ts';
+import { logToasts, takeToast } from '../support/e2e/toast-log.ts';
 import { gateRequests, type RequestGate } from '../support/ui/stack-requests.ts';
 import {
   cardButton,
