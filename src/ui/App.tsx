@@ -68,15 +68,15 @@ export function App({
  * actor, never the prerendered snapshot hydration renders, which would paint a dark page light.
  */
 function ThemeSync() {
-  const theme = useChild('theme');
+  const themeActor = useChild('theme');
   useEffect(() => {
-    const apply = (snapshot: ReturnType<typeof theme.getSnapshot>) => {
+    const apply = (snapshot: ReturnType<typeof themeActor.getSnapshot>) => {
       document.documentElement.dataset.theme = snapshot.matches('dark') ? 'dark' : 'light';
     };
-    apply(theme.getSnapshot());
-    const subscription = theme.subscribe(apply);
+    apply(themeActor.getSnapshot());
+    const subscription = themeActor.subscribe(apply);
     return () => subscription.unsubscribe();
-  }, [theme]);
+  }, [themeActor]);
   return null;
 }
 
@@ -90,8 +90,8 @@ const Main = styled.main`
   flex: 1;
   width: min(960px, 100%);
   margin: 0 auto;
-  padding: ${({ theme }) => theme.space(6)} ${({ theme }) => theme.space(4)};
-  ${({ theme }) => theme.phone} {
-    padding: ${({ theme }) => theme.space(4)} ${({ theme }) => theme.space(3)};
+  padding: ${theme.space(6)} ${theme.space(4)};
+  ${theme.phone} {
+    padding: ${theme.space(4)} ${theme.space(3)};
   }
 `;

@@ -1,4 +1,5 @@
 import styled, { css, keyframes } from 'styled-components';
+import { theme } from '../theme.ts';
 
 // The portal's buttons. `$variant` picks the look; a busy button stays in
 // the layout with its label, so nothing jumps when an operation starts.
@@ -7,23 +8,23 @@ type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
 const variants = {
   primary: css`
-    background: ${({ theme }) => theme.color.accent};
-    color: ${({ theme }) => theme.color.accentText};
+    background: ${theme.color.accent};
+    color: ${theme.color.accentText};
     border-color: transparent;
   `,
   secondary: css`
-    background: ${({ theme }) => theme.color.surfaceAlt};
-    color: ${({ theme }) => theme.color.text};
-    border-color: ${({ theme }) => theme.color.border};
+    background: ${theme.color.surfaceAlt};
+    color: ${theme.color.text};
+    border-color: ${theme.color.border};
   `,
   danger: css`
-    background: ${({ theme }) => theme.color.danger};
-    color: ${({ theme }) => theme.color.dangerText};
+    background: ${theme.color.danger};
+    color: ${theme.color.dangerText};
     border-color: transparent;
   `,
   ghost: css`
     background: transparent;
-    color: ${({ theme }) => theme.color.text};
+    color: ${theme.color.text};
     border-color: transparent;
   `,
 };
@@ -32,11 +33,11 @@ export const Button = styled.button<{ $variant?: Variant; $block?: boolean }>`
   display: inline-flex;
   align-items: center;
   justify-content: center;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   min-height: 40px;
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
+  padding: ${theme.space(2)} ${theme.space(4)};
   border: 1px solid;
-  border-radius: ${({ theme }) => theme.radius.md};
+  border-radius: ${theme.radius.md};
   font: inherit;
   font-weight: 600;
   cursor: pointer;
@@ -51,7 +52,7 @@ export const Button = styled.button<{ $variant?: Variant; $block?: boolean }>`
 /** A square button holding only an icon; give it an aria-label. */
 export const IconButton = styled(Button).attrs({ $variant: 'ghost' as const })`
   min-width: 40px;
-  padding: ${({ theme }) => theme.space(2)};
+  padding: ${theme.space(2)};
 `;
 
 const spin = keyframes`to { transform: rotate(360deg); }`;

@@ -1,12 +1,13 @@
 import styled from 'styled-components';
+import { theme } from '../theme.ts';
 
 export const Card = styled.section`
-  background: ${({ theme }) => theme.color.surface};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.lg};
-  padding: ${({ theme }) => theme.space(6)};
-  box-shadow: ${({ theme }) => theme.shadow};
-  ${({ theme }) => theme.phone} {
-    padding: ${({ theme }) => theme.space(4)};
+  background: ${theme.color.surface};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.lg};
+  padding: ${theme.space(6)};
+  box-shadow: ${theme.shadow};
+  ${theme.phone} {
+    padding: ${theme.space(4)};
   }
 `;

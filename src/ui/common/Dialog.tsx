@@ -2,6 +2,7 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { IconButton } from './Button.tsx';
+import { theme } from '../theme.ts';
 
 // Every dialog of the portal, on Radix's Dialog: focus is trapped inside,
 // Escape and the backdrop close it, and it is labelled by its title (and
@@ -43,7 +44,7 @@ const Overlay = styled(RadixDialog.Overlay)`
   position: fixed;
   inset: 0;
   z-index: 100;
-  background: ${({ theme }) => theme.color.overlay};
+  background: ${theme.color.overlay};
 `;
 
 const Content = styled(RadixDialog.Content)`
@@ -55,20 +56,20 @@ const Content = styled(RadixDialog.Content)`
   width: min(520px, calc(100vw - 24px));
   max-height: calc(100vh - 48px);
   overflow: auto;
-  padding: ${({ theme }) => theme.space(6)};
-  background: ${({ theme }) => theme.color.surface};
-  color: ${({ theme }) => theme.color.text};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.lg};
-  box-shadow: ${({ theme }) => theme.shadow};
+  padding: ${theme.space(6)};
+  background: ${theme.color.surface};
+  color: ${theme.color.text};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.lg};
+  box-shadow: ${theme.shadow};
 `;
 
 const Header = styled.div`
   display: flex;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
-  margin-bottom: ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(2)};
+  margin-bottom: ${theme.space(3)};
 `;
 
 const Title = styled(RadixDialog.Title)`
@@ -77,6 +78,6 @@ const Title = styled(RadixDialog.Title)`
 `;
 
 const Description = styled(RadixDialog.Description)`
-  margin: 0 0 ${({ theme }) => theme.space(4)};
-  color: ${({ theme }) => theme.color.textMuted};
+  margin: 0 0 ${theme.space(4)};
+  color: ${theme.color.textMuted};
 `;

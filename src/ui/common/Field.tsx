@@ -1,5 +1,6 @@
 import { useId, type ComponentType, type InputHTMLAttributes, type ReactNode } from 'react';
 import styled from 'styled-components';
+import { theme } from '../theme.ts';
 
 // Form fields: a control with its label over it, an optional hint under it and, after a refused
 // submit, the words that refused it, each tied to the control by id. `Field` is the plain input of
@@ -59,8 +60,8 @@ export function Field({ label, hint, ...input }: FieldProps) {
 
 const Wrapper = styled.div`
   display: grid;
-  gap: ${({ theme }) => theme.space(1)};
-  margin-bottom: ${({ theme }) => theme.space(4)};
+  gap: ${theme.space(1)};
+  margin-bottom: ${theme.space(4)};
 `;
 
 const Label = styled.label`
@@ -71,23 +72,23 @@ const Label = styled.label`
 export const Input = styled.input`
   width: 100%;
   min-height: 40px;
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.sm};
-  background: ${({ theme }) => theme.color.surfaceAlt};
-  color: ${({ theme }) => theme.color.text};
+  padding: ${theme.space(2)} ${theme.space(3)};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.sm};
+  background: ${theme.color.surfaceAlt};
+  color: ${theme.color.text};
   font: inherit;
 `;
 
 const Hint = styled.p`
   margin: 0;
   font-size: 0.85rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
 
 const Problem = styled.p`
   margin: 0;
   font-size: 0.9rem;
   font-weight: 600;
-  color: ${({ theme }) => theme.color.danger};
+  color: ${theme.color.danger};
 `;

@@ -1,4 +1,5 @@
 import styled from 'styled-components';
+import { theme } from '../theme.ts';
 
 // Small pieces the dialogs share: a row of actions, a quiet status line, a
 // pill-shaped tag, and a button that reads as a link.
@@ -7,21 +8,21 @@ export const Actions = styled.div`
   display: flex;
   flex-wrap: wrap;
   justify-content: flex-end;
-  gap: ${({ theme }) => theme.space(2)};
-  margin-top: ${({ theme }) => theme.space(4)};
+  gap: ${theme.space(2)};
+  margin-top: ${theme.space(4)};
 `;
 
 /** Loading, empty and error lines; `role="status"` where the caller wants them announced. */
 export const StatusText = styled.p`
-  margin: ${({ theme }) => theme.space(4)} 0;
-  color: ${({ theme }) => theme.color.textMuted};
+  margin: ${theme.space(4)} 0;
+  color: ${theme.color.textMuted};
   text-align: center;
 `;
 
 export const Tag = styled.span<{ $tone?: 'accent' | 'muted' }>`
   display: inline-block;
-  padding: 0 ${({ theme }) => theme.space(2)};
-  border-radius: ${({ theme }) => theme.radius.pill};
+  padding: 0 ${theme.space(2)};
+  border-radius: ${theme.radius.pill};
   border: 1px solid ${({ theme, $tone }) => ($tone === 'accent' ? theme.color.accent : theme.color.border)};
   background: ${({ theme, $tone }) => ($tone === 'accent' ? theme.color.accent : theme.color.surfaceAlt)};
   color: ${({ theme, $tone }) => ($tone === 'accent' ? theme.color.accentText : theme.color.textMuted)};
@@ -36,7 +37,7 @@ export const LinkButton = styled.button`
   padding: 0;
   border: 0;
   background: none;
-  color: ${({ theme }) => theme.color.accent};
+  color: ${theme.color.accent};
   font: inherit;
   font-weight: 600;
   text-decoration: underline;

@@ -7,6 +7,7 @@ import type { LocalWalletLogic } from '../../machines/wallet/wallet-types.ts';
 import { Button } from '../common/Button.tsx';
 import { Dialog } from '../common/Dialog.tsx';
 import { Actions } from '../dialogs/parts.tsx';
+import { theme } from '../theme.ts';
 
 // The local test wallet's dialog: what it was asked to do, in full (the message to sign, or the
 // transaction's recipient, value and data), with Approve and Reject. Closing it rejects, as
@@ -69,9 +70,9 @@ const Signed = styled.pre`
   margin: 0;
   max-height: 14rem;
   overflow: auto;
-  padding: ${({ theme }) => theme.space(3)};
-  border-radius: ${({ theme }) => theme.radius.md};
-  background: ${({ theme }) => theme.color.surfaceAlt};
+  padding: ${theme.space(3)};
+  border-radius: ${theme.radius.md};
+  background: ${theme.color.surfaceAlt};
   font-size: 0.8rem;
   white-space: pre-wrap;
   overflow-wrap: anywhere;
@@ -80,14 +81,14 @@ const Signed = styled.pre`
 const Details = styled.dl`
   display: grid;
   grid-template-columns: max-content 1fr;
-  gap: ${({ theme }) => theme.space(2)} ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(2)} ${theme.space(3)};
   margin: 0;
   dt {
-    color: ${({ theme }) => theme.color.textMuted};
+    color: ${theme.color.textMuted};
   }
   dd {
     margin: 0;
     overflow-wrap: anywhere;
-    font-family: ${({ theme }) => theme.font.mono};
+    font-family: ${theme.font.mono};
   }
 `;

@@ -4,6 +4,7 @@ import type { ActorRefFrom } from 'xstate';
 import { localWalletCopy } from '../../copy/local-wallet.ts';
 import type { LocalWalletLogic } from '../../machines/wallet/wallet-types.ts';
 import { Button } from '../common/Button.tsx';
+import { theme } from '../theme.ts';
 
 // The local test wallet's menu under its address, as Scaffold-ETH's burner has one: reveal the key
 // (to import the wallet elsewhere) and hide it again, or replace the wallet by a new one after a
@@ -72,27 +73,27 @@ function LocalWalletMenuOf({ actor }: { actor: ActorRefFrom<LocalWalletLogic> })
 
 const Menu = styled.section`
   display: grid;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;
 
 const Row = styled.div`
   display: flex;
   flex-wrap: wrap;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;
 
 const Warning = styled.p`
   margin: 0;
   font-size: 0.85rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
 
 const Key = styled.code`
   display: block;
-  padding: ${({ theme }) => theme.space(2)};
-  border-radius: ${({ theme }) => theme.radius.sm};
-  background: ${({ theme }) => theme.color.surfaceAlt};
-  font-family: ${({ theme }) => theme.font.mono};
+  padding: ${theme.space(2)};
+  border-radius: ${theme.radius.sm};
+  background: ${theme.color.surfaceAlt};
+  font-family: ${theme.font.mono};
   font-size: 0.8rem;
   overflow-wrap: anywhere;
 `;

@@ -2,6 +2,7 @@ import styled from 'styled-components';
 import { localWalletOfferCopy } from '../../copy/local-wallet-offer.ts';
 import { LinkButton } from '../dialogs/parts.tsx';
 import { useChild } from '../portal-context.tsx';
+import { theme } from '../theme.ts';
 
 // The visitor prompt's line under Connect Wallet, in a build for the local chain, once no wallet
 // was found (its slot, slots.tsx, shows it only then): the same offer as the 'MetaMask is not
@@ -21,5 +22,5 @@ export default function LocalWalletOffer() {
 const Offer = styled.p`
   margin: 0;
   font-size: 0.9rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;

@@ -3,6 +3,7 @@ import { portalCopy } from '../../copy/index.ts';
 import { displayName } from '../../machines/profile/display-name.ts';
 import { usePortalSelector, useProfile } from '../portal-context.tsx';
 import { UserIcon } from './icons.tsx';
+import { theme } from '../theme.ts';
 
 // The account line (docs/product.md#wallet-panel): the display name, with the profile's avatar
 // when it has one, else a placeholder icon.
@@ -34,7 +35,7 @@ export function AccountLine() {
 const Line = styled.div`
   display: flex;
   align-items: center;
-  gap: ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(3)};
   min-width: 0;
 `;
 
@@ -44,7 +45,7 @@ const Avatar = styled.img`
   height: 40px;
   border-radius: 50%;
   object-fit: cover;
-  border: 1px solid ${({ theme }) => theme.color.border};
+  border: 1px solid ${theme.color.border};
 `;
 
 const Placeholder = styled.span`
@@ -55,9 +56,9 @@ const Placeholder = styled.span`
   width: 40px;
   height: 40px;
   border-radius: 50%;
-  background: ${({ theme }) => theme.color.surfaceAlt};
-  color: ${({ theme }) => theme.color.textMuted};
-  border: 1px solid ${({ theme }) => theme.color.border};
+  background: ${theme.color.surfaceAlt};
+  color: ${theme.color.textMuted};
+  border: 1px solid ${theme.color.border};
 `;
 
 const Text = styled.p`
@@ -68,7 +69,7 @@ const Text = styled.p`
 
 const Muted = styled.span`
   font-size: 0.85rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
 
 const Name = styled.span`

@@ -2,6 +2,7 @@ import styled from 'styled-components';
 import { authCopy } from '../../copy/index.ts';
 import { Button } from '../common/Button.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
+import { theme } from '../theme.ts';
 
 // Login and Sign Up when logged out, Logout when logged in (docs/product.md#portal-screen).
 export function AuthButtons() {
@@ -42,5 +43,5 @@ export function AuthButtons() {
 
 const Row = styled.div`
   display: flex;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;

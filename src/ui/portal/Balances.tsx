@@ -5,6 +5,7 @@ import { useChild, useChildSelector } from '../portal-context.tsx';
 import { balanceText } from './balance-text.ts';
 import { Faucet } from './faucet/Faucet.tsx';
 import { CopyIcon, RefreshIcon } from './icons.tsx';
+import { theme } from '../theme.ts';
 
 // The native and DDEX balances (docs/product.md#balances; their words and
 // colour from balance-text.ts) and a refresh button that is disabled and spins
@@ -70,8 +71,8 @@ const Header = styled.div`
   display: flex;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
-  margin-bottom: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
+  margin-bottom: ${theme.space(2)};
 `;
 
 const Title = styled.h3`
@@ -84,22 +85,22 @@ const Title = styled.h3`
 const List = styled.dl`
   display: grid;
   grid-template-columns: repeat(auto-fit, minmax(240px, 1fr));
-  gap: ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(3)};
   margin: 0;
 `;
 
 const Item = styled.div`
   display: grid;
   align-content: start;
-  gap: ${({ theme }) => theme.space(1)};
+  gap: ${theme.space(1)};
   min-width: 0;
-  padding: ${({ theme }) => `${theme.space(3)} ${theme.space(4)}`};
-  border-radius: ${({ theme }) => theme.radius.md};
-  background: ${({ theme }) => theme.color.surfaceAlt};
-  border: 1px solid ${({ theme }) => theme.color.border};
+  padding: ${theme.space(3)} ${theme.space(4)};
+  border-radius: ${theme.radius.md};
+  background: ${theme.color.surfaceAlt};
+  border: 1px solid ${theme.color.border};
   dt {
     font-size: 0.85rem;
-    color: ${({ theme }) => theme.color.textMuted};
+    color: ${theme.color.textMuted};
   }
 `;
 
@@ -109,11 +110,11 @@ const Value = styled.dd<{ $alarm: boolean }>`
   display: flex;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   min-width: 0;
   margin: 0;
   min-height: 1.6em;
-  font-family: ${({ theme }) => theme.font.mono};
+  font-family: ${theme.font.mono};
   font-size: 1.1rem;
   font-weight: 600;
   line-height: 1.6;
@@ -131,5 +132,5 @@ const Copy = styled(IconButton)`
   flex: none;
   min-width: 0;
   min-height: 0;
-  padding: ${({ theme }) => theme.space(1)};
+  padding: ${theme.space(1)};
 `;

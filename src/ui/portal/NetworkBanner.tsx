@@ -4,6 +4,7 @@ import { Button } from '../common/Button.tsx';
 import { useChild, useChildSelector } from '../portal-context.tsx';
 import { useSettings } from '../settings-context.tsx';
 import { WarningIcon } from './icons.tsx';
+import { theme } from '../theme.ts';
 
 // The wallet is connected on another chain than the portal's: say so and
 // offer the switch (disabled while the wallet is asked to switch).
@@ -43,11 +44,11 @@ const Banner = styled.div`
   display: flex;
   flex-wrap: wrap;
   align-items: center;
-  gap: ${({ theme }) => theme.space(3)};
-  padding: ${({ theme }) => `${theme.space(3)} ${theme.space(4)}`};
-  border-radius: ${({ theme }) => theme.radius.md};
-  background: ${({ theme }) => theme.color.warningBg};
-  color: ${({ theme }) => theme.color.warningText};
+  gap: ${theme.space(3)};
+  padding: ${theme.space(3)} ${theme.space(4)};
+  border-radius: ${theme.radius.md};
+  background: ${theme.color.warningBg};
+  color: ${theme.color.warningText};
   border: 1px solid currentColor;
 `;
 

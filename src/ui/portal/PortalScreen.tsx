@@ -7,6 +7,7 @@ import { NetworkBanner } from './NetworkBanner.tsx';
 import { lateView } from './late-views-loader.ts';
 import { VisitorPrompt } from './VisitorPrompt.tsx';
 import { WalletPanel } from './WalletPanel.tsx';
+import { theme } from '../theme.ts';
 
 // The portal screen (docs/product.md#portal-screen): the heading with Login / Sign Up or Logout; with
 // neither a wallet nor a user, the visitor prompt; otherwise the wallet card,
@@ -42,9 +43,9 @@ export function PortalScreen() {
 
 const Screen = styled.section`
   display: grid;
-  gap: ${({ theme }) => theme.space(6)};
-  ${({ theme }) => theme.phone} {
-    gap: ${({ theme }) => theme.space(4)};
+  gap: ${theme.space(6)};
+  ${theme.phone} {
+    gap: ${theme.space(4)};
   }
 `;
 
@@ -53,7 +54,7 @@ const Top = styled.div`
   flex-wrap: wrap;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(3)};
 `;
 
 const Heading = styled.h1`
@@ -64,11 +65,11 @@ const Heading = styled.h1`
 
 const Columns = styled.div<{ $two: boolean }>`
   display: grid;
-  gap: ${({ theme }) => theme.space(6)};
+  gap: ${theme.space(6)};
   align-items: start;
   grid-template-columns: ${({ $two }) => ($two ? 'repeat(2, minmax(0, 1fr))' : 'minmax(0, 560px)')};
   @media (max-width: 860px) {
     grid-template-columns: minmax(0, 1fr);
-    gap: ${({ theme }) => theme.space(4)};
+    gap: ${theme.space(4)};
   }
 `;

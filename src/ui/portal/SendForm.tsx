@@ -13,6 +13,7 @@ import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { Field } from '../common/Field.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
+import { theme } from '../theme.ts';
 
 // The send form (docs/product.md#send-form). Uncontrolled inputs read with FormData on submit;
 // the send machine checks in its own order (docs/product.md#send-form-order), hence noValidate and
@@ -138,27 +139,27 @@ export function SendForm() {
 }
 
 const Title = styled.h2`
-  margin: 0 0 ${({ theme }) => theme.space(4)};
+  margin: 0 0 ${theme.space(4)};
   font-size: 1.2rem;
 `;
 
 const Warning = styled.span`
   display: block;
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
-  border-radius: ${({ theme }) => theme.radius.sm};
-  background: ${({ theme }) => theme.color.warningBg};
-  color: ${({ theme }) => theme.color.warningText};
+  padding: ${theme.space(2)} ${theme.space(3)};
+  border-radius: ${theme.radius.sm};
+  background: ${theme.color.warningBg};
+  color: ${theme.color.warningText};
   font-weight: 600;
 `;
 
 const WalletButton = styled(Button)`
-  margin-top: ${({ theme }) => theme.space(2)};
+  margin-top: ${theme.space(2)};
 `;
 
 const Note = styled.p`
-  margin: ${({ theme }) => theme.space(3)} 0 0;
+  margin: ${theme.space(3)} 0 0;
   font-size: 0.9rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
 
 /** Always in the page, so a screen reader hears 'Saving to history...' when it appears; no space when empty. */

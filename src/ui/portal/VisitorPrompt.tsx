@@ -4,6 +4,7 @@ import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { LocalWalletSlot } from '../local-wallet/slots.tsx';
 import { useChild, useChildSelector } from '../portal-context.tsx';
+import { theme } from '../theme.ts';
 
 // With no wallet and no user (docs/product.md#visitor-prompt), the prompt and a Connect Wallet
 // button ('Connecting Wallet...' while the wallet is discovering, reconnecting or connecting), and
@@ -31,7 +32,7 @@ export function VisitorPrompt() {
 const Prompt = styled(Card)`
   display: grid;
   justify-items: center;
-  gap: ${({ theme }) => theme.space(4)};
+  gap: ${theme.space(4)};
   max-width: 560px;
   width: 100%;
   margin: 0 auto;
@@ -41,5 +42,5 @@ const Prompt = styled(Card)`
 const Text = styled.p`
   margin: 0;
   font-size: 1.05rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;

@@ -5,6 +5,7 @@ import { useChild, useChildSelector } from '../portal-context.tsx';
 import { useSettings } from '../settings-context.tsx';
 import { CopyIcon, DisconnectIcon } from './icons.tsx';
 import { VisuallyHidden } from '../common/VisuallyHidden.tsx';
+import { theme } from '../theme.ts';
 
 // The wallet's address (docs/product.md#wallet-panel), shortened 6 + 4 (the full one on
 // hover and for screen readers), a copy button and a disconnect button; below it, with a DDEX
@@ -62,11 +63,11 @@ const Row = styled.div`
   display: flex;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(3)};
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(2)} ${theme.space(2)} ${theme.space(4)}`};
-  border-radius: ${({ theme }) => theme.radius.md};
-  background: ${({ theme }) => theme.color.surfaceAlt};
-  border: 1px solid ${({ theme }) => theme.color.border};
+  gap: ${theme.space(3)};
+  padding: ${theme.space(2)} ${theme.space(2)} ${theme.space(2)} ${theme.space(4)};
+  border-radius: ${theme.radius.md};
+  background: ${theme.color.surfaceAlt};
+  border: 1px solid ${theme.color.border};
 `;
 
 const Text = styled.p`
@@ -77,11 +78,11 @@ const Text = styled.p`
 
 const Label = styled.span`
   font-size: 0.85rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
 
 const Address = styled.span`
-  font-family: ${({ theme }) => theme.font.mono};
+  font-family: ${theme.font.mono};
   font-size: 1.05rem;
   font-weight: 600;
 `;
@@ -89,9 +90,9 @@ const Address = styled.span`
 const Actions = styled.div`
   display: flex;
   flex: none;
-  gap: ${({ theme }) => theme.space(1)};
+  gap: ${theme.space(1)};
 `;
 
 const Danger = styled(IconButton)`
-  color: ${({ theme }) => theme.color.danger};
+  color: ${theme.color.danger};
 `;

@@ -7,6 +7,7 @@ import { useChild, useChildSelector, usePortalSelector } from '../portal-context
 import { LocalWalletSlot } from '../local-wallet/slots.tsx';
 import { lateView } from './late-views-loader.ts';
 import { WalletAddress } from './WalletAddress.tsx';
+import { theme } from '../theme.ts';
 
 // Loaded apart from the entry with the send form (late-views-loader.ts): the panel is never on a
 // visitor's first screen.
@@ -56,11 +57,11 @@ export function WalletPanel() {
 }
 
 const Title = styled.h2`
-  margin: 0 0 ${({ theme }) => theme.space(4)};
+  margin: 0 0 ${theme.space(4)};
   font-size: 1.2rem;
 `;
 
 const Stack = styled.div`
   display: grid;
-  gap: ${({ theme }) => theme.space(5)};
+  gap: ${theme.space(5)};
 `;

@@ -2,6 +2,7 @@ import styled from 'styled-components';
 import { webhookCopy } from '../../copy/index.ts';
 import { Button } from '../common/Button.tsx';
 import { useChild, useChildSelector } from '../portal-context.tsx';
+import { theme } from '../theme.ts';
 
 // The Tatum webhook demo (docs/product.md#webhook-demo). One operation at a
 // time: the buttons are disabled until the webhooks machine is idle again.
@@ -43,14 +44,14 @@ export function WebhookDemo() {
 }
 
 const Title = styled.h3`
-  margin: 0 0 ${({ theme }) => theme.space(2)};
+  margin: 0 0 ${theme.space(2)};
   font-size: 1rem;
 `;
 
 const Row = styled.div`
   display: flex;
   flex-wrap: wrap;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   & > button {
     flex: 1 1 auto;
     white-space: nowrap;

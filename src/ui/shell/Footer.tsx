@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { footerCopy } from '../../copy/index.ts';
 import { useSettings } from '../settings-context.tsx';
+import { theme } from '../theme.ts';
 
 // The footer (docs/product.md#footer): the demonstration notice, the contact address
 // and the product site, both from the configuration.
@@ -22,9 +23,9 @@ export function Footer() {
 }
 
 const Bar = styled.footer`
-  border-top: 1px solid ${({ theme }) => theme.color.border};
-  background: ${({ theme }) => theme.color.surface};
-  color: ${({ theme }) => theme.color.textMuted};
+  border-top: 1px solid ${theme.color.border};
+  background: ${theme.color.surface};
+  color: ${theme.color.textMuted};
   font-size: 0.9rem;
 `;
 
@@ -33,10 +34,10 @@ const Inner = styled.div`
   flex-wrap: wrap;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => `${theme.space(2)} ${theme.space(6)}`};
+  gap: ${theme.space(2)} ${theme.space(6)};
   width: min(960px, 100%);
   margin: 0 auto;
-  padding: ${({ theme }) => `${theme.space(5)} ${theme.space(4)}`};
+  padding: ${theme.space(5)} ${theme.space(4)};
 `;
 
 const Notice = styled.p`
@@ -46,7 +47,7 @@ const Notice = styled.p`
 const Links = styled.p`
   display: flex;
   flex-wrap: wrap;
-  gap: ${({ theme }) => `${theme.space(1)} ${theme.space(5)}`};
+  gap: ${theme.space(1)} ${theme.space(5)};
   margin: 0;
   overflow-wrap: anywhere;
 `;

@@ -7,6 +7,7 @@ import { NotificationsButton } from './NotificationsButton.tsx';
 import { TabBar } from './TabBar.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { UserMenuButton } from './UserMenuButton.tsx';
+import { theme } from '../theme.ts';
 
 // Radix's Popover and the menu's items load when a user signs in, not before the first paint.
 const UserMenu = lazy(() => import('./UserMenu.tsx'));
@@ -50,8 +51,8 @@ const Bar = styled.header`
   position: sticky;
   top: 0;
   z-index: 10;
-  background: ${({ theme }) => theme.color.surface};
-  border-bottom: 1px solid ${({ theme }) => theme.color.border};
+  background: ${theme.color.surface};
+  border-bottom: 1px solid ${theme.color.border};
 `;
 
 const Inner = styled.div`
@@ -59,15 +60,15 @@ const Inner = styled.div`
   grid-template-columns: auto minmax(0, 1fr) auto;
   grid-template-areas: 'brand tabs actions';
   align-items: center;
-  gap: ${({ theme }) => theme.space(4)};
+  gap: ${theme.space(4)};
   width: min(960px, 100%);
   margin: 0 auto;
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
-  ${({ theme }) => theme.phone} {
+  padding: ${theme.space(2)} ${theme.space(4)};
+  ${theme.phone} {
     grid-template-columns: minmax(0, 1fr) auto;
     grid-template-areas: 'brand actions' 'tabs tabs';
-    gap: ${({ theme }) => theme.space(1)};
-    padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)} 0`};
+    gap: ${theme.space(1)};
+    padding: ${theme.space(2)} ${theme.space(3)} 0;
   }
 `;
 
@@ -75,7 +76,7 @@ const Brand = styled.span`
   grid-area: brand;
   display: inline-flex;
   align-items: center;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   font-weight: 800;
   font-size: 1.15rem;
   letter-spacing: 0.04em;
@@ -86,9 +87,9 @@ const Mark = styled.span`
   place-items: center;
   width: 32px;
   height: 32px;
-  border-radius: ${({ theme }) => theme.radius.md};
-  background: ${({ theme }) => theme.color.accent};
-  color: ${({ theme }) => theme.color.accentText};
+  border-radius: ${theme.radius.md};
+  background: ${theme.color.accent};
+  color: ${theme.color.accentText};
   font-size: 1rem;
 `;
 
@@ -96,18 +97,18 @@ const Actions = styled.div`
   grid-area: actions;
   display: flex;
   align-items: center;
-  gap: ${({ theme }) => theme.space(1)};
+  gap: ${theme.space(1)};
 `;
 
 const SkipLink = styled.a`
   position: absolute;
-  left: ${({ theme }) => theme.space(2)};
+  left: ${theme.space(2)};
   top: -100px;
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
-  border-radius: ${({ theme }) => theme.radius.sm};
-  background: ${({ theme }) => theme.color.accent};
-  color: ${({ theme }) => theme.color.accentText};
+  padding: ${theme.space(2)} ${theme.space(3)};
+  border-radius: ${theme.radius.sm};
+  background: ${theme.color.accent};
+  color: ${theme.color.accentText};
   &:focus {
-    top: ${({ theme }) => theme.space(2)};
+    top: ${theme.space(2)};
   }
 `;

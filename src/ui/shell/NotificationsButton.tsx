@@ -3,6 +3,7 @@ import { shellCopy } from '../../copy/index.ts';
 import { useChild, useSessionSelector } from '../portal-context.tsx';
 import { BellIcon } from './icons.tsx';
 import { HeaderIconButton } from './HeaderIconButton.tsx';
+import { theme } from '../theme.ts';
 
 // Opens the notifications dialog (which marks them read). The dot shows only
 // while something is unread (docs/product.md#notifications); the count is in the button's name.
@@ -30,7 +31,7 @@ const Dot = styled.span`
   right: 8px;
   width: 10px;
   height: 10px;
-  border-radius: ${({ theme }) => theme.radius.pill};
-  background: ${({ theme }) => theme.color.danger};
-  border: 2px solid ${({ theme }) => theme.color.surface};
+  border-radius: ${theme.radius.pill};
+  background: ${theme.color.danger};
+  border: 2px solid ${theme.color.surface};
 `;

@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { appCopy, shellCopy } from '../../copy/index.ts';
 import { useChild, useChildSelector } from '../portal-context.tsx';
+import { theme } from '../theme.ts';
 
 // The three tabs of docs/product.md#tabs-and-pages. The current one carries aria-current and the
 // accent underline; the pages reached from the user menu (FAQ, Privacy,
@@ -37,13 +38,13 @@ const Nav = styled.nav`
 
 const List = styled.ul`
   display: flex;
-  gap: ${({ theme }) => theme.space(1)};
+  gap: ${theme.space(1)};
   margin: 0;
   padding: 0;
   list-style: none;
   overflow-x: auto;
   scrollbar-width: thin;
-  ${({ theme }) => theme.phone} {
+  ${theme.phone} {
     justify-content: space-between;
     gap: 0;
   }
@@ -52,38 +53,38 @@ const List = styled.ul`
 const TabButton = styled.button`
   position: relative;
   min-height: 44px;
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
+  padding: ${theme.space(2)} ${theme.space(3)};
   border: none;
-  border-radius: ${({ theme }) => theme.radius.sm};
+  border-radius: ${theme.radius.sm};
   background: transparent;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
   font: inherit;
   font-weight: 600;
   white-space: nowrap;
   cursor: pointer;
-  ${({ theme }) => theme.phone} {
+  ${theme.phone} {
     min-height: 40px;
-    padding: ${({ theme }) => theme.space(2)} 6px;
+    padding: ${theme.space(2)} 6px;
     font-size: 0.875rem;
   }
   &:hover {
-    color: ${({ theme }) => theme.color.text};
-    background: ${({ theme }) => theme.color.surfaceAlt};
+    color: ${theme.color.text};
+    background: ${theme.color.surfaceAlt};
   }
   &:focus-visible {
     outline-offset: -2px;
   }
   &[aria-current='page'] {
-    color: ${({ theme }) => theme.color.text};
+    color: ${theme.color.text};
   }
   &[aria-current='page']::after {
     content: '';
     position: absolute;
-    left: ${({ theme }) => theme.space(2)};
-    right: ${({ theme }) => theme.space(2)};
+    left: ${theme.space(2)};
+    right: ${theme.space(2)};
     bottom: 2px;
     height: 3px;
-    border-radius: ${({ theme }) => theme.radius.pill};
-    background: ${({ theme }) => theme.color.accent};
+    border-radius: ${theme.radius.pill};
+    background: ${theme.color.accent};
   }
 `;

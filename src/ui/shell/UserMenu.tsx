@@ -5,6 +5,7 @@ import { displayName } from '../../machines/profile/display-name.ts';
 import { useChild, useChildSelector, usePortalSelector, useProfile } from '../portal-context.tsx';
 import { UserMenuButton } from './UserMenuButton.tsx';
 import { UserMenuItems } from './UserMenuItems.tsx';
+import { theme } from '../theme.ts';
 
 // The signed-in user's dropdown (docs/product.md#header), on Radix Popover: Escape and a
 // click outside close it, focus moves into it and back. Whether it is open is
@@ -37,22 +38,22 @@ export default function UserMenu() {
 const Content = styled(Popover.Content)`
   z-index: 50;
   width: min(260px, calc(100vw - 16px));
-  padding: ${({ theme }) => theme.space(1)};
-  background: ${({ theme }) => theme.color.surface};
-  color: ${({ theme }) => theme.color.text};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.md};
-  box-shadow: ${({ theme }) => theme.shadow};
+  padding: ${theme.space(1)};
+  background: ${theme.color.surface};
+  color: ${theme.color.text};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.md};
+  box-shadow: ${theme.shadow};
 `;
 
 const MenuHeader = styled.div`
   display: grid;
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
-  border-bottom: 1px solid ${({ theme }) => theme.color.border};
+  padding: ${theme.space(2)} ${theme.space(3)};
+  border-bottom: 1px solid ${theme.color.border};
   overflow-wrap: anywhere;
 `;
 
 const Email = styled.span`
   font-size: 0.875rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;

@@ -4,6 +4,7 @@ import { shellCopy } from '../../copy/index.ts';
 import { displayName } from '../../machines/profile/display-name.ts';
 import { usePortalSelector, useProfile } from '../portal-context.tsx';
 import { ChevronDownIcon, UserIcon } from './icons.tsx';
+import { theme } from '../theme.ts';
 
 // The user menu's trigger: avatar, name, chevron. It has no Radix in it, so
 // the header can show it (as the lazy menu's stand-in) the moment a user signs
@@ -25,19 +26,19 @@ export function UserMenuButton(props: ComponentPropsWithRef<'button'>) {
 const Trigger = styled.button`
   display: inline-flex;
   align-items: center;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   min-height: 40px;
   max-width: 220px;
-  padding: ${({ theme }) => `${theme.space(1)} ${theme.space(2)} ${theme.space(1)} ${theme.space(1)}`};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.pill};
-  background: ${({ theme }) => theme.color.surfaceAlt};
-  color: ${({ theme }) => theme.color.text};
+  padding: ${theme.space(1)} ${theme.space(2)} ${theme.space(1)} ${theme.space(1)};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.pill};
+  background: ${theme.color.surfaceAlt};
+  color: ${theme.color.text};
   font: inherit;
   font-weight: 600;
   cursor: pointer;
   &[data-state='open'] {
-    border-color: ${({ theme }) => theme.color.accent};
+    border-color: ${theme.color.accent};
   }
 `;
 
@@ -48,9 +49,9 @@ const Avatar = styled.span`
   width: 30px;
   height: 30px;
   overflow: hidden;
-  border-radius: ${({ theme }) => theme.radius.pill};
-  background: ${({ theme }) => theme.color.accent};
-  color: ${({ theme }) => theme.color.accentText};
+  border-radius: ${theme.radius.pill};
+  background: ${theme.color.accent};
+  color: ${theme.color.accentText};
   img {
     width: 100%;
     height: 100%;
@@ -62,7 +63,7 @@ const Name = styled.span`
   overflow: hidden;
   text-overflow: ellipsis;
   white-space: nowrap;
-  ${({ theme }) => theme.phone} {
+  ${theme.phone} {
     display: none;
   }
 `;

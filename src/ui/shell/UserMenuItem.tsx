@@ -1,5 +1,6 @@
 import styled from 'styled-components';
 import { appCopy } from '../../copy/index.ts';
+import { theme } from '../theme.ts';
 
 /** One entry; without `onSelect` it is shown disabled. */
 export function UserMenuItem({
@@ -27,12 +28,12 @@ const ItemButton = styled.button<{ $danger: boolean }>`
   display: flex;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   width: 100%;
   min-height: 36px;
-  padding: ${({ theme }) => `${theme.space(1)} ${theme.space(3)}`};
+  padding: ${theme.space(1)} ${theme.space(3)};
   border: none;
-  border-radius: ${({ theme }) => theme.radius.sm};
+  border-radius: ${theme.radius.sm};
   background: transparent;
   color: ${({ theme, $danger }) => ($danger ? theme.color.danger : theme.color.text)};
   font: inherit;
@@ -40,22 +41,22 @@ const ItemButton = styled.button<{ $danger: boolean }>`
   text-align: left;
   cursor: pointer;
   &:hover:not(:disabled) {
-    background: ${({ theme }) => theme.color.surfaceAlt};
+    background: ${theme.color.surfaceAlt};
   }
   &:focus-visible {
     outline-offset: -2px;
   }
   &:disabled {
-    color: ${({ theme }) => theme.color.textMuted};
+    color: ${theme.color.textMuted};
     cursor: not-allowed;
   }
 `;
 
 const Soon = styled.span`
-  padding: 0 ${({ theme }) => theme.space(2)};
-  border-radius: ${({ theme }) => theme.radius.pill};
-  background: ${({ theme }) => theme.color.warningBg};
-  color: ${({ theme }) => theme.color.warningText};
+  padding: 0 ${theme.space(2)};
+  border-radius: ${theme.radius.pill};
+  background: ${theme.color.warningBg};
+  color: ${theme.color.warningText};
   font-size: 0.75rem;
   font-weight: 700;
 `;

@@ -3,6 +3,7 @@ import { appCopy } from '../../copy/index.ts';
 import type { DialogName } from '../../machines/dialogs.machine.ts';
 import { useChild } from '../portal-context.tsx';
 import { UserMenuItem as Item } from './UserMenuItem.tsx';
+import { theme } from '../theme.ts';
 
 // The entries of the user menu, in the order of docs/product.md#header and in four groups: the
 // dialogs, the pages, the placeholders (API Keys and Security are Soon, About
@@ -55,9 +56,9 @@ export function UserMenuItems() {
 
 const Group = styled.ul`
   margin: 0;
-  padding: ${({ theme }) => theme.space(1)} 0;
+  padding: ${theme.space(1)} 0;
   list-style: none;
   & + & {
-    border-top: 1px solid ${({ theme }) => theme.color.border};
+    border-top: 1px solid ${theme.color.border};
   }
 `;

@@ -2,6 +2,7 @@ import styled, { css, keyframes } from 'styled-components';
 import { shellCopy } from '../../copy/index.ts';
 import type { ShownToast } from '../../machines/toast.machine.ts';
 import { useChild } from '../portal-context.tsx';
+import { theme } from '../theme.ts';
 
 // One toast: title, optional description, optional action button and the
 // dismiss button. The text is shown as text, never as HTML (notification
@@ -36,20 +37,20 @@ const enter = keyframes`from { opacity: 0; transform: translateY(8px); }`;
 const Card = styled.div<{ $destructive: boolean }>`
   display: flex;
   align-items: flex-start;
-  gap: ${({ theme }) => theme.space(3)};
-  padding: ${({ theme }) => `${theme.space(3)} ${theme.space(3)} ${theme.space(3)} ${theme.space(4)}`};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.md};
-  background: ${({ theme }) => theme.color.surface};
-  color: ${({ theme }) => theme.color.text};
-  box-shadow: ${({ theme }) => theme.shadow};
+  gap: ${theme.space(3)};
+  padding: ${theme.space(3)} ${theme.space(3)} ${theme.space(3)} ${theme.space(4)};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.md};
+  background: ${theme.color.surface};
+  color: ${theme.color.text};
+  box-shadow: ${theme.shadow};
   animation: ${enter} 160ms ease-out;
   ${({ $destructive }) =>
     $destructive &&
     css`
       border-color: transparent;
-      background: ${({ theme }) => theme.color.danger};
-      color: ${({ theme }) => theme.color.dangerText};
+      background: ${theme.color.danger};
+      color: ${theme.color.dangerText};
     `}
 `;
 
@@ -65,16 +66,16 @@ const Title = styled.p`
 `;
 
 const Description = styled.p`
-  margin: ${({ theme }) => theme.space(1)} 0 0;
+  margin: ${theme.space(1)} 0 0;
   font-size: 0.9rem;
 `;
 
 const Action = styled.button`
   flex: none;
   min-height: 32px;
-  padding: 0 ${({ theme }) => theme.space(3)};
+  padding: 0 ${theme.space(3)};
   border: 1px solid currentColor;
-  border-radius: ${({ theme }) => theme.radius.sm};
+  border-radius: ${theme.radius.sm};
   background: transparent;
   color: inherit;
   font: inherit;
@@ -88,7 +89,7 @@ const Dismiss = styled.button`
   width: 32px;
   height: 32px;
   border: none;
-  border-radius: ${({ theme }) => theme.radius.sm};
+  border-radius: ${theme.radius.sm};
   background: transparent;
   color: inherit;
   font: inherit;

@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { useChildSelector } from '../portal-context.tsx';
 import { ToastCard } from './ToastCard.tsx';
+import { theme } from '../theme.ts';
 
 // The one toast on screen (the toast machine keeps at most one and hides it
 // after its duration). Both live regions are always in the page, so a screen
@@ -24,11 +25,11 @@ export function Toaster() {
 
 const Viewport = styled.div`
   position: fixed;
-  right: ${({ theme }) => theme.space(4)};
-  bottom: ${({ theme }) => theme.space(4)};
+  right: ${theme.space(4)};
+  bottom: ${theme.space(4)};
   z-index: 1000;
   width: min(380px, calc(100vw - 24px));
-  ${({ theme }) => theme.phone} {
+  ${theme.phone} {
     right: 12px;
     bottom: 12px;
   }

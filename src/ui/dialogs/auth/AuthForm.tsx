@@ -6,6 +6,7 @@ import { Button } from '../../common/Button.tsx';
 import { Field } from '../../common/Field.tsx';
 import { LinkButton } from '../parts.tsx';
 import { WalletSignIn } from './WalletSignIn.tsx';
+import { theme } from '../../theme.ts';
 
 // The email and password form of both modes, and the wallet sign-in below it.
 // Uncontrolled: the values are read on submit, and the password is wiped from
@@ -109,13 +110,13 @@ const Submit = styled(Button)`
 `;
 
 const Forgot = styled.p`
-  margin: 0 0 ${({ theme }) => theme.space(4)};
+  margin: 0 0 ${theme.space(4)};
   text-align: right;
   font-size: 0.875rem;
 `;
 
 const Toggle = styled.p`
-  margin: ${({ theme }) => theme.space(4)} 0 0;
+  margin: ${theme.space(4)} 0 0;
   text-align: center;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;

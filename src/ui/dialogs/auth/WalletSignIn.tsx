@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import { authCopy, shortAddress } from '../../../copy/index.ts';
 import { dialogCopy } from '../../../copy/dialogs.ts';
 import { Button } from '../../common/Button.tsx';
+import { theme } from '../../theme.ts';
 
 // The auth dialog's third way in (docs/product.md#auth-dialog): Sign in with
 // Ethereum through the connected wallet. Without a connected wallet the button
@@ -46,22 +47,22 @@ export function WalletSignIn({ address, busy, blocked, onSignIn }: Props) {
 }
 
 const Section = styled.div`
-  margin-top: ${({ theme }) => theme.space(4)};
+  margin-top: ${theme.space(4)};
 `;
 
 const Divider = styled.p`
   display: flex;
   align-items: center;
-  gap: ${({ theme }) => theme.space(3)};
-  margin: 0 0 ${({ theme }) => theme.space(3)};
-  color: ${({ theme }) => theme.color.textMuted};
+  gap: ${theme.space(3)};
+  margin: 0 0 ${theme.space(3)};
+  color: ${theme.color.textMuted};
   font-size: 0.875rem;
 
   &::before,
   &::after {
     content: '';
     flex: 1;
-    border-top: 1px solid ${({ theme }) => theme.color.border};
+    border-top: 1px solid ${theme.color.border};
   }
 `;
 
@@ -73,13 +74,13 @@ const Wide = styled(Button)`
 `;
 
 const Address = styled.span`
-  font-family: ${({ theme }) => theme.font.mono};
+  font-family: ${theme.font.mono};
   font-size: 0.875rem;
 `;
 
 const Hint = styled.p`
-  margin: ${({ theme }) => theme.space(2)} 0 0;
-  color: ${({ theme }) => theme.color.textMuted};
+  margin: ${theme.space(2)} 0 0;
+  color: ${theme.color.textMuted};
   font-size: 0.875rem;
   text-align: center;
 `;

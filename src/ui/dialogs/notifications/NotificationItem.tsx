@@ -4,6 +4,7 @@ import type { NotificationRow } from '../../../domain/notifications.ts';
 import { Button } from '../../common/Button.tsx';
 import { formatTime } from '../format-time.ts';
 import { Tag } from '../parts.tsx';
+import { theme } from '../../theme.ts';
 
 // One notification. Title and message are the user's data: rendered as text.
 export function NotificationItem({ row, onMarkRead }: { row: NotificationRow; onMarkRead: () => void }) {
@@ -33,10 +34,10 @@ export function NotificationItem({ row, onMarkRead }: { row: NotificationRow; on
 }
 
 const Item = styled.li<{ $unread: boolean }>`
-  padding: ${({ theme }) => theme.space(3)};
+  padding: ${theme.space(3)};
   border: 1px solid ${({ theme, $unread }) => ($unread ? theme.color.accent : theme.color.border)};
   border-left-width: ${({ $unread }) => ($unread ? '4px' : '1px')};
-  border-radius: ${({ theme }) => theme.radius.md};
+  border-radius: ${theme.radius.md};
   background: ${({ theme, $unread }) => ($unread ? theme.color.surfaceAlt : theme.color.surface)};
 `;
 
@@ -44,7 +45,7 @@ const Top = styled.div`
   display: flex;
   align-items: baseline;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;
 
 const Title = styled.h3`
@@ -54,7 +55,7 @@ const Title = styled.h3`
 `;
 
 const Message = styled.p`
-  margin: ${({ theme }) => theme.space(1)} 0 ${({ theme }) => theme.space(2)};
+  margin: ${theme.space(1)} 0 ${theme.space(2)};
   white-space: pre-wrap;
   overflow-wrap: anywhere;
 `;
@@ -64,7 +65,7 @@ const Bottom = styled.div`
   flex-wrap: wrap;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   font-size: 0.85rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;

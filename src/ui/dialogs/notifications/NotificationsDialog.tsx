@@ -7,6 +7,7 @@ import { Actions, StatusText } from '../parts.tsx';
 import { useDialog } from '../useDialog.ts';
 import type { NotificationRow } from '../../../domain/notifications.ts';
 import { NotificationItem } from './NotificationItem.tsx';
+import { theme } from '../../theme.ts';
 
 // The signed-in user's 20 newest notifications, newest first (the machine's
 // list). Opening the dialog marks every unread one read (the root routes that);
@@ -75,7 +76,7 @@ const List = styled.ul`
   margin: 0;
   padding: 0;
   display: grid;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;
 
 const ClearAll = styled(Button)`

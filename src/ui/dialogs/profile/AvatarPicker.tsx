@@ -6,6 +6,7 @@ import { dialogCopy } from '../../../copy/dialogs.ts';
 import { useSessionChild, useSessionSelector } from '../../portal-context.tsx';
 import { Tag } from '../parts.tsx';
 import { AvatarPlaceholder } from './AvatarPlaceholder.tsx';
+import { theme } from '../../theme.ts';
 
 // The avatar preview and its file input. A chosen file goes to the profile
 // machine at once (it uploads it and keeps the URL as a draft); the preview
@@ -65,9 +66,9 @@ export function AvatarPicker() {
 const Row = styled.div`
   display: flex;
   align-items: flex-start;
-  gap: ${({ theme }) => theme.space(4)};
-  margin-bottom: ${({ theme }) => theme.space(4)};
-  ${({ theme }) => theme.phone} {
+  gap: ${theme.space(4)};
+  margin-bottom: ${theme.space(4)};
+  ${theme.phone} {
     flex-direction: column;
     align-items: center;
   }
@@ -79,9 +80,9 @@ const Preview = styled.div`
   height: 88px;
   border-radius: 50%;
   overflow: hidden;
-  border: 1px solid ${({ theme }) => theme.color.border};
-  background: ${({ theme }) => theme.color.surfaceAlt};
-  color: ${({ theme }) => theme.color.textMuted};
+  border: 1px solid ${theme.color.border};
+  background: ${theme.color.surfaceAlt};
+  color: ${theme.color.textMuted};
   display: grid;
   place-items: center;
   img {
@@ -95,7 +96,7 @@ const Picker = styled.div`
   display: grid;
   /* A file input's own minimum width would otherwise widen the column past a phone screen. */
   grid-template-columns: minmax(0, 1fr);
-  gap: ${({ theme }) => theme.space(1)};
+  gap: ${theme.space(1)};
   min-width: 0;
   width: 100%;
   label {
@@ -105,15 +106,15 @@ const Picker = styled.div`
   input {
     width: 100%;
     font: inherit;
-    color: ${({ theme }) => theme.color.text};
+    color: ${theme.color.text};
   }
   input::file-selector-button {
-    margin-right: ${({ theme }) => theme.space(2)};
-    padding: ${({ theme }) => `${theme.space(1)} ${theme.space(3)}`};
-    border: 1px solid ${({ theme }) => theme.color.border};
-    border-radius: ${({ theme }) => theme.radius.sm};
-    background: ${({ theme }) => theme.color.surfaceAlt};
-    color: ${({ theme }) => theme.color.text};
+    margin-right: ${theme.space(2)};
+    padding: ${theme.space(1)} ${theme.space(3)};
+    border: 1px solid ${theme.color.border};
+    border-radius: ${theme.radius.sm};
+    background: ${theme.color.surfaceAlt};
+    color: ${theme.color.text};
     font: inherit;
     font-weight: 600;
     cursor: pointer;
@@ -126,5 +127,5 @@ const Picker = styled.div`
 const Hint = styled.p`
   margin: 0;
   font-size: 0.85rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;

@@ -2,6 +2,7 @@ import styled from 'styled-components';
 import { dialogCopy } from '../../../copy/dialogs.ts';
 import { EMAIL_ALERT_KINDS, emailAlertsOf, type EmailAlertKind } from '../../../domain/email-alerts.ts';
 import { useProfile, useSessionChild, useSessionSelector } from '../../portal-context.tsx';
+import { theme } from '../../theme.ts';
 
 // The profile's Notifications section (docs/product.md#email-alerts): every notification appears in
 // the portal; each kind may also be mailed. A choice is saved as soon as it changes, and the boxes
@@ -47,26 +48,26 @@ export function ProfileNotifications() {
 }
 
 const Section = styled.section`
-  margin-top: ${({ theme }) => theme.space(4)};
-  padding-top: ${({ theme }) => theme.space(4)};
-  border-top: 1px solid ${({ theme }) => theme.color.border};
+  margin-top: ${theme.space(4)};
+  padding-top: ${theme.space(4)};
+  border-top: 1px solid ${theme.color.border};
 `;
 
 const Heading = styled.h3`
-  margin: 0 0 ${({ theme }) => theme.space(2)};
+  margin: 0 0 ${theme.space(2)};
   font-size: 1rem;
 `;
 
 const Hint = styled.p`
-  margin: 0 0 ${({ theme }) => theme.space(2)};
-  color: ${({ theme }) => theme.color.textMuted};
+  margin: 0 0 ${theme.space(2)};
+  color: ${theme.color.textMuted};
   font-size: 0.875rem;
 `;
 
 const Choice = styled.label`
   display: flex;
   align-items: center;
-  gap: ${({ theme }) => theme.space(2)};
-  margin: ${({ theme }) => theme.space(2)} 0;
+  gap: ${theme.space(2)};
+  margin: ${theme.space(2)} 0;
   cursor: pointer;
 `;

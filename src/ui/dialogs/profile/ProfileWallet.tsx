@@ -4,6 +4,7 @@ import { dialogCopy } from '../../../copy/dialogs.ts';
 import { useProfile, useSessionSelector } from '../../portal-context.tsx';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { Tag } from '../parts.tsx';
+import { theme } from '../../theme.ts';
 
 // The profile's wallet in one line, and whether it was proven (docs/product.md#wallet-sync):
 // a wallet is linked only with a signed proof, so a verified tag is the rule, and a wallet
@@ -34,14 +35,14 @@ const Line = styled.p`
   display: flex;
   flex-wrap: wrap;
   align-items: center;
-  gap: ${({ theme }) => theme.space(2)};
-  margin: ${({ theme }) => theme.space(3)} 0;
+  gap: ${theme.space(2)};
+  margin: ${theme.space(3)} 0;
 `;
 
 const Label = styled.span`
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
 
 const Address = styled.span`
-  font-family: ${({ theme }) => theme.font.mono};
+  font-family: ${theme.font.mono};
 `;

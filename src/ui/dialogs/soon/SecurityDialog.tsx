@@ -5,6 +5,7 @@ import { Dialog } from '../../common/Dialog.tsx';
 import { Tag } from '../parts.tsx';
 import { useDialog } from '../useDialog.ts';
 import { UnderConstruction } from './UnderConstruction.tsx';
+import { theme } from '../../theme.ts';
 
 /**
  * Security settings (docs/product.md#api-keys-and-security): under construction; two-factor
@@ -30,11 +31,11 @@ const Setting = styled.div`
   display: flex;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(3)};
-  margin-top: ${({ theme }) => theme.space(4)};
-  padding: ${({ theme }) => theme.space(3)};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.md};
+  gap: ${theme.space(3)};
+  margin-top: ${theme.space(4)};
+  padding: ${theme.space(3)};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.md};
 `;
 
 const Name = styled.h3`
@@ -45,5 +46,5 @@ const Name = styled.h3`
 const Hint = styled.p`
   margin: 0;
   font-size: 0.85rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;

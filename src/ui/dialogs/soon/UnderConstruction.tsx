@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
+import { theme } from '../../theme.ts';
 
 /** The notice of a dialog whose feature is not built yet. */
 export function UnderConstruction({ children }: { children: ReactNode }) {
@@ -22,12 +23,12 @@ export function UnderConstruction({ children }: { children: ReactNode }) {
 
 const Notice = styled.div`
   display: flex;
-  gap: ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(3)};
   align-items: flex-start;
-  padding: ${({ theme }) => theme.space(4)};
-  border-radius: ${({ theme }) => theme.radius.md};
-  background: ${({ theme }) => theme.color.warningBg};
-  color: ${({ theme }) => theme.color.warningText};
+  padding: ${theme.space(4)};
+  border-radius: ${theme.radius.md};
+  background: ${theme.color.warningBg};
+  color: ${theme.color.warningText};
   svg {
     flex: none;
     margin-top: 2px;

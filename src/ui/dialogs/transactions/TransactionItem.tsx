@@ -5,6 +5,7 @@ import { useSettings } from '../../settings-context.tsx';
 import { formatTime } from '../format-time.ts';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { Tag } from '../parts.tsx';
+import { theme } from '../../theme.ts';
 
 // One line of the history: what happened, its status, how much of what (exact on hover), what it did in words
 // (when the row says), and its hash — a link to the block explorer when one is configured,
@@ -51,16 +52,16 @@ export function TransactionItem({ entry }: { entry: HistoryEntry }) {
 }
 
 const Item = styled.li`
-  padding: ${({ theme }) => theme.space(3)};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.md};
+  padding: ${theme.space(3)};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.md};
 `;
 
 const Top = styled.div`
   display: flex;
   align-items: baseline;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;
 
 const Type = styled.h3`
@@ -70,14 +71,14 @@ const Type = styled.h3`
 `;
 
 const Amount = styled.p`
-  margin: ${({ theme }) => theme.space(1)} 0;
+  margin: ${theme.space(1)} 0;
   font-weight: 600;
   font-variant-numeric: tabular-nums;
   overflow-wrap: anywhere;
 `;
 
 const Detail = styled.p<{ $dropped: boolean }>`
-  margin: 0 0 ${({ theme }) => theme.space(1)};
+  margin: 0 0 ${theme.space(1)};
   color: ${({ theme, $dropped }) => ($dropped ? theme.color.danger : theme.color.textMuted)};
   overflow-wrap: anywhere;
 `;
@@ -86,11 +87,11 @@ const Bottom = styled.div`
   display: flex;
   flex-wrap: wrap;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   font-size: 0.85rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
 
 const Hash = styled.span`
-  font-family: ${({ theme }) => theme.font.mono};
+  font-family: ${theme.font.mono};
 `;

@@ -8,6 +8,7 @@ import { useSessionChild, useSessionSelector } from '../../portal-context.tsx';
 import { Actions, StatusText } from '../parts.tsx';
 import { useDialog } from '../useDialog.ts';
 import { TransactionItem } from './TransactionItem.tsx';
+import { theme } from '../../theme.ts';
 
 // The history modal (docs/product.md#history-dialog): the 20 newest transactions, loaded each
 // time it opens (the root routes that). Rows of an earlier load stay on show
@@ -69,5 +70,5 @@ const List = styled.ul`
   margin: 0;
   padding: 0;
   display: grid;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;

@@ -4,6 +4,7 @@ import { faucetCopy } from '../../../copy/faucet.ts';
 import { faucetOffered } from '../../../domain/faucet.ts';
 import { Button } from '../../common/Button.tsx';
 import { useProfile, usePortalSelector, useSelector } from '../../portal-context.tsx';
+import { theme } from '../../theme.ts';
 
 // 'Get test DDEX' under the DDEX balance (docs/product.md#faucet), for a signed-in user whose proven
 // wallet is the one connected: the faucet pays that wallet only. It shows the faucet machine's
@@ -73,13 +74,13 @@ export function Faucet() {
 
 const Block = styled.div`
   display: grid;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   justify-items: start;
 `;
 
 const Check = styled.div`
   display: grid;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   justify-items: start;
   font-size: 0.9rem;
 `;
@@ -87,7 +88,7 @@ const Check = styled.div`
 const Links = styled.p`
   margin: 0;
   font-size: 0.85rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
   a {
     color: inherit;
   }

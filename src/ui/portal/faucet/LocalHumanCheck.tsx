@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { localHumanCheckCopy } from '../../../copy/faucet-local.ts';
 import type { HumanCheckProps } from './human-check-props.ts';
+import { theme } from '../../theme.ts';
 
 // The local build's stand-in for hCaptcha's widget: a box to tick, clearly labelled as the stand-in,
 // which yields hCaptcha's documented test response token. The local stack's siteverify emulator
@@ -30,15 +31,15 @@ export default function LocalHumanCheck({ faucet }: HumanCheckProps) {
 
 const Box = styled.div`
   display: grid;
-  gap: ${({ theme }) => theme.space(1)};
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
-  border: 1px dashed ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.sm};
+  gap: ${theme.space(1)};
+  padding: ${theme.space(2)} ${theme.space(3)};
+  border: 1px dashed ${theme.color.border};
+  border-radius: ${theme.radius.sm};
   label {
     font-weight: 600;
   }
 `;
 
 const Note = styled.small`
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
