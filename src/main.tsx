@@ -97,8 +97,7 @@ const storedTheme = window.localStorage.getItem(THEME_KEY);
 // Every event that reaches the portal's actor system, redacted and bounded (src/devtools/journal.ts),
 // for the developer panel (a lazy chunk: development builds, or `?devtools` in production), which is
 // all that reads it. Without the panel nothing is recorded and the journal's code never downloads.
-// The portal starts once it has loaded (below), so what the buffer holds until then is only the
-// actors' creation, before anything has run.
+// The portal's actors are made once it has loaded (boot, below), so it records them from the first.
 const recorder = devtoolsEnabled(window.location.search, import.meta.env.DEV)
   ? import('./devtools/journal.ts').then(({ createJournal }) => createJournal())
   : null;
@@ -181,41 +180,45 @@ if (unsubscribeToken !== null) {
   window.history.replaceState(window.history.state, '', opened);
 }
 
-const portal = createActor(
-  providePortal({
-    supabase,
-    wallet,
-    ...(localWallet ? { localWallet } : {}),
-    tatum,
-    token,
-    themeStorage: window.localStorage,
-    watchSystemTheme: (onChange) => {
-      const listener = (event: MediaQueryListEvent) => onChange(event.matches);
-      darkScheme.addEventListener('change', listener);
-      return () => darkScheme.removeEventListener('change', listener);
+// The portal's actors are made and started in tasks of their own (boot below), not in the one that
+// evaluates this module: on a slow phone each of those steps is a long task, and a prerendered page
+// is already on screen, so every long task after its first paint holds back a tap on it.
+const createPortal = () =>
+  createActor(
+    providePortal({
+      supabase,
+      wallet,
+      ...(localWallet ? { localWallet } : {}),
+      tatum,
+      token,
+      themeStorage: window.localStorage,
+      watchSystemTheme: (onChange) => {
+        const listener = (event: MediaQueryListEvent) => onChange(event.matches);
+        darkScheme.addEventListener('change', listener);
+        return () => darkScheme.removeEventListener('change', listener);
+      },
+      log: {
+        failure: (what, error) => console.warn(`[portal] ${what} failed:`, error),
+        // The spec's 'Active Webhooks' toast says "check console".
+        webhooks: (list) => console.warn('[portal] active webhooks:', list),
+      },
+      siteUrl: window.location.origin,
+      tokenAddress,
+      tabs: { loadTrading, loadBots },
+      loadFaucet,
+    }),
+    {
+      systemId: 'portal',
+      inspect: combineInspectors(journal?.inspect, stately?.inspect),
+      input: {
+        ...bootInput(config, {
+          stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
+          systemPrefersDark: darkScheme.matches,
+        }),
+        unsubscribeToken,
+      },
     },
-    log: {
-      failure: (what, error) => console.warn(`[portal] ${what} failed:`, error),
-      // The spec's 'Active Webhooks' toast says "check console".
-      webhooks: (list) => console.warn('[portal] active webhooks:', list),
-    },
-    siteUrl: window.location.origin,
-    tokenAddress,
-    tabs: { loadTrading, loadBots },
-    loadFaucet,
-  }),
-  {
-    systemId: 'portal',
-    inspect: combineInspectors(journal?.inspect, stately?.inspect),
-    input: {
-      ...bootInput(config, {
-        stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
-        systemPrefersDark: darkScheme.matches,
-      }),
-      unsubscribeToken,
-    },
-  },
-);
+  );
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -234,7 +237,7 @@ function Committed({ children }: { children: ReactNode }) {
   return children;
 }
 
-const page = (prerendered: PortalActor | null, devtools: DevtoolsOptions | null) => (
+const page = (portal: PortalActor, prerendered: PortalActor | null, devtools: DevtoolsOptions | null) => (
   <StrictMode>
     <Committed>
       <App
@@ -252,30 +255,38 @@ const page = (prerendered: PortalActor | null, devtools: DevtoolsOptions | null)
 // React hydrates it, rendering first from the never-started portal that HTML was rendered from, then
 // from the live one. The developer panel and the inspector draw what that HTML does not have, so
 // with either the page is rendered anew, as it is by the dev server, whose #root is empty.
-function show(devtools: DevtoolsOptions | null): void {
+function show(portal: PortalActor, devtools: DevtoolsOptions | null): void {
   if (!root) return;
   if (root.hasChildNodes() && !devtools && !stately) {
-    hydrateRoot(root, page(prerenderedPortal(config), null), {
+    hydrateRoot(root, page(portal, prerenderedPortal(config), null), {
       onRecoverableError: (error, info) => console.error('[hydration]', error, info.componentStack ?? ''),
     });
   } else {
     root.replaceChildren();
-    createRoot(root).render(page(null, devtools));
+    createRoot(root).render(page(portal, null, devtools));
   }
 }
 
-// With the developer panel, the portal starts once the journal that records it has loaded.
-if (recorder && journal) {
-  void journal.ready.then(async () => {
-    portal.start();
-    // A journal that could not load (deferredInspector reported it) leaves the portal without the panel.
-    const loaded = await recorder.catch(() => null);
-    show(loaded ? { journal: loaded.journal, replay } : null);
+/** Lets the browser run what waits (a tap, a paint) before the next step of the boot. */
+const nextTask = () =>
+  new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
   });
-} else {
+
+async function boot(): Promise<void> {
+  // With the developer panel, the portal starts once the journal that records it has loaded.
+  const loaded = recorder && journal ? await journal.ready.then(() => recorder.catch(() => null)) : null;
+  await nextTask();
+  const portal = createPortal();
+  await nextTask();
   portal.start();
-  show(null);
+  await nextTask();
+  // A journal that could not load (deferredInspector reported it) leaves the portal without the panel.
+  show(portal, loaded ? { journal: loaded.journal, replay } : null);
 }
+void boot();
 
 // The send form's and the balances' chunk, asked for once the page has loaded: off the first
 // paint's path, and there by the time a wallet that reconnects at start shows them
