@@ -7,15 +7,10 @@ import type { PortalActor } from './ui/portal-context.tsx';
 import { providePortal, THEME_KEY } from './app/provide-portal.ts';
 import { readAppConfig } from './config/app-config.ts';
 import { buildEnv } from './config/build-env.ts';
-import {
-  browserInspector,
-  combineInspectors,
-  deferredInspector,
-  inspectRequested,
-} from './devtools/inspector.ts';
+import type { JournalRecorder } from './devtools/journal.ts';
 import type { JournalExport } from './devtools/journal-types.ts';
 import type { DevtoolsOptions } from './devtools/panel/types.ts';
-import { devtoolsEnabled } from './devtools/panel/gate.ts';
+import { devtoolsEnabled, inspectRequested } from './devtools/panel/gate.ts';
 import { onFirstUse } from './services/on-first-use.ts';
 import { createDeferredSupabaseService } from './services/supabase/deferred-service.ts';
 import { unavailableSupabaseService } from './services/supabase/unavailable-service.ts';
@@ -101,16 +96,21 @@ const storedTheme = window.localStorage.getItem(THEME_KEY);
 const recorder = devtoolsEnabled(window.location.search, import.meta.env.DEV)
   ? import('./devtools/journal.ts').then(({ createJournal }) => createJournal())
   : null;
-const journal = recorder ? deferredInspector(async () => (await recorder).inspect) : null;
 
 // `?inspect`: Stately's browser inspector. It opens stately.ai (online only) and its SDK is loaded
 // on demand; without the flag nothing of it runs or downloads (src/devtools/inspector.ts).
 // A production build asks the person once before anything streams (inspect-consent.ts).
+const inspecting = inspectRequested(window.location.search);
 const askToStream = async () =>
   (await import('./devtools/inspect-consent.ts')).askToInspect((question) => window.confirm(question));
-const stately = inspectRequested(window.location.search)
-  ? browserInspector(import.meta.env.DEV ? undefined : askToStream)
-  : null;
+
+/** The portal's `inspect`: the journal's, Stately's with `?inspect`, both, or none. */
+async function inspectorOf(journal: JournalRecorder | null) {
+  if (!journal && !inspecting) return undefined;
+  const { browserInspector, combineInspectors } = await import('./devtools/inspector.ts');
+  const stately = inspecting ? browserInspector(import.meta.env.DEV ? undefined : askToStream) : null;
+  return combineInspectors(journal?.inspect, stately?.inspect);
+}
 
 // The DEX Trading tab's machines and the DEX service load with the tab, when the portal first shows
 // it; a swap is sent through this page's wallet service, one prompt at a time with everything else.
@@ -183,7 +183,7 @@ if (unsubscribeToken !== null) {
 // The portal's actors are made and started in tasks of their own (boot below), not in the one that
 // evaluates this module: on a slow phone each of those steps is a long task, and a prerendered page
 // is already on screen, so every long task after its first paint holds back a tap on it.
-const createPortal = () =>
+const createPortal = (inspect: Awaited<ReturnType<typeof inspectorOf>>) =>
   createActor(
     providePortal({
       supabase,
@@ -209,7 +209,7 @@ const createPortal = () =>
     }),
     {
       systemId: 'portal',
-      inspect: combineInspectors(journal?.inspect, stately?.inspect),
+      inspect,
       input: {
         ...bootInput(config, {
           stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
@@ -257,7 +257,7 @@ const page = (portal: PortalActor, prerendered: PortalActor | null, devtools: De
 // with either the page is rendered anew, as it is by the dev server, whose #root is empty.
 function show(portal: PortalActor, devtools: DevtoolsOptions | null): void {
   if (!root) return;
-  if (root.hasChildNodes() && !devtools && !stately) {
+  if (root.hasChildNodes() && !devtools && !inspecting) {
     hydrateRoot(root, page(portal, prerenderedPortal(config), null), {
       onRecoverableError: (error, info) => console.error('[hydration]', error, info.componentStack ?? ''),
     });
@@ -276,15 +276,19 @@ const nextTask = () =>
   });
 
 async function boot(): Promise<void> {
-  // With the developer panel, the portal starts once the journal that records it has loaded.
-  const loaded = recorder && journal ? await journal.ready.then(() => recorder.catch(() => null)) : null;
+  // With the developer panel, the portal is made once the journal that records it has loaded; a
+  // journal that could not load leaves the portal without the panel.
+  const journal = await recorder?.catch((error: unknown) => {
+    console.error('[devtools] the event journal could not be loaded:', error);
+    return null;
+  });
+  const inspect = await inspectorOf(journal ?? null);
   await nextTask();
-  const portal = createPortal();
+  const portal = createPortal(inspect);
   await nextTask();
   portal.start();
   await nextTask();
-  // A journal that could not load (deferredInspector reported it) leaves the portal without the panel.
-  show(portal, loaded ? { journal: loaded.journal, replay } : null);
+  show(portal, journal ? { journal: journal.journal, replay } : null);
 }
 void boot();
 

@@ -10,24 +10,12 @@ import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from '
 // flag). The offline alternatives are the developer panel (`?devtools`) and
 // the Mermaid diagrams in docs/.
 //
-// The SDK is loaded with a dynamic import only when the flag is present, so it
-// is not part of the entry bundle. The portal starts at once; the events it
-// produces while the SDK loads are buffered and handed over in order.
+// This module and the SDK are loaded with dynamic imports only when a flag asks for them
+// (panel/gate.ts reads the flags), so neither is part of the entry bundle. The portal starts at
+// once; the events it produces while the SDK loads are buffered and handed over in order.
 
 /** What XState's `inspect` option accepts. */
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
-
-/** True when the query string has `name` (`?name`, `?name=1`, `?name=true`); `name=0` / `name=false` turn it off. */
-export function queryFlag(search: string, name: string): boolean {
-  const params = new URLSearchParams(search);
-  if (!params.has(name)) return false;
-  const value = (params.get(name) ?? '').trim().toLowerCase();
-  return value !== '0' && value !== 'false';
-}
-
-export function inspectRequested(search: string): boolean {
-  return queryFlag(search, 'inspect');
-}
 
 function call(inspector: Inspect, event: InspectionEvent): void {
   if (typeof inspector === 'function') inspector(event);

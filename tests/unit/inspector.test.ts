@@ -1,14 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup, type InspectionEvent } from 'xstate';
-import {
-  combineInspectors,
-  consentedInspector,
-  deferredInspector,
-  inspectRequested,
-  queryFlag,
-} from '../../src/devtools/inspector.ts';
+import { combineInspectors, consentedInspector, deferredInspector } from '../../src/devtools/inspector.ts';
 import { askToInspect, inspectConsent } from '../../src/devtools/inspect-consent.ts';
-import { devtoolsEnabled } from '../../src/devtools/panel/gate.ts';
+import { devtoolsEnabled, inspectRequested, queryFlag } from '../../src/devtools/panel/gate.ts';
 
 // The `?inspect` / `?devtools` flags, and how several inspectors share the
 // portal's one `inspect` option. The Stately SDK itself is never loaded here:
