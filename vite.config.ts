@@ -161,11 +161,12 @@ export default defineConfig({
         codeSplitting: {
           // What every page runs (React, styled-components, XState) in one chunk of its own: it changes
           // only with a dependency bump, so browsers keep it across deploys, and one chunk compresses
-          // better than the several small ones the lazy chunks would otherwise split it into.
+          // better than the several small ones the lazy chunks would otherwise split it into. XState's
+          // graph module is left to the one that uses it, the developer panel's diagrams.
           groups: [
             {
               name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|styled-components|stylis|xstate|@xstate[\\/]react|use-sync-external-store)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|styled-components|stylis|xstate(?![\\/]dist[\\/]xstate-graph)|@xstate[\\/]react|use-sync-external-store)[\\/]/,
             },
             {
               // The portal's own statecharts, domain and words in one entry chunk: once a lazy tab
