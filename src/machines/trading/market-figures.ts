@@ -133,3 +133,26 @@ export function chartSeries(prices: readonly PricePoint[]): ChartSeries | null {
     last: priceText(last.price),
   };
 }
+
+/**
+ * The narrowest span the chart's time axis shows, in seconds. A fresh market has a single price
+ * point, or a few within seconds, and their own span is nothing or next to it: uPlot, left to
+ * itself, stretches a lone point over 86,400,000 s (its one day counted in milliseconds, on an axis
+ * of seconds), and the axis reads 2027, 2028, 2029. Ten minutes reads in minutes, and a burst of
+ * trades still shows apart within it.
+ */
+export const CHART_MIN_WINDOW_S = 10 * 60;
+
+/**
+ * The time axis's range for the chart's times (seconds since 1970, as the chart holds them): from
+ * the first point to the last, widened back to at least CHART_MIN_WINDOW_S. It always ends at the
+ * last point, as it does with many points: the latest price stays at the right edge, where a
+ * trader looks for it, and the line grows from the left as trades come.
+ */
+export function chartTimeRange(times: ArrayLike<number>): [number, number] | [null, null] {
+  if (times.length === 0) return [null, null];
+  const values = Array.from(times);
+  const first = Math.min(...values);
+  const last = Math.max(...values);
+  return [Math.min(first, last - CHART_MIN_WINDOW_S), last];
+}

@@ -6,6 +6,7 @@ import {
   assetsOf,
   bpsText,
   chartSeries,
+  chartTimeRange,
   decimalText,
   displayAmount,
   marketFigures,
@@ -166,5 +167,40 @@ describe('trades and the chart', () => {
       high: 0.00052,
       last: '0.00049',
     });
+  });
+});
+
+describe("the chart's time axis", () => {
+  // Block times in seconds, as the chart's time axis holds them: 17:50:00 UTC on 17 January 2026.
+  const AT = Date.UTC(2026, 0, 17, 17, 50) / 1000;
+  const MINUTE = 60;
+
+  it('spans the ten minutes up to a single point, not the years a lone timestamp would guess', () => {
+    expect(chartTimeRange([AT])).toEqual([AT - 10 * MINUTE, AT]);
+  });
+
+  it('widens points a minute apart to ten minutes, ending at the last one', () => {
+    expect(chartTimeRange([AT - MINUTE, AT])).toEqual([AT - 10 * MINUTE, AT]);
+  });
+
+  it('spans points a day apart exactly, from the first to the last', () => {
+    expect(chartTimeRange([AT - 24 * 60 * MINUTE, AT - 60 * MINUTE, AT])).toEqual([
+      AT - 24 * 60 * MINUTE,
+      AT,
+    ]);
+  });
+
+  it('spans 500 points from the first to the last', () => {
+    const times = Array.from({ length: 500 }, (_, index) => AT - (499 - index) * 30);
+    expect(chartTimeRange(times)).toEqual([AT - 499 * 30, AT]);
+  });
+
+  it('widens 500 points within a few seconds to the ten minutes up to the last one', () => {
+    const times = Array.from({ length: 500 }, (_, index) => AT - 499 + index);
+    expect(chartTimeRange(times)).toEqual([AT - 10 * MINUTE, AT]);
+  });
+
+  it('has no range without a point', () => {
+    expect(chartTimeRange([])).toEqual([null, null]);
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import styled from 'styled-components';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { priceText, type ChartSeries } from '../../../machines/trading/market-figures.ts';
+import { chartTimeRange, priceText, type ChartSeries } from '../../../machines/trading/market-figures.ts';
 import { useChildSelector } from '../../portal-context.tsx';
 
 type Props = {
@@ -17,7 +17,8 @@ const HEIGHT = 240;
 /**
  * The pool's mid price over time, drawn on canvas by uPlot (a chunk of its own, loaded with the
  * market card; uPlot rather than a trading-chart library because the tab's code must stay within
- * 70 kB). uPlot reads colours only when a plot is made, so a theme change makes a new one.
+ * 70 kB). uPlot reads colours only when a plot is made, so a theme change makes a new one. The time
+ * axis spans the points, at least CHART_MIN_WINDOW_S up to the last one (`chartTimeRange`).
  */
 export default function PriceChart({ points, label, describedBy }: Props) {
   const box = useRef<HTMLDivElement>(null);
@@ -46,7 +47,8 @@ export default function PriceChart({ points, label, describedBy }: Props) {
         height: HEIGHT,
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true } },
+        // From the points themselves: uPlot hands a lone point's range function a guess of years.
+        scales: { x: { time: true, range: (self) => chartTimeRange(self.data[0]) } },
         axes: [axis, { ...axis, size: 90, values: (_, ticks) => ticks.map(priceText) }],
         series: [{}, { stroke: color('accent'), width: 2 }],
       },
