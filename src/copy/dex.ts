@@ -126,6 +126,8 @@ export const dexCopy = {
   /** The chart's text alternative: its last point. */
   lastPrice: (eth: string) => `Last price: 1 DDEX = ${eth} ETH`,
   chartEmpty: 'No price changes yet: the chart starts with the next trade.',
+  /** The chart's time axis for screen readers: 'Time axis: from <time> to <time>'. */
+  timeAxis: { from: 'Time axis: from', to: 'to' },
   tradesTitle: 'Last trades',
   tradesEmpty: 'No trades yet.',
   tradeHeadings: {

@@ -83,10 +83,12 @@ describe('DEX Trading: the market', () => {
       })
       .toSatisfy(agree);
 
-    // The chart is a picture with a name; its text alternative is the last price.
+    // The chart is a picture with a name; its text alternative is the last price, then the time
+    // axis (trading-chart.e2e reads that).
     const chart = market.getByRole('img', { name: dexCopy.chartTitle, exact: true });
     await chart.waitFor();
-    const description = page.locator(`[id="${await chart.getAttribute('aria-describedby')}"]`);
+    const [lastPrice] = ((await chart.getAttribute('aria-describedby')) ?? '').split(' ');
+    const description = page.locator(`[id="${lastPrice}"]`);
     await expect
       .poll(
         async () =>

@@ -1,7 +1,8 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import styled from 'styled-components';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { dexCopy } from '../../../copy/dex.ts';
 import { chartTimeRange, priceText, type ChartSeries } from '../../../machines/trading/market-figures.ts';
 import { useChildSelector } from '../../portal-context.tsx';
 
@@ -13,17 +14,23 @@ type Props = {
 };
 
 const HEIGHT = 240;
+const AXIS_ID = 'chart-time-axis';
+
+/** The time axis's two ends as drawn, in seconds. */
+type Span = { from: number; to: number };
 
 /**
  * The pool's mid price over time, drawn on canvas by uPlot (a chunk of its own, loaded with the
  * market card; uPlot rather than a trading-chart library because the tab's code must stay within
  * 70 kB). uPlot reads colours only when a plot is made, so a theme change makes a new one. The time
- * axis spans the points, at least CHART_MIN_WINDOW_S up to the last one (`chartTimeRange`).
+ * axis spans the points, at least CHART_MIN_WINDOW_S up to the last one (`chartTimeRange`); its two
+ * ends, as the plot drew them, are also in the chart's description, for whoever cannot see the canvas.
  */
 export default function PriceChart({ points, label, describedBy }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const latest = useRef(points);
+  const [span, setSpan] = useState<Span | null>(null);
   const mode = useChildSelector('theme', (snapshot) => (snapshot.matches('dark') ? 'dark' : 'light'));
 
   // Before the effect that makes the plot, so a plot made for a theme change draws the latest points.
@@ -51,6 +58,15 @@ export default function PriceChart({ points, label, describedBy }: Props) {
         scales: { x: { time: true, range: (self) => chartTimeRange(self.data[0]) } },
         axes: [axis, { ...axis, size: 90, values: (_, ticks) => ticks.map(priceText) }],
         series: [{}, { stroke: color('accent'), width: 2 }],
+        hooks: {
+          setScale: [
+            (self, key) => {
+              const { min, max } = self.scales[key] ?? {};
+              if (key !== 'x' || min === undefined || max === undefined) return;
+              setSpan((shown) => (shown?.from === min && shown.to === max ? shown : { from: min, to: max }));
+            },
+          ],
+        },
       },
       plotData(latest.current),
       element,
@@ -65,7 +81,31 @@ export default function PriceChart({ points, label, describedBy }: Props) {
     };
   }, [mode]);
 
-  return <Box ref={box} role="img" aria-label={label} aria-describedby={describedBy} />;
+  return (
+    <>
+      <Box ref={box} role="img" aria-label={label} aria-describedby={`${describedBy} ${AXIS_ID}`} />
+      <p id={AXIS_ID} hidden>
+        {span ? <TimeAxis span={span} /> : null}
+      </p>
+    </>
+  );
+}
+
+const dateAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const sameDay = (a: Date, b: Date) => a.toDateString() === b.toDateString();
+
+/** 'Time axis: from Jan 17, 2026, 5:40 PM to 5:50 PM', the date said again only when it changes. */
+function TimeAxis({ span }: { span: Span }) {
+  const from = new Date(span.from * 1000);
+  const to = new Date(span.to * 1000);
+  return (
+    <>
+      {dexCopy.timeAxis.from} <time dateTime={from.toISOString()}>{dateAndTime.format(from)}</time>{' '}
+      {dexCopy.timeAxis.to}{' '}
+      <time dateTime={to.toISOString()}>{(sameDay(from, to) ? timeOnly : dateAndTime).format(to)}</time>
+    </>
+  );
 }
 
 /** The points as uPlot's columns: seconds, one per second (the last of several in it), ascending. */
