@@ -54,6 +54,9 @@ const color = Object.fromEntries(
   Object.keys(palette.light).map((name) => [name, `var(--color-${name})`]),
 ) as Record<ColorName, string>;
 
+/** Widest phone layout; the portal must work from 360 px up. */
+export const PHONE_QUERY = '(max-width: 640px)';
+
 export const theme = {
   color,
   radius: { sm: '6px', md: '10px', lg: '16px', pill: '999px' },
@@ -63,8 +66,8 @@ export const theme = {
     mono: "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace",
   },
   shadow: '0 1px 2px rgba(0, 0, 0, 0.08), 0 8px 24px rgba(0, 0, 0, 0.08)',
-  /** Widest phone layout; the portal must work from 360 px up. */
-  phone: '@media (max-width: 640px)',
+  /** Styles for a phone (PHONE_QUERY); `usePhoneLayout` says the same to a view's code. */
+  phone: `@media ${PHONE_QUERY}`,
 } as const;
 
 export type PortalTheme = typeof theme;
