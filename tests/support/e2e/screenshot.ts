@@ -10,6 +10,8 @@ import type { Locator, Page } from 'playwright-core';
 // so a re-run on the same machine gives the same pixels.
 
 const SCREENSHOT_DIR = resolve(fileURLToPath(new URL('../../../docs/screenshots', import.meta.url)));
+/** Where a test leaves what it looked at for a person to look at too (reports/ is git-ignored). */
+const REPORT_DIR = resolve(fileURLToPath(new URL('../../../reports/screenshots', import.meta.url)));
 
 export function screenshotsEnabled(): boolean {
   return process.env['E2E_SCREENSHOTS'] === '1';
@@ -43,5 +45,20 @@ export async function screenshot(
     scale: 'css',
     mask: options.mask ?? [],
   });
+  return path;
+}
+
+/**
+ * Writes reports/screenshots/<name>.png on every run, of one element or the whole page: what a test
+ * checked by eye, kept beside its assertions for a person to look at. Returns the path written.
+ */
+export async function reportScreenshot(target: Page | Locator, name: string): Promise<string> {
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) {
+    throw new Error(`screenshot names are lower-case words joined by '-', not "${name}"`);
+  }
+  const path = join(REPORT_DIR, `${name}.png`);
+  mkdirSync(REPORT_DIR, { recursive: true });
+  const options = { path, type: 'png', animations: 'disabled', caret: 'hide', scale: 'css' } as const;
+  await ('goto' in target ? target.screenshot({ ...options, fullPage: true }) : target.screenshot(options));
   return path;
 }
