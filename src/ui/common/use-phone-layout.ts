@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-const PHONE_QUERY = '(max-width: 640px)';
+import { PHONE_QUERY } from '../theme.ts';
 
 /**
  * Whether the page is laid out for a phone (theme.phone's width), followed as the window is
