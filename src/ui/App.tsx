@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import styled, { ThemeProvider } from 'styled-components';
+import styled from 'styled-components';
 import { GlobalStyle } from './common/GlobalStyle.tsx';
 import type { DevtoolsOptions } from '../devtools/panel/types.ts';
 import { Dialogs } from './dialogs/Dialogs.tsx';
@@ -38,25 +38,23 @@ export function App({
     <PortalProvider portal={portal} prerendered={prerendered}>
       <SettingsProvider settings={settings}>
         <LocalWalletViewsProvider value={localWalletViews}>
-          <ThemeProvider theme={theme}>
-            <GlobalStyle />
-            <ThemeSync />
-            <Layout>
-              <Header />
-              <Main id="main">
-                <TabContent />
-              </Main>
-              <Footer />
-            </Layout>
-            <Dialogs />
-            <LocalWalletSlot part="Dialog" />
-            <Toaster />
-            {devtools ? (
-              <Suspense fallback={null}>
-                <DevtoolsPanel {...devtools} />
-              </Suspense>
-            ) : null}
-          </ThemeProvider>
+          <GlobalStyle />
+          <ThemeSync />
+          <Layout>
+            <Header />
+            <Main id="main">
+              <TabContent />
+            </Main>
+            <Footer />
+          </Layout>
+          <Dialogs />
+          <LocalWalletSlot part="Dialog" />
+          <Toaster />
+          {devtools ? (
+            <Suspense fallback={null}>
+              <DevtoolsPanel {...devtools} />
+            </Suspense>
+          ) : null}
         </LocalWalletViewsProvider>
       </SettingsProvider>
     </PortalProvider>

@@ -8,6 +8,7 @@ import { MachinesView } from './MachinesView.tsx';
 import { panelId, PanelTabs, tabId, type TabId } from './PanelTabs.tsx';
 import { ReplayView, type ReplayResult } from './ReplayView.tsx';
 import type { DevtoolsOptions, MachineId } from './types.ts';
+import { theme } from '../../ui/theme.ts';
 
 // The developer panel: a small toggle in the bottom-left corner (the toasts
 // own the bottom-right) that opens a side sheet over the right of the page.
@@ -84,19 +85,19 @@ export default function DevtoolsPanel({ journal, replay }: DevtoolsOptions) {
 // Above the sticky header (10), below the portal's dialogs (100) and toasts (1000).
 const Toggle = styled.button`
   position: fixed;
-  left: ${({ theme }) => theme.space(3)};
-  bottom: ${({ theme }) => theme.space(3)};
+  left: ${theme.space(3)};
+  bottom: ${theme.space(3)};
   z-index: 90;
   min-height: 36px;
-  padding: ${({ theme }) => `${theme.space(1)} ${theme.space(3)}`};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.pill};
-  background: ${({ theme }) => theme.color.text};
-  color: ${({ theme }) => theme.color.bg};
+  padding: ${theme.space(1)} ${theme.space(3)};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.pill};
+  background: ${theme.color.text};
+  color: ${theme.color.bg};
   font: inherit;
   font-size: 0.8125rem;
   font-weight: 600;
-  box-shadow: ${({ theme }) => theme.shadow};
+  box-shadow: ${theme.shadow};
   cursor: pointer;
 `;
 
@@ -109,17 +110,17 @@ const Sheet = styled.section`
   display: flex;
   flex-direction: column;
   width: min(560px, 100vw);
-  background: ${({ theme }) => theme.color.surface};
-  color: ${({ theme }) => theme.color.text};
-  border-left: 1px solid ${({ theme }) => theme.color.border};
-  box-shadow: ${({ theme }) => theme.shadow};
+  background: ${theme.color.surface};
+  color: ${theme.color.text};
+  border-left: 1px solid ${theme.color.border};
+  box-shadow: ${theme.shadow};
 `;
 
 const Header = styled.div`
   display: flex;
   align-items: center;
   justify-content: space-between;
-  padding: ${({ theme }) => `${theme.space(3)} ${theme.space(4)} 0`};
+  padding: ${theme.space(3)} ${theme.space(4)} 0;
 `;
 
 const Title = styled.h2`
@@ -130,5 +131,5 @@ const Title = styled.h2`
 const Body = styled.div`
   flex: 1;
   overflow: auto;
-  padding: ${({ theme }) => theme.space(4)};
+  padding: ${theme.space(4)};
 `;

@@ -3,6 +3,7 @@ import styled, { createGlobalStyle } from 'styled-components';
 import type { DrawnAt } from '../transition-keys.ts';
 import { ACTIVE_CLASS } from './diagram.ts';
 import { markTaken } from './overlay-dom.ts';
+import { theme } from '../../ui/theme.ts';
 
 // Puts mermaid's SVG on the page: parsed (never through innerHTML; it is
 // mermaid's sanitised drawing of our machine definitions, no user text),
@@ -75,10 +76,10 @@ const NoTransitions = createGlobalStyle`
 const Figure = styled.div`
   max-height: 60vh;
   overflow: auto;
-  padding: ${({ theme }) => theme.space(2)};
-  background: ${({ theme }) => theme.color.surface};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.md};
+  padding: ${theme.space(2)};
+  background: ${theme.color.surface};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.md};
   svg {
     display: block;
   }

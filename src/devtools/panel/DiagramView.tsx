@@ -15,6 +15,7 @@ import { MACHINE_IDS, type MachineId } from './types.ts';
 import { useMermaidSvg } from './use-mermaid.ts';
 import { machineOf, useLiveActor, useLiveSnapshot } from './use-live-snapshot.ts';
 import { useSessionTaken } from './use-session-taken.ts';
+import { theme } from '../../ui/theme.ts';
 
 // A machine's statechart, drawn by Mermaid from its own definition, with the
 // states it is in now highlighted; redrawn as it moves. At its own size by
@@ -113,22 +114,22 @@ const Controls = styled.div`
   display: flex;
   flex-wrap: wrap;
   align-items: end;
-  gap: ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(3)};
 `;
 
 const MachineLabel = styled.label`
   display: grid;
-  gap: ${({ theme }) => theme.space(1)};
+  gap: ${theme.space(1)};
   max-width: 240px;
   font-size: 0.875rem;
   font-weight: 600;
   select {
     min-height: 40px;
-    padding: ${({ theme }) => theme.space(2)};
-    border: 1px solid ${({ theme }) => theme.color.border};
-    border-radius: ${({ theme }) => theme.radius.sm};
-    background: ${({ theme }) => theme.color.surface};
-    color: ${({ theme }) => theme.color.text};
+    padding: ${theme.space(2)};
+    border: 1px solid ${theme.color.border};
+    border-radius: ${theme.radius.sm};
+    background: ${theme.color.surface};
+    color: ${theme.color.text};
     font: inherit;
   }
 `;

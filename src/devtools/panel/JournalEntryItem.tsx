@@ -3,6 +3,7 @@ import type { JournalEntry } from '../journal-types.ts';
 import { devtoolsCopy } from './devtools.copy.ts';
 import { formatAt, toDisplayJson } from './format.ts';
 import { Mono, Pre } from './styles.ts';
+import { theme } from '../../ui/theme.ts';
 
 // One journal entry: seq, time, target, source and event type on one line;
 // the payload (the event without its type) unfolds under it.
@@ -31,8 +32,8 @@ export function JournalEntryItem({ entry }: { entry: JournalEntry }) {
 }
 
 const Item = styled.li`
-  padding: ${({ theme }) => theme.space(2)};
-  border-bottom: 1px solid ${({ theme }) => theme.color.border};
+  padding: ${theme.space(2)};
+  border-bottom: 1px solid ${theme.color.border};
   font-size: 0.8125rem;
 `;
 
@@ -43,7 +44,7 @@ const Toggle = styled.summary`
 // Inline, so it wraps like text beside the disclosure marker on narrow screens.
 const Line = styled.span`
   & > * {
-    margin-right: ${({ theme }) => theme.space(2)};
+    margin-right: ${theme.space(2)};
   }
 `;
 
@@ -53,11 +54,11 @@ const Seq = styled.span`
 `;
 
 const Muted = styled.span`
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
   font-variant-numeric: tabular-nums;
 `;
 
 const EventType = styled(Mono)`
   font-weight: 600;
-  color: ${({ theme }) => theme.color.accent};
+  color: ${theme.color.accent};
 `;

@@ -7,6 +7,7 @@ import { downloadJson, journalFileName } from './download.ts';
 import { JournalEntryItem } from './JournalEntryItem.tsx';
 import { Hint, Section, SectionHeading } from './styles.ts';
 import { useJournalEntries } from './use-journal.ts';
+import { theme } from '../../ui/theme.ts';
 
 // The journal, live and newest first, with a filter and the export. Only the
 // newest entries are drawn: the journal is bounded but can still be long.
@@ -60,23 +61,23 @@ const Controls = styled.div`
   display: flex;
   flex-wrap: wrap;
   align-items: end;
-  gap: ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(3)};
 `;
 
 const FilterLabel = styled.label`
   display: grid;
-  gap: ${({ theme }) => theme.space(1)};
+  gap: ${theme.space(1)};
   flex: 1 1 200px;
   font-size: 0.875rem;
 `;
 
 const Filter = styled.input`
   min-height: 40px;
-  padding: ${({ theme }) => theme.space(2)};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.sm};
-  background: ${({ theme }) => theme.color.surface};
-  color: ${({ theme }) => theme.color.text};
+  padding: ${theme.space(2)};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.sm};
+  background: ${theme.color.surface};
+  color: ${theme.color.text};
   font: inherit;
 `;
 
@@ -84,5 +85,5 @@ const List = styled.ol`
   list-style: none;
   margin: 0;
   padding: 0;
-  border-top: 1px solid ${({ theme }) => theme.color.border};
+  border-top: 1px solid ${theme.color.border};
 `;

@@ -1,6 +1,7 @@
 import { useRef, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import { devtoolsCopy } from './devtools.copy.ts';
+import { theme } from '../../ui/theme.ts';
 
 // The panel's views as an ARIA tab list: one tab in the Tab order, arrow keys
 // (and Home / End) move between tabs and select them.
@@ -54,23 +55,23 @@ export function PanelTabs({ selected, onSelect }: { selected: TabId; onSelect: (
 
 const List = styled.div`
   display: flex;
-  gap: ${({ theme }) => theme.space(1)};
-  border-bottom: 1px solid ${({ theme }) => theme.color.border};
+  gap: ${theme.space(1)};
+  border-bottom: 1px solid ${theme.color.border};
   overflow-x: auto;
 `;
 
 const Tab = styled.button`
   min-height: 40px;
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
+  padding: ${theme.space(2)} ${theme.space(3)};
   border: none;
   border-bottom: 3px solid transparent;
   background: transparent;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
   font: inherit;
   font-weight: 600;
   cursor: pointer;
   &[aria-selected='true'] {
-    color: ${({ theme }) => theme.color.text};
-    border-bottom-color: ${({ theme }) => theme.color.accent};
+    color: ${theme.color.text};
+    border-bottom-color: ${theme.color.accent};
   }
 `;

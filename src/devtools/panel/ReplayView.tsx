@@ -5,6 +5,7 @@ import { parseJournal, type JournalProblem } from './parse-journal.ts';
 import { ReplayedMachine } from './ReplayedMachine.tsx';
 import { Alert, Hint, PlainList, Section, SectionHeading } from './styles.ts';
 import { MACHINE_IDS, type DevtoolsOptions, type ReplayedSystem } from './types.ts';
+import { theme } from '../../ui/theme.ts';
 
 // Import a journal file and replay it: the file is checked first (a clear
 // message for each way it can be wrong), then replayed without any network,
@@ -91,7 +92,7 @@ export function ReplayView({ replay, result, onResult }: Props) {
 
 const FileLabel = styled.label`
   display: grid;
-  gap: ${({ theme }) => theme.space(1)};
+  gap: ${theme.space(1)};
   font-size: 0.875rem;
   font-weight: 600;
 `;

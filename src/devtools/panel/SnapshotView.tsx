@@ -4,6 +4,7 @@ import { devtoolsCopy } from './devtools.copy.ts';
 import { displayable, statePaths, toDisplayJson } from './format.ts';
 import { Box, Mono, PlainList, Pre, Summary } from './styles.ts';
 import type { MachineSnapshot } from './types.ts';
+import { theme } from '../../ui/theme.ts';
 
 // One machine's state: its name, the state value as dotted paths, its status
 // when it is not simply running, and its context folded away (secrets
@@ -59,8 +60,8 @@ const Top = styled.div`
   display: flex;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
-  margin-bottom: ${({ theme }) => theme.space(1)};
+  gap: ${theme.space(2)};
+  margin-bottom: ${theme.space(1)};
 `;
 
 const Name = styled.h4`
@@ -69,19 +70,19 @@ const Name = styled.h4`
 `;
 
 const Badge = styled.span`
-  margin-left: ${({ theme }) => theme.space(1)};
-  padding: 0 ${({ theme }) => theme.space(2)};
-  border-radius: ${({ theme }) => theme.radius.pill};
-  background: ${({ theme }) => theme.color.accent};
-  color: ${({ theme }) => theme.color.accentText};
+  margin-left: ${theme.space(1)};
+  padding: 0 ${theme.space(2)};
+  border-radius: ${theme.radius.pill};
+  background: ${theme.color.accent};
+  color: ${theme.color.accentText};
   font-size: 0.75rem;
   font-weight: 600;
 `;
 
 const Muted = styled.p`
-  margin: ${({ theme }) => theme.space(1)} 0 0;
+  margin: ${theme.space(1)} 0 0;
   font-size: 0.8125rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
 
 const Paths = styled(PlainList)`

@@ -1,11 +1,12 @@
 import styled from 'styled-components';
+import { theme } from '../../ui/theme.ts';
 
 // Small pieces the panel's views share: section headings, monospace text and
 // the boxes machine states and journal entries sit in.
 
 export const Section = styled.section`
   display: grid;
-  gap: ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(3)};
 `;
 
 export const SectionHeading = styled.h3`
@@ -15,36 +16,36 @@ export const SectionHeading = styled.h3`
 
 export const Hint = styled.p`
   margin: 0;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
   font-size: 0.875rem;
 `;
 
 export const Mono = styled.code`
-  font-family: ${({ theme }) => theme.font.mono};
+  font-family: ${theme.font.mono};
   font-size: 0.8125rem;
   overflow-wrap: anywhere;
 `;
 
 /** Scrolls when long, so it takes focus (keyboard users can scroll it too). */
 export const Pre = styled.pre.attrs({ tabIndex: 0 })`
-  margin: ${({ theme }) => theme.space(2)} 0 0;
-  padding: ${({ theme }) => theme.space(2)};
+  margin: ${theme.space(2)} 0 0;
+  padding: ${theme.space(2)};
   max-height: 320px;
   overflow: auto;
-  background: ${({ theme }) => theme.color.bg};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.sm};
-  font-family: ${({ theme }) => theme.font.mono};
+  background: ${theme.color.bg};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.sm};
+  font-family: ${theme.font.mono};
   font-size: 0.75rem;
   white-space: pre-wrap;
   overflow-wrap: anywhere;
 `;
 
 export const Box = styled.article`
-  padding: ${({ theme }) => theme.space(3)};
-  background: ${({ theme }) => theme.color.surfaceAlt};
-  border: 1px solid ${({ theme }) => theme.color.border};
-  border-radius: ${({ theme }) => theme.radius.md};
+  padding: ${theme.space(3)};
+  background: ${theme.color.surfaceAlt};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius.md};
   min-width: 0;
 `;
 
@@ -53,20 +54,20 @@ export const PlainList = styled.ul`
   margin: 0;
   padding: 0;
   display: grid;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;
 
 export const Summary = styled.summary`
   cursor: pointer;
   font-size: 0.875rem;
-  color: ${({ theme }) => theme.color.text};
+  color: ${theme.color.text};
 `;
 
 export const Alert = styled.p`
   margin: 0;
-  padding: ${({ theme }) => theme.space(3)};
-  border-radius: ${({ theme }) => theme.radius.sm};
-  background: ${({ theme }) => theme.color.warningBg};
-  color: ${({ theme }) => theme.color.warningText};
+  padding: ${theme.space(3)};
+  border-radius: ${theme.radius.sm};
+  background: ${theme.color.warningBg};
+  color: ${theme.color.warningText};
   font-size: 0.875rem;
 `;

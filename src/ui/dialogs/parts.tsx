@@ -23,9 +23,9 @@ export const Tag = styled.span<{ $tone?: 'accent' | 'muted' }>`
   display: inline-block;
   padding: 0 ${theme.space(2)};
   border-radius: ${theme.radius.pill};
-  border: 1px solid ${({ theme, $tone }) => ($tone === 'accent' ? theme.color.accent : theme.color.border)};
-  background: ${({ theme, $tone }) => ($tone === 'accent' ? theme.color.accent : theme.color.surfaceAlt)};
-  color: ${({ theme, $tone }) => ($tone === 'accent' ? theme.color.accentText : theme.color.textMuted)};
+  border: 1px solid ${({ $tone }) => ($tone === 'accent' ? theme.color.accent : theme.color.border)};
+  background: ${({ $tone }) => ($tone === 'accent' ? theme.color.accent : theme.color.surfaceAlt)};
+  color: ${({ $tone }) => ($tone === 'accent' ? theme.color.accentText : theme.color.textMuted)};
   font-size: 0.75rem;
   font-weight: 600;
   line-height: 1.6;

@@ -11,6 +11,7 @@ import { useSettings } from '../settings-context.tsx';
 import { BotList } from './bots/BotList.tsx';
 import { Lead, Notice, Page, Paragraph, PageTitle } from './PageLayout.tsx';
 import { PageLoading } from './PageLoading.tsx';
+import { theme } from '../theme.ts';
 
 /**
  * The Trading Bots tab (lazily loaded; it receives the user: docs/product.md#tabs-and-pages): bots
@@ -84,6 +85,6 @@ function LogInPrompt() {
 const Prompt = styled(Card)`
   display: grid;
   justify-items: center;
-  gap: ${({ theme }) => theme.space(4)};
+  gap: ${theme.space(4)};
   text-align: center;
 `;

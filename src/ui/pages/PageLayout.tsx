@@ -1,4 +1,5 @@
 import styled from 'styled-components';
+import { theme } from '../theme.ts';
 
 // The building blocks of the lazily loaded pages: a title, a lead paragraph
 // and cards of text, readable in both themes and on a phone.
@@ -7,7 +8,7 @@ export const Page = styled.article`
   display: grid;
   /* One column no wider than the page: a wide table scrolls inside its card instead of widening it. */
   grid-template-columns: minmax(0, 1fr);
-  gap: ${({ theme }) => theme.space(5)};
+  gap: ${theme.space(5)};
   max-width: 760px;
 `;
 
@@ -20,16 +21,16 @@ export const PageTitle = styled.h1`
 export const Lead = styled.p`
   margin: 0;
   font-size: 1.05rem;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
 
 export const SectionTitle = styled.h2`
-  margin: 0 0 ${({ theme }) => theme.space(2)};
+  margin: 0 0 ${theme.space(2)};
   font-size: 1.15rem;
 `;
 
 export const Paragraph = styled.p`
-  margin: 0 0 ${({ theme }) => theme.space(3)};
+  margin: 0 0 ${theme.space(3)};
   &:last-child {
     margin-bottom: 0;
   }
@@ -38,9 +39,9 @@ export const Paragraph = styled.p`
 /** A notice that something is not available here, set apart from the text around it. */
 export const Notice = styled.p`
   margin: 0;
-  padding: ${({ theme }) => `${theme.space(3)} ${theme.space(4)}`};
-  border-radius: ${({ theme }) => theme.radius.md};
-  background: ${({ theme }) => theme.color.warningBg};
-  color: ${({ theme }) => theme.color.warningText};
+  padding: ${theme.space(3)} ${theme.space(4)};
+  border-radius: ${theme.radius.md};
+  background: ${theme.color.warningBg};
+  color: ${theme.color.warningText};
   font-weight: 600;
 `;

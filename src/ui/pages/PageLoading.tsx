@@ -1,4 +1,5 @@
 import styled, { keyframes } from 'styled-components';
+import { theme } from '../theme.ts';
 
 /**
  * What a lazily loaded tab shows while its code arrives (its loading message,
@@ -17,10 +18,10 @@ const Loading = styled.p`
   display: flex;
   align-items: center;
   justify-content: center;
-  gap: ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(3)};
   min-height: 240px;
   margin: 0;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
   font-weight: 600;
 `;
 
@@ -29,8 +30,8 @@ const spin = keyframes`to { transform: rotate(360deg); }`;
 const Ring = styled.span`
   width: 18px;
   height: 18px;
-  border: 3px solid ${({ theme }) => theme.color.border};
-  border-top-color: ${({ theme }) => theme.color.accent};
-  border-radius: ${({ theme }) => theme.radius.pill};
+  border: 3px solid ${theme.color.border};
+  border-top-color: ${theme.color.accent};
+  border-radius: ${theme.radius.pill};
   animation: ${spin} 0.9s linear infinite;
 `;

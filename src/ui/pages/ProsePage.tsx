@@ -3,6 +3,7 @@ import type { ProseSection } from '../../copy/index.ts';
 import { Card } from '../common/Card.tsx';
 import { useSettings } from '../settings-context.tsx';
 import { Lead, Page, PageTitle, Paragraph, SectionTitle } from './PageLayout.tsx';
+import { theme } from '../theme.ts';
 
 // A page of headed sections of plain text (FAQ, Privacy Policy, Terms of
 // Service), ending with the contact address from the configuration.
@@ -42,5 +43,5 @@ export function ProsePage({ title, intro, sections, contactLead }: Props) {
 
 const Sections = styled(Card).attrs({ as: 'div' })`
   display: grid;
-  gap: ${({ theme }) => theme.space(6)};
+  gap: ${theme.space(6)};
 `;

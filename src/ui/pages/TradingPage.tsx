@@ -10,6 +10,7 @@ import { useSettings } from '../settings-context.tsx';
 import { Notice, Page, PageTitle, Paragraph, SectionTitle } from './PageLayout.tsx';
 import { tradingCopy as copy } from '../../copy/trading.ts';
 import { TradingMarket } from './trading/TradingMarket.tsx';
+import { theme } from '../theme.ts';
 
 type Props = { user: AuthUser | null; profile: Profile | null; walletAddress: string | null };
 
@@ -99,37 +100,37 @@ const Summary = styled.summary`
     margin: 0;
   }
   [open] > & {
-    margin-bottom: ${({ theme }) => theme.space(3)};
+    margin-bottom: ${theme.space(3)};
   }
 `;
 
 const Facts = styled.dl`
   display: grid;
   grid-template-columns: max-content minmax(0, 1fr);
-  gap: ${({ theme }) => `${theme.space(2)} ${theme.space(5)}`};
+  gap: ${theme.space(2)} ${theme.space(5)};
   margin: 0;
   dt {
-    color: ${({ theme }) => theme.color.textMuted};
+    color: ${theme.color.textMuted};
   }
   dd {
     margin: 0;
     overflow-wrap: anywhere;
   }
-  ${({ theme }) => theme.phone} {
+  ${theme.phone} {
     grid-template-columns: minmax(0, 1fr);
     gap: 0;
     dd {
-      margin-bottom: ${({ theme }) => theme.space(3)};
+      margin-bottom: ${theme.space(3)};
     }
   }
 `;
 
 const Address = styled.code`
-  font-family: ${({ theme }) => theme.font.mono};
+  font-family: ${theme.font.mono};
   font-size: 0.9rem;
 `;
 
 const Hint = styled.p`
-  margin: ${({ theme }) => theme.space(4)} 0 0;
-  color: ${({ theme }) => theme.color.textMuted};
+  margin: ${theme.space(4)} 0 0;
+  color: ${theme.color.textMuted};
 `;

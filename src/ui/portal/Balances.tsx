@@ -120,7 +120,7 @@ const Value = styled.dd<{ $alarm: boolean }>`
   line-height: 1.6;
   font-variant-numeric: tabular-nums;
   white-space: nowrap;
-  color: ${({ $alarm, theme }) => ($alarm ? theme.color.danger : theme.color.text)};
+  color: ${({ $alarm }) => ($alarm ? theme.color.danger : theme.color.text)};
   span {
     overflow: hidden;
     text-overflow: ellipsis;

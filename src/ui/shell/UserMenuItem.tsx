@@ -35,7 +35,7 @@ const ItemButton = styled.button<{ $danger: boolean }>`
   border: none;
   border-radius: ${theme.radius.sm};
   background: transparent;
-  color: ${({ theme, $danger }) => ($danger ? theme.color.danger : theme.color.text)};
+  color: ${({ $danger }) => ($danger ? theme.color.danger : theme.color.text)};
   font: inherit;
   font-weight: ${({ $danger }) => ($danger ? 600 : 400)};
   text-align: left;

@@ -1,6 +1,5 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { ThemeProvider } from 'styled-components';
 import { describe, expect, it } from 'vitest';
 import { transactionCopy } from '../../../src/copy/index.ts';
 import { dialogCopy } from '../../../src/copy/dialogs.ts';
@@ -10,7 +9,6 @@ import { formatTime } from '../../../src/ui/dialogs/format-time.ts';
 import { TransactionItem } from '../../../src/ui/dialogs/transactions/TransactionItem.tsx';
 import { toHistoryEntry } from '../../../src/ui/dialogs/transactions/transaction-row.ts';
 import { SettingsProvider, type UiSettings } from '../../../src/ui/settings-context.tsx';
-import { theme } from '../../../src/ui/theme.ts';
 
 // One line of the history dialog as a reader sees it: its texts in order
 // (docs/product.md#history-dialog).
@@ -48,13 +46,7 @@ function row(overrides: Partial<TransactionRow>): TransactionRow {
 
 function render(transaction: TransactionRow): string {
   const item = createElement(TransactionItem, { entry: toHistoryEntry(transaction, 'en-US') });
-  return renderToStaticMarkup(
-    createElement(
-      ThemeProvider,
-      { theme },
-      createElement(SettingsProvider, { settings: SETTINGS, children: item }),
-    ),
-  );
+  return renderToStaticMarkup(createElement(SettingsProvider, { settings: SETTINGS, children: item }));
 }
 
 /** The text nodes of the markup, in order (none of these texts holds an escaped character). */

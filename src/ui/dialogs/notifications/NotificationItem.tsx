@@ -35,10 +35,10 @@ export function NotificationItem({ row, onMarkRead }: { row: NotificationRow; on
 
 const Item = styled.li<{ $unread: boolean }>`
   padding: ${theme.space(3)};
-  border: 1px solid ${({ theme, $unread }) => ($unread ? theme.color.accent : theme.color.border)};
+  border: 1px solid ${({ $unread }) => ($unread ? theme.color.accent : theme.color.border)};
   border-left-width: ${({ $unread }) => ($unread ? '4px' : '1px')};
   border-radius: ${theme.radius.md};
-  background: ${({ theme, $unread }) => ($unread ? theme.color.surfaceAlt : theme.color.surface)};
+  background: ${({ $unread }) => ($unread ? theme.color.surfaceAlt : theme.color.surface)};
 `;
 
 const Top = styled.div`

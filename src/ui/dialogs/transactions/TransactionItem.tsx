@@ -79,7 +79,7 @@ const Amount = styled.p`
 
 const Detail = styled.p<{ $dropped: boolean }>`
   margin: 0 0 ${theme.space(1)};
-  color: ${({ theme, $dropped }) => ($dropped ? theme.color.danger : theme.color.textMuted)};
+  color: ${({ $dropped }) => ($dropped ? theme.color.danger : theme.color.textMuted)};
   overflow-wrap: anywhere;
 `;
 

@@ -11,6 +11,7 @@ import { formatTime } from '../../dialogs/format-time.ts';
 import { BotRuns } from './BotRuns.tsx';
 import { Actions, Muted } from './parts.tsx';
 import type { BotsActor } from '../../portal-context.tsx';
+import { theme } from '../../theme.ts';
 
 type Props = { actor: BotsActor; bot: Bot; runs: readonly BotRun[] };
 
@@ -111,8 +112,8 @@ const Head = styled.div`
   flex-wrap: wrap;
   align-items: center;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
-  margin-bottom: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
+  margin-bottom: ${theme.space(2)};
 `;
 
 const Name = styled.h3`
@@ -122,23 +123,23 @@ const Name = styled.h3`
 `;
 
 const Status = styled.span<{ $active: boolean }>`
-  padding: ${({ theme }) => `${theme.space(1)} ${theme.space(3)}`};
-  border-radius: ${({ theme }) => theme.radius.pill};
-  border: 1px solid ${({ theme, $active }) => ($active ? theme.color.success : theme.color.border)};
-  color: ${({ theme, $active }) => ($active ? theme.color.success : theme.color.textMuted)};
+  padding: ${theme.space(1)} ${theme.space(3)};
+  border-radius: ${theme.radius.pill};
+  border: 1px solid ${({ $active }) => ($active ? theme.color.success : theme.color.border)};
+  color: ${({ $active }) => ($active ? theme.color.success : theme.color.textMuted)};
   font-size: 0.85rem;
   font-weight: 600;
 `;
 
 const Rule = styled.p`
-  margin: 0 0 ${({ theme }) => theme.space(1)};
+  margin: 0 0 ${theme.space(1)};
   font-weight: 600;
 `;
 
 const Question = styled.div`
   display: grid;
-  gap: ${({ theme }) => theme.space(2)};
-  padding: ${({ theme }) => theme.space(3)};
-  border: 1px solid ${({ theme }) => theme.color.danger};
-  border-radius: ${({ theme }) => theme.radius.md};
+  gap: ${theme.space(2)};
+  padding: ${theme.space(3)};
+  border: 1px solid ${theme.color.danger};
+  border-radius: ${theme.radius.md};
 `;

@@ -10,6 +10,7 @@ import { Card } from '../../common/Card.tsx';
 import { Input, LabelledControl } from '../../common/Field.tsx';
 import { Actions } from './parts.tsx';
 import type { BotsActor } from '../../portal-context.tsx';
+import { theme } from '../../theme.ts';
 
 type TextField = Exclude<keyof BotDraft, 'kind' | 'windowMinutes'>;
 type InputProps = Pick<InputHTMLAttributes<HTMLInputElement>, 'inputMode' | 'autoFocus' | 'placeholder'>;
@@ -143,7 +144,7 @@ export function BotForm({ actor }: { actor: BotsActor }) {
 }
 
 const Title = styled.h3`
-  margin: 0 0 ${({ theme }) => theme.space(4)};
+  margin: 0 0 ${theme.space(4)};
   font-size: 1.1rem;
 `;
 

@@ -9,6 +9,7 @@ import { BotCard } from './BotCard.tsx';
 import { BotForm } from './BotForm.tsx';
 import { Actions, Muted } from './parts.tsx';
 import type { BotsActor } from '../../portal-context.tsx';
+import { theme } from '../../theme.ts';
 
 /**
  * A signed-in user's bots, once loaded: how many of the 25, New bot and Refresh (while the list is
@@ -62,7 +63,7 @@ export function BotList({ actor }: { actor: BotsActor }) {
 
 const Section = styled.section`
   display: grid;
-  gap: ${({ theme }) => theme.space(4)};
+  gap: ${theme.space(4)};
 `;
 
 const Toolbar = styled.div`
@@ -70,12 +71,12 @@ const Toolbar = styled.div`
   flex-wrap: wrap;
   align-items: flex-end;
   justify-content: space-between;
-  gap: ${({ theme }) => theme.space(3)};
+  gap: ${theme.space(3)};
 `;
 
 const Cards = styled.ul`
   display: grid;
-  gap: ${({ theme }) => theme.space(4)};
+  gap: ${theme.space(4)};
   margin: 0;
   padding: 0;
   list-style: none;

@@ -9,6 +9,7 @@ import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { formatTime } from '../../dialogs/format-time.ts';
 import { useSettings } from '../../settings-context.tsx';
 import { Muted } from './parts.tsx';
+import { theme } from '../../theme.ts';
 
 /**
  * A bot's newest runs, newest first: when the swap was mined, the price before → after, the swap's
@@ -57,13 +58,13 @@ function Run({ run }: { run: BotRun }) {
 }
 
 const Title = styled.h4`
-  margin: ${({ theme }) => theme.space(4)} 0 ${({ theme }) => theme.space(2)};
+  margin: ${theme.space(4)} 0 ${theme.space(2)};
   font-size: 0.95rem;
 `;
 
 const List = styled.ol`
   display: grid;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
   margin: 0;
   padding: 0;
   list-style: none;
@@ -72,10 +73,10 @@ const List = styled.ol`
 const Item = styled.li`
   display: flex;
   flex-wrap: wrap;
-  gap: ${({ theme }) => `${theme.space(1)} ${theme.space(3)}`};
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
-  border-radius: ${({ theme }) => theme.radius.sm};
-  background: ${({ theme }) => theme.color.surfaceAlt};
+  gap: ${theme.space(1)} ${theme.space(3)};
+  padding: ${theme.space(2)} ${theme.space(3)};
+  border-radius: ${theme.radius.sm};
+  background: ${theme.color.surfaceAlt};
   font-size: 0.9rem;
   font-variant-numeric: tabular-nums;
   overflow-wrap: anywhere;
@@ -85,10 +86,10 @@ const Item = styled.li`
 `;
 
 const Quiet = styled.span`
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
 `;
 
 const Hash = styled.code`
-  font-family: ${({ theme }) => theme.font.mono};
-  color: ${({ theme }) => theme.color.textMuted};
+  font-family: ${theme.font.mono};
+  color: ${theme.color.textMuted};
 `;

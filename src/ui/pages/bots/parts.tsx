@@ -1,10 +1,11 @@
 import styled from 'styled-components';
+import { theme } from '../../theme.ts';
 
 // Pieces the Trading Bots tab's views share: a quiet line and a row of buttons.
 
 export const Muted = styled.p`
-  margin: 0 0 ${({ theme }) => theme.space(2)};
-  color: ${({ theme }) => theme.color.textMuted};
+  margin: 0 0 ${theme.space(2)};
+  color: ${theme.color.textMuted};
   font-size: 0.9rem;
   overflow-wrap: anywhere;
 `;
@@ -13,5 +14,5 @@ export const Muted = styled.p`
 export const Actions = styled.div`
   display: flex;
   flex-wrap: wrap;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;

@@ -7,6 +7,7 @@ import { highSlippageWords } from '../../../machines/trading/swap-checks.ts';
 import type { swapMachine } from '../../../machines/trading/swap.machine.ts';
 import { Button } from '../../common/Button.tsx';
 import { Muted } from './parts.tsx';
+import { theme } from '../../theme.ts';
 
 type Props = { swap: ActorRefFrom<typeof swapMachine> };
 
@@ -43,18 +44,18 @@ export function HighSlippageQuestion({ swap }: Props) {
 }
 
 const Question = styled.div`
-  padding: ${({ theme }) => theme.space(4)};
-  border: 1px solid ${({ theme }) => theme.color.danger};
-  border-radius: ${({ theme }) => theme.radius.md};
+  padding: ${theme.space(4)};
+  border: 1px solid ${theme.color.danger};
+  border-radius: ${theme.radius.md};
 `;
 
 const Title = styled.h3`
-  margin: 0 0 ${({ theme }) => theme.space(2)};
+  margin: 0 0 ${theme.space(2)};
   font-size: 1.05rem;
 `;
 
 const Actions = styled.div`
   display: flex;
   flex-wrap: wrap;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;

@@ -2,6 +2,7 @@ import type { InputHTMLAttributes } from 'react';
 import styled from 'styled-components';
 import { Input, LabelledControl } from '../../common/Field.tsx';
 import { Muted } from './parts.tsx';
+import { theme } from '../../theme.ts';
 
 type Props = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
@@ -31,12 +32,12 @@ export function LabelledInput({ label, unit, hint, ...input }: Props) {
 const Row = styled.div`
   display: flex;
   align-items: center;
-  gap: ${({ theme }) => theme.space(2)};
+  gap: ${theme.space(2)};
 `;
 
 const Unit = styled.span`
   min-width: 3.5em;
-  color: ${({ theme }) => theme.color.textMuted};
+  color: ${theme.color.textMuted};
   font-weight: 600;
 `;
 

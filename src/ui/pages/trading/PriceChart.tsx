@@ -5,6 +5,7 @@ import 'uplot/dist/uPlot.min.css';
 import { dexCopy } from '../../../copy/dex.ts';
 import { chartTimeRange, priceText, type ChartSeries } from '../../../machines/trading/market-figures.ts';
 import { useChildSelector } from '../../portal-context.tsx';
+import { theme } from '../../theme.ts';
 
 type Props = {
   points: ChartSeries['points'];
@@ -125,5 +126,5 @@ function plotData(points: ChartSeries['points']): uPlot.AlignedData {
 
 const Box = styled.div`
   min-height: ${HEIGHT}px;
-  margin-bottom: ${({ theme }) => theme.space(2)};
+  margin-bottom: ${theme.space(2)};
 `;

@@ -12,6 +12,7 @@ import { CardTitle, Muted, TransactionHash, Warning } from './parts.tsx';
 import { SwapFields } from './SwapFields.tsx';
 import { SwapOutcome } from './SwapOutcome.tsx';
 import { swapButton, swapOutcome } from './swap-view.ts';
+import { theme } from '../../theme.ts';
 
 type Props = { swap: ActorRefFrom<typeof swapMachine>; feeBps: number | null };
 
@@ -79,5 +80,5 @@ const sameButton = (a: ReturnType<typeof swapButton>, b: ReturnType<typeof swapB
   a?.label === b?.label && a?.action === b?.action && a?.busy === b?.busy;
 
 const Pending = styled.div`
-  margin-top: ${({ theme }) => theme.space(3)};
+  margin-top: ${theme.space(3)};
 `;

@@ -8,6 +8,7 @@ import type { swapMachine } from '../../../machines/trading/swap.machine.ts';
 import { LabelledInput } from './LabelledInput.tsx';
 import { Figures } from './parts.tsx';
 import { SwapSettings } from './SwapSettings.tsx';
+import { theme } from '../../theme.ts';
 
 type Props = { swap: ActorRefFrom<typeof swapMachine>; feeBps: number | null };
 
@@ -83,29 +84,29 @@ export function SwapFields({ swap, feeBps }: Props) {
 const Sides = styled.fieldset`
   display: flex;
   flex-wrap: wrap;
-  gap: ${({ theme }) => theme.space(2)};
-  margin: 0 0 ${({ theme }) => theme.space(4)};
+  gap: ${theme.space(2)};
+  margin: 0 0 ${theme.space(4)};
   padding: 0;
   border: 0;
   legend {
-    margin-bottom: ${({ theme }) => theme.space(2)};
+    margin-bottom: ${theme.space(2)};
     font-weight: 600;
     font-size: 0.95rem;
   }
   label {
     display: inline-flex;
     align-items: center;
-    gap: ${({ theme }) => theme.space(2)};
-    padding: ${({ theme }) => `${theme.space(2)} ${theme.space(4)}`};
-    border: 1px solid ${({ theme }) => theme.color.border};
-    border-radius: ${({ theme }) => theme.radius.pill};
-    background: ${({ theme }) => theme.color.surfaceAlt};
+    gap: ${theme.space(2)};
+    padding: ${theme.space(2)} ${theme.space(4)};
+    border: 1px solid ${theme.color.border};
+    border-radius: ${theme.radius.pill};
+    background: ${theme.color.surfaceAlt};
     font-weight: 600;
     cursor: pointer;
   }
   label:has(input:checked) {
-    border-color: ${({ theme }) => theme.color.accent};
-    box-shadow: inset 0 0 0 1px ${({ theme }) => theme.color.accent};
+    border-color: ${theme.color.accent};
+    box-shadow: inset 0 0 0 1px ${theme.color.accent};
   }
   &:disabled label {
     cursor: not-allowed;

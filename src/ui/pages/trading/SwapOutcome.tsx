@@ -7,6 +7,7 @@ import type { swapMachine } from '../../../machines/trading/swap.machine.ts';
 import { Button } from '../../common/Button.tsx';
 import { Figures, Muted, TransactionHash } from './parts.tsx';
 import type { swapOutcome } from './swap-view.ts';
+import { theme } from '../../theme.ts';
 
 type Props = {
   swap: ActorRefFrom<typeof swapMachine>;
@@ -50,13 +51,13 @@ export function SwapOutcome({ swap, outcome }: Props) {
 }
 
 const Panel = styled.div<{ $failed: boolean }>`
-  margin-bottom: ${({ theme }) => theme.space(4)};
-  padding: ${({ theme }) => theme.space(4)};
-  border: 1px solid ${({ theme, $failed }) => ($failed ? theme.color.danger : theme.color.success)};
-  border-radius: ${({ theme }) => theme.radius.md};
+  margin-bottom: ${theme.space(4)};
+  padding: ${theme.space(4)};
+  border: 1px solid ${({ $failed }) => ($failed ? theme.color.danger : theme.color.success)};
+  border-radius: ${theme.radius.md};
 `;
 
 const Title = styled.h3`
-  margin: 0 0 ${({ theme }) => theme.space(3)};
+  margin: 0 0 ${theme.space(3)};
   font-size: 1.05rem;
 `;

@@ -6,6 +6,7 @@ import { slippageRefused, slippageWarning } from '../../../machines/trading/swap
 import type { swapMachine } from '../../../machines/trading/swap.machine.ts';
 import { LabelledInput } from './LabelledInput.tsx';
 import { Muted, Warning } from './parts.tsx';
+import { theme } from '../../theme.ts';
 
 /**
  * The swap's settings: the slippage tolerance (a warning past 1 %, refused past 50 %), the
@@ -66,22 +67,22 @@ export function SwapSettings({ swap }: { swap: ActorRefFrom<typeof swapMachine> 
 const Row = styled.div`
   display: grid;
   grid-template-columns: repeat(2, minmax(0, 1fr));
-  gap: ${({ theme }) => theme.space(4)};
-  ${({ theme }) => theme.phone} {
+  gap: ${theme.space(4)};
+  ${theme.phone} {
     grid-template-columns: minmax(0, 1fr);
     gap: 0;
   }
 `;
 
 const Unlimited = styled.div`
-  margin-bottom: ${({ theme }) => theme.space(4)};
+  margin-bottom: ${theme.space(4)};
   label {
     display: inline-flex;
     align-items: center;
-    gap: ${({ theme }) => theme.space(2)};
+    gap: ${theme.space(2)};
     font-weight: 600;
   }
   p {
-    margin: ${({ theme }) => theme.space(1)} 0 0;
+    margin: ${theme.space(1)} 0 0;
   }
 `;

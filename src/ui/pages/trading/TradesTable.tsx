@@ -6,6 +6,7 @@ import { tradeRows } from '../../../machines/trading/market-figures.ts';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { useSettings } from '../../settings-context.tsx';
 import { Muted, SubTitle } from './parts.tsx';
+import { theme } from '../../theme.ts';
 
 const time = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 const headings = dexCopy.tradeHeadings;
@@ -71,8 +72,8 @@ const Table = styled.table`
   font-variant-numeric: tabular-nums;
   th,
   td {
-    padding: ${({ theme }) => `${theme.space(2)} ${theme.space(2)}`};
-    border-bottom: 1px solid ${({ theme }) => theme.color.border};
+    padding: ${theme.space(2)} ${theme.space(2)};
+    border-bottom: 1px solid ${theme.color.border};
     text-align: right;
     white-space: nowrap;
   }
@@ -83,7 +84,7 @@ const Table = styled.table`
     text-align: left;
   }
   th {
-    color: ${({ theme }) => theme.color.textMuted};
+    color: ${theme.color.textMuted};
     font-weight: 600;
   }
 `;

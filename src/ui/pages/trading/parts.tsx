@@ -3,17 +3,18 @@ import { dexCopy } from '../../../copy/dex.ts';
 import { dialogCopy } from '../../../copy/dialogs.ts';
 import { VisuallyHidden } from '../../common/VisuallyHidden.tsx';
 import { useSettings } from '../../settings-context.tsx';
+import { theme } from '../../theme.ts';
 
 // Pieces the Trading tab's cards share: a card title, a list of figures, quiet and warning lines,
 // and a transaction's hash, linked to the block explorer when one is configured.
 
 export const CardTitle = styled.h2`
-  margin: 0 0 ${({ theme }) => theme.space(4)};
+  margin: 0 0 ${theme.space(4)};
   font-size: 1.2rem;
 `;
 
 export const SubTitle = styled.h3`
-  margin: ${({ theme }) => theme.space(5)} 0 ${({ theme }) => theme.space(2)};
+  margin: ${theme.space(5)} 0 ${theme.space(2)};
   font-size: 1rem;
 `;
 
@@ -21,10 +22,10 @@ export const SubTitle = styled.h3`
 export const Figures = styled.dl`
   display: grid;
   grid-template-columns: max-content minmax(0, 1fr);
-  gap: ${({ theme }) => `${theme.space(1)} ${theme.space(4)}`};
-  margin: 0 0 ${({ theme }) => theme.space(4)};
+  gap: ${theme.space(1)} ${theme.space(4)};
+  margin: 0 0 ${theme.space(4)};
   dt {
-    color: ${({ theme }) => theme.color.textMuted};
+    color: ${theme.color.textMuted};
   }
   dd {
     margin: 0;
@@ -34,18 +35,18 @@ export const Figures = styled.dl`
 `;
 
 export const Muted = styled.p`
-  margin: 0 0 ${({ theme }) => theme.space(3)};
-  color: ${({ theme }) => theme.color.textMuted};
+  margin: 0 0 ${theme.space(3)};
+  color: ${theme.color.textMuted};
   font-size: 0.9rem;
   overflow-wrap: anywhere;
 `;
 
 export const Warning = styled.p`
-  margin: 0 0 ${({ theme }) => theme.space(3)};
-  padding: ${({ theme }) => `${theme.space(2)} ${theme.space(3)}`};
-  border-radius: ${({ theme }) => theme.radius.sm};
-  background: ${({ theme }) => theme.color.warningBg};
-  color: ${({ theme }) => theme.color.warningText};
+  margin: 0 0 ${theme.space(3)};
+  padding: ${theme.space(2)} ${theme.space(3)};
+  border-radius: ${theme.radius.sm};
+  background: ${theme.color.warningBg};
+  color: ${theme.color.warningText};
   font-weight: 600;
 `;
 
