@@ -84,8 +84,11 @@ const Layout = styled.div`
   min-height: 100vh;
 `;
 
+// At least a screen high, so the footer starts below the fold: the first screen's content changes
+// height as a session is read or a wallet connects, and a footer on screen would be pushed about.
 const Main = styled.main`
   flex: 1;
+  min-height: 100vh;
   width: min(960px, 100%);
   margin: 0 auto;
   padding: ${theme.space(6)} ${theme.space(4)};

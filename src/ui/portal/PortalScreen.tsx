@@ -10,8 +10,8 @@ import { WalletPanel } from './WalletPanel.tsx';
 import { theme } from '../theme.ts';
 
 // The portal screen (docs/product.md#portal-screen): the heading with Login / Sign Up or Logout; with
-// neither a wallet nor a user, the visitor prompt; otherwise the wallet card,
-// and with a wallet the send form beside it (loaded apart from the entry, see late-views-loader.ts).
+// neither a wallet nor a user, the visitor prompt; otherwise the wallet card, and with a wallet the
+// send form beside it (parts of both load apart from the entry, see late-views-loader.ts).
 const SendForm = lazy(lateView('SendForm'));
 
 export function PortalScreen() {
@@ -26,14 +26,14 @@ export function PortalScreen() {
       </Top>
       <NetworkBanner />
       {hasUser || hasWallet ? (
-        <Columns $two={hasWallet}>
-          <WalletPanel />
-          {hasWallet ? (
-            <Suspense fallback={null}>
-              <SendForm />
-            </Suspense>
-          ) : null}
-        </Columns>
+        // One boundary for the panel's late views and the send form: they appear together, once their
+        // chunk is in, so nothing on screen is pushed about by a part that came a moment later.
+        <Suspense fallback={null}>
+          <Columns $two={hasWallet}>
+            <WalletPanel />
+            {hasWallet ? <SendForm /> : null}
+          </Columns>
+        </Suspense>
       ) : (
         <VisitorPrompt />
       )}

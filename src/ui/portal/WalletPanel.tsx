@@ -1,7 +1,7 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import styled from 'styled-components';
 import { portalCopy, walletCopy } from '../../copy/index.ts';
-import { Button } from '../common/Button.tsx';
+import { Button as BaseButton } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
 import { LocalWalletSlot } from '../local-wallet/slots.tsx';
@@ -10,7 +10,7 @@ import { WalletAddress } from './WalletAddress.tsx';
 import { theme } from '../theme.ts';
 
 // Loaded apart from the entry with the send form (late-views-loader.ts): the panel is never on a
-// visitor's first screen.
+// visitor's first screen. The portal screen's one Suspense boundary waits for them all.
 const Balances = lazy(lateView('Balances'));
 const WebhookDemo = lazy(lateView('WebhookDemo'));
 const AccountLine = lazy(lateView('AccountLine'));
@@ -29,28 +29,24 @@ export function WalletPanel() {
     <Card aria-labelledby="wallet-panel-title">
       <Title id="wallet-panel-title">{portalCopy.walletTitle}</Title>
       <Stack>
-        {signedIn ? (
-          <Suspense fallback={null}>
-            <AccountLine />
-          </Suspense>
-        ) : null}
+        {signedIn ? <AccountLine /> : null}
         {address ? <WalletAddress address={address} /> : null}
         {address ? <LocalWalletSlot part="Menu" /> : null}
-        {!address && signedIn && loaded ? (
+        {!address && signedIn ? (
+          // Its place is kept while loading finishes, unseen, so the balances below never move down.
           <Button
             type="button"
             $block
-            disabled={busy}
+            $unseen={!loaded}
+            disabled={busy || !loaded}
             aria-busy={busy}
             onClick={() => wallet.send({ type: 'wallet.connect' })}
           >
             {busy ? walletCopy.connecting : walletCopy.connectYourWallet}
           </Button>
         ) : null}
-        <Suspense fallback={null}>
-          <Balances />
-          <WebhookDemo />
-        </Suspense>
+        <Balances />
+        <WebhookDemo />
       </Stack>
     </Card>
   );
@@ -64,4 +60,9 @@ const Title = styled.h2`
 const Stack = styled.div`
   display: grid;
   gap: ${theme.space(5)};
+`;
+
+/** A button that can keep its place in the layout while not there to be seen or pressed. */
+const Button = styled(BaseButton)<{ $unseen: boolean }>`
+  visibility: ${({ $unseen }) => ($unseen ? 'hidden' : 'visible')};
 `;
