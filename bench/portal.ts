@@ -10,11 +10,9 @@ import {
   TRADING_BUDGET_BYTES,
   TRADING_CHUNKS,
 } from '../scripts/lib/entry-size.ts';
-import { buildPortal, freePort, PROJECT_DIR, servePortal } from '../scripts/lib/portal-build.ts';
-import { startChain } from '../stack/chain/index.ts';
-import { startGateway } from '../stack/gateway/index.ts';
+import { freePort, PROJECT_DIR, servePortal } from '../scripts/lib/portal-build.ts';
 import type { TestTimes } from '../tests/support/reporters/layer-times.ts';
-import { buildBarePage, serveBarePage } from './lib/bare-page.ts';
+import { serveBarePage } from './lib/bare-page.ts';
 import { connectedPortalVisit, launchChromium, paintTimes, type PaintTimes } from './lib/browser.ts';
 import { timeNpm, timeNpmStart } from './lib/commands.ts';
 import { machineLine, writeDocsSection } from './lib/docs.ts';
@@ -24,6 +22,7 @@ import { interactiveVisit, type InteractiveProbe } from './lib/interactive.ts';
 import { median, percentile } from './lib/stats.ts';
 import { notificationLatencies } from './lib/notification-latency.ts';
 import { quoteLatencies } from './lib/quote-latency.ts';
+import { benchStack } from './lib/setup.ts';
 import {
   DEFAULT_TEST_RUNS,
   parseTestRuns,
@@ -100,33 +99,7 @@ const cleanUp = async () => {
 };
 
 try {
-  step('starting a chain and a gateway');
-  const chain = await startChain({ port: 0, dataDir: join(tempDir, 'stack') });
-  cleanups.push(() => chain.close());
-  const gateway = await startGateway({
-    port: 0,
-    dataDir: join(tempDir, 'stack'),
-    quietEmail: true,
-    tokenAddress: chain.tokenAddress,
-    rpcUrl: chain.rpcUrl,
-    uniswapRouter: chain.uniswap.router,
-    // Every measured page signs in from 127.0.0.1: a limit sized for the runs, not for one person.
-    authRateLimit: '1000/60',
-  });
-  cleanups.push(() => gateway.close());
-
-  step('building the portal and the bare page');
-  const portalDir = join(tempDir, 'portal');
-  const bareDir = join(tempDir, 'bare');
-  await buildPortal(portalDir, {
-    VITE_SUPABASE_URL: gateway.url,
-    VITE_SUPABASE_ANON_KEY: gateway.anonKey,
-    VITE_RPC_URL: chain.rpcUrl,
-    VITE_CHAIN_ID: String(chain.chainId),
-    VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
-    VITE_UNISWAP_V2_ROUTER: chain.uniswap.router,
-  });
-  await buildBarePage(bareDir);
+  const { gateway, portalDir, bareDir, wallet } = await benchStack(tempDir, cleanups, step);
   const portalUrl = `http://127.0.0.1:${await freePort()}`;
   const bareUrl = `http://127.0.0.1:${await freePort()}`;
   const portalServer = await servePortal(portalDir, Number(new URL(portalUrl).port));
@@ -155,10 +128,6 @@ try {
   });
   const portalPaint = paint(portalPaints);
   const barePaint = paint(barePaints);
-
-  const [viewer] = chain.accounts.slice(1);
-  if (!viewer) throw new Error('the chain has no second account');
-  const wallet = { rpcUrl: chain.rpcUrl, chainId: chain.chainId, accounts: [viewer.address] };
 
   step(`interactive: ${RUNS} cold visits with a wallet, ${RUNS} without`);
   const withWallet: InteractiveProbe[] = [];
