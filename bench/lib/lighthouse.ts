@@ -252,7 +252,7 @@ export type LighthousePages = {
 /**
  * `runs` rounds, each page once per round and in turn (visitor screen, bare page, signed-in user,
  * Trading tab), so a busy stretch of the machine weighs on all of them alike; the medians, and
- * the notes of each page's last run.
+ * the notes of each page's run of median performance.
  */
 export async function lighthousePages(options: {
   portalUrl: string;
@@ -286,7 +286,11 @@ export async function lighthousePages(options: {
       }
     }
     const of = (name: keyof LighthousePages) => medianFigures(taken[name].map((run) => run.figures));
-    const notes = (name: keyof LighthousePages) => taken[name].at(-1)?.notes ?? [];
+    // The notes of the run whose performance score is the median one: a typical run, not an outlier.
+    const notes = (name: keyof LighthousePages) => {
+      const byScore = taken[name].toSorted((a, b) => a.figures.performance - b.figures.performance);
+      return byScore[Math.ceil(byScore.length / 2) - 1]?.notes ?? [];
+    };
     return {
       pages: { visitor: of('visitor'), bare: of('bare'), signedIn: of('signedIn'), trading: of('trading') },
       notes: {

@@ -15,7 +15,7 @@ export type PhoneRun = {
   measured: PhoneMeasured;
   /** Every run, for the log. */
   lines: string[];
-  /** What Lighthouse points at on each page (its last run), and the largest layout shifts. */
+  /** What Lighthouse points at on each page (its run of median performance), and the largest layout shifts. */
   notes: Record<keyof LighthousePages, string[]>;
   largestShifts: { signedIn: string; phone: string };
 };
@@ -77,7 +77,10 @@ export function phoneNotes(run: PhoneRun): string[] {
     ['trading', 'DEX Trading tab'],
   ];
   return [
-    ...pages.map(([page, name]) => `Lighthouse, ${name}: ${run.notes[page].join('; ') || 'nothing to say'}.`),
+    ...pages.map(
+      ([page, name]) =>
+        `Lighthouse, ${name} (the run of median performance): ${run.notes[page].join('; ') || 'nothing to say'}.`,
+    ),
     `Largest layout shifts of the worst signed-in visit: ${run.largestShifts.signedIn}.`,
     `Largest layout shifts of the worst 360 px visit: ${run.largestShifts.phone}.`,
   ];
