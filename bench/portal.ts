@@ -10,17 +10,19 @@ import {
   TRADING_BUDGET_BYTES,
   TRADING_CHUNKS,
 } from '../scripts/lib/entry-size.ts';
-import { buildPortal, freePort, PROJECT_DIR, servePortal } from '../scripts/lib/portal-build.ts';
-import { startChain } from '../stack/chain/index.ts';
-import { startGateway } from '../stack/gateway/index.ts';
+import { freePort, PROJECT_DIR, servePortal } from '../scripts/lib/portal-build.ts';
 import type { TestTimes } from '../tests/support/reporters/layer-times.ts';
-import { buildBarePage, serveBarePage } from './lib/bare-page.ts';
+import { serveBarePage } from './lib/bare-page.ts';
+import { benchSection } from './lib/bench-docs.ts';
 import { connectedPortalVisit, launchChromium, paintTimes, type PaintTimes } from './lib/browser.ts';
 import { timeNpm, timeNpmStart } from './lib/commands.ts';
 import { machineLine, writeDocsSection } from './lib/docs.ts';
 import { benchJson, JSON_DOCS_SECTION, jsonFieldsSection } from './lib/figures-json.ts';
 import { goalRows, goalTable, type Measured } from './lib/goals.ts';
 import { interactiveVisit, type InteractiveProbe } from './lib/interactive.ts';
+import { LIGHTHOUSE_VERSION } from './lib/lighthouse.ts';
+import { measurePhone, phoneNotes } from './lib/phone-run.ts';
+import { benchStack } from './lib/setup.ts';
 import { median, percentile } from './lib/stats.ts';
 import { notificationLatencies } from './lib/notification-latency.ts';
 import { quoteLatencies } from './lib/quote-latency.ts';
@@ -29,7 +31,6 @@ import {
   parseTestRuns,
   readTestTimes,
   TEST_TIMES_PATH,
-  testRunsMarkdown,
   testRunsReport,
   testRunText,
   type TestRun,
@@ -47,6 +48,11 @@ import {
 //   button is enabled;
 // - a cold visit of an approved wallet up to a connected portal with both balances: every script
 //   it downloads, and its cumulative layout shift;
+// - the phone (bench/lib/phone-run.ts): both builds served gzip-compressed as a host serves them,
+//   Lighthouse's mobile preset on the visitor screen, the bare page, a returning signed-in user and
+//   the DEX Trading tab, --lighthouse-runs rounds taking turns (bench/lib/lighthouse.ts); layout
+//   shift of a signed-in user and of a 360 px phone, and a throttled phone's tap on Connect Wallet
+//   from the button's first paint, --phone-runs visits each (bench/lib/phone.ts);
 // - DB insert → notification on screen, p50/p95 over --inserts rows;
 // - the Trading tab's own JS (gzip), and typing → DEX quote on screen, p50/p95 over --quotes amounts;
 // - `npm start` to its ready banner, fresh (an empty data directory) and warm (median of 3 after);
@@ -61,7 +67,9 @@ import {
 // budgets `npm run size` holds). With --json, everything but one JSON object of the figures
 // (bench/lib/figures-json.ts) goes to stderr.
 //
-//   npm run bench [-- --runs 7 --inserts 20 --quotes 20 --test-runs 3 --skip-test-run --skip-docs --json]
+//   npm run bench [-- --runs 7 --inserts 20 --quotes 20 --test-runs 3 --lighthouse-runs 5 --phone-runs 5
+//                    --skip-test-run --skip-docs --json]
+// `npm run bench:phone` (bench/phone.ts) takes the phone's figures alone.
 
 const { values: args } = parseArgs({
   options: {
@@ -69,6 +77,8 @@ const { values: args } = parseArgs({
     inserts: { type: 'string', default: '20' },
     quotes: { type: 'string', default: '20' },
     'test-runs': { type: 'string', default: String(DEFAULT_TEST_RUNS) },
+    'lighthouse-runs': { type: 'string', default: '5' },
+    'phone-runs': { type: 'string', default: '5' },
     'skip-test-run': { type: 'boolean', default: false },
     'skip-docs': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
@@ -80,6 +90,9 @@ const INSERTS = Math.max(20, Number(args.inserts));
 const QUOTES = Math.max(20, Number(args.quotes));
 const WARM_STARTS = 3;
 const TEST_RUNS = parseTestRuns(args['test-runs']);
+// Medians of at least three runs on the phone.
+const LIGHTHOUSE_RUNS = Math.max(3, Number(args['lighthouse-runs']));
+const PHONE_RUNS = Math.max(3, Number(args['phone-runs']));
 const JSON_OUT = args.json;
 
 // With --json stdout carries the JSON object alone: whatever else this process writes there (its
@@ -100,33 +113,8 @@ const cleanUp = async () => {
 };
 
 try {
-  step('starting a chain and a gateway');
-  const chain = await startChain({ port: 0, dataDir: join(tempDir, 'stack') });
-  cleanups.push(() => chain.close());
-  const gateway = await startGateway({
-    port: 0,
-    dataDir: join(tempDir, 'stack'),
-    quietEmail: true,
-    tokenAddress: chain.tokenAddress,
-    rpcUrl: chain.rpcUrl,
-    uniswapRouter: chain.uniswap.router,
-    // Every measured page signs in from 127.0.0.1: a limit sized for the runs, not for one person.
-    authRateLimit: '1000/60',
-  });
-  cleanups.push(() => gateway.close());
-
-  step('building the portal and the bare page');
-  const portalDir = join(tempDir, 'portal');
-  const bareDir = join(tempDir, 'bare');
-  await buildPortal(portalDir, {
-    VITE_SUPABASE_URL: gateway.url,
-    VITE_SUPABASE_ANON_KEY: gateway.anonKey,
-    VITE_RPC_URL: chain.rpcUrl,
-    VITE_CHAIN_ID: String(chain.chainId),
-    VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
-    VITE_UNISWAP_V2_ROUTER: chain.uniswap.router,
-  });
-  await buildBarePage(bareDir);
+  const stack = await benchStack(tempDir, cleanups, step);
+  const { gateway, portalDir, bareDir, wallet } = stack;
   const portalUrl = `http://127.0.0.1:${await freePort()}`;
   const bareUrl = `http://127.0.0.1:${await freePort()}`;
   const portalServer = await servePortal(portalDir, Number(new URL(portalUrl).port));
@@ -156,10 +144,6 @@ try {
   const portalPaint = paint(portalPaints);
   const barePaint = paint(barePaints);
 
-  const [viewer] = chain.accounts.slice(1);
-  if (!viewer) throw new Error('the chain has no second account');
-  const wallet = { rpcUrl: chain.rpcUrl, chainId: chain.chainId, accounts: [viewer.address] };
-
   step(`interactive: ${RUNS} cold visits with a wallet, ${RUNS} without`);
   const withWallet: InteractiveProbe[] = [];
   const withoutWallet: InteractiveProbe[] = [];
@@ -176,6 +160,14 @@ try {
 
   step(`DEX quotes: ${QUOTES} typed amounts`);
   const quotes = await quoteLatencies(browser, portalUrl, wallet, QUOTES);
+
+  const phone = await measurePhone({
+    stack,
+    browser,
+    runs: PHONE_RUNS,
+    lighthouseRuns: LIGHTHOUSE_RUNS,
+    step,
+  });
   await cleanUp();
 
   step(`npm start: one first start, then ${WARM_STARTS} warm ones`);
@@ -237,6 +229,7 @@ try {
     startFresh: firstStart,
     testRuns,
     testTimes,
+    ...phone.measured,
   };
   const finishedAt = new Date();
   const machine = machineLine(finishedAt);
@@ -257,38 +250,20 @@ try {
   console.log(`layout shifts: ${shifts.join('; ') || 'none'}`);
   console.log(`notification latencies: ${latencies.map(ms).join(', ')}`);
   console.log(`quote latencies: ${quotes.map(ms).join(', ')}`);
+  for (const line of [...phone.lines, ...phoneNotes(phone)]) console.log(line);
   console.log(`\n${testRunsReport(testRuns, testTimes)}`);
 
   if (!args['skip-docs']) {
-    const section = [
-      '## Portal: `npm run bench`',
-      '',
-      `Measured on ${machine}, headless Chromium (Debian's), everything on 127.0.0.1.`,
-      '',
+    const section = benchSection({
+      machine,
       table,
-      '',
-      'Entry JS is every script and modulepreload of the built `index.html`, gzip at zlib’s default level. ' +
-        'Paint figures are cold visits of a visitor (fresh browser context, no wallet), portal and bare page ' +
-        'taking turns; the bare page is the `npm create vite` React page built with the same Vite and React. ' +
-        'Interactive is a cold visit with a wallet the site has not been approved by: a probe in the page clicks ' +
-        'Connect Wallet as soon as it is enabled (and again on every change and frame until a click takes), and ' +
-        'the figure runs from navigation to the wallet being asked for `eth_requestAccounts`. Without a wallet ' +
-        'the button stays disabled while the portal waits for wallets to announce themselves, so that case is ' +
-        'shown apart, with no goal. Layout shift and the JS to a connected portal come from one cold visit with ' +
-        'a wallet that approved the site before, until both balances are shown and the network is idle: every ' +
-        'layout-shift entry without recent input, summed. ' +
-        'The notification figure runs from the service-role insert to the title appearing in the open ' +
-        'notifications dialog of a signed-in browser. The quote figure runs from the input event of a new ' +
-        'amount in the Trading tab’s “You pay” to the new “You receive” being shown, with a ' +
-        'connected wallet: the debounce, the router’s getAmountsOut over RPC and the render. ' +
-        '`npm start` runs to its ready banner, first on an empty data directory, then warm.',
-      '',
-      testRunsMarkdown(testRuns, testTimes),
-      '',
-      `Largest layout shifts: ${shifts.join('; ') || 'none'}.`,
-      '',
-      `Portal entry files: ${portalEntry.files.map((file) => `\`${file.file.replace(/^\/assets\//, '')}\` ${kB(file.gzip)}`).join(', ')}.`,
-    ].join('\n');
+      testRuns,
+      testTimes,
+      shifts,
+      portalEntry,
+      phone,
+      lighthouseVersion: LIGHTHOUSE_VERSION,
+    });
     const docsPath = join(PROJECT_DIR, 'docs', 'benchmarks.md');
     await writeDocsSection(docsPath, 'bench', section);
     await writeDocsSection(docsPath, JSON_DOCS_SECTION, jsonFieldsSection());

@@ -1,5 +1,11 @@
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
 import { balanceCopy, portalCopy } from '../../src/copy/index.ts';
 import {
   CHROMIUM_ARGS,
@@ -14,7 +20,12 @@ import { LAYOUT_SHIFT_INIT_SCRIPT, readLayoutShifts, type LayoutShifts } from '.
 // the benchmark takes with it. The full browser, not the tests' headless shell: the paints measured
 // are those of the browser a person runs.
 
-const VIEWPORT = { width: 1280, height: 800 };
+/** The desktop every figure but the phone's is taken on; a device is what a browser context emulates. */
+export type Device = Pick<
+  BrowserContextOptions,
+  'viewport' | 'deviceScaleFactor' | 'isMobile' | 'hasTouch' | 'userAgent'
+>;
+export const DESKTOP: Device = { viewport: { width: 1280, height: 800 } };
 
 export async function launchChromium(): Promise<Browser> {
   const path = chromiumPath(process.env, FULL_CHROMIUM_PATH);
@@ -31,8 +42,9 @@ export async function freshPage(
   browser: Browser,
   wallet: MockWalletOptions | null = null,
   scripts: readonly string[] = [],
+  device: Device = DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: VIEWPORT, reducedMotion: 'reduce' });
+  const context = await browser.newContext({ ...device, reducedMotion: 'reduce' });
   if (wallet) await context.addInitScript({ content: mockWalletInitScript(wallet) });
   for (const content of scripts) await context.addInitScript({ content });
   return { context, page: await context.newPage() };
@@ -68,16 +80,20 @@ export type ConnectedVisit = { scripts: ScriptTotal; layout: LayoutShifts };
 /**
  * A cold visit of a wallet that approved the site before, until it is connected and both balances
  * are shown: every script it downloads (what it takes to reach a working portal, lazy chunks
- * included) and how much the page shifted on the way.
+ * included) and how much the page shifted on the way, on the desktop or on `device`.
  */
 export async function connectedPortalVisit(
   browser: Browser,
   url: string,
   wallet: MockWalletOptions,
+  device: Device = DESKTOP,
 ): Promise<ConnectedVisit> {
-  const { context, page } = await freshPage(browser, { ...wallet, connected: true }, [
-    LAYOUT_SHIFT_INIT_SCRIPT,
-  ]);
+  const { context, page } = await freshPage(
+    browser,
+    { ...wallet, connected: true },
+    [LAYOUT_SHIFT_INIT_SCRIPT],
+    device,
+  );
   const bodies: Promise<Buffer>[] = [];
   page.on('response', (response) => {
     if (response.url().startsWith(url) && new URL(response.url()).pathname.endsWith('.js')) {

@@ -8,6 +8,12 @@ import {
   INTERACTIVE_RATIO_GOAL,
   LCP_RATIO_GOAL,
   NOTIFICATION_P95_GOAL_MS,
+  PHONE_ACCESSIBILITY_GOAL,
+  PHONE_BEST_PRACTICES_GOAL,
+  PHONE_PERFORMANCE_GOAL,
+  PHONE_TAP_GOAL_MS,
+  PHONE_TBT_GOAL_MS,
+  PHONE_TRADING_PERFORMANCE_GOAL,
   QUOTE_P95_GOAL_MS,
   ratio,
   START_FRESH_GOAL_MS,
@@ -15,6 +21,7 @@ import {
   TEST_GOAL_MS,
   verdicts,
   type GoalId,
+  type LighthouseFigures,
   type Measured,
   type Verdict,
 } from './goals.ts';
@@ -26,6 +33,9 @@ import { DEFAULT_TEST_RUNS, TEST_TIMES_PATH, testRunsMedian, type TestRun } from
 
 /** Its section of docs/benchmarks.md (bench/lib/docs.ts). */
 export const JSON_DOCS_SECTION = 'bench-json';
+
+/** One page's Lighthouse figures in the JSON: null for a figure not taken. */
+export type LighthouseJson = { [Figure in keyof LighthouseFigures]: number | null };
 
 export type BenchJson = {
   date: string;
@@ -60,6 +70,18 @@ export type BenchJson = {
   testMs: number | null;
   testRuns: TestRun[] | null;
   testLayers: LayerTime[] | null;
+  lighthouseRuns: number;
+  lighthouse: {
+    visitor: LighthouseJson;
+    bare: LighthouseJson;
+    signedIn: LighthouseJson;
+    trading: LighthouseJson;
+  };
+  phoneRuns: number;
+  clsSignedIn: number | null;
+  clsPhone: number | null;
+  phoneTap: number | null;
+  phoneTapFromEnabled: number | null;
   verdicts: Record<GoalId, Verdict>;
   allMet: Verdict;
 };
@@ -101,6 +123,20 @@ export const JSON_FIELDS: { [Field in keyof BenchJson]: string } = {
   testMs: `\`npm test\` wall time, the median of \`testRuns\`, ms (goal ≤ ${TEST_GOAL_MS} with every run exiting 0); null when skipped`,
   testRuns: `every \`npm test\` in order (${DEFAULT_TEST_RUNS} by default, \`--test-runs\`), each its wall time \`ms\` and its \`exitCode\` (null when a signal ended it); null when skipped`,
   testLayers: `the last \`npm test\`'s time by layer, as its reporter wrote it to \`${TEST_TIMES_PATH}\`, slowest first: \`layer\`, \`files\`, \`tests\`, \`wallMs\` (from the layer's first file starting to its last ending) and \`sumMs\` (its files' times summed); null when skipped or not written`,
+  lighthouseRuns: 'Lighthouse runs behind each page’s medians (mobile preset)',
+  lighthouse:
+    'per page (`visitor`: the visitor screen, `bare`: the bare page, `signedIn`: a returning signed-in user, ' +
+    '`trading`: a timespan from a tap on the DEX Trading tab to its market shown), the medians of ' +
+    '`performance`, `accessibility` and `bestPractices` (scores out of 100), `fcp`, `lcp` and `tbt` (ms) and ' +
+    '`cls`; `trading` has no `fcp` or `lcp` (null). Goals: `visitor.performance` and `signedIn.performance` ' +
+    `≥ ${PHONE_PERFORMANCE_GOAL}, \`visitor.fcp\` and \`visitor.lcp\` ≤ the bare page’s, \`visitor.tbt\` ≤ ${PHONE_TBT_GOAL_MS}, ` +
+    `\`visitor.accessibility\` ${PHONE_ACCESSIBILITY_GOAL}, \`visitor.bestPractices\` ${PHONE_BEST_PRACTICES_GOAL}, ` +
+    `\`trading.performance\` ≥ ${PHONE_TRADING_PERFORMANCE_GOAL}`,
+  phoneRuns: 'cold visits behind each of the four figures below',
+  clsSignedIn: `cumulative layout shift of a returning signed-in user’s cold visit until the signed-in screen is settled, p75 (goal ≤ ${CLS_GOAL})`,
+  clsPhone: `cumulative layout shift of a cold visit on a 360 px phone, first paint to a connected portal with both balances, p75 (goal ≤ ${CLS_GOAL})`,
+  phoneTap: `phone (360 px, 4× CPU, slow 4G): from the wallet button’s first paint to the wallet receiving \`eth_requestAccounts\` after a click on Connect Wallet, median, ms (goal ≤ ${PHONE_TAP_GOAL_MS})`,
+  phoneTapFromEnabled: 'the part of `phoneTap` after the button was enabled, median, ms (no goal)',
   verdicts: `per goal (${GOAL_IDS.map((id) => `\`${id}\``).join(', ')}): true met, false not met, null not measured`,
   allMet: 'true when every goal is met, false when any is not, otherwise null',
 };
@@ -108,6 +144,16 @@ export const JSON_FIELDS: { [Field in keyof BenchJson]: string } = {
 /** Rounded to `digits` decimals; null for a figure that was not taken (JSON has no NaN). */
 const round = (value: number, digits: number): number | null =>
   Number.isFinite(value) ? Number(value.toFixed(digits)) : null;
+
+const lighthouseJson = (page: LighthouseFigures): LighthouseJson => ({
+  performance: round(page.performance, 0),
+  fcp: round(page.fcp, 1),
+  lcp: round(page.lcp, 1),
+  tbt: round(page.tbt, 1),
+  cls: round(page.cls, 5),
+  accessibility: round(page.accessibility, 0),
+  bestPractices: round(page.bestPractices, 0),
+});
 
 export function benchJson(m: Measured, date: Date, machine: string): BenchJson {
   const verdict = verdicts(m);
@@ -153,6 +199,18 @@ export function benchJson(m: Measured, date: Date, machine: string): BenchJson {
         wallMs: Math.round(layer.wallMs),
         sumMs: Math.round(layer.sumMs),
       })),
+    lighthouseRuns: m.lighthouse.runs,
+    lighthouse: {
+      visitor: lighthouseJson(m.lighthouse.visitor),
+      bare: lighthouseJson(m.lighthouse.bare),
+      signedIn: lighthouseJson(m.lighthouse.signedIn),
+      trading: lighthouseJson(m.lighthouse.trading),
+    },
+    phoneRuns: m.phoneRuns,
+    clsSignedIn: round(m.clsSignedIn, 5),
+    clsPhone: round(m.clsPhone, 5),
+    phoneTap: round(m.phoneTap, 1),
+    phoneTapFromEnabled: round(m.phoneTapFromEnabled, 1),
     verdicts: verdict,
     allMet: all.includes(false) ? false : all.includes(null) ? null : true,
   };

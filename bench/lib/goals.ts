@@ -1,9 +1,28 @@
 import { ENTRY_BUDGET_BYTES, kB, TRADING_BUDGET_BYTES } from '../../scripts/lib/entry-size.ts';
 import type { TestTimes } from '../../tests/support/reporters/layer-times.ts';
+import { PHONE_GOAL_IDS, phoneRows, phoneVerdicts, type PhoneMeasured } from './phone-goals.ts';
 import { minutes, testRunsMedian, testRunsPassed, testRunsText, type TestRun } from './test-runs.ts';
+import {
+  atMost,
+  CLS_GOAL,
+  ms,
+  NOT_MEASURED,
+  ratio,
+  seconds,
+  shift,
+  times,
+  under,
+  verdictText,
+  type GoalRow,
+  type Verdict,
+} from './verdicts.ts';
+
+export { CLS_GOAL, NOT_MEASURED, ratio, verdictText, type GoalRow, type Verdict } from './verdicts.ts';
+export * from './phone-goals.ts';
 
 // The portal's goals (docs/benchmarks.md) and the verdict of one `npm run bench` on each. Pure, so
-// the verdicts and the table are checked by tests/unit/bench-goals.test.ts without a browser.
+// the verdicts and the table are checked by tests/unit/bench-goals.test.ts without a browser. The
+// phone's goals are in bench/lib/phone-goals.ts, and come after the desktop's here.
 
 /** Bytes (gzip) of every script a cold visit downloads until the portal is connected with both balances. */
 export const CONNECTED_BUDGET_BYTES = 230_000;
@@ -13,7 +32,6 @@ export const LCP_RATIO_GOAL = 0.8;
 export const INTERACTIVE_RATIO_GOAL = 1.3;
 /** The older first-paint goal, kept: the portal's first contentful paint within this share of the bare page's. */
 export const FCP_RATIO_GOAL = 1.2;
-export const CLS_GOAL = 0.01;
 export const NOTIFICATION_P95_GOAL_MS = 300;
 export const QUOTE_P95_GOAL_MS = 150;
 /** `npm start` to its ready banner: strictly under these. */
@@ -23,7 +41,7 @@ export const START_FRESH_GOAL_MS = 15_000;
 export const TEST_GOAL_MS = 6 * 60_000;
 
 /** What one run measured; times in ms, sizes in bytes, NaN for a figure the run could not take. */
-export type Measured = {
+export type Measured = PhoneMeasured & {
   /** Cold visits per paint and interactive figure (each figure is their median). */
   runs: number;
   fcp: number;
@@ -75,17 +93,9 @@ export const GOAL_IDS = [
   'startWarm',
   'startFresh',
   'test',
+  ...PHONE_GOAL_IDS,
 ] as const;
 export type GoalId = (typeof GOAL_IDS)[number];
-
-/** Met, not met, or null: not measured (a figure the run could not take, or a step it skipped). */
-export type Verdict = boolean | null;
-
-const measured = (...values: number[]) => values.every((value) => Number.isFinite(value));
-const atMost = (value: number, limit: number): Verdict => (measured(value, limit) ? value <= limit : null);
-const under = (value: number, limit: number): Verdict => (measured(value, limit) ? value < limit : null);
-export const ratio = (portal: number, bare: number): number =>
-  measured(portal, bare) && bare > 0 ? portal / bare : Number.NaN;
 
 export function verdicts(m: Measured): Record<GoalId, Verdict> {
   return {
@@ -105,19 +115,11 @@ export function verdicts(m: Measured): Record<GoalId, Verdict> {
       m.testRuns && m.testRuns.length > 0
         ? testRunsPassed(m.testRuns) && testRunsMedian(m.testRuns) <= TEST_GOAL_MS
         : null,
+    ...phoneVerdicts(m),
   };
 }
 
-export const NOT_MEASURED = 'not measured';
-const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : NOT_MEASURED);
-const seconds = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(1)} s` : NOT_MEASURED);
-const times = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : NOT_MEASURED);
 const size = (bytes: number) => (Number.isFinite(bytes) ? kB(bytes) : NOT_MEASURED);
-export const verdictText = (verdict: Verdict): string =>
-  verdict === null ? NOT_MEASURED : verdict ? 'met' : '**not met**';
-
-/** One line of the table: what was measured, the portal's figure, the bare page's, the goal, the verdict. */
-export type GoalRow = { measure: string; portal: string; bare: string; goal: string; verdict: string };
 
 /** Every goal of the run in the order docs/benchmarks.md gives them, plus the figures kept for information. */
 export function goalRows(m: Measured): GoalRow[] {
@@ -147,7 +149,7 @@ export function goalRows(m: Measured): GoalRow[] {
     ),
     row(
       'Cumulative layout shift, first paint to a connected portal with balances',
-      Number.isFinite(m.cls) ? m.cls.toFixed(4) : NOT_MEASURED,
+      shift(m.cls),
       '—',
       `≤ ${CLS_GOAL}`,
       'cls',
@@ -224,6 +226,7 @@ export function goalRows(m: Measured): GoalRow[] {
       `≤ ${TEST_GOAL_MS / 60_000} min, every run exit 0`,
       'test',
     ),
+    ...phoneRows(m),
   ];
 }
 

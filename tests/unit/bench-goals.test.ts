@@ -12,12 +12,20 @@ import {
   LCP_RATIO_GOAL,
   NOT_MEASURED,
   NOTIFICATION_P95_GOAL_MS,
+  PHONE_ACCESSIBILITY_GOAL,
+  PHONE_BEST_PRACTICES_GOAL,
+  PHONE_GOAL_IDS,
+  PHONE_PERFORMANCE_GOAL,
+  PHONE_TAP_GOAL_MS,
+  PHONE_TBT_GOAL_MS,
+  PHONE_TRADING_PERFORMANCE_GOAL,
   QUOTE_P95_GOAL_MS,
   START_FRESH_GOAL_MS,
   START_WARM_GOAL_MS,
   TEST_GOAL_MS,
   verdicts,
   type GoalRow,
+  type LighthouseFigures,
   type Measured,
 } from '../../bench/lib/goals.ts';
 import type { TestRun } from '../../bench/lib/test-runs.ts';
@@ -40,6 +48,17 @@ const testTimes = summarize(
   ],
   95_000,
 );
+
+/** A page's Lighthouse figures that meet every phone goal, with room. */
+const page: LighthouseFigures = {
+  performance: 100,
+  fcp: 1_100,
+  lcp: 1_100,
+  tbt: PHONE_TBT_GOAL_MS - 30,
+  cls: 0.001,
+  accessibility: PHONE_ACCESSIBILITY_GOAL,
+  bestPractices: PHONE_BEST_PRACTICES_GOAL,
+};
 
 /** A run that meets every goal, with room. */
 const good: Measured = {
@@ -69,6 +88,30 @@ const good: Measured = {
   startFresh: START_FRESH_GOAL_MS - 9_100,
   testRuns: passing(TEST_GOAL_MS - 30_000, TEST_GOAL_MS - 60_000, TEST_GOAL_MS - 20_000),
   testTimes,
+  lighthouse: {
+    runs: 3,
+    visitor: page,
+    bare: { ...page, fcp: 1_200, lcp: 1_200, tbt: 0, bestPractices: 96 },
+    signedIn: { ...page, performance: 99 },
+    trading: { ...page, performance: 95, fcp: Number.NaN, lcp: Number.NaN },
+  },
+  phoneRuns: 5,
+  clsSignedIn: CLS_GOAL / 2,
+  clsPhone: 0,
+  phoneTap: PHONE_TAP_GOAL_MS - 40,
+  phoneTapFromEnabled: 4,
+};
+
+/** `good` with the Lighthouse figures of one page changed. */
+const withPage = (
+  name: keyof Measured['lighthouse'] & string,
+  figures: Partial<LighthouseFigures>,
+): Measured => {
+  const pages = good.lighthouse as Record<string, LighthouseFigures | number>;
+  return {
+    ...good,
+    lighthouse: { ...good.lighthouse, [name]: { ...(pages[name] as LighthouseFigures), ...figures } },
+  };
 };
 
 const rowOf = (rows: GoalRow[], start: string): GoalRow => {
@@ -218,6 +261,100 @@ describe('bench goals', () => {
     expect(rowOf(rows, 'Interactive').verdict).toBe(NOT_MEASURED);
   });
 
+  it('holds the phone’s Lighthouse scores to their floors, the floors included', () => {
+    const at = (name: 'visitor' | 'signedIn' | 'trading', figures: Partial<LighthouseFigures>) =>
+      verdicts(withPage(name, figures));
+    expect(at('visitor', { performance: PHONE_PERFORMANCE_GOAL }).phonePerformance).toBe(true);
+    expect(at('visitor', { performance: PHONE_PERFORMANCE_GOAL - 1 }).phonePerformance).toBe(false);
+    expect(at('visitor', { accessibility: PHONE_ACCESSIBILITY_GOAL }).phoneAccessibility).toBe(true);
+    expect(at('visitor', { accessibility: PHONE_ACCESSIBILITY_GOAL - 1 }).phoneAccessibility).toBe(false);
+    expect(at('visitor', { bestPractices: PHONE_BEST_PRACTICES_GOAL }).phoneBestPractices).toBe(true);
+    expect(at('visitor', { bestPractices: PHONE_BEST_PRACTICES_GOAL - 1 }).phoneBestPractices).toBe(false);
+    expect(at('signedIn', { performance: PHONE_PERFORMANCE_GOAL }).phoneSignedIn).toBe(true);
+    expect(at('signedIn', { performance: PHONE_PERFORMANCE_GOAL - 1 }).phoneSignedIn).toBe(false);
+    expect(at('trading', { performance: PHONE_TRADING_PERFORMANCE_GOAL }).phoneTrading).toBe(true);
+    expect(at('trading', { performance: PHONE_TRADING_PERFORMANCE_GOAL - 1 }).phoneTrading).toBe(false);
+    // Each page's goal is its own: a poor Trading tab leaves the visitor screen's verdicts alone.
+    expect(at('trading', { performance: 10 })).toMatchObject({ phonePerformance: true, phoneTrading: false });
+  });
+
+  it('holds the phone’s paints to the bare page’s, its blocking time to its limit, the limits included', () => {
+    const bare = good.lighthouse.bare;
+    expect(
+      verdicts(withPage('visitor', { fcp: bare.fcp, lcp: bare.lcp, tbt: PHONE_TBT_GOAL_MS })),
+    ).toMatchObject({
+      phoneFcp: true,
+      phoneLcp: true,
+      phoneTbt: true,
+    });
+    expect(
+      verdicts(withPage('visitor', { fcp: bare.fcp + 1, lcp: bare.lcp + 1, tbt: PHONE_TBT_GOAL_MS + 1 })),
+    ).toMatchObject({ phoneFcp: false, phoneLcp: false, phoneTbt: false });
+    // The bare page moves the limit: the same portal paint meets it beside a slower bare page.
+    expect(verdicts(withPage('bare', { fcp: bare.fcp * 2 })).phoneFcp).toBe(true);
+    expect(verdicts(withPage('bare', { lcp: good.lighthouse.visitor.lcp - 1 })).phoneLcp).toBe(false);
+  });
+
+  it('holds the phone’s layout shifts and tap to their limits, the limits included', () => {
+    expect(
+      verdicts({ ...good, clsSignedIn: CLS_GOAL, clsPhone: CLS_GOAL, phoneTap: PHONE_TAP_GOAL_MS }),
+    ).toMatchObject({ clsSignedIn: true, clsPhone: true, phoneTap: true });
+    expect(
+      verdicts({
+        ...good,
+        clsSignedIn: CLS_GOAL + 0.0001,
+        clsPhone: CLS_GOAL + 0.0001,
+        phoneTap: PHONE_TAP_GOAL_MS + 1,
+      }),
+    ).toMatchObject({ clsSignedIn: false, clsPhone: false, phoneTap: false });
+    // The part after the button was enabled has no goal of its own.
+    expect(verdicts({ ...good, phoneTapFromEnabled: PHONE_TAP_GOAL_MS * 10 }).phoneTap).toBe(true);
+  });
+
+  it('says “not measured” for a phone figure not taken', () => {
+    const missing = { ...good, phoneTap: Number.NaN, clsPhone: Number.NaN };
+    expect(verdicts(withPage('visitor', { performance: Number.NaN, fcp: Number.NaN }))).toMatchObject({
+      phonePerformance: null,
+      phoneFcp: null,
+      phoneLcp: true,
+    });
+    expect(verdicts(withPage('bare', { lcp: Number.NaN })).phoneLcp).toBeNull();
+    expect(verdicts(missing)).toMatchObject({ phoneTap: null, clsPhone: null, clsSignedIn: true });
+    expect(rowOf(goalRows(missing), 'Phone tap')).toMatchObject({ verdict: NOT_MEASURED });
+  });
+
+  it('shows the phone’s rows after the desktop’s, the Trading tab without paints of its own', () => {
+    const rows = goalRows(good);
+    const phoneRows = rows.slice(rows.findIndex((row) => row.measure.startsWith('Phone')));
+    expect(phoneRows.filter((row) => row.verdict === 'met')).toHaveLength(PHONE_GOAL_IDS.length);
+    expect(rowOf(rows, 'Phone, visitor screen (Lighthouse mobile preset, median of 3 runs)')).toEqual({
+      measure: 'Phone, visitor screen (Lighthouse mobile preset, median of 3 runs): performance score',
+      portal: '100',
+      bare: '100',
+      goal: `≥ ${PHONE_PERFORMANCE_GOAL}`,
+      verdict: 'met',
+    });
+    expect(rowOf(rows, 'Phone, visitor screen (Lighthouse mobile preset): best practices')).toMatchObject({
+      portal: '100',
+      bare: '96',
+    });
+    expect(rowOf(rows, 'Phone, DEX Trading tab').portal).toBe(
+      '95 (TBT 20 ms, CLS 0.0010; accessibility 100, best practices 100)',
+    );
+    expect(rowOf(rows, 'Phone, returning signed-in user').portal).toBe(
+      '99 (FCP 1100 ms, LCP 1100 ms, TBT 20 ms, CLS 0.0010; accessibility 100, best practices 100)',
+    );
+    expect(rowOf(rows, 'Phone tap')).toMatchObject({
+      portal: `${PHONE_TAP_GOAL_MS - 40} ms (4 ms of it after the button was enabled)`,
+      goal: `≤ ${PHONE_TAP_GOAL_MS} ms`,
+      verdict: 'met',
+    });
+    // Shown for information: no goal, so no verdict.
+    expect(
+      rowOf(rows, 'Phone, visitor screen (Lighthouse mobile preset): cumulative layout shift'),
+    ).toMatchObject({ goal: '—', verdict: '—' });
+  });
+
   it('shows each figure beside its goal in a markdown table, one row per line', () => {
     const rows = goalRows({ ...good, lcp: 228, bareLcp: 120 });
     expect(rowOf(rows, 'Largest contentful paint')).toEqual({
@@ -281,6 +418,28 @@ describe('bench JSON', () => {
       { layer: 'e2e', files: 1, tests: 8, wallMs: 90_001, sumMs: 90_001 },
       { layer: 'unit', files: 2, tests: 42, wallMs: 2_001, sumMs: 2_601 },
     ]);
+  });
+
+  it('gives each page’s Lighthouse figures and the phone’s, null for the Trading tab’s paints', () => {
+    const json = benchJson(withPage('visitor', { tbt: 12.34, cls: 0.0123456 }), date, 'test machine');
+    expect(json.lighthouseRuns).toBe(3);
+    expect(json.lighthouse.visitor).toEqual({
+      performance: 100,
+      fcp: 1100,
+      lcp: 1100,
+      tbt: 12.3,
+      cls: 0.01235,
+      accessibility: 100,
+      bestPractices: 100,
+    });
+    expect(json.lighthouse.trading).toMatchObject({ performance: 95, fcp: null, lcp: null });
+    expect(json).toMatchObject({
+      phoneRuns: 5,
+      clsPhone: 0,
+      phoneTap: PHONE_TAP_GOAL_MS - 40,
+      phoneTapFromEnabled: 4,
+    });
+    expect(json.verdicts).toMatchObject({ phonePerformance: true, phoneTap: true });
   });
 
   it('gives null, not NaN, for figures not taken, and allMet null when nothing failed but something is missing', () => {
