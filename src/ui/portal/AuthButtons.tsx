@@ -41,7 +41,13 @@ export function AuthButtons() {
   );
 }
 
+// On a phone the row has a line of its own under the heading, whichever buttons it holds: Logout
+// alone would fit beside the heading where Login and Sign Up do not, and the screen below would
+// move up as a returning user's session is read.
 const Row = styled.div`
   display: flex;
   gap: ${theme.space(2)};
+  ${theme.phone} {
+    flex-basis: 100%;
+  }
 `;
