@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  DEPLOYED_BUILD_ENV,
   ENTRY_BUDGET_BYTES,
   kB,
   measureEntry,
@@ -26,18 +27,7 @@ const BOTS_CHUNKS = ['BotsPage', 'bots-tab'] as const;
 
 const outDir = mkdtempSync(join(tmpdir(), 'ddex-entry-size-'));
 try {
-  // A configured build, as deployed: without a backend or token some code paths would be dead code.
-  // The URLs are only written into the bundle; nothing is contacted.
-  await buildPortal(outDir, {
-    VITE_SUPABASE_URL: 'https://abcdefghijklmnopqrst.supabase.co',
-    // Shaped like a real publishable key (its length and randomness are in the entry's bytes).
-    VITE_SUPABASE_ANON_KEY: 'sb_publishable_q7Xv2LmR9tKc4WzN8bHs1YdP3fJgA6e',
-    VITE_RPC_URL: 'https://ethereum-sepolia-rpc.publicnode.com',
-    VITE_CHAIN_ID: '11155111',
-    VITE_DDEX_TOKEN_ADDRESS: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-    // Where the local stack deploys the router (its deployer's fourth contract).
-    VITE_UNISWAP_V2_ROUTER: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
-  });
+  await buildPortal(outDir, DEPLOYED_BUILD_ENV);
   const entry = measureEntry(outDir);
   // No entry scripts found means the build's index.html no longer looks as this check expects.
   if (entry.files.length === 0) throw new Error(`found no scripts or modulepreloads in ${outDir}/index.html`);

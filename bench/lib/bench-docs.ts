@@ -7,7 +7,7 @@ import { testRunsMarkdown, type TestRun } from './test-runs.ts';
 // runs and what the run noticed. bench/portal.ts writes it with bench/lib/docs.ts.
 
 const HOW_DESKTOP =
-  'Entry JS is every script and modulepreload of the built `index.html`, gzip at zlib’s default level. ' +
+  'Entry JS is every script and modulepreload of the `index.html` of a build for Sepolia as deployed (the build `npm run size` holds to its budget), gzip at zlib’s default level. ' +
   'Paint figures are cold visits of a visitor (fresh browser context, no wallet), portal and bare page ' +
   'taking turns; the bare page is the `npm create vite` React page built with the same Vite and React. ' +
   'Interactive is a cold visit with a wallet the site has not been approved by: a probe in the page clicks ' +
