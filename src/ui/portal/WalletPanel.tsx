@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import styled from 'styled-components';
 import { portalCopy, walletCopy } from '../../copy/index.ts';
-import { Button as BaseButton } from '../common/Button.tsx';
+import { Button } from '../common/Button.tsx';
 import { Card } from '../common/Card.tsx';
 import { useChild, useChildSelector, usePortalSelector } from '../portal-context.tsx';
 import { LocalWalletSlot } from '../local-wallet/slots.tsx';
@@ -34,7 +34,7 @@ export function WalletPanel() {
         {address ? <LocalWalletSlot part="Menu" /> : null}
         {!address && signedIn ? (
           // Its place is kept while loading finishes, unseen, so the balances below never move down.
-          <Button
+          <ConnectButton
             type="button"
             $block
             $unseen={!loaded}
@@ -43,7 +43,7 @@ export function WalletPanel() {
             onClick={() => wallet.send({ type: 'wallet.connect' })}
           >
             {busy ? walletCopy.connecting : walletCopy.connectYourWallet}
-          </Button>
+          </ConnectButton>
         ) : null}
         <Balances />
         <WebhookDemo />
@@ -63,6 +63,6 @@ const Stack = styled.div`
 `;
 
 /** A button that can keep its place in the layout while not there to be seen or pressed. */
-const Button = styled(BaseButton)<{ $unseen: boolean }>`
+const ConnectButton = styled(Button)<{ $unseen: boolean }>`
   visibility: ${({ $unseen }) => ($unseen ? 'hidden' : 'visible')};
 `;
