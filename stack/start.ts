@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appEnvFor } from './app-env.ts';
 import { startChain, type Chain } from './chain/index.ts';
 import { LOCAL_MAIL_FROM, startGateway, type Gateway } from './gateway/index.ts';
 import { startMailbox } from './mail/mailbox.ts';
@@ -138,15 +139,7 @@ function startVite(port: number, gateway: Gateway, chain: Chain, onExit: () => v
     [viteBin, '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
     {
       cwd: PROJECT_DIR,
-      env: {
-        ...process.env,
-        VITE_SUPABASE_URL: gateway.url,
-        VITE_SUPABASE_ANON_KEY: gateway.anonKey,
-        VITE_RPC_URL: chain.rpcUrl,
-        VITE_CHAIN_ID: String(chain.chainId),
-        VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
-        VITE_UNISWAP_V2_ROUTER: chain.uniswap.router,
-      },
+      env: { ...process.env, ...appEnvFor(gateway, chain) },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { buildPortal } from '../../scripts/lib/portal-build.ts';
+import { appEnvFor } from '../../stack/app-env.ts';
 import { startChain, type Chain } from '../../stack/chain/index.ts';
 import { startGateway, type Gateway } from '../../stack/gateway/index.ts';
 import type { MockWalletOptions } from '../../tests/support/mock-wallet.ts';
@@ -42,14 +43,7 @@ export async function benchStack(
   step('building the portal and the bare page');
   const portalDir = join(tempDir, 'portal');
   const bareDir = join(tempDir, 'bare');
-  await buildPortal(portalDir, {
-    VITE_SUPABASE_URL: gateway.url,
-    VITE_SUPABASE_ANON_KEY: gateway.anonKey,
-    VITE_RPC_URL: chain.rpcUrl,
-    VITE_CHAIN_ID: String(chain.chainId),
-    VITE_DDEX_TOKEN_ADDRESS: chain.tokenAddress,
-    VITE_UNISWAP_V2_ROUTER: chain.uniswap.router,
-  });
+  await buildPortal(portalDir, appEnvFor(gateway, chain));
   await buildBarePage(bareDir);
 
   const [viewer] = chain.accounts.slice(1);
