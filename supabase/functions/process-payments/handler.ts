@@ -217,6 +217,9 @@ async function correct(
 /**
  * A notification under an id of its own, inserted once however often it is asked for; its kind
  * says whether its owner may have asked for it by email (migration 20261206000001 queues it).
+ * A redelivery's insert is skipped by `on conflict do nothing` (PostgREST's
+ * `resolution=ignore-duplicates`) rather than refused, so no unique-violation reaches the
+ * database's log, and the queueing trigger, which runs after an insert, never sees a second one.
  */
 async function notifyOnce(
   supabase: SupabaseClient<Database>,
@@ -227,10 +230,9 @@ async function notifyOnce(
 ): Promise<void> {
   const result = await supabase
     .from('user_notifications')
-    .insert({ id, user_id: userId, title: words.title, message: words.message, kind });
-  if (result.error && result.error.code !== UNIQUE_VIOLATION) {
-    throw new Error(`notifying failed: ${result.error.message}`);
-  }
+    .upsert(
+      { id, user_id: userId, title: words.title, message: words.message, kind },
+      { onConflict: 'id', ignoreDuplicates: true },
+    );
+  if (result.error) throw new Error(`notifying failed: ${result.error.message}`);
 }
-
-const UNIQUE_VIOLATION = '23505';
