@@ -27,6 +27,23 @@ export function corsHeaders(): Record<string, string> {
   };
 }
 
+/**
+ * A REST preflight as PostgREST (and lite, for a table) answers it: the headers the browser asks
+ * for are allowed, whatever they are, and the range and preference headers are readable.
+ */
+export function restPreflight(request: Request): Response {
+  return new Response(null, {
+    status: 200,
+    headers: {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, POST, PATCH, PUT, DELETE, OPTIONS, HEAD',
+      'access-control-allow-headers': request.headers.get('access-control-request-headers') ?? '',
+      'access-control-expose-headers': 'Content-Range, Content-Location, Preference-Applied',
+      'access-control-max-age': '86400',
+    },
+  });
+}
+
 export async function withCors(
   request: Request,
   handle: (request: Request) => Promise<Response>,

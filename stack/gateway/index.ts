@@ -46,7 +46,7 @@ import { bodyBoundFor, boundedRequest } from './body-bounds.ts';
 import { createFunctionsHandler, type FunctionHandler } from './functions.ts';
 import { parseFunctionSettings, verifiesJwt } from './function-settings.ts';
 import { functionNames, relayTo, startDenoFunction, type DenoFunction } from '../functions/deno.ts';
-import { json, withCors } from './http.ts';
+import { json, restPreflight, withCors } from './http.ts';
 import { startChangeFeed } from './realtime/feed.ts';
 import { authRateLimitOf, createAuthRateLimiter } from './auth-rate-limit.ts';
 import { HCAPTCHA_TEST_KEYS, hcaptchaSiteverify } from './hcaptcha-siteverify.ts';
@@ -303,8 +303,11 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       const refusal = authLimiter(bounded, peerAddress);
       return withCors(bounded, refusal ? async () => refusal : (r) => app.fetch(r, { peerAddress }));
     }
+    // lite answers a preflight for a table but not for a function (/rest/v1/rpc/…, 404), where
+    // PostgREST answers both alike: the gateway answers a function's as lite answers a table's.
+    if (path.startsWith('/rest/v1/rpc/') && request.method === 'OPTIONS') return restPreflight(bounded);
     // lite lets some bearer tokens through that PostgREST refuses (claims.ts says which).
-    if (path.startsWith('/rest/v1/') && request.method !== 'OPTIONS') {
+    if (path.startsWith('/rest/v1/')) {
       const refusal = await restTokenRefusal(bounded);
       if (refusal) return withCors(bounded, async () => refusal);
     }

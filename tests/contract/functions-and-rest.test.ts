@@ -119,6 +119,31 @@ describe('process-payments', () => {
   });
 });
 
+describe('REST API preflights', () => {
+  // A browser asks before the portal's calls with supabase-js's headers: for a table, and for a
+  // function (the profile's email choice, rpc/set_email_alert), as PostgREST answers both.
+  it.each(['/rest/v1/profiles?id=eq.1', '/rest/v1/rpc/set_email_alert'])(
+    'answers a browser’s preflight for %s',
+    async (path) => {
+      const response = await fetch(`${stack.url}${path}`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'http://127.0.0.1:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'apikey,authorization,content-type,x-client-info,prefer',
+        },
+      });
+      expect(response.ok).toBe(true);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+      const allowed = (response.headers.get('access-control-allow-headers') ?? '').split(/,\s*/);
+      for (const header of ['apikey', 'authorization', 'content-type', 'x-client-info', 'prefer']) {
+        expect(allowed).toContain(header);
+      }
+    },
+  );
+});
+
 describe('REST API bad input', () => {
   let user: TestUser;
 
