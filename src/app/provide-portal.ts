@@ -148,6 +148,7 @@ export function providePortal(services: PortalServices) {
       }),
       upsertProfile,
       clearWallet: fromPromise(({ input }) => supabase.clearWallet(input.userId)),
+      setEmailAlert: fromPromise(({ input }) => supabase.setEmailAlert(input.kind, input.on)),
       updateMetadata: fromPromise(({ input }) => supabase.updateUserMetadata(input)),
       uploadAvatar: fromPromise(async ({ input }) =>
         supabase.avatarPublicUrl(await supabase.uploadAvatar(input.userId, input.file)),

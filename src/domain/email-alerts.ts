@@ -27,14 +27,6 @@ export function emailAlertsOf(preferences: unknown): EmailAlerts {
   return { transfers: email['transfers'] === true, bots: email['bots'] === true };
 }
 
-/** The preferences with email alerts set to `alerts`, every other key kept as it was. */
-export function withEmailAlerts(
-  preferences: unknown,
-  alerts: EmailAlerts,
-): { [key: string]: Json | undefined } {
-  return { ...(isRecord(preferences) ? preferences : {}), email: { ...alerts } };
-}
-
 /**
  * The kind an emailed unsubscribe token names, read for the page's words only: the token is checked
  * by the server (email-unsubscribe), which alone can tell a real one. Null when it names none.

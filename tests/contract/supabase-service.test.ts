@@ -256,6 +256,27 @@ describe('profiles', () => {
     expect(error.message).toContain('profiles_website_is_http');
   });
 
+  it('sets one email alert kind as the database holds it: a kind turned off elsewhere stays off', async () => {
+    const { service, id, email } = await member('svc-email-alert');
+    await service.upsertProfile({
+      id,
+      email,
+      notification_preferences: { email: { transfers: true, bots: true }, digest: 'weekly' },
+    });
+    // An alert mail's unsubscribe link turns bots off while this page still shows them on.
+    const unsubscribed = await admin.rpc('unsubscribe_email_alerts', { p_user_id: id, p_kind: 'bots' });
+    expect(unsubscribed.error).toBeNull();
+
+    expect(await service.setEmailAlert('transfers', false)).toEqual({
+      email: { transfers: false, bots: false },
+      digest: 'weekly',
+    });
+    expect((await service.fetchProfile(id))?.notification_preferences).toEqual({
+      email: { transfers: false, bots: false },
+      digest: 'weekly',
+    });
+  });
+
   it('passes on a fetch failure other than a missing row', async () => {
     const { service } = await member('svc-badid');
     const error = await refusal(service.fetchProfile('not-a-uuid'));

@@ -25,7 +25,7 @@ import { openWorld, pathUser } from '../support/ui/world.ts';
 // while the page says it saves, then let through or failed as a stopped server fails it. The rest
 // of the chart is profile.ui.test.ts's; this map causes only the alerts' events.
 
-const ALERTS = { transfers: true, bots: false };
+const CHOICE = { kind: 'transfers', on: true } as const;
 const profileOf = (state: Snapshot) => (state.context as { profile: Profile | null }).profile;
 
 const dialogOf = (page: Page) => page.getByRole('dialog', { name: dialogCopy.profile.title });
@@ -34,9 +34,9 @@ const transfersBox = (page: Page) =>
 
 function toastOf(world: StepWorld): string | null {
   switch (world.step?.event.type) {
-    case 'xstate.done.actor.saveEmailAlerts':
+    case 'xstate.done.actor.saveEmailAlert':
       return profileCopy.emailAlertsSaved.title;
-    case 'xstate.error.actor.saveEmailAlerts':
+    case 'xstate.error.actor.saveEmailAlert':
       return profileCopy.emailAlertsFailed;
     default:
       return null;
@@ -51,15 +51,15 @@ describeUiModel({
     'xstate.done.actor.profileLoad': [
       { type: 'xstate.done.actor.profileLoad', output: { profile: profileRow(ada), created: false } },
     ],
-    'profile.setEmailAlerts': [{ type: 'profile.setEmailAlerts', alerts: ALERTS }],
-    'xstate.done.actor.saveEmailAlerts': [
+    'profile.setEmailAlert': [{ type: 'profile.setEmailAlert', ...CHOICE }],
+    'xstate.done.actor.saveEmailAlert': [
       {
-        type: 'xstate.done.actor.saveEmailAlerts',
-        output: profileRow(ada, { notification_preferences: { email: ALERTS } }),
+        type: 'xstate.done.actor.saveEmailAlert',
+        output: { email: { transfers: true } },
       },
     ],
-    'xstate.error.actor.saveEmailAlerts': [
-      { type: 'xstate.error.actor.saveEmailAlerts', error: new Error('Failed to fetch') },
+    'xstate.error.actor.saveEmailAlert': [
+      { type: 'xstate.error.actor.saveEmailAlert', error: new Error('Failed to fetch') },
     ],
   },
 
@@ -82,11 +82,15 @@ describeUiModel({
     ready: async (world, state) => {
       const expected = emailAlertsOf(profileOf(state)?.notification_preferences).transfers;
       await expect.poll(() => transfersBox(world.page).isChecked()).toBe(expected);
-      await expect.poll(() => transfersBox(world.page).isEnabled()).toBe(true);
+      await expect.poll(() => transfersBox(world.page).getAttribute('aria-disabled')).toBe('false');
     },
-    savingEmailAlerts: async (world) => {
+    // Busy, the box keeps its focus and says so; the page says it saves.
+    savingEmailAlert: async (world) => {
       await dialogOf(world.page).getByText(dialogCopy.profile.savingAlerts, { exact: true }).waitFor();
-      await expect.poll(() => transfersBox(world.page).isDisabled()).toBe(true);
+      await expect.poll(() => transfersBox(world.page).getAttribute('aria-disabled')).toBe('true');
+      await expect
+        .poll(() => transfersBox(world.page).evaluate((box) => box === document.activeElement))
+        .toBe(true);
     },
     '*': async (world) => {
       const toast = toastOf(world);
@@ -95,20 +99,20 @@ describeUiModel({
   },
 
   arrange: {
-    savingEmailAlerts: (world) => hold(world, /\/rest\/v1\/profiles/, 'POST'),
+    savingEmailAlert: (world) => hold(world, /\/rest\/v1\/rpc\/set_email_alert/, 'POST'),
   },
 
   causes: {
-    'profile.setEmailAlerts': acting(async (world) => {
+    'profile.setEmailAlert': acting(async (world) => {
       // A click, not check(): the box shows what the profile holds, which changes only once saved.
       await transfersBox(world.page).click();
     }),
-    'xstate.done.actor.saveEmailAlerts': acting(release),
-    'xstate.error.actor.saveEmailAlerts': acting(failHeld),
+    'xstate.done.actor.saveEmailAlert': acting(release),
+    'xstate.error.actor.saveEmailAlert': acting(failHeld),
   },
 
   reasons: {
-    'profile.ready --profile.setEmailAlerts#0--> (stays)':
+    'profile.ready --profile.setEmailAlert#0--> (stays)':
       'the section offers no choice to an account without an email: it says why instead (tests/e2e/wallet-proof.e2e.test.ts signs in with a wallet only)',
   },
 });

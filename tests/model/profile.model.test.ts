@@ -82,11 +82,11 @@ function expectedToast(event: EventObject, previous: Snapshot): ToastRequest {
         : destructive(profileCopy.avatarUploadFailed, profileCopy.publicUrlFailed);
     case 'xstate.error.actor.uploadAvatar':
       return destructive(profileCopy.avatarUploadFailed, (errorOf(event) as Error).message);
-    case 'profile.setEmailAlerts':
+    case 'profile.setEmailAlert':
       return destructive(profileCopy.emailAlertsNoEmail.title, profileCopy.emailAlertsNoEmail.description);
-    case 'xstate.done.actor.saveEmailAlerts':
+    case 'xstate.done.actor.saveEmailAlert':
       return profileCopy.emailAlertsSaved;
-    case 'xstate.error.actor.saveEmailAlerts':
+    case 'xstate.error.actor.saveEmailAlert':
       return destructive(profileCopy.emailAlertsFailed, (errorOf(event) as Error).message);
     default:
       throw new Error(`no toast expected for ${event.type}`);
@@ -161,16 +161,17 @@ const afterEvent: EventAssertion<Snapshot> = (event, previous, snapshot, shown) 
       if (!previous.matches('ready')) break;
       expect(snapshot.value).toBe(shown.length > 0 ? 'ready' : 'uploadingAvatar');
       break;
-    case 'profile.setEmailAlerts':
+    case 'profile.setEmailAlert':
       if (!previous.matches('ready')) break;
       // An account without an email is told why; any other saves the choice at once.
-      expect(snapshot.value).toBe(was.user.email ? 'savingEmailAlerts' : 'ready');
+      expect(snapshot.value).toBe(was.user.email ? 'savingEmailAlert' : 'ready');
       expect(shown).toHaveLength(was.user.email ? 0 : 1);
       break;
-    case 'xstate.done.actor.saveEmailAlerts':
-      expect(context.profile).toEqual(outputOf(event));
+    case 'xstate.done.actor.saveEmailAlert':
+      // Only the preferences change, to what the database now holds.
+      expect(context.profile).toEqual({ ...was.profile, notification_preferences: outputOf(event) });
       break;
-    case 'xstate.error.actor.saveEmailAlerts':
+    case 'xstate.error.actor.saveEmailAlert':
       // The profile, and so the boxes, keep what was saved before.
       expect(context.profile).toEqual(was.profile);
       break;
@@ -229,20 +230,22 @@ const afterEvent: EventAssertion<Snapshot> = (event, previous, snapshot, shown) 
 /** Trimmed, and none when empty: every profile field is optional. */
 const field = (text: string | undefined) => (text ?? '').trim() || null;
 
-/** The Notifications section's choice in these paths: incoming transfers by email, bots not. */
-const ALERTS = { transfers: true, bots: false };
+/** The Notifications section's choice in these paths: incoming transfers by email turned on. */
+const CHOICE = { kind: 'transfers', on: true } as const;
 /** A profile whose preferences hold a key of something else, which a saved choice keeps. */
 const withOtherPreference = row({ notification_preferences: { digest: 'weekly' } });
+/**
+ * The preferences as the database answers the choice: bots were turned off meanwhile (an alert
+ * mail's link), which the page did not know and must show.
+ */
+const SAVED_PREFERENCES = { digest: 'weekly', email: { transfers: true, bots: false } };
 const alertEvents = {
-  'profile.setEmailAlerts': [{ type: 'profile.setEmailAlerts', alerts: ALERTS }],
+  'profile.setEmailAlert': [{ type: 'profile.setEmailAlert', ...CHOICE }],
   ...endings('profileLoad', { done: [{ profile: withOtherPreference, created: false }] }),
-  ...endings('saveEmailAlerts', {
-    done: [row({ notification_preferences: { digest: 'weekly', email: ALERTS } })],
-    error: [offline],
-  }),
+  ...endings('saveEmailAlert', { done: [SAVED_PREFERENCES], error: [offline] }),
 };
 const notAlerts = (event: EventObject) => !(event.type in alertEvents) && !event.type.includes('profileLoad');
-const onlyAlerts = (event: EventObject) => event.type === 'profile.setEmailAlerts';
+const onlyAlerts = (event: EventObject) => event.type === 'profile.setEmailAlert';
 
 const events = {
   'session.userUpdated': [
@@ -426,12 +429,9 @@ function model(
         expect(inputOf('removeAvatar')).toEqual({ userId: ada.id, avatarUrl: replacedAvatarUrl });
         if (before?.matches('saving')) expect(replacedAvatarUrl).toBe(before.context.profile?.avatar_url);
       },
-      // Only the email keys are written; the preferences' other keys are kept.
-      savingEmailAlerts: (s: Snapshot, { inputOf }: Step) => {
-        expect(inputOf('saveEmailAlerts')).toEqual({
-          id: ada.id,
-          notification_preferences: { digest: 'weekly', email: ALERTS },
-        });
+      // Only the one choice is sent; the database keeps every other key as it holds it.
+      savingEmailAlert: (s: Snapshot, { inputOf }: Step) => {
+        expect(inputOf('saveEmailAlert')).toEqual(CHOICE);
         expect(s.context.profile).toEqual(withOtherPreference);
       },
       uploadingAvatar: (_: Snapshot, { inputOf }: Step) => {

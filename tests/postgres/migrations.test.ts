@@ -235,6 +235,19 @@ describe('migrations on PostgreSQL', () => {
     expect(row).toEqual({ anon: false, authenticated: false, service_role: true, public: false });
   });
 
+  it('set_email_alert is a signed-in user’s, for their own profile, and no visitor’s (20261207000002)', async () => {
+    const [row] = await rowsOf(
+      `select has_function_privilege('anon', $1::regprocedure, 'EXECUTE') as anon,
+              has_function_privilege('authenticated', $1::regprocedure, 'EXECUTE') as authenticated,
+              exists (select 1 from pg_proc p, aclexplode(p.proacl) acl
+                      where p.oid = $1::regprocedure and acl.grantee = 0) as public,
+              (select p.prosecdef from pg_proc p where p.oid = $1::regprocedure) as definer`,
+      ['public.set_email_alert(text, boolean)'],
+    );
+    // Security invoker: it runs under the owner's update policy and the profile guard.
+    expect(row).toEqual({ anon: false, authenticated: true, public: false, definer: false });
+  });
+
   it('counts requests per client and window, and says how long to wait once over the limit', async () => {
     await db.query('begin');
     try {

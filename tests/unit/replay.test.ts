@@ -128,6 +128,7 @@ function fakeServices({ walletHash = TX_HASH }: { walletHash?: `0x${string}` } =
       count(
         () => (profile = profileRow(user, { ...profile, wallet_address: null, wallet_verified_at: null })),
       ),
+    setEmailAlert: () => count(() => profile?.notification_preferences ?? {}),
     requestWalletNonce: () => count({ nonce: NONCE, expiresAt: '2026-01-01T00:10:00Z' }),
     linkWallet: () =>
       count(

@@ -1,5 +1,5 @@
 import type { AuthUser, UserMetadata } from '../../domain/auth.ts';
-import type { EmailAlerts } from '../../domain/email-alerts.ts';
+import type { EmailAlertKind } from '../../domain/email-alerts.ts';
 import type { AvatarFile, Profile } from '../../domain/profile.ts';
 import type { ProfileLoadFact } from './profile-load.machine.ts';
 import type { WalletProofFact } from './wallet-proof.machine.ts';
@@ -40,7 +40,7 @@ export type ProfileEvent =
   | { type: 'profile.uploadAvatar'; file: AvatarFile }
   | { type: 'profile.discardEdits' }
   /** The Notifications section's email choices, saved at once. */
-  | { type: 'profile.setEmailAlerts'; alerts: EmailAlerts }
+  | { type: 'profile.setEmailAlert'; kind: EmailAlertKind; on: boolean }
   | ProfileLoadFact
   | WalletProofFact;
 
@@ -52,6 +52,7 @@ export type ClearWalletInput = { userId: string };
 
 /** The avatar a save replaced: removed only when it is one of the user's own uploads. */
 export type RemoveAvatarInput = { userId: string; avatarUrl: string };
+export type SetEmailAlertInput = { kind: EmailAlertKind; on: boolean };
 
 /** Addresses compare without their checksum casing. */
 export function sameAddress(a: string | null | undefined, b: string | null | undefined): boolean {

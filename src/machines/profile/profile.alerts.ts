@@ -1,29 +1,30 @@
 import { assertEvent, assign } from 'xstate';
 import { profileCopy } from '../../copy/index.ts';
-import { withEmailAlerts } from '../../domain/email-alerts.ts';
 import { failed } from './profile-toasts.ts';
 import { profileSetup } from './profile.setup.ts';
 
-// The profile machine's email alerts (docs/product.md#email-alerts): the Notifications section's
-// choices, saved to the profile's notification_preferences as soon as they change. Only the email
-// keys are written; whatever else the preferences hold is kept. The server mails an opted-in
-// notification to the account's address, so a wallet-only account (no email) is refused here.
+// The profile machine's email alerts (docs/product.md#email-alerts): a Notifications section's
+// choice, saved as soon as it changes. Only that one kind is sent; the database sets it on the
+// profile as it holds it (set_email_alert) and answers the preferences as they now stand, so a kind
+// turned off elsewhere (an alert mail's unsubscribe link) is shown off, never written back on. The
+// server mails an opted-in notification to the account's address, so a wallet-only account (no
+// email) is refused before this state.
 
-export const savingEmailAlertsState = profileSetup.createStateConfig({
+export const savingEmailAlertState = profileSetup.createStateConfig({
   invoke: {
-    id: 'saveEmailAlerts',
-    src: 'upsertProfile',
-    input: ({ context, event }) => {
-      assertEvent(event, 'profile.setEmailAlerts');
-      return {
-        id: context.user.id,
-        notification_preferences: withEmailAlerts(context.profile?.notification_preferences, event.alerts),
-      };
+    id: 'saveEmailAlert',
+    src: 'setEmailAlert',
+    input: ({ event }) => {
+      assertEvent(event, 'profile.setEmailAlert');
+      return { kind: event.kind, on: event.on };
     },
     onDone: {
       target: 'settling',
       actions: [
-        assign({ profile: ({ event }) => event.output }),
+        assign({
+          profile: ({ context, event }) =>
+            context.profile && { ...context.profile, notification_preferences: event.output },
+        }),
         { type: 'showToast', params: profileCopy.emailAlertsSaved },
       ],
     },

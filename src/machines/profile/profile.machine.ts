@@ -8,7 +8,7 @@ import {
   savingState,
   uploadingAvatarState,
 } from './profile.edits.ts';
-import { savingEmailAlertsState } from './profile.alerts.ts';
+import { savingEmailAlertState } from './profile.alerts.ts';
 import { profileSetup } from './profile.setup.ts';
 import { linkingWalletState, unlinkingWalletState } from './profile.wallet.ts';
 
@@ -143,7 +143,7 @@ export const profileMachine = profileSetup.createMachine({
           },
           { target: 'uploadingAvatar' },
         ],
-        'profile.setEmailAlerts': [
+        'profile.setEmailAlert': [
           {
             guard: 'noEmail',
             actions: {
@@ -154,7 +154,7 @@ export const profileMachine = profileSetup.createMachine({
               ),
             },
           },
-          { target: 'savingEmailAlerts' },
+          { target: 'savingEmailAlert' },
         ],
       },
     },
@@ -192,6 +192,6 @@ export const profileMachine = profileSetup.createMachine({
       },
     },
     uploadingAvatar: uploadingAvatarState,
-    savingEmailAlerts: savingEmailAlertsState,
+    savingEmailAlert: savingEmailAlertState,
   },
 });

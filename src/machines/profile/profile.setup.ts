@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { UserMetadata } from '../../domain/auth.ts';
+import type { Json } from '../../domain/database.types.ts';
 import { avatarProblem, isWebsiteAllowed, type Profile, type ProfileUpsert } from '../../domain/profile.ts';
 import { profileLoadMachine } from './profile-load.machine.ts';
 import {
@@ -9,6 +10,7 @@ import {
   type ProfileEvent,
   type ProfileInput,
   type RemoveAvatarInput,
+  type SetEmailAlertInput,
   type UploadAvatarInput,
 } from './profile-types.ts';
 import { notProvided, showToast } from '../shared.ts';
@@ -25,6 +27,8 @@ export const profileSetup = setup({
     /** Upsert on conflict id of the client-owned fields; resolves with the saved row (invoke id saveProfile). */
     upsertProfile: fromPromise<Profile, ProfileUpsert>(notProvided('upsertProfile')),
     clearWallet: fromPromise<Profile, ClearWalletInput>(notProvided('clearWallet')),
+    /** One email alert kind on or off; resolves with the preferences as the database now holds them. */
+    setEmailAlert: fromPromise<Json, SetEmailAlertInput>(notProvided('setEmailAlert')),
     updateMetadata: fromPromise<unknown, UserMetadata>(notProvided('updateMetadata')),
     /** Stores the file (user id + timestamp + extension) and resolves with its public URL. */
     uploadAvatar: fromPromise<string | null, UploadAvatarInput>(notProvided('uploadAvatar')),

@@ -196,6 +196,13 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
         return data;
       }),
 
+    setEmailAlert: (kind, on) =>
+      guarded(async () => {
+        const { data, error, status } = await client.rpc('set_email_alert', { p_kind: kind, p_on: on });
+        if (error) throw fromPostgrest(error, status);
+        return data;
+      }),
+
     listNotifications: (userId) =>
       guarded(async () => {
         const { data, error, status } = await client

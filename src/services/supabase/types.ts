@@ -1,5 +1,6 @@
 import type { AuthChange, AuthUser, Credentials, SignUpResult, UserMetadata } from '../../domain/auth.ts';
 import type { EmailAlertKind } from '../../domain/email-alerts.ts';
+import type { Json } from '../../domain/database.types.ts';
 import type { BackendFailure } from '../../domain/errors.ts';
 import type { NotificationChange, NotificationRow, SubscriptionStatus } from '../../domain/notifications.ts';
 import type { AvatarFile, Profile, ProfileUpsert } from '../../domain/profile.ts';
@@ -104,6 +105,12 @@ export interface SupabaseService {
   upsertProfile(row: ProfileUpsert): Promise<Profile>;
   /** Unlinks the profile's wallet (upsert `wallet_address: null`, which also clears `wallet_verified_at`). */
   clearWallet(userId: string): Promise<Profile>;
+  /**
+   * Turns one kind of email alert on or off in the signed-in user's own profile, on the row as the
+   * database holds it (rpc set_email_alert), and answers its notification_preferences as they now
+   * stand: a kind changed elsewhere (an alert mail's unsubscribe link) is never written back.
+   */
+  setEmailAlert(kind: EmailAlertKind, on: boolean): Promise<Json>;
 
   // Notifications
   /** The 20 newest, newest first. */
@@ -180,6 +187,7 @@ export const SUPABASE_REQUESTS = [
   'fetchProfile',
   'upsertProfile',
   'clearWallet',
+  'setEmailAlert',
   'listNotifications',
   'markNotificationsRead',
   'clearNotifications',

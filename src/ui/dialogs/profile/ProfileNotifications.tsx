@@ -6,7 +6,8 @@ import { theme } from '../../theme.ts';
 
 // The profile's Notifications section (docs/product.md#email-alerts): every notification appears in
 // the portal; each kind may also be mailed. A choice is saved as soon as it changes, and the boxes
-// show what the profile holds, so a failed save shows the old choice again. A wallet-only account
+// show what the profile holds, so a failed save shows the old choice again and a saved one shows
+// the preferences as the database answered them. A wallet-only account
 // has no address to mail, and is told so instead.
 
 const labels: Record<EmailAlertKind, string> = {
@@ -18,10 +19,13 @@ export function ProfileNotifications() {
   const profile = useSessionChild('profile');
   const preferences = useProfile()?.notification_preferences;
   const hasEmail = useSessionSelector('profile', (snapshot) => !!snapshot.context.user.email, false);
-  const saving = useSessionSelector('profile', (snapshot) => snapshot.matches('savingEmailAlerts'), false);
+  // A choice is taken only while the profile is idle; otherwise the boxes say they are busy and
+  // keep their place in the tab order (aria-disabled, not disabled, as the portal's buttons do).
+  const busy = useSessionSelector('profile', (snapshot) => !snapshot.matches('ready'), true);
+  const saving = useSessionSelector('profile', (snapshot) => snapshot.matches('savingEmailAlert'), false);
   const alerts = emailAlertsOf(preferences);
   return (
-    <Section aria-labelledby="profile-notifications">
+    <Section aria-labelledby="profile-notifications" aria-busy={busy}>
       <Heading id="profile-notifications">{dialogCopy.profile.notificationsTitle}</Heading>
       <Hint>{hasEmail ? dialogCopy.profile.notificationsHint : dialogCopy.profile.noEmail}</Hint>
       {hasEmail
@@ -30,19 +34,16 @@ export function ProfileNotifications() {
               <input
                 type="checkbox"
                 checked={alerts[kind]}
-                disabled={saving}
+                aria-disabled={busy}
                 onChange={(event) =>
-                  profile?.send({
-                    type: 'profile.setEmailAlerts',
-                    alerts: { ...alerts, [kind]: event.target.checked },
-                  })
+                  profile?.send({ type: 'profile.setEmailAlert', kind, on: event.target.checked })
                 }
               />
               {labels[kind]}
             </Choice>
           ))
         : null}
-      {saving ? <Hint role="status">{dialogCopy.profile.savingAlerts}</Hint> : null}
+      <Hint role="status">{saving ? dialogCopy.profile.savingAlerts : null}</Hint>
     </Section>
   );
 }
