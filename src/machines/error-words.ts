@@ -177,7 +177,7 @@ function isDataProviderFailure(error: unknown): error is DataProviderFailure {
   );
 }
 
-function isBackendFailure(error: unknown): error is BackendFailure {
+export function isBackendFailure(error: unknown): error is BackendFailure {
   return isObject(error) && error['name'] === 'BackendError';
 }
 

@@ -1,12 +1,14 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { authCopy, unsubscribeCopy } from '../copy/index.ts';
 import { unsubscribeKindOf, type EmailAlertKind } from '../domain/email-alerts.ts';
+import { isBackendFailure } from './error-words.ts';
 import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
 
 // An email alert's unsubscribe link (docs/product.md#email-alerts): the mail links to the portal
 // with `?unsubscribe=<token>`, and the portal asks before it turns that kind of email off, since
 // mail scanners open links on their own. Signed in or not: the token names the user, and the
-// server (email-unsubscribe) checks it. Without a token there is nothing to do.
+// server (email-unsubscribe) checks it. Without a token there is nothing to do; once done with
+// (turned off, kept, or refused), the page holds the token no longer.
 
 export type UnsubscribeInput = { token: string | null };
 
@@ -27,7 +29,16 @@ export const unsubscribeMachine = setup({
     /** Turns the token's kind off; resolves with the kind the server turned off. */
     unsubscribeEmail: fromPromise<EmailAlertKind, { token: string }>(notProvided('unsubscribeEmail')),
   },
-  actions: { showToast, report: reportFact<UnsubscribeFact>() },
+  actions: {
+    showToast,
+    report: reportFact<UnsubscribeFact>(),
+    dropToken: assign({ token: null }),
+  },
+  guards: {
+    /** The server's refusal of a link it did not make: asking again cannot change its answer. */
+    linkRefused: ({ event }) =>
+      'error' in event && isBackendFailure(event.error) && event.error.code === 'invalid_token',
+  },
 }).createMachine({
   id: 'unsubscribe',
   context: ({ input }) => ({
@@ -39,7 +50,7 @@ export const unsubscribeMachine = setup({
     starting: {
       always: [{ guard: ({ context }) => context.token === null, target: 'idle' }, { target: 'asking' }],
     },
-    idle: {},
+    idle: { entry: 'dropToken' },
     asking: {
       on: {
         'unsubscribe.confirm': 'sending',
@@ -59,19 +70,21 @@ export const unsubscribeMachine = setup({
             { type: 'report', params: ({ event }) => ({ type: 'unsubscribe.done', kind: event.output }) },
           ],
         },
-        // Still asking: the person may try again, or keep the emails.
-        onError: {
-          target: 'asking',
-          actions: {
-            type: 'showToast',
-            params: ({ event }) => ({
-              title: unsubscribeCopy.failed,
-              description: messageOf(event.error, authCopy.unexpectedError),
-              variant: 'destructive' as const,
-            }),
-          },
-        },
+        // A refused link is given up; a server out of reach leaves the question open, so the
+        // person may try again or keep the emails.
+        onError: [
+          { guard: 'linkRefused', target: 'idle', actions: { type: 'showToast', params: failureToast } },
+          { target: 'asking', actions: { type: 'showToast', params: failureToast } },
+        ],
       },
     },
   },
 });
+
+function failureToast({ event }: { event: { error: unknown } }) {
+  return {
+    title: unsubscribeCopy.failed,
+    description: messageOf(event.error, authCopy.unexpectedError),
+    variant: 'destructive' as const,
+  };
+}

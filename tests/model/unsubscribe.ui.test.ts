@@ -21,7 +21,8 @@ import { openWorld, pathUser } from '../support/ui/world.ts';
 // The unsubscribe link's chart through the portal (docs/product.md#email-alerts): a visitor opens
 // the link an alert mail carries (its token signed as the gateway signs them, for a user who asked
 // for bot alerts by email), the portal asks, and the real email-unsubscribe function turns bot
-// emails off, or cannot be reached (the request failed as a stopped server fails it).
+// emails off, or cannot be reached (the request failed as a stopped server fails it), which leaves
+// the question open.
 
 type UnsubscribeWorld = StepWorld & { userId: string };
 
@@ -113,6 +114,66 @@ describeUiModel({
 
   reasons: {
     'unsubscribe.starting --always#0--> unsubscribe.idle': 'the map below opens the page without a link',
+  },
+});
+
+// A link the project did not make (signed with another secret): the real function refuses it, and
+// the page gives the link up with the server's words rather than offering to try again.
+describeUiModel({
+  name: 'unsubscribe',
+  machine: unsubscribeMachine,
+  input: { token: 'a-token' },
+  events: {
+    'xstate.error.actor.unsubscribeEmail': [
+      {
+        type: 'xstate.error.actor.unsubscribeEmail',
+        error: { name: 'BackendError', message: 'refused', code: 'invalid_token', status: 400 },
+      },
+    ],
+  },
+
+  async open() {
+    const user = await pathUser();
+    const { error } = await admin()
+      .from('profiles')
+      .upsert({ id: user.id, notification_preferences: { email: { transfers: true, bots: true } } });
+    if (error) throw new Error(`could not store the preferences: ${error.message}`);
+    const forged = await makeUnsubscribeToken('a secret that is not the project’s', user.id, 'bots');
+    const portal = await openWorld({});
+    const world: UnsubscribeWorld = { ...portal, held: null, mark: 0, step: null, userId: user.id };
+    await recordToasts(world);
+    await world.page.goto(`${portal.portal.appUrl}/?unsubscribe=${forged}`, { waitUntil: 'load' });
+    return world;
+  },
+
+  views: {
+    asking: (world) =>
+      dialogOf(world.page).getByText(dialogCopy.unsubscribe.question('bots'), { exact: true }).waitFor(),
+    sending: (world) => button(world.page, dialogCopy.unsubscribe.stopping).waitFor(),
+    idle: async (world) => {
+      await expect.poll(() => world.page.getByRole('dialog').count()).toBe(0);
+      expect(await emailPreferences(world.userId)).toEqual({ transfers: true, bots: true });
+    },
+    '*': async (world) => {
+      if (world.step?.event.type === 'xstate.error.actor.unsubscribeEmail') {
+        await sawToast(world.page, unsubscribeCopy.failed, world.mark);
+      }
+    },
+  },
+
+  arrange: {
+    sending: (world) => hold(world, /\/functions\/v1\/email-unsubscribe/, 'POST'),
+  },
+
+  causes: {
+    'unsubscribe.confirm': acting((world) => button(world.page, dialogCopy.unsubscribe.stop).click()),
+    'unsubscribe.dismiss': acting((world) => button(world.page, dialogCopy.unsubscribe.keep).click()),
+    // The held request goes on to the real function, which refuses the forged link.
+    'xstate.error.actor.unsubscribeEmail': acting(release),
+  },
+
+  reasons: {
+    'unsubscribe.starting --always#0--> unsubscribe.idle': 'the last map opens the page without a link',
   },
 });
 
