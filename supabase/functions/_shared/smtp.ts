@@ -32,7 +32,11 @@ export type OutgoingMail = {
 /** Hands one mail to the server; rejects unless the server accepted it for its recipient. */
 export type Mailer = { send(mail: OutgoingMail): Promise<void> };
 
-/** Short enough that an attempt ends long before its claim's lease (email-alerts' LEASE_SECONDS). */
+/**
+ * A server that does not answer at all. These are idle timeouts: a server that answers slowly, a
+ * little at a time, trips none of them, so email-alerts bounds a whole send itself
+ * (SEND_DEADLINE_MS, well inside its claim's lease).
+ */
 const CONNECT_TIMEOUT_MS = 10_000;
 const SOCKET_TIMEOUT_MS = 20_000;
 
