@@ -409,6 +409,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       'email-unsubscribe': createEmailUnsubscribeHandler({
         supabase: functionsClient,
         secret: secrets.emailUnsubscribeSecret,
+        siteUrl,
       }),
     };
     if (options.smtp) {

@@ -645,6 +645,31 @@ describe('the unsubscribe link', () => {
     expect(await preferencesOf(user.id)).toEqual({ email: { transfers: true, bots: false } });
   });
 
+  it('sends a mail client that opens the List-Unsubscribe address (GET) to the portal’s page, turning nothing off', async () => {
+    const user = await userWith('alert-get', { email: { transfers: true, bots: true } });
+    await deliver(ethArriving(user.wallet));
+    const [mail] = await mailsArrived(user.email, 1);
+    const token = linkToken(mail as MailboxMessage);
+    const url = /^<(.+)>$/.exec(
+      headerOf(await sourceOf(mail as MailboxMessage), 'List-Unsubscribe') ?? '',
+    )?.[1];
+    expect(url).toBeDefined();
+
+    const answer = await fetch(url ?? '', { redirect: 'manual' });
+    expect(answer.status).toBe(303);
+    // The page the mail's own link opens, which asks before it turns anything off.
+    expect(answer.headers.get('location')).toBe(`${SITE_URL}/?unsubscribe=${token}`);
+    await answer.body?.cancel();
+    expect(await preferencesOf(user.id)).toEqual({ email: { transfers: true, bots: true } });
+
+    // An altered token is sent nowhere, and its text is not repeated back.
+    const altered = await fetch((url ?? '').replace(token, `${token}%3Cb%3E`), { redirect: 'manual' });
+    expect(altered.status).toBe(400);
+    expect(altered.headers.get('location')).toBeNull();
+    expect(await altered.text()).not.toContain('<b>');
+    expect(await preferencesOf(user.id)).toEqual({ email: { transfers: true, bots: true } });
+  });
+
   it('refuses a made-up, altered or foreign-signed token and changes nothing; no token reaches the log', async () => {
     const owner = await userWith('alert-token-owner', { email: { transfers: true } });
     const victim = await userWith('alert-token-victim', { email: { transfers: true, bots: true } });
@@ -715,7 +740,7 @@ describe('in the gateway’s own process (--functions node)', () => {
     await inbox?.stop();
   });
 
-  it('mails a transfer delivered twice once, and its link turns transfers off', async () => {
+  it('mails a transfer delivered twice once; its one-click address opened sends to the portal, and its link turns transfers off', async () => {
     const user = await signedInUser(inProcess, 'alert-node');
     await user.client
       .from('profiles')
@@ -742,10 +767,17 @@ describe('in the gateway’s own process (--functions node)', () => {
     }, WAIT);
     expect(others).toEqual([]);
     expect(mail?.subject).toBe('ETH Received');
+    const token = linkToken(mail as MailboxMessage);
+    const opened = await fetch(
+      `${inProcess.url}/functions/v1/email-unsubscribe?token=${encodeURIComponent(token)}`,
+      { redirect: 'manual' },
+    );
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toBe(`${SITE_URL}/?unsubscribe=${token}`);
     const answer = await fetch(`${inProcess.url}/functions/v1/email-unsubscribe`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: linkToken(mail as MailboxMessage) }),
+      body: JSON.stringify({ token }),
     });
     expect(await answer.json()).toEqual({ kind: 'transfers' });
     const profile = await serviceClient(inProcess)
