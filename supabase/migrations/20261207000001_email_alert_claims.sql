@@ -9,6 +9,8 @@
 -- - A claim sends to the address the account has now (email_alert_recipient), not the one copied
 --   when the mail was queued: a user who changed to another confirmed address gets the retries
 --   there. A row without one is not claimed; the statement before discards it.
+-- - discard_email_alert, new: ends a claim whose mail the mail server refused for good (a 5xx
+--   reply to the recipient), so it is not retried for ever; the row keeps the reason.
 
 create or replace function public.claim_email_alerts(p_limit integer, p_lease_seconds integer)
 returns table (
@@ -62,3 +64,28 @@ begin
   returning o.id, v_claim, o.user_id, o.kind, o.recipient, o.subject, o.body, o.attempts;
 end;
 $$;
+
+-- Ends one claim whose mail the server refused for good: discarded with the reason (as the
+-- function words it, never a password or a token) and the attempt counted, never claimed again.
+-- Only the drain holding the claim can end it; answers whether it did, as finish_email_alert does.
+create function public.discard_email_alert(p_id uuid, p_claim uuid, p_reason text) returns boolean
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+begin
+  update public.email_outbox
+     set discarded_at = now(),
+         claimed_by = null,
+         claimed_until = null,
+         attempts = attempts + 1,
+         last_error = left(p_reason, 500)
+   where id = p_id and claimed_by = p_claim and sent_at is null and discarded_at is null;
+  return found;
+end;
+$$;
+
+revoke all on function public.discard_email_alert(uuid, uuid, text) from public;
+revoke all on function public.discard_email_alert(uuid, uuid, text) from anon;
+revoke all on function public.discard_email_alert(uuid, uuid, text) from authenticated;
+grant execute on function public.discard_email_alert(uuid, uuid, text) to service_role;

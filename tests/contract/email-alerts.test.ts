@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { createClient } from '@supabase/supabase-js';
 import type { Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -183,7 +184,7 @@ const drain = () =>
     body: '{}',
   });
 
-type DrainAnswer = { sent: string[]; failed: string[] };
+type DrainAnswer = { sent: string[]; failed: string[]; refused: string[] };
 
 /** Queues mails for the user as the trigger would, not yet due (so no webhook call takes them), then all due at once. */
 async function queueDue(user: TestUser, subjects: string[]): Promise<void> {
@@ -243,6 +244,38 @@ function heldMailer(address: string, wait: () => Promise<void>, name = 'held') {
 /** The mailbox over SMTP, as the gateway's functions reach it. */
 const mailboxMailer = () =>
   createSmtpMailer({ ...mailbox.smtp, user: null, pass: null, clientName: '127.0.0.1' });
+
+/**
+ * A mail server that takes the connection and the sender and answers every recipient with
+ * `reply` (RFC 5321's RCPT TO): what a provider says of an address it has no mailbox for (5xx,
+ * for good) or cannot take now (4xx). No TLS is offered, so nodemailer speaks plain SMTP to it.
+ */
+async function refusingServer(reply: string): Promise<{ port: number; stop(): Promise<void> }> {
+  const server: Server = createServer((socket) => {
+    socket.setEncoding('utf8');
+    socket.write('220 refusing.test ESMTP\r\n');
+    let pending = '';
+    socket.on('data', (chunk: string) => {
+      pending += chunk;
+      let end: number;
+      while ((end = pending.indexOf('\r\n')) >= 0) {
+        const command = pending.slice(0, end).toUpperCase();
+        pending = pending.slice(end + 2);
+        if (command.startsWith('EHLO') || command.startsWith('HELO')) socket.write('250 refusing.test\r\n');
+        else if (command.startsWith('MAIL FROM')) socket.write('250 2.1.0 Ok\r\n');
+        else if (command.startsWith('RCPT TO')) socket.write(`${reply}\r\n`);
+        else if (command.startsWith('QUIT')) socket.end('221 2.0.0 Bye\r\n');
+        else socket.write('250 2.0.0 Ok\r\n');
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 /** email-alerts as the function builds it, on this stack's database, sending with `mailer`. */
 function alertsHandler(mailer: Mailer, options: { sendDeadlineMs?: number; supabase?: Client } = {}) {
@@ -419,7 +452,7 @@ describe('what is not mailed', () => {
       .update({ next_attempt_at: new Date().toISOString() })
       .eq('user_id', user.id);
 
-    expect(await (await drain()).json()).toEqual({ sent: [], failed: [] });
+    expect(await (await drain()).json()).toEqual({ sent: [], failed: [], refused: [] });
     const [row] = await outboxOf(user.id);
     expect(row).toMatchObject({ sent_at: null, discarded_at: expect.any(String) });
     expect(await mailbox.messagesTo(user.email)).toEqual([]);
@@ -527,10 +560,44 @@ describe('drains side by side, and a slow mail server', () => {
     const answer = await drainWith(hung.mailer, { sendDeadlineMs: 300 });
     expect(answer.status).toBe(200);
     const [row] = await outboxOf(user.id);
-    expect(await answer.json()).toEqual({ sent: [], failed: [row?.id] });
+    expect(await answer.json()).toEqual({ sent: [], failed: [row?.id], refused: [] });
     expect(row).toMatchObject({ sent_at: null, attempts: 1, claimed_by: null, claimed_until: null });
     expect(row?.last_error).toMatch(/took longer than 0\.3 s/);
     expect(Date.parse(row?.next_attempt_at ?? '')).toBeGreaterThan(tried);
+  });
+
+  it('discards a mail whose recipient the server refuses for good (5xx), with the reason; a 4xx is retried', async () => {
+    const user = await userWith('alert-refused', { email: { transfers: true } });
+    const forGood = await refusingServer('550 5.1.1 No such user here');
+    const forNow = await refusingServer('452 4.2.2 Mailbox full, try later');
+    const mailerOf = (port: number) =>
+      createSmtpMailer({ host: '127.0.0.1', port, user: null, pass: null, clientName: '127.0.0.1' });
+    try {
+      await queueDue(user, ['Refused for now']);
+      const later = (await (await drainWith(mailerOf(forNow.port))).json()) as DrainAnswer;
+      const [retried] = await outboxOf(user.id);
+      expect(later).toEqual({ sent: [], failed: [retried?.id], refused: [] });
+      expect(retried).toMatchObject({ sent_at: null, discarded_at: null, attempts: 1 });
+      expect(retried?.last_error).toContain('452 4.2.2 Mailbox full');
+
+      const due = await service
+        .from('email_outbox')
+        .update({ next_attempt_at: new Date().toISOString() })
+        .eq('user_id', user.id);
+      expect(due.error).toBeNull();
+      const refused = (await (await drainWith(mailerOf(forGood.port))).json()) as DrainAnswer;
+      const [row] = await outboxOf(user.id);
+      expect(refused).toEqual({ sent: [], failed: [], refused: [row?.id] });
+      expect(row).toMatchObject({ sent_at: null, attempts: 2, claimed_by: null });
+      expect(row?.discarded_at).not.toBeNull();
+      expect(row?.last_error).toContain('550 5.1.1 No such user here');
+      // Discarded, it is not tried again, by this drain or any other.
+      expect(await (await drainWith(mailboxMailer())).json()).toEqual({ sent: [], failed: [], refused: [] });
+      expect(await mailbox.messagesTo(user.email)).toEqual([]);
+    } finally {
+      await forGood.stop();
+      await forNow.stop();
+    }
   });
 
   it('leaves out of its answer, and logs, a mail whose lease another drain took before it finished', async () => {
@@ -553,7 +620,7 @@ describe('drains side by side, and a slow mail server', () => {
 
       release();
       const answered = await answerA;
-      expect(await answered.json()).toEqual({ sent: [], failed: [] });
+      expect(await answered.json()).toEqual({ sent: [], failed: [], refused: [] });
       expect(errors.mock.calls.map((call) => String(call[0]))).toContainEqual(
         expect.stringContaining(`${row?.id}`),
       );
@@ -586,7 +653,7 @@ describe('drains side by side, and a slow mail server', () => {
       const rows = await outboxOf(user.id);
       const unfinished = rows.find((row) => row.sent_at === null);
       const finished = rows.find((row) => row.sent_at !== null);
-      expect(body).toEqual({ sent: [finished?.id], failed: [] });
+      expect(body).toEqual({ sent: [finished?.id], failed: [], refused: [] });
       expect(errors.mock.calls.map((call) => String(call[0]))).toContainEqual(
         expect.stringContaining(`${unfinished?.id}`),
       );

@@ -227,6 +227,56 @@ describe('the outbox on PostgreSQL', () => {
     });
   });
 
+  it('discards a mail the server refused for good, with the reason, by its own claim only', async () => {
+    await inCase(db, async (tx) => {
+      await tx.query('delete from public.email_outbox');
+      const user = freshUser();
+      await userWith(tx.query, user, { email: { transfers: true } });
+      await notify(tx, user, 'transfers');
+      const claim = () =>
+        tx.request(
+          SERVICE,
+          async (query) => (await query<Claimed>('select * from public.claim_email_alerts(1, 60)')).rows,
+        );
+      const [row] = await claim();
+      const discard = (claimId: string) =>
+        tx.request(
+          SERVICE,
+          async (query) =>
+            (
+              await query<{ done: boolean }>('select public.discard_email_alert($1, $2, $3) as done', [
+                row?.id,
+                claimId,
+                'the mail server refused the recipient for good: 550 5.1.1 no such user',
+              ])
+            ).rows[0]?.done,
+        );
+      expect(await discard(randomUUID())).toBe(false);
+      expect(await discard(row?.claim ?? '')).toBe(true);
+      const { rows } = await tx.query(
+        `select attempts, sent_at, discarded_at is not null as discarded, last_error, claimed_by, claimed_until
+           from public.email_outbox where id = $1`,
+        [row?.id],
+      );
+      expect(rows).toEqual([
+        {
+          attempts: 1,
+          sent_at: null,
+          discarded: true,
+          last_error: 'the mail server refused the recipient for good: 550 5.1.1 no such user',
+          claimed_by: null,
+          claimed_until: null,
+        },
+      ]);
+      // Never claimed again, however long it waits.
+      await tx.query(
+        "update public.email_outbox set next_attempt_at = now() - interval '1 day' where id = $1",
+        [row?.id],
+      );
+      expect(await claim()).toEqual([]);
+    });
+  });
+
   it('keeps a failed mail with its reason for a later attempt, and lets only its own claim finish it', async () => {
     await inCase(db, async (tx) => {
       const user = freshUser();

@@ -570,6 +570,11 @@ export type Database = {
         Args: { p_id: string; p_claim: string; p_error: string | null; p_retry_after_ms?: number };
         Returns: boolean;
       };
+      // 20261207000001: a claim whose mail the server refused for good, discarded with the reason.
+      discard_email_alert: {
+        Args: { p_id: string; p_claim: string; p_reason: string };
+        Returns: boolean;
+      };
       unsubscribe_email_alerts: {
         Args: { p_user_id: string; p_kind: 'transfers' | 'bots' };
         Returns: boolean;

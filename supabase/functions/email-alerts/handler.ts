@@ -3,17 +3,18 @@ import { bearerToken, isOneOfKeys } from '../_shared/caller.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { refuse, reply } from '../_shared/json.ts';
 import { errorLine, logError } from '../_shared/log.ts';
-import type { Mailer } from '../_shared/smtp.ts';
+import { RecipientRefused, type Mailer } from '../_shared/smtp.ts';
 import { makeUnsubscribeToken } from '../_shared/unsubscribe-token.ts';
 import { alertMail, type AlertMailSettings } from './mail.ts';
 
 // Sends the email alerts (migration 20261206000001): a trigger on user_notifications queues one
 // row in email_outbox per notification its owner wants mailed; this drains the outbox. It claims
 // one due row at a time (leased to this drain alone, claim_email_alerts), sends it over SMTP and
-// finishes its claim: sent, or failed and retried later, each time later (retryDelayMs). A row
-// marked sent is never claimed again, and two drains at once never hold one row.
+// finishes its claim: sent; failed and retried later, each time later (retryDelayMs); or, when the
+// server refused the recipient for good (a 5xx), discarded with the reason. A row marked sent or
+// discarded is never claimed again, and two drains at once never hold one row.
 //
-//   POST /email-alerts (Authorization: Bearer <service role key>) → 200 {sent, failed}
+//   POST /email-alerts (Authorization: Bearer <service role key>) → 200 {sent, failed, refused}
 //
 // Exactly once as far as the database can make it. A send has a deadline well inside its claim's
 // lease (sendDeadlineMs), and a claim holds one row, so a lease runs out only for a drain that
@@ -54,6 +55,8 @@ export type DrainAnswer = {
   sent: string[];
   /** The outbox ids left for a retry. */
   failed: string[];
+  /** The outbox ids whose recipient the mail server refused for good: discarded, never retried. */
+  refused: string[];
 };
 
 /** Well within a hosted function's wall-clock limit (150 s), with one send's deadline after it. */
@@ -126,6 +129,7 @@ export function createEmailAlertsHandler(deps: EmailAlertsDeps): (request: Reque
     const started = Date.now();
     const sent: string[] = [];
     const failed: string[] = [];
+    const refused: string[] = [];
     while (Date.now() - started < budgetMs) {
       // One row per claim: a row waits in the outbox, free for any drain, until it is sent.
       const claims = await supabase.rpc('claim_email_alerts', {
@@ -136,19 +140,27 @@ export function createEmailAlertsHandler(deps: EmailAlertsDeps): (request: Reque
       const [row] = claims.data;
       if (!row) break;
       let problem: string | null = null;
+      let forGood = false;
       try {
         const token = await makeUnsubscribeToken(deps.unsubscribeSecret, row.user_id, row.kind);
         await withinDeadline(mailer.send(alertMail(row, token, deps)), sendDeadlineMs);
       } catch (error) {
         problem = failureText(error, secrets);
-        console.error(`[email-alerts] sending ${row.id} failed (attempt ${row.attempts + 1}): ${problem}`);
+        forGood = error instanceof RecipientRefused;
+        console.error(
+          `[email-alerts] sending ${row.id} failed (attempt ${row.attempts + 1}` +
+            `${forGood ? ', not retried' : ''}): ${problem}`,
+        );
       }
-      const finished = await supabase.rpc('finish_email_alert', {
-        p_id: row.id,
-        p_claim: row.claim,
-        p_error: problem,
-        p_retry_after_ms: problem === null ? 0 : retryDelayMs(row.attempts, retryBaseMs),
-      });
+      const finished =
+        problem !== null && forGood
+          ? await supabase.rpc('discard_email_alert', { p_id: row.id, p_claim: row.claim, p_reason: problem })
+          : await supabase.rpc('finish_email_alert', {
+              p_id: row.id,
+              p_claim: row.claim,
+              p_error: problem,
+              p_retry_after_ms: problem === null ? 0 : retryDelayMs(row.attempts, retryBaseMs),
+            });
       if (finished.error) {
         // Its lease runs out and a later drain takes it: sent again if it went (the same
         // Message-ID), tried again if not. The rows after it need not wait for that.
@@ -163,9 +175,9 @@ export function createEmailAlertsHandler(deps: EmailAlertsDeps): (request: Reque
         console.error(`[email-alerts] ${row.id} was claimed by another drain before this one finished it`);
         continue;
       }
-      (problem === null ? sent : failed).push(row.id);
+      (problem === null ? sent : forGood ? refused : failed).push(row.id);
     }
-    return { sent, failed };
+    return { sent, failed, refused };
   }
 
   return async (request) => {
