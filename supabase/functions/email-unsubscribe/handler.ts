@@ -68,7 +68,7 @@ export function createEmailUnsubscribeHandler(
         headers: { location: unsubscribeLink(deps.siteUrl, token ?? '') },
       });
     }
-    if (request.method !== 'POST') return refuse(405, 'method_not_allowed', 'POST /email-unsubscribe');
+    if (request.method !== 'POST') return refuse(405, 'method_not_allowed', 'GET or POST /email-unsubscribe');
     const read = await tokenOf(request);
     if ('refusal' in read) return read.refusal;
     const link = await readUnsubscribeToken(secret, read.token);
