@@ -412,6 +412,7 @@ async function start(options: GatewayOptions): Promise<Gateway> {
       'email-unsubscribe': createEmailUnsubscribeHandler({
         supabase: functionsClient,
         secret: secrets.emailUnsubscribeSecret,
+        siteUrl,
       }),
     };
     if (options.smtp) {
@@ -657,8 +658,12 @@ const QUEUES = [
   },
 ] as const;
 
-/** Past a function's own budget (DRAIN_BUDGET_MS) and the Tatum or SMTP call it may be in. */
-const DRAIN_TIMEOUT_MS = 60_000;
+/**
+ * Past a function's own budget (DRAIN_BUDGET_MS, 20 s) and the Tatum call or the send (email-alerts'
+ * SEND_DEADLINE_MS, 60 s) it may be in when the budget ends, so a drain still working is not
+ * given up for another.
+ */
+const DRAIN_TIMEOUT_MS = 90_000;
 
 /**
  * One call of a queue's function as a hosted project's Database Webhook makes it: a POST to the

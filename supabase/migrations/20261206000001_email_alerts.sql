@@ -9,9 +9,12 @@
 --   Every other notification (the user's own swaps, approvals and faucet claims, corrections
 --   after a reorganisation) has none and is never mailed.
 -- - A trigger on user_notifications queues one row in email_outbox per notification its owner
---   wants mailed, with the recipient, subject and body as they were then. A notification is
---   inserted once however often Tatum redelivers its event (its id is the event's, or the bot
---   run's), and the outbox is unique per notification besides, so one notification is one row.
+--   wants mailed, with the recipient, subject and body as they were then (since 20261207000001 a
+--   claim sends to the account's address as it is when the mail goes). A notification is
+--   inserted once however often Tatum redelivers its event: a transfer's has an id made of the
+--   event (process-payments), and a bot firing's, whose id is random, is written only by the
+--   insert into bot_runs that its unique key (bot_id, tx_hash, log_index) lets through once. The
+--   outbox is unique per notification besides, so one notification is one row.
 -- - The email-alerts function drains the outbox: on a hosted project a Database Webhook on
 --   email_outbox calls it, and a scheduled call retries what failed; on the local stack the
 --   gateway plays both (docs/local-stack.md#email-alerts-and-the-mailbox).

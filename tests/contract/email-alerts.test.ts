@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { createClient } from '@supabase/supabase-js';
 import type { Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -8,7 +9,9 @@ import type { Database } from '../../src/domain/database.types.ts';
 import { LOCAL_MAIL_FROM, type Gateway } from '../../stack/gateway/index.ts';
 import { startMailbox, type Mailbox, type MailboxMessage } from '../../stack/mail/mailbox.ts';
 import { signPayload } from '../../supabase/functions/_shared/signature.ts';
+import { createSmtpMailer, type Mailer, type OutgoingMail } from '../../supabase/functions/_shared/smtp.ts';
 import { makeUnsubscribeToken } from '../../supabase/functions/_shared/unsubscribe-token.ts';
+import { createEmailAlertsHandler } from '../../supabase/functions/email-alerts/handler.ts';
 import { startOwnGateway } from '../support/stack/own-stack.ts';
 import {
   fileUsers,
@@ -181,6 +184,126 @@ const drain = () =>
     body: '{}',
   });
 
+type DrainAnswer = { sent: string[]; failed: string[]; refused: string[] };
+
+/** Queues mails for the user as the trigger would, not yet due (so no webhook call takes them), then all due at once. */
+async function queueDue(user: TestUser, subjects: string[]): Promise<void> {
+  const queued = await service.from('email_outbox').insert(
+    subjects.map((subject) => ({
+      notification_id: randomUUID(),
+      user_id: user.id,
+      kind: 'transfers' as const,
+      recipient: user.email,
+      subject,
+      body: `${subject}.`,
+      next_attempt_at: new Date(Date.now() + 3_600_000).toISOString(),
+    })),
+  );
+  expect(queued.error).toBeNull();
+  const due = await service
+    .from('email_outbox')
+    .update({ next_attempt_at: new Date().toISOString() })
+    .eq('user_id', user.id);
+  expect(due.error).toBeNull();
+}
+
+/** Lets everyone through once `count` have arrived. */
+function barrier(count: number): { arrive: () => Promise<void> } {
+  let arrived = 0;
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return {
+    arrive: () => {
+      arrived += 1;
+      if (arrived >= count) open();
+      return opened;
+    },
+  };
+}
+
+/**
+ * A mail server that is slow for one recipient: a send to `address` waits for `wait()` before the
+ * mailbox gets it (what the drain does meanwhile is what is tested); every other mail goes
+ * straight to the mailbox. `held` names the subjects it was given, in order.
+ */
+function heldMailer(address: string, wait: () => Promise<void>, name = 'held') {
+  const mailbox = mailboxMailer();
+  const held: string[] = [];
+  const mailer: Mailer = {
+    async send(mail: OutgoingMail) {
+      if (mail.to === address) {
+        held.push(mail.subject);
+        await wait();
+      }
+      await mailbox.send(mail);
+    },
+  };
+  return { mailer, held, name };
+}
+
+/** The mailbox over SMTP, as the gateway's functions reach it. */
+const mailboxMailer = () =>
+  createSmtpMailer({ ...mailbox.smtp, user: null, pass: null, clientName: '127.0.0.1' });
+
+/**
+ * A mail server that takes the connection and the sender and answers every recipient with
+ * `reply` (RFC 5321's RCPT TO): what a provider says of an address it has no mailbox for (5xx,
+ * for good) or cannot take now (4xx). No TLS is offered, so nodemailer speaks plain SMTP to it.
+ */
+async function refusingServer(reply: string): Promise<{ port: number; stop(): Promise<void> }> {
+  const server: Server = createServer((socket) => {
+    socket.setEncoding('utf8');
+    socket.write('220 refusing.test ESMTP\r\n');
+    let pending = '';
+    socket.on('data', (chunk: string) => {
+      pending += chunk;
+      let end: number;
+      while ((end = pending.indexOf('\r\n')) >= 0) {
+        const command = pending.slice(0, end).toUpperCase();
+        pending = pending.slice(end + 2);
+        if (command.startsWith('EHLO') || command.startsWith('HELO')) socket.write('250 refusing.test\r\n');
+        else if (command.startsWith('MAIL FROM')) socket.write('250 2.1.0 Ok\r\n');
+        else if (command.startsWith('RCPT TO')) socket.write(`${reply}\r\n`);
+        else if (command.startsWith('QUIT')) socket.end('221 2.0.0 Bye\r\n');
+        else socket.write('250 2.0.0 Ok\r\n');
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** email-alerts as the function builds it, on this stack's database, sending with `mailer`. */
+function alertsHandler(mailer: Mailer, options: { sendDeadlineMs?: number; supabase?: Client } = {}) {
+  return createEmailAlertsHandler({
+    supabase: options.supabase ?? service,
+    mailer,
+    from: LOCAL_MAIL_FROM,
+    siteUrl: SITE_URL,
+    supabaseUrl: gateway.url,
+    unsubscribeSecret: gateway.emailUnsubscribeSecret,
+    callerKeys: [gateway.serviceRoleKey],
+    ...(options.sendDeadlineMs === undefined ? {} : { sendDeadlineMs: options.sendDeadlineMs }),
+  });
+}
+
+/** One drain by the handler itself, called as the webhook calls it. */
+const drainWith = (mailer: Mailer, options: Parameters<typeof alertsHandler>[1] = {}) =>
+  alertsHandler(
+    mailer,
+    options,
+  )(
+    new Request(`${gateway.url}/functions/v1/email-alerts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.serviceRoleKey}` },
+      body: '{}',
+    }),
+  );
+
 let blockNumber = 900;
 /** A bot of the user's that the next `fire` sets off, as market-bots' evaluate_market_swap does. */
 async function botOf(user: TestUser): Promise<() => Promise<void>> {
@@ -252,44 +375,6 @@ describe('one email per notification the user asked for', () => {
     expect(mail?.subject).toBe('DDEX above 8888.5 ETH');
     expect(mail?.text).toContain('Mail me: 8888.4 → 8888.6 ETH per DDEX');
     expect(mail?.text).toContain('you turned on email for your trading bots');
-  });
-
-  it('sends each of several queued mails once when two drains run at once', async () => {
-    const user = await userWith('alert-drains', { email: { transfers: true } });
-    const subjects = Array.from({ length: 6 }, (_, i) => `Queued ${i + 1}`);
-    // Queued not yet due, so the gateway's own webhook call finds nothing; then due all at once.
-    const queued = await service
-      .from('email_outbox')
-      .insert(
-        subjects.map((subject) => ({
-          notification_id: randomUUID(),
-          user_id: user.id,
-          kind: 'transfers' as const,
-          recipient: user.email,
-          subject,
-          body: `${subject}.`,
-          next_attempt_at: new Date(Date.now() + 3_600_000).toISOString(),
-        })),
-      )
-      .select('id');
-    expect(queued.error).toBeNull();
-    const due = await service
-      .from('email_outbox')
-      .update({ next_attempt_at: new Date().toISOString() })
-      .eq('user_id', user.id);
-    expect(due.error).toBeNull();
-
-    const answers = await Promise.all([drain(), drain()]);
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    const [first, second] = (await Promise.all(answers.map((answer) => answer.json()))) as {
-      sent: string[];
-    }[];
-    const sentByBoth = first?.sent.filter((id) => second?.sent.includes(id));
-    expect(sentByBoth).toEqual([]);
-
-    await allSent(user.id, subjects.length);
-    const mails = await mailsArrived(user.email, subjects.length);
-    expect(mails.map((mail) => mail.subject).sort()).toEqual(subjects);
   });
 });
 
@@ -367,7 +452,7 @@ describe('what is not mailed', () => {
       .update({ next_attempt_at: new Date().toISOString() })
       .eq('user_id', user.id);
 
-    expect(await (await drain()).json()).toEqual({ sent: [], failed: [] });
+    expect(await (await drain()).json()).toEqual({ sent: [], failed: [], refused: [] });
     const [row] = await outboxOf(user.id);
     expect(row).toMatchObject({ sent_at: null, discarded_at: expect.any(String) });
     expect(await mailbox.messagesTo(user.email)).toEqual([]);
@@ -398,6 +483,185 @@ describe('a mail server that is down', () => {
     const mails = await mailsArrived(user.email, 1);
     expect(mails.map((mail) => mail.subject)).toEqual(['ETH Received']);
     expect(mails[0]?.text).toContain('You received 2 ETH');
+  });
+});
+
+describe('drains side by side, and a slow mail server', () => {
+  // These call email-alerts' handler themselves, with mail servers of their own making, so no
+  // drain of the stack may take their rows first: the helpers above (userWith, outboxOf, …) act on
+  // a stack without SMTP settings for these tests, which serves no email-alerts and calls none.
+  let saved: { gateway: Gateway; service: Client; users: FileUsers };
+  beforeAll(async () => {
+    saved = { gateway, service, users };
+    gateway = await startOwnGateway('email-alerts-direct', { siteUrl: SITE_URL, functions: 'node' });
+    service = serviceClient(gateway);
+    users = fileUsers(gateway, service);
+  });
+
+  afterAll(async () => {
+    await users.closeChannels();
+    await gateway?.close();
+    ({ gateway, service, users } = saved);
+  });
+
+  it('sends each of several queued mails once when two drains run at once', async () => {
+    const user = await userWith('alert-drains', { email: { transfers: true } });
+    const subjects = Array.from({ length: 6 }, (_, i) => `Queued ${i + 1}`);
+    // Each drain's first mail waits until the other drain holds one too: both are then sending.
+    const both = barrier(2);
+    const held = (name: string) => heldMailer(user.email, both.arrive, name);
+    const [first, second] = [held('first'), held('second')];
+    await queueDue(user, subjects);
+
+    const answers = await Promise.all([drainWith(first.mailer), drainWith(second.mailer)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const [one, two] = (await Promise.all(answers.map((answer) => answer.json()))) as DrainAnswer[];
+    expect(one?.sent.length).toBeGreaterThan(0);
+    expect(two?.sent.length).toBeGreaterThan(0);
+    expect(one?.sent.filter((id) => two?.sent.includes(id))).toEqual([]);
+
+    await allSent(user.id, subjects.length);
+    const mails = await mailsArrived(user.email, subjects.length);
+    expect(mails.map((mail) => mail.subject).sort()).toEqual(subjects);
+  });
+
+  it('lets another drain send the rest while one send hangs, and every mail arrives once', async () => {
+    const user = await userWith('alert-slow', { email: { transfers: true } });
+    const subjects = ['Slow 1', 'Slow 2', 'Slow 3'];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow = heldMailer(user.email, () => released);
+    await queueDue(user, subjects);
+
+    const answerA = drainWith(slow.mailer);
+    await vi.waitFor(() => expect(slow.held).toHaveLength(1), WAIT);
+    // Meanwhile the webhook calls the function again: it sends the two A is not holding.
+    expect((await drainWith(mailboxMailer())).status).toBe(200);
+    const others = await mailsArrived(user.email, 2);
+    expect(others.map((mail) => mail.subject).sort()).toEqual(
+      subjects.filter((subject) => subject !== slow.held[0]),
+    );
+
+    release();
+    const answered = await answerA;
+    expect(answered.status).toBe(200);
+    expect(((await answered.json()) as DrainAnswer).sent).toHaveLength(1);
+    await allSent(user.id, subjects.length);
+    const mails = await mailsArrived(user.email, subjects.length);
+    expect(mails.map((mail) => mail.subject).sort()).toEqual(subjects);
+  });
+
+  it('gives up a send the server never answers at the deadline: the row keeps why, a later attempt and no lease', async () => {
+    const user = await userWith('alert-hung', { email: { transfers: true } });
+    const hung = heldMailer(user.email, () => new Promise<void>(() => {}));
+    await queueDue(user, ['Never answered']);
+    const tried = Date.now();
+
+    const answer = await drainWith(hung.mailer, { sendDeadlineMs: 300 });
+    expect(answer.status).toBe(200);
+    const [row] = await outboxOf(user.id);
+    expect(await answer.json()).toEqual({ sent: [], failed: [row?.id], refused: [] });
+    expect(row).toMatchObject({ sent_at: null, attempts: 1, claimed_by: null, claimed_until: null });
+    expect(row?.last_error).toMatch(/took longer than 0\.3 s/);
+    expect(Date.parse(row?.next_attempt_at ?? '')).toBeGreaterThan(tried);
+  });
+
+  it('discards a mail whose recipient the server refuses for good (5xx), with the reason; a 4xx is retried', async () => {
+    const user = await userWith('alert-refused', { email: { transfers: true } });
+    const forGood = await refusingServer('550 5.1.1 No such user here');
+    const forNow = await refusingServer('452 4.2.2 Mailbox full, try later');
+    const mailerOf = (port: number) =>
+      createSmtpMailer({ host: '127.0.0.1', port, user: null, pass: null, clientName: '127.0.0.1' });
+    try {
+      await queueDue(user, ['Refused for now']);
+      const later = (await (await drainWith(mailerOf(forNow.port))).json()) as DrainAnswer;
+      const [retried] = await outboxOf(user.id);
+      expect(later).toEqual({ sent: [], failed: [retried?.id], refused: [] });
+      expect(retried).toMatchObject({ sent_at: null, discarded_at: null, attempts: 1 });
+      expect(retried?.last_error).toContain('452 4.2.2 Mailbox full');
+
+      const due = await service
+        .from('email_outbox')
+        .update({ next_attempt_at: new Date().toISOString() })
+        .eq('user_id', user.id);
+      expect(due.error).toBeNull();
+      const refused = (await (await drainWith(mailerOf(forGood.port))).json()) as DrainAnswer;
+      const [row] = await outboxOf(user.id);
+      expect(refused).toEqual({ sent: [], failed: [], refused: [row?.id] });
+      expect(row).toMatchObject({ sent_at: null, attempts: 2, claimed_by: null });
+      expect(row?.discarded_at).not.toBeNull();
+      expect(row?.last_error).toContain('550 5.1.1 No such user here');
+      // Discarded, it is not tried again, by this drain or any other.
+      expect(await (await drainWith(mailboxMailer())).json()).toEqual({ sent: [], failed: [], refused: [] });
+      expect(await mailbox.messagesTo(user.email)).toEqual([]);
+    } finally {
+      await forGood.stop();
+      await forNow.stop();
+    }
+  });
+
+  it('leaves out of its answer, and logs, a mail whose lease another drain took before it finished', async () => {
+    const user = await userWith('alert-lease-lost', { email: { transfers: true } });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow = heldMailer(user.email, () => released);
+    await queueDue(user, ['Lease lost']);
+    const errors = vi.spyOn(console, 'error');
+    try {
+      const answerA = drainWith(slow.mailer);
+      await vi.waitFor(() => expect(slow.held).toHaveLength(1), WAIT);
+      // As if A's lease had run out and another drain had claimed the row.
+      const [row] = await outboxOf(user.id);
+      const taken = await service
+        .from('email_outbox')
+        .update({ claimed_by: randomUUID() })
+        .eq('id', row?.id ?? '');
+      expect(taken.error).toBeNull();
+
+      release();
+      const answered = await answerA;
+      expect(await answered.json()).toEqual({ sent: [], failed: [], refused: [] });
+      expect(errors.mock.calls.map((call) => String(call[0]))).toContainEqual(
+        expect.stringContaining(`${row?.id}`),
+      );
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it('goes on with the next mail when finishing one fails', async () => {
+    const user = await userWith('alert-finish-fails', { email: { transfers: true } });
+    await queueDue(user, ['Finish fails', 'Sent after']);
+    // The database stops answering for one call: the first finish.
+    let failures = 1;
+    const flaky = new Proxy(service, {
+      get(target, key, receiver) {
+        if (key !== 'rpc') return Reflect.get(target, key, receiver);
+        return (fn: string, args: object) => {
+          if (fn === 'finish_email_alert' && failures-- > 0) {
+            return Promise.resolve({ data: null, error: { message: 'connection reset' } });
+          }
+          return target.rpc(fn as never, args as never);
+        };
+      },
+    });
+    const errors = vi.spyOn(console, 'error');
+    try {
+      const answer = await drainWith(mailboxMailer(), { supabase: flaky });
+      expect(answer.status).toBe(200);
+      const body = (await answer.json()) as DrainAnswer;
+      const rows = await outboxOf(user.id);
+      const unfinished = rows.find((row) => row.sent_at === null);
+      const finished = rows.find((row) => row.sent_at !== null);
+      expect(body).toEqual({ sent: [finished?.id], failed: [], refused: [] });
+      expect(errors.mock.calls.map((call) => String(call[0]))).toContainEqual(
+        expect.stringContaining(`${unfinished?.id}`),
+      );
+      const mails = await mailsArrived(user.email, 2);
+      expect(mails.map((mail) => mail.subject).sort()).toEqual(['Finish fails', 'Sent after']);
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
 
@@ -446,6 +710,31 @@ describe('the unsubscribe link', () => {
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ kind: 'bots' });
     expect(await preferencesOf(user.id)).toEqual({ email: { transfers: true, bots: false } });
+  });
+
+  it('sends a mail client that opens the List-Unsubscribe address (GET) to the portal’s page, turning nothing off', async () => {
+    const user = await userWith('alert-get', { email: { transfers: true, bots: true } });
+    await deliver(ethArriving(user.wallet));
+    const [mail] = await mailsArrived(user.email, 1);
+    const token = linkToken(mail as MailboxMessage);
+    const url = /^<(.+)>$/.exec(
+      headerOf(await sourceOf(mail as MailboxMessage), 'List-Unsubscribe') ?? '',
+    )?.[1];
+    expect(url).toBeDefined();
+
+    const answer = await fetch(url ?? '', { redirect: 'manual' });
+    expect(answer.status).toBe(303);
+    // The page the mail's own link opens, which asks before it turns anything off.
+    expect(answer.headers.get('location')).toBe(`${SITE_URL}/?unsubscribe=${token}`);
+    await answer.body?.cancel();
+    expect(await preferencesOf(user.id)).toEqual({ email: { transfers: true, bots: true } });
+
+    // An altered token is sent nowhere, and its text is not repeated back.
+    const altered = await fetch((url ?? '').replace(token, `${token}%3Cb%3E`), { redirect: 'manual' });
+    expect(altered.status).toBe(400);
+    expect(altered.headers.get('location')).toBeNull();
+    expect(await altered.text()).not.toContain('<b>');
+    expect(await preferencesOf(user.id)).toEqual({ email: { transfers: true, bots: true } });
   });
 
   it('refuses a made-up, altered or foreign-signed token and changes nothing; no token reaches the log', async () => {
@@ -518,7 +807,7 @@ describe('in the gateway’s own process (--functions node)', () => {
     await inbox?.stop();
   });
 
-  it('mails a transfer delivered twice once, and its link turns transfers off', async () => {
+  it('mails a transfer delivered twice once; its one-click address opened sends to the portal, and its link turns transfers off', async () => {
     const user = await signedInUser(inProcess, 'alert-node');
     await user.client
       .from('profiles')
@@ -545,10 +834,17 @@ describe('in the gateway’s own process (--functions node)', () => {
     }, WAIT);
     expect(others).toEqual([]);
     expect(mail?.subject).toBe('ETH Received');
+    const token = linkToken(mail as MailboxMessage);
+    const opened = await fetch(
+      `${inProcess.url}/functions/v1/email-unsubscribe?token=${encodeURIComponent(token)}`,
+      { redirect: 'manual' },
+    );
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toBe(`${SITE_URL}/?unsubscribe=${token}`);
     const answer = await fetch(`${inProcess.url}/functions/v1/email-unsubscribe`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: linkToken(mail as MailboxMessage) }),
+      body: JSON.stringify({ token }),
     });
     expect(await answer.json()).toEqual({ kind: 'transfers' });
     const profile = await serviceClient(inProcess)

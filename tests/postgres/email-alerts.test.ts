@@ -153,6 +153,130 @@ describe('the outbox on PostgreSQL', () => {
     }
   });
 
+  it('puts a row whose drain stopped mid-send behind the rows due before its lease ran out', async () => {
+    await inCase(db, async (tx) => {
+      // Only this case's rows: claims of one row at a time take the first due in the whole outbox.
+      await tx.query('delete from public.email_outbox');
+      const user = freshUser();
+      await userWith(tx.query, user, { email: { transfers: true } });
+      await notify(tx, user, 'transfers', 'Stuck');
+      await notify(tx, user, 'transfers', 'Waiting');
+      // Within one transaction now() stands still: each row's times are set as if queued earlier.
+      await tx.query(
+        `update public.email_outbox
+            set next_attempt_at = now() - case subject when 'Stuck' then interval '10 minutes'
+                                                               else interval '5 minutes' end
+          where user_id = $1`,
+        [user.id],
+      );
+      const claimOne = () =>
+        tx.request(SERVICE, async (query) =>
+          (await query<Claimed>('select * from public.claim_email_alerts(1, 60)')).rows.map(
+            (row) => row.subject,
+          ),
+        );
+      expect(await claimOne()).toEqual(['Stuck']);
+      // Its drain stops without finishing it. 61 s later (every time moved back as far) its lease
+      // has run out: the row due before is sent first, then the stopped one.
+      await tx.query(
+        `update public.email_outbox
+            set next_attempt_at = next_attempt_at - interval '61 seconds',
+                claimed_until = claimed_until - interval '61 seconds'
+          where user_id = $1`,
+        [user.id],
+      );
+      expect(await claimOne()).toEqual(['Waiting']);
+      expect(await claimOne()).toEqual(['Stuck']);
+      expect(await claimOne()).toEqual([]);
+    });
+  });
+
+  it('sends a retry to the address the account has now, and discards it when it has none confirmed', async () => {
+    await inCase(db, async (tx) => {
+      await tx.query('delete from public.email_outbox');
+      const moved = freshUser();
+      const unconfirmed = freshUser();
+      await userWith(tx.query, moved, { email: { transfers: true } });
+      await userWith(tx.query, unconfirmed, { email: { transfers: true } });
+      await notify(tx, moved, 'transfers');
+      await notify(tx, unconfirmed, 'transfers');
+      expect((await outboxOf(tx, moved))[0]?.recipient).toBe(moved.email);
+
+      const newAddress = `moved-${moved.id.slice(0, 8)}@example.test`;
+      await tx.query('update auth.users set email = $2, email_confirmed_at = now() where id = $1', [
+        moved.id,
+        newAddress,
+      ]);
+      await tx.query('update auth.users set email = $2, email_confirmed_at = null where id = $1', [
+        unconfirmed.id,
+        `unconfirmed-${unconfirmed.id.slice(0, 8)}@example.test`,
+      ]);
+      const claimed = await tx.request(
+        SERVICE,
+        async (query) =>
+          (await query<Claimed & { user_id: string }>('select * from public.claim_email_alerts(10, 60)'))
+            .rows,
+      );
+      expect(claimed.map((row) => [row.user_id, row.recipient])).toEqual([[moved.id, newAddress]]);
+      expect((await outboxOf(tx, moved))[0]?.recipient).toBe(newAddress);
+      const { rows } = await tx.query<{ discarded: boolean }>(
+        'select discarded_at is not null as discarded from public.email_outbox where user_id = $1',
+        [unconfirmed.id],
+      );
+      expect(rows).toEqual([{ discarded: true }]);
+    });
+  });
+
+  it('discards a mail the server refused for good, with the reason, by its own claim only', async () => {
+    await inCase(db, async (tx) => {
+      await tx.query('delete from public.email_outbox');
+      const user = freshUser();
+      await userWith(tx.query, user, { email: { transfers: true } });
+      await notify(tx, user, 'transfers');
+      const claim = () =>
+        tx.request(
+          SERVICE,
+          async (query) => (await query<Claimed>('select * from public.claim_email_alerts(1, 60)')).rows,
+        );
+      const [row] = await claim();
+      const discard = (claimId: string) =>
+        tx.request(
+          SERVICE,
+          async (query) =>
+            (
+              await query<{ done: boolean }>('select public.discard_email_alert($1, $2, $3) as done', [
+                row?.id,
+                claimId,
+                'the mail server refused the recipient for good: 550 5.1.1 no such user',
+              ])
+            ).rows[0]?.done,
+        );
+      expect(await discard(randomUUID())).toBe(false);
+      expect(await discard(row?.claim ?? '')).toBe(true);
+      const { rows } = await tx.query(
+        `select attempts, sent_at, discarded_at is not null as discarded, last_error, claimed_by, claimed_until
+           from public.email_outbox where id = $1`,
+        [row?.id],
+      );
+      expect(rows).toEqual([
+        {
+          attempts: 1,
+          sent_at: null,
+          discarded: true,
+          last_error: 'the mail server refused the recipient for good: 550 5.1.1 no such user',
+          claimed_by: null,
+          claimed_until: null,
+        },
+      ]);
+      // Never claimed again, however long it waits.
+      await tx.query(
+        "update public.email_outbox set next_attempt_at = now() - interval '1 day' where id = $1",
+        [row?.id],
+      );
+      expect(await claim()).toEqual([]);
+    });
+  });
+
   it('keeps a failed mail with its reason for a later attempt, and lets only its own claim finish it', async () => {
     await inCase(db, async (tx) => {
       const user = freshUser();

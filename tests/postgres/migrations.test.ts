@@ -91,6 +91,8 @@ const SERVICE_ONLY_FUNCTIONS = [
   'public.finish_email_alert(uuid, uuid, text, integer)',
   'public.unsubscribe_email_alerts(uuid, text)',
   'public.email_alert_recipient(uuid, text)',
+  // 20261207000001: a mail the server refused for good, discarded by its claim.
+  'public.discard_email_alert(uuid, uuid, text)',
 ];
 
 /** Every policy the migrations create: [table, name, command], all for the role authenticated. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { failureText, MAX_RETRY_MS, retryDelayMs } from '../../supabase/functions/email-alerts/handler.ts';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import {
+  createEmailAlertsHandler,
+  failureText,
+  retryDelayMs,
+} from '../../supabase/functions/email-alerts/handler.ts';
 import { alertMail, messageIdOf } from '../../supabase/functions/email-alerts/mail.ts';
 import {
   makeUnsubscribeToken,
@@ -44,13 +49,34 @@ describe('the back-off', () => {
     expect([0, 1, 2, 3].map((attempts) => retryDelayMs(attempts))).toEqual([
       30_000, 60_000, 120_000, 240_000,
     ]);
-    expect(retryDelayMs(50)).toBe(MAX_RETRY_MS);
+    expect(retryDelayMs(50)).toBe(60 * 60 * 1000);
     expect(retryDelayMs(2, 200)).toBe(800);
   });
 
   it('keeps one line of a failure, with no password in it', () => {
     const error = new Error('Invalid login: 535 bad credentials for hunter2\n    at smtp');
     expect(failureText(error, ['hunter2'])).toBe('Error: Invalid login: 535 bad credentials for [redacted]');
+  });
+});
+
+describe('the drain’s settings', () => {
+  const handlerWith = (sendDeadlineMs: number) => () =>
+    createEmailAlertsHandler({
+      supabase: {} as SupabaseClient,
+      mailer: { send: async () => {} },
+      from: { address: 'no-reply@example.com', name: 'DDEX Token Portal' },
+      siteUrl: 'https://portal.example.com',
+      supabaseUrl: 'https://ref.supabase.co',
+      unsubscribeSecret: SECRET,
+      callerKeys: ['service-role-key'],
+      sendDeadlineMs,
+    });
+
+  it('refuses a send deadline that leaves a claim’s lease (2 min) no time to finish', () => {
+    expect(handlerWith(60_000)).not.toThrow();
+    for (const deadline of [120_000, 90_000, 0, Number.NaN]) {
+      expect(handlerWith(deadline)).toThrow(/deadline/);
+    }
   });
 });
 

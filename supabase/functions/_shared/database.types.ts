@@ -570,6 +570,11 @@ export type Database = {
         Args: { p_id: string; p_claim: string; p_error: string | null; p_retry_after_ms?: number };
         Returns: boolean;
       };
+      // 20261207000001: a claim whose mail the server refused for good, discarded with the reason.
+      discard_email_alert: {
+        Args: { p_id: string; p_claim: string; p_reason: string };
+        Returns: boolean;
+      };
       // 20261207000002: the signed-in owner's one email kind, on or off; answers the preferences.
       set_email_alert: {
         Args: { p_kind: 'transfers' | 'bots'; p_on: boolean };

@@ -29,10 +29,34 @@ export type OutgoingMail = {
   headers: Record<string, string>;
 };
 
-/** Hands one mail to the server; rejects unless the server accepted it for its recipient. */
+/**
+ * Hands one mail to the server; rejects unless the server accepted it for its recipient, with a
+ * RecipientRefused when the server refused the recipient for good.
+ */
 export type Mailer = { send(mail: OutgoingMail): Promise<void> };
 
-/** Short enough that an attempt ends long before its claim's lease (email-alerts' LEASE_SECONDS). */
+/**
+ * The server answered the recipient (RCPT TO) with a 5xx reply, a permanent one (RFC 5321 §4.2.1):
+ * no mailbox there, or never for this sender. Sending the same mail again cannot change that,
+ * unlike a 4xx, a lost connection or a refused login, which are worth another try.
+ */
+export class RecipientRefused extends Error {
+  override name = 'RecipientRefused';
+}
+
+/** Whether nodemailer's error is the server's permanent refusal of the (one) recipient. */
+function refusedForGood(error: unknown): boolean {
+  const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+  return (
+    code === 'EENVELOPE' && typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600
+  );
+}
+
+/**
+ * A server that does not answer at all. These are idle timeouts: a server that answers slowly, a
+ * little at a time, trips none of them, so email-alerts bounds a whole send itself
+ * (SEND_DEADLINE_MS, well inside its claim's lease).
+ */
 const CONNECT_TIMEOUT_MS = 10_000;
 const SOCKET_TIMEOUT_MS = 20_000;
 
@@ -60,14 +84,23 @@ export function createSmtpMailer(settings: SmtpSettings): Mailer {
   });
   return {
     async send(mail) {
-      const info = await transport.sendMail({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        messageId: mail.messageId,
-        headers: mail.headers,
-      });
+      let info;
+      try {
+        info = await transport.sendMail({
+          from: mail.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          messageId: mail.messageId,
+          headers: mail.headers,
+        });
+      } catch (error) {
+        if (!refusedForGood(error)) throw error;
+        // nodemailer's message ends with the server's reply, which says why.
+        throw new RecipientRefused(
+          `the mail server refused the recipient for good: ${(error as Error).message}`,
+        );
+      }
       if (info.rejected.length > 0)
         throw new Error(`the mail server refused the recipient (${info.response})`);
     },

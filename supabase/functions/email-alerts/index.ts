@@ -10,9 +10,9 @@
 import { createClient } from '@supabase/supabase-js';
 import type { Database } from '../_shared/database.types.ts';
 import { optional, required } from '../_shared/env.ts';
+import { portalOrigin } from '../_shared/portal.ts';
 import { createSmtpMailer } from '../_shared/smtp.ts';
 import { createEmailAlertsHandler, RETRY_BASE_MS } from './handler.ts';
-import { portalOrigin } from './mail.ts';
 
 const supabaseUrl = required('email-alerts', 'SUPABASE_URL');
 const serviceRoleKey = required('email-alerts', 'SUPABASE_SERVICE_ROLE_KEY');

@@ -1,3 +1,4 @@
+import { portalOrigin, unsubscribeLink } from '../_shared/portal.ts';
 import type { OutgoingMail } from '../_shared/smtp.ts';
 import type { AlertKind } from '../_shared/unsubscribe-token.ts';
 
@@ -27,17 +28,6 @@ const KIND_WORDS: Record<AlertKind, string> = {
   transfers: 'incoming transfers',
   bots: 'your trading bots',
 };
-
-/** The portal's origin: SITE_URL may list several, comma-separated (link-wallet reads them all). */
-export function portalOrigin(siteUrl: string): string {
-  const first = siteUrl.split(',')[0]?.trim() ?? '';
-  return first.replace(/\/+$/, '');
-}
-
-/** The page of the portal that turns `kind` off for the token's user, after asking. */
-export function unsubscribeLink(siteUrl: string, token: string): string {
-  return `${portalOrigin(siteUrl)}/?unsubscribe=${encodeURIComponent(token)}`;
-}
 
 /** email-unsubscribe's one-click address (RFC 8058), for the List-Unsubscribe header. */
 export function oneClickUrl(supabaseUrl: string, token: string): string {

@@ -3,6 +3,7 @@ import { readTextLimited } from '../_shared/body.ts';
 import type { Database } from '../_shared/database.types.ts';
 import { refuse, reply } from '../_shared/json.ts';
 import { logError } from '../_shared/log.ts';
+import { unsubscribeLink } from '../_shared/portal.ts';
 import { readUnsubscribeToken } from '../_shared/unsubscribe-token.ts';
 
 // Turns one kind of email alert off for the user an email's unsubscribe link names, without a
@@ -14,6 +15,12 @@ import { readUnsubscribeToken } from '../_shared/unsubscribe-token.ts';
 //   → 200 {"kind": "transfers" | "bots"}, again on every repeat
 //   → 400 {"error": "invalid_token", …} for a token the project did not make; nothing changes
 //
+//   GET /email-unsubscribe?token=<token>   (a mail client without one click opens the address)
+//   → 303 to <SITE_URL>/?unsubscribe=<token>, the portal's page, which asks before it turns
+//     anything off; a GET itself changes nothing (a link checker or a preview may fetch it)
+//   → 400 invalid_token, as above, for a token the project did not make: no text of the request
+//     is sent back, in a Location or elsewhere
+//
 // The platform's JWT check is off (supabase/config.toml): the caller is whoever holds the mail.
 // The token is never logged, nor is anything else of the request.
 
@@ -22,6 +29,8 @@ export type EmailUnsubscribeDeps = {
   supabase: SupabaseClient<Database>;
   /** EMAIL_UNSUBSCRIBE_SECRET. */
   secret: string;
+  /** SITE_URL: where a GET of a mail's unsubscribe address is sent on to (the first origin). */
+  siteUrl: string;
 };
 
 /** A token and a one-click form are a few hundred bytes. */
@@ -41,23 +50,29 @@ async function tokenOf(request: Request): Promise<{ token: unknown } | { refusal
   }
 }
 
+const invalidToken = () =>
+  refuse(400, 'invalid_token', 'This unsubscribe link is not valid; turn emails off in your profile');
+
 export function createEmailUnsubscribeHandler(
   deps: EmailUnsubscribeDeps,
 ): (request: Request) => Promise<Response> {
   if (!deps.secret) throw new Error('email-unsubscribe needs EMAIL_UNSUBSCRIBE_SECRET');
+  if (!/^https?:\/\//.test(deps.siteUrl)) throw new Error('email-unsubscribe needs SITE_URL');
   const { supabase, secret } = deps;
   return async (request) => {
-    if (request.method !== 'POST') return refuse(405, 'method_not_allowed', 'POST /email-unsubscribe');
+    if (request.method === 'GET') {
+      const token = new URL(request.url).searchParams.get('token');
+      if ((await readUnsubscribeToken(secret, token)) === null) return invalidToken();
+      return new Response(null, {
+        status: 303,
+        headers: { location: unsubscribeLink(deps.siteUrl, token ?? '') },
+      });
+    }
+    if (request.method !== 'POST') return refuse(405, 'method_not_allowed', 'GET or POST /email-unsubscribe');
     const read = await tokenOf(request);
     if ('refusal' in read) return read.refusal;
     const link = await readUnsubscribeToken(secret, read.token);
-    if (link === null) {
-      return refuse(
-        400,
-        'invalid_token',
-        'This unsubscribe link is not valid; turn emails off in your profile',
-      );
-    }
+    if (link === null) return invalidToken();
     const done = await supabase.rpc('unsubscribe_email_alerts', {
       p_user_id: link.userId,
       p_kind: link.kind,

@@ -1,9 +1,9 @@
 // Supabase Edge Functions entry point (Deno). Deploy with
 // `supabase functions deploy email-unsubscribe --no-verify-jwt`: its callers are whoever holds an
 // alert email (the portal's unsubscribe page, or a mail client's one-click POST), who sends no
-// JWT; the handler checks the link's signed token itself. Set EMAIL_UNSUBSCRIBE_SECRET with
-// `supabase secrets set` (the same as email-alerts'); SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY
-// are provided by the platform.
+// JWT; the handler checks the link's signed token itself. Set EMAIL_UNSUBSCRIBE_SECRET (the same
+// as email-alerts') and SITE_URL (where a GET of the link is sent on to) with `supabase secrets
+// set`; SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are provided by the platform.
 import { createClient } from '@supabase/supabase-js';
 import { withCors } from '../_shared/cors.ts';
 import type { Database } from '../_shared/database.types.ts';
@@ -23,6 +23,7 @@ Deno.serve(
     createEmailUnsubscribeHandler({
       supabase,
       secret: required('email-unsubscribe', 'EMAIL_UNSUBSCRIBE_SECRET'),
+      siteUrl: required('email-unsubscribe', 'SITE_URL'),
     }),
   ),
 );
