@@ -12,10 +12,12 @@ import { forgotState, recoveryState, resetSentState } from './auth.recovery.ts';
 export const modalRegion = authSetup.createStateConfig({
   initial: 'closed',
   on: {
-    // A recovery link opens the portal in recovery, whatever the dialog showed.
+    // A recovery link opens the portal in recovery, whatever the dialog showed; nothing typed in
+    // another form (a login password) stays behind.
     'auth.change': {
       guard: and(['changeIsPasswordRecovery', not(stateIn('#auth.modal.recovery'))]),
       target: '.recovery',
+      actions: 'clearFields',
     },
   },
   states: {
@@ -33,7 +35,8 @@ export const modalRegion = authSetup.createStateConfig({
         editing: {
           on: {
             ...editingHandlers('#auth.modal.signup'),
-            'auth.forgotPassword': { target: '#auth.modal.forgot', actions: 'takeEmail' },
+            // The address comes along, the password typed beside it does not.
+            'auth.forgotPassword': { target: '#auth.modal.forgot', actions: ['clearPassword', 'takeEmail'] },
           },
         },
         walletSignIn: walletSignInState(),
