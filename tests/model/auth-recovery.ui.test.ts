@@ -237,6 +237,8 @@ describeUiModel({
   },
 
   reasons: {
+    'auth.modal.closed --always#0--> auth.modal.forgot':
+      "the page's input, not an event: tests/e2e/password-recovery.e2e.test.ts opens a used link, which the boot reads as a failed one",
     'auth.modal.forgot.sending --xstate.error.actor.requestPasswordReset#0--> auth.modal.resetSent':
       "neither gateway of the local stack refuses a reset as too soon (lite mails every one it is asked for); hosted GoTrue's 429 over_email_send_rate_limit is auth.model.test.ts's",
     'auth.modal.forgot.editing --auth.requestReset#1--> (stays)':

@@ -553,6 +553,33 @@ describeModel({
   states: { '*': (s, step) => everyStep(s, step, true) },
 });
 
+// The portal opened from an emailed link that was used or had expired (the boot read GoTrue's
+// `#error=…` and took it out of the address): at start the chart says so and opens the
+// forgotten-password form, once; closed, the dialog stays closed.
+const linkEvents = new Set(['xstate.done.actor.getSession', 'auth.requestReset', 'auth.close', 'auth.open']);
+describeModel({
+  name: 'auth',
+  machine: authMachine,
+  callbacks,
+  input: { clientAvailable: true, emailLinkFailed: true },
+  exclude: (event) => !linkEvents.has(event.type),
+  events: {
+    'xstate.done.actor.getSession': [{ type: 'xstate.done.actor.getSession', output: null }],
+    'auth.requestReset': [{ type: 'auth.requestReset', email: 'ada@example.com' }],
+    'auth.open': [{ type: 'auth.open', mode: 'login' }],
+  },
+  states: {
+    '*': (s, step) => {
+      if (step.before) {
+        everyStep(s, step, true);
+        return;
+      }
+      expect(inState(s, 'modal.forgot.editing')).toBe(true);
+      expect(step.toasts).toEqual([destructive(authCopy.linkFailed.title, authCopy.linkFailed.description)]);
+    },
+  },
+});
+
 // Without a client (no Supabase configuration) nothing is ever requested: 'Initialization Error'
 // once at start, the portal hears that nobody is signed in, and every submit says the client is
 // missing while the form keeps what was typed.

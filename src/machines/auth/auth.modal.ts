@@ -22,6 +22,15 @@ export const modalRegion = authSetup.createStateConfig({
   },
   states: {
     closed: {
+      // Opened from a used or expired emailed link: the way to a new one, once.
+      always: {
+        guard: 'emailLinkFailed',
+        target: 'forgot',
+        actions: [
+          'forgetEmailLinkFailure',
+          { type: 'showToast', params: { ...authCopy.linkFailed, variant: 'destructive' } },
+        ],
+      },
       on: {
         'auth.open': [
           { guard: ({ event }) => event.mode === 'signup', target: 'signup' },
