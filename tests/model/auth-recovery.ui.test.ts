@@ -204,7 +204,15 @@ describeUiModel({
     'xstate.error.actor.requestPasswordReset': acting(failHeld),
     'auth.backToLogin': acting((world) => button(world.page, dialogCopy.auth.backToLogin).click()),
     'auth.confirmOk': acting((world) => button(world.page, authCopy.confirmOk).click()),
-    'auth.close': acting((world) => world.page.keyboard.press('Escape')),
+    'auth.close': acting(async (world, _event, from) => {
+      if (!from.matches({ modal: 'recovery' })) return world.page.keyboard.press('Escape');
+      // The link works once: Escape and the backdrop leave its form open, only its ✕ closes it.
+      await world.page.keyboard.press('Escape');
+      await world.page.mouse.click(4, 4);
+      await world.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
+      expect(await dialogNamed(world.page, authCopy.titleRecovery).count()).toBe(1);
+      await dialogNamed(world.page, authCopy.titleRecovery).getByRole('button', { name: 'Close' }).click();
+    }),
     'auth.change': acting(openRecoveryLink),
     'auth.setPassword': acting(async (world, event: AnyEventObject) => {
       const dialog = dialogNamed(world.page, authCopy.titleRecovery);
