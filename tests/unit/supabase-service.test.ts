@@ -636,6 +636,17 @@ describe("an emailed link's session (src/app/email-link.ts)", () => {
     stop();
   });
 
+  it('that the backend refuses fails the first read only; the next reads the stored session', async () => {
+    server.use(
+      http.get(`${ORIGIN}/auth/v1/user`, () =>
+        HttpResponse.json({ code: 403, error_code: 'bad_jwt', msg: 'invalid JWT' }, { status: 403 }),
+      ),
+    );
+    const linked = linkService('recovery');
+    expect((await refusal(linked.getSession())).code).toBe('bad_jwt');
+    expect(await linked.getSession()).toBeNull();
+  });
+
   it('of a sign-up confirmation signs in, without PASSWORD_RECOVERY', async () => {
     server.use(http.get(`${ORIGIN}/auth/v1/user`, () => HttpResponse.json(userJson)));
     const linked = linkService('signup');

@@ -102,21 +102,26 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
   let recovery: AuthChange | null = null;
   let link = options.emailLink ?? null;
   let linkTaken: Promise<void> | null = null;
-  const takeLink = (): Promise<void> =>
-    (linkTaken ??= (async () => {
-      if (!link) return;
-      const { type, accessToken, refreshToken } = link;
-      link = null;
-      const { data, error } = await client.auth.setSession({
-        access_token: accessToken,
-        refresh_token: refreshToken,
-      });
-      if (error) throw fromAuth(error);
-      if (type !== 'recovery' || !data.user) return;
-      const change: AuthChange = { event: 'PASSWORD_RECOVERY', user: toAuthUser(data.user) };
-      if (listeners.size === 0) recovery = change;
-      for (const listener of listeners) listener(change);
-    })());
+  const setLinkSession = async (): Promise<void> => {
+    if (!link) return;
+    const { type, accessToken, refreshToken } = link;
+    link = null;
+    const { data, error } = await client.auth.setSession({
+      access_token: accessToken,
+      refresh_token: refreshToken,
+    });
+    if (error) throw fromAuth(error);
+    if (type !== 'recovery' || !data.user) return;
+    const change: AuthChange = { event: 'PASSWORD_RECOVERY', user: toAuthUser(data.user) };
+    if (listeners.size === 0) recovery = change;
+    for (const listener of listeners) listener(change);
+  };
+  /** Once, before the first read; a link that could not be set fails that read only. */
+  const takeLink = (): Promise<void> => {
+    const taking = (linkTaken ??= setLinkSession());
+    linkTaken = taking.catch(() => undefined);
+    return taking;
+  };
 
   return {
     available: true,
