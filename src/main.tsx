@@ -2,6 +2,7 @@ import { lazy, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createActor } from 'xstate';
 import { bootInput, prerenderedPortal, uiSettings } from './app/boot.ts';
+import { readEmailLink } from './app/email-link.ts';
 import { afterFirstCommit } from './app/first-paint.ts';
 import type { PortalActor } from './ui/portal-context.tsx';
 import { providePortal, THEME_KEY } from './app/provide-portal.ts';
@@ -27,6 +28,13 @@ import { loadLateViews } from './ui/portal/late-views-loader.ts';
 const config = readAppConfig(buildEnv());
 for (const problem of config.problems) console.warn(`[config] ${problem}`);
 
+// An emailed auth link's session (`#access_token=…`) or failure (`#error=…`): taken out of the
+// address before anything reads it, replacing the history entry, so no entry, bookmark or Referer
+// keeps the tokens. The session goes to the backend service alone, never to a machine or the
+// journal; a failure is a fact the auth chart shows (src/app/email-link.ts).
+const emailLink = readEmailLink(window.location.href);
+if (emailLink) window.history.replaceState(window.history.state, '', emailLink.rest);
+
 // supabase-js, viem's RPC code and the Tatum service are imported on their first call (the session
 // read, the first balance), but not before React has hydrated the page (or rendered it) and the
 // browser has painted it, so none of them holds the first screen or competes with hydration.
@@ -47,7 +55,10 @@ const supabase =
         url: backend.url,
         load: async () => {
           const { createSupabaseService } = await import('./services/supabase/index.ts');
-          return createSupabaseService(await supabaseClient(), { siteUrl: window.location.origin });
+          return createSupabaseService(await supabaseClient(), {
+            siteUrl: window.location.origin,
+            emailLink: emailLink?.link.kind === 'session' ? emailLink.link.session : null,
+          });
         },
       })
     : unavailableSupabaseService();
@@ -207,18 +218,16 @@ const createPortal = (inspect: Awaited<ReturnType<typeof inspectorOf>>) =>
       tabs: { loadTrading, loadBots },
       loadFaucet,
     }),
-    {
-      systemId: 'portal',
-      inspect,
-      input: {
-        ...bootInput(config, {
-          stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
-          systemPrefersDark: darkScheme.matches,
-        }),
-        unsubscribeToken,
-      },
-    },
+    { systemId: 'portal', inspect, input: { ...portalInput, unsubscribeToken } },
   );
+const booted = bootInput(config, {
+  stored: storedTheme === 'light' || storedTheme === 'dark' ? storedTheme : null,
+  systemPrefersDark: darkScheme.matches,
+});
+const portalInput = {
+  ...booted,
+  auth: { ...booted.auth, emailLinkFailed: emailLink?.link.kind === 'failed' },
+};
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

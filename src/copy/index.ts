@@ -106,6 +106,15 @@ export const authCopy = {
     description: 'If an account exists for that address, a link to reset its password is on its way.',
   },
   resetFailed: 'Password Reset Failed',
+  /**
+   * ours: an emailed link (a password reset, a sign-up confirmation) opened after it was used or
+   * had expired; the backend does not say which kind it was, and the forgotten-password form opens.
+   */
+  linkFailed: {
+    title: 'Email Link Failed',
+    description:
+      'This email link is invalid or has expired: each link works once, within an hour. Ask for a new one here.',
+  },
   newPasswordsRequired: {
     title: 'Missing Information',
     description: 'Please enter your new password twice.',

@@ -32,3 +32,21 @@ export type AuthChange = { event: AuthChangeEvent; user: AuthUser | null };
 export type SignUpResult = { user: AuthUser | null; hasSession: boolean };
 
 export type Credentials = { email: string; password: string };
+
+/**
+ * The session an emailed link (a password reset, a sign-up confirmation) opened the page with, and
+ * which kind of link it was (GoTrue's `type`: recovery, signup, …). Only the boot and the backend
+ * service hold it (src/app/email-link.ts).
+ */
+export type EmailLinkSession = { type: string | null; accessToken: string; refreshToken: string };
+
+/**
+ * GoTrue's refusal of a request it counts against a rate limit (HTTP 429; for a mail it sends,
+ * `over_email_send_rate_limit`). A password reset is refused so only for an address that has an
+ * account (an unknown one is answered as sent, and never mailed), so the portal answers it as sent.
+ */
+export function isRateLimited(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  return code === 'over_email_send_rate_limit' || status === 429;
+}

@@ -593,3 +593,68 @@ describe('faults on the wire', () => {
     expect(error).toMatchObject({ status: 500, message: 'disk full' });
   });
 });
+
+describe("an emailed link's session (src/app/email-link.ts)", () => {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const accessToken = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: USER_ID, exp: Math.floor(Date.now() / 1000) + 3600 })}.c2lnbmF0dXJl`;
+  const userJson = {
+    id: USER_ID,
+    aud: 'authenticated',
+    email: 'a@example.com',
+    app_metadata: { provider: 'email' },
+    user_metadata: {},
+    created_at: '2026-11-21T00:00:00Z',
+  };
+
+  function linkService(type: string) {
+    const client = createSupabaseClient({ url: ORIGIN, anonKey: 'anon-key', realtimeTransport: WebSocket });
+    return createSupabaseService(client, {
+      siteUrl: SITE_URL,
+      now: () => NOW,
+      emailLink: { type, accessToken, refreshToken: 'refresh' },
+    });
+  }
+
+  it('is the session read, and a recovery link is told to this page once, as PASSWORD_RECOVERY', async () => {
+    const bearers: (string | null)[] = [];
+    server.use(
+      http.get(`${ORIGIN}/auth/v1/user`, ({ request }) => {
+        bearers.push(request.headers.get('authorization'));
+        return HttpResponse.json(userJson);
+      }),
+    );
+    const linked = linkService('recovery');
+    const heard: string[] = [];
+    const stop = linked.onAuthChange((change) => heard.push(`${change.event} ${change.user?.id ?? ''}`));
+    const user = await linked.getSession();
+    expect(user?.id).toBe(USER_ID);
+    expect(bearers).toEqual([`Bearer ${accessToken}`]);
+    await linked.getSession();
+    expect(heard.filter((line) => line.startsWith('PASSWORD_RECOVERY'))).toEqual([
+      `PASSWORD_RECOVERY ${USER_ID}`,
+    ]);
+    stop();
+  });
+
+  it('that the backend refuses fails the first read only; the next reads the stored session', async () => {
+    server.use(
+      http.get(`${ORIGIN}/auth/v1/user`, () =>
+        HttpResponse.json({ code: 403, error_code: 'bad_jwt', msg: 'invalid JWT' }, { status: 403 }),
+      ),
+    );
+    const linked = linkService('recovery');
+    expect((await refusal(linked.getSession())).code).toBe('bad_jwt');
+    expect(await linked.getSession()).toBeNull();
+  });
+
+  it('of a sign-up confirmation signs in, without PASSWORD_RECOVERY', async () => {
+    server.use(http.get(`${ORIGIN}/auth/v1/user`, () => HttpResponse.json(userJson)));
+    const linked = linkService('signup');
+    const heard: string[] = [];
+    const stop = linked.onAuthChange((change) => heard.push(change.event));
+    expect((await linked.getSession())?.id).toBe(USER_ID);
+    expect(heard).toContain('SIGNED_IN');
+    expect(heard).not.toContain('PASSWORD_RECOVERY');
+    stop();
+  });
+});

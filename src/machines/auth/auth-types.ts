@@ -4,7 +4,14 @@ import type { AuthChange, AuthUser } from '../../domain/auth.ts';
 // and the wallet sign-in's input. The setup, the regions and the forms all build on these.
 
 export type AuthMode = 'login' | 'signup';
-export type AuthInput = { clientAvailable: boolean };
+export type AuthInput = {
+  clientAvailable: boolean;
+  /**
+   * The page was opened from an emailed link that was used or had expired: the boot found the
+   * backend's `#error=…` in the address (src/app/email-link.ts) and took it out.
+   */
+  emailLinkFailed?: boolean;
+};
 
 export type AuthContext = {
   clientAvailable: boolean;
@@ -15,6 +22,8 @@ export type AuthContext = {
   password: string;
   /** The stored session was dropped (SIGNED_OUT) while it was being read: it had expired for good. */
   sessionLost: boolean;
+  /** The input's failed email link, until the dialog has said so. */
+  emailLinkFailed: boolean;
 };
 
 /** The facts this machine reports to the root (README protocol). */

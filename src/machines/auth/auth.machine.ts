@@ -14,7 +14,9 @@ import { authSetup } from './auth.setup.ts';
 // - modal: the login / signup form, its requests and their toasts. Either form also offers
 //   Sign in with Ethereum (`auth.signInWithWallet`): the connected wallet signs a message
 //   instead of a password being sent, and it ends as a login does. The login form's 'Forgot
-//   password?' mails a recovery link, whose PASSWORD_RECOVERY opens the new-password form.
+//   password?' mails a recovery link, whose PASSWORD_RECOVERY opens the new-password form; a page
+//   opened from a used or expired emailed link (input.emailLinkFailed) says so and opens the
+//   forgotten-password form at start.
 // - signOut: the logout request and its toast.
 // A request that changes the session also raises the change it implies (SIGNED_IN with
 // the user, SIGNED_OUT), so the session follows even if the stream is late; the stream's
@@ -48,6 +50,7 @@ export const authMachine = authSetup.createMachine({
     email: '',
     password: '',
     sessionLost: false,
+    emailLinkFailed: input.emailLinkFailed === true,
   }),
   states: {
     session: sessionRegion,

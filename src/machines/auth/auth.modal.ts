@@ -12,14 +12,25 @@ import { forgotState, recoveryState, resetSentState } from './auth.recovery.ts';
 export const modalRegion = authSetup.createStateConfig({
   initial: 'closed',
   on: {
-    // A recovery link opens the portal in recovery, whatever the dialog showed.
+    // A recovery link opens the portal in recovery, whatever the dialog showed; nothing typed in
+    // another form (a login password) stays behind.
     'auth.change': {
       guard: and(['changeIsPasswordRecovery', not(stateIn('#auth.modal.recovery'))]),
       target: '.recovery',
+      actions: 'clearFields',
     },
   },
   states: {
     closed: {
+      // Opened from a used or expired emailed link: the way to a new one, once.
+      always: {
+        guard: 'emailLinkFailed',
+        target: 'forgot',
+        actions: [
+          'forgetEmailLinkFailure',
+          { type: 'showToast', params: { ...authCopy.linkFailed, variant: 'destructive' } },
+        ],
+      },
       on: {
         'auth.open': [
           { guard: ({ event }) => event.mode === 'signup', target: 'signup' },
@@ -33,7 +44,8 @@ export const modalRegion = authSetup.createStateConfig({
         editing: {
           on: {
             ...editingHandlers('#auth.modal.signup'),
-            'auth.forgotPassword': { target: '#auth.modal.forgot', actions: 'takeEmail' },
+            // The address comes along, the password typed beside it does not.
+            'auth.forgotPassword': { target: '#auth.modal.forgot', actions: ['clearPassword', 'takeEmail'] },
           },
         },
         walletSignIn: walletSignInState(),

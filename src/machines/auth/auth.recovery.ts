@@ -5,7 +5,9 @@ import { authSetup } from './auth.setup.ts';
 // The auth dialog's password recovery (docs/product.md#password-recovery), states of the `modal`
 // region (auth.modal.ts):
 // - forgot: the login form's 'Forgot password?' asks for the email and mails the recovery link.
-//   What it answers never says whether the address has an account: the backend answers alike.
+//   What it answers never says whether the address has an account: the backend answers an address
+//   without one as a sent link, and the one refusal only an address with one can get (asked again
+//   within the backend's email rate window, HTTP 429) is answered as a sent link too.
 // - resetSent: the dialog says where the link went, in words that hold whether or not it exists.
 // - recovery: the mailed link opened the portal signed in for recovery (PASSWORD_RECOVERY); the
 //   user types a new password twice, and it is set. Closing keeps the session the link began.
@@ -42,7 +44,14 @@ export const forgotState = authSetup.createStateConfig({
           target: '#auth.modal.resetSent',
           actions: { type: 'showToast', params: authCopy.resetSent },
         },
-        onError: { target: 'editing', actions: failed(authCopy.resetFailed) },
+        onError: [
+          {
+            guard: 'resetRateLimited',
+            target: '#auth.modal.resetSent',
+            actions: { type: 'showToast', params: authCopy.resetSent },
+          },
+          { target: 'editing', actions: failed(authCopy.resetFailed) },
+        ],
       },
     },
   },

@@ -1,6 +1,12 @@
 import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn } from 'xstate';
 import type { EventObject } from 'xstate';
-import type { AuthChange, AuthUser, Credentials, SignUpResult } from '../../domain/auth.ts';
+import {
+  isRateLimited,
+  type AuthChange,
+  type AuthUser,
+  type Credentials,
+  type SignUpResult,
+} from '../../domain/auth.ts';
 import type {
   AuthContext,
   AuthEvent,
@@ -54,6 +60,7 @@ export const authSetup = setup({
       event.type === 'auth.submit' ? { email: event.email.trim(), password: event.password } : {},
     ),
     clearPassword: assign({ password: '' }),
+    forgetEmailLinkFailure: assign({ emailLinkFailed: false }),
     /** The change a successful sign-in implies, so the session follows even if the stream is late. */
     raiseSignedIn: raise((_, user: AuthUser): AuthEvent => ({
       type: 'auth.change',
@@ -85,6 +92,9 @@ export const authSetup = setup({
     /** The session ended without a logout of ours: expired for good, or ended in another tab. */
     sessionEndedUnasked: and(['signedOutUnasked', not(stateIn('#auth.signOut.requesting'))]),
     sessionWasLost: ({ context }) => context.sessionLost,
+    emailLinkFailed: ({ context }) => context.emailLinkFailed,
+    /** A reset asked again too soon: only an address with an account is refused so. */
+    resetRateLimited: ({ event }) => 'error' in event && isRateLimited(event.error),
     emailMissing: ({ event }) => event.type === 'auth.requestReset' && event.email.trim() === '',
     newPasswordsMissing: ({ event }) =>
       event.type === 'auth.setPassword' && (event.password === '' || event.repeatedPassword === ''),

@@ -21,6 +21,10 @@ export function createSupabaseClient(config: SupabaseClientConfig): SupabaseClie
     // refresh); postgrest-js's own retries would only hold a failure back for 7 s before anyone
     // hears of it.
     db: { retry: false },
+    // An emailed link's session is taken out of the address by the boot (src/app/email-link.ts),
+    // which replaces the history entry; supabase-js would clear it with `location.hash = ''`, a new
+    // entry that leaves the tokens in the one before, and would tell every tab of a recovery.
+    auth: { detectSessionInUrl: false },
     ...(config.realtimeTransport === undefined
       ? {}
       : { realtime: { transport: config.realtimeTransport as WebSocketLikeConstructor } }),

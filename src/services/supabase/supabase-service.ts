@@ -5,6 +5,7 @@ import {
   type RealtimePostgresChangesPayload,
   type SupabaseClient,
 } from '@supabase/supabase-js';
+import type { AuthChange, EmailLinkSession } from '../../domain/auth.ts';
 import { toAuthUser } from './auth-user.ts';
 import { AVATAR_BUCKET } from './avatar-url.ts';
 import { AVATAR_CACHE_SECONDS, avatarObjectName } from './avatars.ts';
@@ -30,6 +31,12 @@ export type SupabaseServiceOptions = {
   siteUrl: string;
   /** Test seam for the avatar timestamp. */
   now?: () => number;
+  /**
+   * The session an emailed link opened this page with, which the boot took out of the address
+   * (src/app/email-link.ts; the client does not read the address itself). It becomes the session
+   * before the first read, and a recovery link is reported to this page's listeners only.
+   */
+  emailLink?: EmailLinkSession | null;
 };
 
 /** Notifications and transactions lists show the 20 newest (docs/product.md#constants). */
@@ -88,25 +95,61 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
     return url === '' ? null : url;
   };
 
+  // A recovery link's PASSWORD_RECOVERY is this page's alone: supabase-js would tell every open tab
+  // (over its BroadcastChannel), and each would ask for a new password. So the client's own are
+  // dropped, and this page's listeners hear the one its address carried.
+  const listeners = new Set<(change: AuthChange) => void>();
+  let recovery: AuthChange | null = null;
+  let link = options.emailLink ?? null;
+  let linkTaken: Promise<void> | null = null;
+  const setLinkSession = async (): Promise<void> => {
+    if (!link) return;
+    const { type, accessToken, refreshToken } = link;
+    link = null;
+    const { data, error } = await client.auth.setSession({
+      access_token: accessToken,
+      refresh_token: refreshToken,
+    });
+    if (error) throw fromAuth(error);
+    if (type !== 'recovery' || !data.user) return;
+    const change: AuthChange = { event: 'PASSWORD_RECOVERY', user: toAuthUser(data.user) };
+    if (listeners.size === 0) recovery = change;
+    for (const listener of listeners) listener(change);
+  };
+  /** Once, before the first read; a link that could not be set fails that read only. */
+  const takeLink = (): Promise<void> => {
+    const taking = (linkTaken ??= setLinkSession());
+    linkTaken = taking.catch(() => undefined);
+    return taking;
+  };
+
   return {
     available: true,
 
     getSession: () =>
       guarded(async () => {
+        await takeLink();
         const { data, error } = await client.auth.getSession();
         if (error) throw fromAuth(error);
         return data.session ? toAuthUser(data.session.user) : null;
       }),
 
     onAuthChange(listener) {
+      listeners.add(listener);
+      const waiting = recovery;
+      recovery = null;
+      if (waiting) queueMicrotask(() => listener(waiting));
       const { data } = client.auth.onAuthStateChange((event, session) => {
-        // MFA events are not part of the portal's session model.
-        if (!AUTH_EVENTS.has(event)) return;
+        // MFA events are not part of the portal's session model; PASSWORD_RECOVERY is told above.
+        if (!AUTH_EVENTS.has(event) || event === 'PASSWORD_RECOVERY') return;
         // Called synchronously and never awaited: supabase-js holds its auth lock
         // while it notifies, so the listener must not make it wait.
         listener({ event: event as AuthChangeEvent, user: session ? toAuthUser(session.user) : null });
       });
-      return () => data.subscription.unsubscribe();
+      return () => {
+        listeners.delete(listener);
+        data.subscription.unsubscribe();
+      };
     },
 
     signUp: ({ email, password }) =>

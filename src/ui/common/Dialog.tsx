@@ -5,8 +5,8 @@ import { IconButton } from './Button.tsx';
 import { theme } from '../theme.ts';
 
 // Every dialog of the portal, on Radix's Dialog: focus is trapped inside,
-// Escape and the backdrop close it, and it is labelled by its title (and
-// described by its description when there is one).
+// Escape and the backdrop close it (unless it is not `dismissible`: then only its X does), and it
+// is labelled by its title (and described by its description when there is one).
 
 type Props = {
   open: boolean;
@@ -16,15 +16,30 @@ type Props = {
   children: ReactNode;
   /** Accessible name of the close (X) button. */
   closeLabel?: string;
+  /** False: Escape and a click on the backdrop leave it open; only its X closes it. Default true. */
+  dismissible?: boolean;
 };
 
-export function Dialog({ open, onClose, title, description, children, closeLabel = 'Close' }: Props) {
+const keepOpen = (event: Event) => event.preventDefault();
+
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  closeLabel = 'Close',
+  dismissible = true,
+}: Props) {
   return (
     <RadixDialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
       <RadixDialog.Portal>
         <Overlay />
         {/* Without a description, Radix wants aria-describedby stated as absent. */}
-        <Content {...(description ? {} : { 'aria-describedby': undefined })}>
+        <Content
+          {...(description ? {} : { 'aria-describedby': undefined })}
+          {...(dismissible ? {} : { onEscapeKeyDown: keepOpen, onInteractOutside: keepOpen })}
+        >
           <Header>
             <Title>{title}</Title>
             <RadixDialog.Close asChild>

@@ -10,7 +10,8 @@ import { NewPassword } from './NewPassword.tsx';
 // The login / sign-up dialog: the auth machine's `modal` region (closed | login |
 // signup | checkEmail | forgot | resetSent | recovery), with the wallet sign-in in either form.
 // Closing it (X, backdrop, Escape) sends `auth.close`, which clears the fields; the form's inputs
-// unmount with the dialog, so it reopens empty.
+// unmount with the dialog, so it reopens empty. The recovery form closes by its X only: the link
+// that opened it works once, so a stray Escape or click beside it must not lose it.
 
 const VIEWS = ['login', 'signup', 'checkEmail', 'forgot', 'resetSent', 'recovery'] as const;
 type View = 'closed' | (typeof VIEWS)[number];
@@ -52,6 +53,7 @@ export function AuthDialog() {
     <Dialog
       open={view !== 'closed'}
       onClose={() => auth.send({ type: 'auth.close' })}
+      dismissible={view !== 'recovery'}
       title={titles[view]}
       description={view === 'checkEmail' ? dialogCopy.auth.confirmSent(email) : undefined}
     >
