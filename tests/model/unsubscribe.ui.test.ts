@@ -39,6 +39,24 @@ async function emailPreferences(userId: string): Promise<unknown> {
   return (data.notification_preferences as { email?: unknown }).email;
 }
 
+/**
+ * The page a bot alert's link opens, for a user who asked for both kinds by email; its token is
+ * signed with `secret` (the gateway's, or another, for a link the project did not make).
+ */
+async function openMailLink(secret: string): Promise<UnsubscribeWorld> {
+  const user = await pathUser();
+  const { error } = await admin()
+    .from('profiles')
+    .upsert({ id: user.id, notification_preferences: { email: { transfers: true, bots: true } } });
+  if (error) throw new Error(`could not store the preferences: ${error.message}`);
+  const token = await makeUnsubscribeToken(secret, user.id, 'bots');
+  const portal = await openWorld({});
+  const world: UnsubscribeWorld = { ...portal, held: null, mark: 0, step: null, userId: user.id };
+  await recordToasts(world);
+  await world.page.goto(`${portal.portal.appUrl}/?unsubscribe=${token}`, { waitUntil: 'load' });
+  return world;
+}
+
 function toastOf(world: StepWorld): string | null {
   switch (world.step?.event.type) {
     case 'xstate.done.actor.unsubscribeEmail':
@@ -61,19 +79,7 @@ describeUiModel({
     ],
   },
 
-  async open() {
-    const user = await pathUser();
-    const { error } = await admin()
-      .from('profiles')
-      .upsert({ id: user.id, notification_preferences: { email: { transfers: true, bots: true } } });
-    if (error) throw new Error(`could not store the preferences: ${error.message}`);
-    const token = await makeUnsubscribeToken(gatewayFor('full').emailUnsubscribeSecret, user.id, 'bots');
-    const portal = await openWorld({});
-    const world: UnsubscribeWorld = { ...portal, held: null, mark: 0, step: null, userId: user.id };
-    await recordToasts(world);
-    await world.page.goto(`${portal.portal.appUrl}/?unsubscribe=${token}`, { waitUntil: 'load' });
-    return world;
-  },
+  open: () => openMailLink(gatewayFor('full').emailUnsubscribeSecret),
 
   views: {
     asking: async (world) => {
@@ -132,19 +138,7 @@ describeUiModel({
     ],
   },
 
-  async open() {
-    const user = await pathUser();
-    const { error } = await admin()
-      .from('profiles')
-      .upsert({ id: user.id, notification_preferences: { email: { transfers: true, bots: true } } });
-    if (error) throw new Error(`could not store the preferences: ${error.message}`);
-    const forged = await makeUnsubscribeToken('a secret that is not the project’s', user.id, 'bots');
-    const portal = await openWorld({});
-    const world: UnsubscribeWorld = { ...portal, held: null, mark: 0, step: null, userId: user.id };
-    await recordToasts(world);
-    await world.page.goto(`${portal.portal.appUrl}/?unsubscribe=${forged}`, { waitUntil: 'load' });
-    return world;
-  },
+  open: () => openMailLink('a secret that is not the project’s'),
 
   views: {
     asking: (world) =>
