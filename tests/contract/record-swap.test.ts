@@ -158,7 +158,18 @@ describe('record-transaction records the caller’s swaps on the DDEX/WETH marke
     const first = await record(alice, hash);
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ recorded: true, transactions: [row] });
-    expect(await historyOf(alice, hash)).toEqual([expect.objectContaining({ ...row, user_id: alice.id })]);
+    const history = await historyOf(alice, hash);
+    expect(history).toEqual([expect.objectContaining({ ...row, user_id: alice.id })]);
+    // The profile's 'Last DEX activity' (the Trading tab's context card) is that swap's time.
+    const profile = await alice.client
+      .from('profiles')
+      .select('last_dex_activity')
+      .eq('id', alice.id)
+      .single();
+    expect(profile.error).toBeNull();
+    expect(Date.parse(profile.data?.last_dex_activity ?? '')).toBe(
+      Date.parse((history[0] as { created_at: string }).created_at),
+    );
 
     const again = await record(alice, hash);
     expect(again.status).toBe(200);
