@@ -26,6 +26,7 @@ import {
   walletCopy,
 } from '../../src/copy/index.ts';
 import { dialogCopy } from '../../src/copy/dialogs.ts';
+import { tradingCopy } from '../../src/copy/trading.ts';
 import { amountText } from '../../src/ui/common/amount-text.ts';
 import { tokenBalance } from '../support/stack/chain.ts';
 import { reserves } from '../support/stack/market.ts';
@@ -404,10 +405,19 @@ describe('DEX Trading: swapping through the wallet', () => {
 
     await tab(page, appCopy.tabs.trading).click();
     await cardButton(page, dexCopy.enterAmount).waitFor();
+    // The account's context: no DEX activity before this user's first swap.
+    const lastActivity = page
+      .locator('dt', { hasText: tradingCopy.lastActivity })
+      .locator('xpath=following-sibling::dd[1]');
+    expect(await lastActivity.textContent()).toBe(tradingCopy.noActivity);
     await quoted(page, 'buy', '0.2');
     await press(page, wallet, dexCopy.swap);
     const inPortal = await outcome(page, dexCopy.swapConfirmed);
     const portalSwap = await swapOf(inPortal);
+    // Once the swap is in the history, the context shows when it was (the row's time, recorded).
+    await expect.poll(() => lastActivity.textContent(), { timeout: 10_000 }).not.toBe(tradingCopy.noActivity);
+    const shownTime = Date.parse((await lastActivity.textContent()) ?? '');
+    expect(Math.abs(shownTime - Date.now())).toBeLessThan(120_000);
     // The server tells of the swap once the chain confirms it, in the words of a swap made anywhere.
     const portalSwapTold = notificationCopy.preview(bought(portalSwap.ddexOut, '0.2', inPortal));
     await expect.poll(() => takeToast(page, portalSwapTold), { timeout: 30_000 }).toBe(true);

@@ -131,7 +131,11 @@ function expectedAfter(fact: PortalEvent, from: Snapshot, to: Snapshot) {
       tell('balances', { type: 'balances.refresh' });
       break;
     case 'trading.swapRecorded':
-      if (signedIn) tell('transactions', { type: 'transactions.refresh' });
+      if (signedIn) {
+        tell('transactions', { type: 'transactions.refresh' });
+        // The profile is read again: the swap moved its last DEX activity.
+        tell('profile', { type: 'session.userUpdated', user: from.context.user });
+      }
       break;
     // A paid faucet claim moves the DDEX balance.
     case 'faucet.claimed':

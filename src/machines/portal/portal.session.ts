@@ -110,8 +110,17 @@ export const sessionRegion = portalSetup.createStateConfig({
         'send.transferSubmitted': {
           actions: ['refreshBalances', tell('transactions', { type: 'transactions.refresh' })],
         },
-        // A swap's row is saved: the history is read again.
-        'trading.swapRecorded': { actions: tell('transactions', { type: 'transactions.refresh' }) },
+        // A swap's row is saved: the history is read again, and the profile, whose last DEX
+        // activity the server has just moved (the Trading tab's context card shows it).
+        'trading.swapRecorded': {
+          actions: [
+            tell('transactions', { type: 'transactions.refresh' }),
+            tell('profile', ({ context }) => ({
+              type: 'session.userUpdated',
+              user: context.user as AuthUser,
+            })),
+          ],
+        },
         // Opening the notifications marks them read; opening the history loads it.
         'dialogs.opened': [
           {

@@ -12,7 +12,7 @@ import { tellerOf } from '../tell.ts';
 //   market.block (market)                   → swap: a new block, on which a quote is refreshed
 //   wallet.changed, session.changed (root)  → swap
 //   swap.confirmed (swap)                   → root: trading.swapConfirmed (it refreshes the balances)
-//   swap.recorded (swap)                    → root: trading.swapRecorded (it refreshes the history)
+//   swap.recorded (swap)                    → root: trading.swapRecorded (it refreshes the history and the profile)
 //
 // Neither child addresses the other: each tells this machine a typed fact with sendParent.
 
