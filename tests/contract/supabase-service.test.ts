@@ -123,6 +123,27 @@ describe('auth', () => {
     expect(weak.message).toMatch(/password/i);
   });
 
+  it('sets a new password and ends the account’s other sessions, keeping this one', async () => {
+    const { service, email } = await member('svc-new-password');
+    // Another browser, still signed in with the old password.
+    const elsewhere = createSupabaseClient({
+      url: stack.url,
+      anonKey: stack.anonKey,
+      realtimeTransport: WebSocket,
+    });
+    clients.push(elsewhere);
+    expect((await elsewhere.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull();
+
+    await service.updatePassword('a-new-password-1234');
+
+    // Its session can no longer be renewed; this one still is the user's.
+    expect((await elsewhere.auth.refreshSession()).error).not.toBeNull();
+    expect(await service.getSession()).toMatchObject({ email });
+    expect(await refusal(newService().signIn({ email, password: PASSWORD }))).toMatchObject({
+      code: 'invalid_credentials',
+    });
+  });
+
   it('refuses a wrong password with invalid_credentials and leaves no session', async () => {
     const { email } = await member('svc-wrong');
     const service = newService();

@@ -198,6 +198,10 @@ function liveService(client: SupabaseClient<Database>, options: SupabaseServiceO
       guarded(async () => {
         const { error } = await client.auth.updateUser({ password });
         if (error) throw fromAuth(error);
+        // A password is reset when the old one is forgotten or may be known to someone else:
+        // every other session of the account ends (their refresh tokens are revoked), this one
+        // stays. The password is set either way, so a failure here is not the reset's.
+        await client.auth.signOut({ scope: 'others' });
       }),
 
     updateUserMetadata: (metadata) =>

@@ -91,7 +91,7 @@ export interface SupabaseService {
    * (PASSWORD_RECOVERY). Answers the same whether or not the address has an account.
    */
   requestPasswordReset(email: string): Promise<void>;
-  /** Sets the signed-in user's password (after a recovery link). */
+  /** Sets the signed-in user's password (after a recovery link) and ends the account's other sessions. */
   updatePassword(password: string): Promise<void>;
 
   // Profiles
