@@ -10,6 +10,11 @@ import { portalSetup, tell } from './portal.setup.ts';
 
 const followWallet = ['followWallet', 'tellWalletWatchers'] as const;
 const followAndLink = [...followWallet, 'tellProfileWallet'] as const;
+/** The profile is read again: the server changed it (a swap's activity, an unsubscribe link). */
+const readProfileAgain = tell('profile', ({ context }) => ({
+  type: 'session.userUpdated',
+  user: context.user as AuthUser,
+}));
 
 export const sessionRegion = portalSetup.createStateConfig({
   initial: 'signedOut',
@@ -113,13 +118,7 @@ export const sessionRegion = portalSetup.createStateConfig({
         // A swap's row is saved: the history is read again, and the profile, whose last DEX
         // activity the server has just moved (the Trading tab's context card shows it).
         'trading.swapRecorded': {
-          actions: [
-            tell('transactions', { type: 'transactions.refresh' }),
-            tell('profile', ({ context }) => ({
-              type: 'session.userUpdated',
-              user: context.user as AuthUser,
-            })),
-          ],
+          actions: [tell('transactions', { type: 'transactions.refresh' }), readProfileAgain],
         },
         // Opening the notifications marks them read; opening the history loads it.
         'dialogs.opened': [
@@ -133,12 +132,7 @@ export const sessionRegion = portalSetup.createStateConfig({
           },
         ],
         // An email alert's link turned a kind of email off: the profile is read again to show it.
-        'unsubscribe.done': {
-          actions: tell('profile', ({ context }) => ({
-            type: 'session.userUpdated',
-            user: context.user as AuthUser,
-          })),
-        },
+        'unsubscribe.done': { actions: readProfileAgain },
         // Closing the profile dialog without saving drops the edits (docs/product.md#profile).
         'dialogs.closed': {
           guard: ({ event }) => event.dialog === 'profile',
