@@ -1,5 +1,6 @@
 import { enqueueActions, type ActorSystem, type AnyActorRef, type EventObject } from 'xstate';
 import type { AuthUser } from '../domain/auth.ts';
+import { authCopy } from '../copy/index.ts';
 import { describeError } from './error-words.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the system's registry type is irrelevant here
@@ -87,6 +88,23 @@ export function messageOf(error: unknown): string | undefined;
 export function messageOf(error: unknown, fallback?: string): string | undefined {
   return describeError(error) ?? fallback;
 }
+
+/**
+ * A failed request's toast, as an invoke's onError names it: its title, and `words` for the error
+ * (by default the service's words, else the generic 'An unexpected error occurred.').
+ */
+export const failedToast = (
+  title: string,
+  words = (error: unknown) => messageOf(error, authCopy.unexpectedError),
+) =>
+  ({
+    type: 'showToast',
+    params: ({ event }: { event: { error: unknown } }) => ({
+      title,
+      description: words(event.error),
+      variant: 'destructive' as const,
+    }),
+  }) as const;
 
 /** The wait before retry number `attempt` (1-based): 1, 2, 5, then every 10 s. */
 export function backoffMs(attempt: number): number {

@@ -1,8 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { authCopy, unsubscribeCopy } from '../copy/index.ts';
+import { unsubscribeCopy } from '../copy/index.ts';
 import { unsubscribeKindOf, type EmailAlertKind } from '../domain/email-alerts.ts';
 import { isBackendFailure } from './error-words.ts';
-import { messageOf, notProvided, reportFact, showToast } from './shared.ts';
+import { failedToast, notProvided, reportFact, showToast } from './shared.ts';
 
 // An email alert's unsubscribe link (docs/product.md#email-alerts): the mail links to the portal
 // with `?unsubscribe=<token>`, and the portal asks before it turns that kind of email off, since
@@ -73,18 +73,10 @@ export const unsubscribeMachine = setup({
         // A refused link is given up; a server out of reach leaves the question open, so the
         // person may try again or keep the emails.
         onError: [
-          { guard: 'linkRefused', target: 'idle', actions: { type: 'showToast', params: failureToast } },
-          { target: 'asking', actions: { type: 'showToast', params: failureToast } },
+          { guard: 'linkRefused', target: 'idle', actions: failedToast(unsubscribeCopy.failed) },
+          { target: 'asking', actions: failedToast(unsubscribeCopy.failed) },
         ],
       },
     },
   },
 });
-
-function failureToast({ event }: { event: { error: unknown } }) {
-  return {
-    title: unsubscribeCopy.failed,
-    description: messageOf(event.error, authCopy.unexpectedError),
-    variant: 'destructive' as const,
-  };
-}

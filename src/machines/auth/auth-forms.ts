@@ -3,7 +3,7 @@ import { authCopy } from '../../copy/index.ts';
 import type { AuthUser } from '../../domain/auth.ts';
 import type { AuthEvent } from './auth-types.ts';
 import { walletSignInWords } from '../error-words.ts';
-import { messageOf } from '../shared.ts';
+import { failedToast } from '../shared.ts';
 
 // The auth machine's dialog forms (docs/product.md#auth-dialog): what the login and signup forms
 // answer while the user types, closing, and the wallet sign-in state either form enters. Plain
@@ -11,18 +11,7 @@ import { messageOf } from '../shared.ts';
 // (`failed`); the actions and guards they name are declared in auth.setup.ts.
 
 /** A request's failure: its title, and the service's words or the generic fallback. */
-export const failed = (
-  title: string,
-  words = (error: unknown) => messageOf(error, authCopy.unexpectedError),
-) =>
-  ({
-    type: 'showToast',
-    params: ({ event }: { event: { error: unknown } }) => ({
-      title,
-      description: words(event.error),
-      variant: 'destructive' as const,
-    }),
-  }) as const;
+export const failed = failedToast;
 
 const clientMissing = {
   guard: 'clientMissing',

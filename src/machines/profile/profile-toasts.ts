@@ -1,6 +1,3 @@
-import { authCopy } from '../../copy/index.ts';
-import { messageOf } from '../shared.ts';
-
 // The profile machine's destructive toasts: a refusal's words, and a failed request's (its title
 // with the service's words). Shared by the chart (profile.machine.ts) and its states.
 
@@ -8,9 +5,4 @@ export const destructive = (title: string, description: string) =>
   ({ title, description, variant: 'destructive' }) as const;
 
 /** Every failure's toast here: its title, and the service's words or the generic fallback. */
-export const failed = (title: string) =>
-  ({
-    type: 'showToast',
-    params: ({ event }: { event: { error: unknown } }) =>
-      destructive(title, messageOf(event.error, authCopy.unexpectedError)),
-  }) as const;
+export { failedToast as failed } from '../shared.ts';
