@@ -83,6 +83,8 @@ describe('edit profile dialog', () => {
     const save = dialog.getByRole('button', { name: dialogCopy.profile.save, exact: true });
     /** Uploads `file` and saves it; resolves with the object name the profile then holds. */
     const changeAvatar = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+      // As a person would: the picker waits while the last save is still being finished.
+      await expect.poll(() => picker.isEnabled()).toBe(true);
       await picker.setInputFiles(file);
       await toast(page, profileCopy.avatarUploaded.title).waitFor();
       await dialog.getByText(dialogCopy.profile.newAvatar, { exact: true }).waitFor();

@@ -30,16 +30,21 @@ export async function openProfileDialogNow(page: Page): Promise<void> {
   await profileDialog(page).waitFor();
 }
 
-/** The form holds the loaded profile and takes a save. */
+/** The form holds the loaded profile and takes a save, and a new avatar. */
 export async function seesProfileReady(page: Page): Promise<void> {
   await profileField(page, dialogCopy.profile.username).waitFor();
   await expect.poll(() => saveButton(page).getAttribute('aria-disabled')).toBe(null);
+  await expect.poll(() => profileField(page, dialogCopy.profile.chooseAvatar).isEnabled()).toBe(true);
 }
 
-/** The profile is on show but busy: Save waits (it is neither 'Save' taken nor 'Saving...'). */
+/**
+ * The profile is on show but busy: Save waits (it is neither 'Save' taken nor 'Saving...'), and so
+ * does the avatar picker, which would otherwise take a file the profile drops.
+ */
 export async function seesProfileBusy(page: Page): Promise<void> {
   await profileField(page, dialogCopy.profile.username).waitFor();
   await expect.poll(() => saveButton(page).getAttribute('aria-disabled')).toBe('true');
+  await expect.poll(() => profileField(page, dialogCopy.profile.chooseAvatar).isDisabled()).toBe(true);
 }
 
 /** The username the portal gives a new profile: the part of the email before the at-sign. */

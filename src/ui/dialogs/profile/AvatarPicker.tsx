@@ -21,8 +21,10 @@ export function AvatarPicker() {
   );
   const draft = useSessionSelector('profile', (snapshot) => snapshot.context.draftAvatarUrl, null);
   const uploading = useSessionSelector('profile', (snapshot) => snapshot.matches('uploadingAvatar'), false);
-  // The profile takes no upload while the wallet is asked for a proof (ProfileWallet says so).
-  const proving = useSessionSelector('profile', (snapshot) => snapshot.matches('linkingWallet'), false);
+  // The profile takes an upload only when idle: not while it loads, saves (and then copies the
+  // saved fields to the account), uploads, or asks the wallet for a proof. A file chosen then
+  // would be dropped without a word, so the picker waits with the rest of the form.
+  const ready = useSessionSelector('profile', (snapshot) => snapshot.matches('ready'), false);
   const src = draft ?? saved;
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
@@ -47,7 +49,7 @@ export function AvatarPicker() {
           type="file"
           accept={profileCopy.avatarTypes.join(',')}
           onChange={choose}
-          disabled={uploading || proving}
+          disabled={!ready}
           aria-describedby={`${id}-hint`}
         />
         <Hint id={`${id}-hint`}>{dialogCopy.profile.avatarHint}</Hint>
